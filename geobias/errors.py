@@ -1,0 +1,56 @@
+"""Exceptions. Every user-facing problem is a :class:`GeobiasError`; the CLI prints its
+message on one line and exits 1 (a traceback only with ``GEOBIAS_DEBUG=1``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class GeobiasError(Exception):
+    """Base class of every error caused by the user's input or environment."""
+
+
+class InputError(GeobiasError, ValueError):
+    """A value, option or file content is invalid (bad option, empty word list, NaN row...)."""
+
+
+class VectorFormatError(InputError):
+    """A vector file is malformed: truncated, wrong header, wrong dimension, non-numeric.
+
+    The message names the file and, where known, the 1-based line number.
+    """
+
+
+class OutOfVocabularyError(GeobiasError, KeyError):
+    """Words are missing from the store and the out-of-vocabulary policy is ``"raise"``.
+
+    Attributes
+    ----------
+    words : list of str
+        The missing words, in the order they were asked for.
+    """
+
+    def __init__(self, words: Iterable[str], context: str = ""):
+        self.words = list(words)
+        shown = ", ".join(repr(w) for w in self.words[:10])
+        more = f" (+{len(self.words) - 10} more)" if len(self.words) > 10 else ""
+        where = f" {context}" if context else ""
+        super().__init__(
+            f"{len(self.words)} word(s) out of vocabulary{where}: {shown}{more}"
+            " (pass oov='ignore' / --oov ignore to skip them; skipped words are listed in results)"
+        )
+
+    def __str__(self) -> str:  # KeyError would wrap the message in quotes
+        return str(self.args[0])
+
+
+class NotFittedError(GeobiasError, AttributeError):
+    """``transform`` (or an attribute ending in ``_``) was used before ``fit``."""
+
+
+class ModelError(GeobiasError):
+    """A model cannot be used: unknown id, no masked-LM head, target not a single token."""
+
+
+class DownloadError(GeobiasError):
+    """A download failed; the message says how to pass a local file instead."""
