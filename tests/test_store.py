@@ -1,0 +1,80 @@
+import numpy as np
+import pytest
+
+from geobias import VectorStore
+from geobias.errors import InputError, OutOfVocabularyError
+from geobias.store import load_store, save_store
+
+
+def make(n=50, d=8, seed=0):
+    rng = np.random.default_rng(seed)
+    return VectorStore([f"w{i}" for i in range(n)], rng.normal(size=(n, d)), lang="en")
+
+
+def test_layout_and_readonly():
+    s = make()
+    assert s.vectors.dtype == np.float32 and s.vectors.flags.c_contiguous
+    assert not s.vectors.flags.writeable
+    with pytest.raises(ValueError):
+        s.vectors[0, 0] = 1.0
+    assert s["w3"].shape == (8,) and s[["w1", "w2"]].shape == (2, 8)
+    assert "w3" in s and "zzz" not in s
+    # unit vectors have norm 1 (float32 rounding: 1e-6 relative)
+    np.testing.assert_allclose(np.linalg.norm(s.unit_vectors, axis=1), 1.0, atol=1e-6)
+
+
+def test_input_array_not_aliased():
+    data = np.ones((2, 3), dtype=np.float32)
+    s = VectorStore(["a", "b"], data)
+    data[0, 0] = 5.0
+    assert s["a"][0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "words,vectors,match",
+    [
+        (["a", "a"], np.ones((2, 2)), "duplicate word 'a'"),
+        (["a", "b"], np.array([[1.0, np.nan], [0, 1]]), "NaN or inf"),
+        (["a"], np.ones((2, 2)), "must match"),
+        ([], np.ones((0, 2)), "empty"),
+    ],
+)
+def test_bad_input(words, vectors, match):
+    with pytest.raises(InputError, match=match):
+        VectorStore(words, vectors)
+
+
+def test_oov_policy():
+    s = make()
+    with pytest.raises(OutOfVocabularyError) as exc:
+        s.lookup(["w1", "nope", "nada"])
+    assert exc.value.words == ["nope", "nada"]
+    lk = s.lookup(["w1", "nope"], oov="ignore")
+    assert lk.words == ["w1"] and lk.missing == ["nope"]
+    with pytest.raises(InputError, match="oov must be one of"):
+        s.lookup(["w1"], oov="drop")
+
+
+def test_nearest_matches_bruteforce():
+    s = make(200, 16)
+    sims = s.unit_vectors @ s.unit_vectors[7]
+    expected = [s.words[i] for i in np.argsort(-sims) if i != 7][:5]
+    assert [w for w, _ in s.most_similar("w7", 5)] == expected
+
+
+def test_cache_roundtrip(tmp_path):
+    s = make()
+    save_store(s, tmp_path / "st")
+    t = load_store(tmp_path / "st")
+    assert t.words == s.words and np.array_equal(t.vectors, s.vectors) and t.lang == "en"
+    with pytest.raises(InputError, match="already exists"):
+        save_store(s, tmp_path / "st")
+    assert load_store(tmp_path / "st", limit=5).words == s.words[:5]
+
+
+def test_keyedvectors_roundtrip():
+    s = make()
+    kv = s.to_keyedvectors()
+    assert kv.vectors.shape == s.vectors.shape
+    back = VectorStore.from_keyedvectors(kv)
+    assert back.words == s.words and np.array_equal(back.vectors, s.vectors)
