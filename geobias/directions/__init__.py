@@ -14,6 +14,7 @@ import numpy as np
 from geobias.directions.grammatical import GrammaticalDirection, orthogonalize
 from geobias.directions.semantic import SemanticDirection
 from geobias.directions.subspace import GenderSubspace
+from geobias.errors import InputError
 from geobias.languages import get_language
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -112,8 +113,11 @@ def gender_directions(
     OutOfVocabularyError, InputError
     """
     lang = lang or store.lang
-    need_lists = pairs is None or masculine is None or feminine is None
-    language = get_language(lang) if (lang is not None or need_lists) else None
+    language = get_language(lang) if lang is not None else None
+    want_nouns = masculine is None or feminine is None
+    need_lists = pairs is None or (want_nouns and language is not None and language.grammatical_gender)
+    if need_lists and language is None:
+        raise InputError("pass lang (or word lists): the store has no language to take lists from")
     if need_lists:
         from geobias import wordlists
 
