@@ -173,7 +173,10 @@ def test_mweat_many_pairs_statistic(rng):
     s = association(store, words[: 2 * n], ["a1", "a2"], ["b1", "b2"])
     assert r.statistic == pytest.approx(abs(abs(s[:n].sum()) - abs(s[n:].sum())), abs=1e-9)
     assert not r.exact and r.n_permutations == 10_000 and r.seed == 0
-    # the statistic never exceeds |Σ all s| (fixed under permutation), so p is well defined
+    # the statistic never exceeds |Σ all s| (fixed under permutation) and reaches it exactly
+    # when the two group sums have opposite signs
     assert r.statistic <= abs(s.sum()) + 1e-9
+    straddle = np.sign(r.sum_masculine) != np.sign(r.sum_feminine)
+    assert straddle == (r.statistic == pytest.approx(abs(s.sum()), abs=1e-9))
     d = r.to_dict()
     assert set(d["per_word"][0]) == {"masculine", "feminine", "english", "s_masculine", "s_feminine", "bias"}

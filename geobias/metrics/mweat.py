@@ -173,6 +173,13 @@ def mweat(
     InputError
         No occupation usable, an attribute list entirely missing, ``n_permutations <= 0``.
 
+    Notes
+    -----
+    With ``T = Σ_x s + Σ_y s`` (fixed under every permutation), the statistic satisfies
+    ``| |Σ_x| − |Σ_y| | <= |T|``, with equality exactly when the two group sums have opposite
+    signs (or one is 0). So when the observed sums straddle zero the statistic is at its
+    maximum and the p-value is the share of partitions whose group sums also straddle zero.
+
     References
     ----------
     Zhou, Ma, Wang, Hu, Huang, Li & Chang (2019), "Examining Gender Bias in Languages with
