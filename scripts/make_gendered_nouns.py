@@ -23,8 +23,12 @@ Apertium (es, fr) — a word is kept when
 2. every analysis is a common noun: words that are also a verb form, adjective, determiner,
    pronoun, proper noun... are dropped (*era*, *sommes*, *bajo*, *grand*, *Madrid*, *le*;
    this also drops some good nouns such as *casa*, which is also a form of *casar*; pass
-   ``--allow-verb-homographs`` to keep nouns whose only other readings are verb forms);
-3. its noun lemma is not a two-form (animate) lemma: a lemma seen with both ``<m>`` and ``<f>``
+   ``--allow-verb-homographs`` to keep nouns whose only other readings are finite verb forms,
+   not infinitives or participles: keeps *place*, *compte*, drops *savoir*, *fait*; the
+   committed French lists use it, because the 20,000-word French vectors need the extra
+   frequent nouns to reach ~2,000 per gender);
+3. the capitalised word has no proper-noun reading (``wordfreq`` lower-cases *Paris*, *Jean*);
+4. its noun lemma is not a two-form (animate) lemma: a lemma seen with both ``<m>`` and ``<f>``
    noun analyses (``profesora`` → ``profesor<n><f>``) marks an occupation/person noun whose
    gender is semantic, and all its forms are dropped.
 
@@ -36,8 +40,9 @@ candidate is also dropped when German hunspell (``hunspell-de-de``) accepts its 
 form, since German capitalises every noun, that form is some other part of speech
 (*oder*, *habe*, *würde*, *macht*, *morgen*; also *zeit*, *platz*, so a few nouns are lost).
 
-All languages — the project's own definitional and attribute words
-(``wordlists/<lang>/definitional_pairs.tsv``, ``attributes_*.txt``) are excluded: their gender
+All languages — the project's own definitional, attribute and occupation words
+(``wordlists/<lang>/definitional_pairs.tsv``, ``attributes_*.txt``, ``occupations.tsv``) are
+excluded: their gender
 is semantic (*femme*, *homme*), not only grammatical.
 
 Words are written in descending ``wordfreq`` frequency, at most ``--max-per-gender`` each.
@@ -127,14 +132,42 @@ def _analyse(words: list[str], automorf: str) -> dict[str, list[tuple[str, list[
     return result
 
 
+def _finite_verb(tags: list[str]) -> bool:
+    """A finite form of a lexical verb (not être/avoir/modals, infinitives, participles)."""
+    return tags[:1] == ["vblex"] and not (
+        {"inf", "pp", "ger", "pprs", "ppres"} & set(tags))
+
+
+def _counterparts(lang: str, word: str) -> list[str]:
+    """Regular other-gender forms of ``word`` (candidates only; the analyser decides)."""
+    out = [word + "a", word[:-1] + "a", word + "e", word[:-1] + "o", word[:-1]]
+    if lang == "fr":
+        for m, f in (("eur", "euse"), ("eur", "rice"), ("ien", "ienne"), ("ier", "ière"),
+                     ("er", "ère"), ("if", "ive"), ("on", "onne"), ("an", "anne")):
+            if word.endswith(m):
+                out.append(word[: -len(m)] + f)
+            if word.endswith(f):
+                out.append(word[: -len(f)] + m)
+    return [w for w in out if w and w != word]
+
+
 def apertium_nouns(
-    lang: str, top: int, allow_verbs: bool = False
+    lang: str, top: int, allow_verbs: bool = False, exclude: frozenset[str] = frozenset()
 ) -> tuple[list[str], list[str], int]:
+    """Apertium-based selection (rules in the module docstring); ``exclude``: lemmas to drop."""
     package, automorf = APERTIUM[lang]
     if not Path(automorf).is_file():
         sys.exit(f"{automorf} not found: apt-get install -y lttoolbox {package}")
     words = _candidates(lang, top)
-    analyses = _analyse(words, automorf)
+    # Also analyse the would-be feminine/masculine counterparts of every candidate
+    # (profesor → profesora, chanteur → chanteuse ...) so that a two-form lemma is recognised
+    # even when its other form is not among the frequent words.
+    counterparts = sorted({c for w in words for c in _counterparts(lang, w)} - set(words))
+    capitalised = [w.capitalize() for w in words]
+    analyses = _analyse(words + counterparts + capitalised, automorf)
+    # wordfreq lower-cases everything: "paris", "jean", "chile" are usually names.
+    names = {w for w, c in zip(words, capitalised, strict=True)
+             if any(tags[:1] == ["np"] for _, tags in analyses.get(c, []))}
     # First pass: which noun lemmas occur with both genders (two-form, animate nouns)?
     lemma_genders: dict[str, set[str]] = defaultdict(set)
     for readings in analyses.values():
@@ -145,10 +178,12 @@ def apertium_nouns(
     masculine, feminine = [], []
     for word in words:  # frequency order
         readings = analyses.get(word, [])
+        if word in names or any(lemma in exclude for lemma, _ in readings):
+            continue
         nouns = [(lemma, tags) for lemma, tags in readings if tags[:1] == ["n"]]
         if not nouns:
             continue
-        if any(tags[:1] != ["n"] and not (allow_verbs and tags[:1] == ["vblex"])
+        if any(tags[:1] != ["n"] and not (allow_verbs and _finite_verb(tags))
                for _, tags in readings):
             continue
         genders = {t for _, tags in nouns for t in tags if t in ("m", "f", "mf")}
@@ -169,9 +204,11 @@ def _hunspell_lowercase_ok(words: list[str]) -> set[str]:
 
 
 def _own_words(out: Path, lang: str) -> set[str]:
-    """The project's definitional and attribute words for ``lang`` (semantic gender)."""
+    """The project's definitional, attribute and occupation words for ``lang`` (semantic
+    gender)."""
     words: set[str] = set()
-    for name in ("definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt"):
+    for name in ("definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt",
+                 "occupations.tsv"):
         path = out / lang / name
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
@@ -197,8 +234,10 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
     masc = {w for w, g in genders.items() if g == {"masc"}}
     fem = {w for w, g in genders.items() if g == {"fem"}}
     # German two-form person nouns: Lehrerin/Lehrerinnen (fem) ↔ Lehrer (masc).
-    movable_fem = {w for w in fem if (w.endswith("in") and w[:-2] in masc)}
-    movable_masc = {w[:-2] for w in movable_fem}
+    deumlaut = str.maketrans("äöüÄÖÜ", "aouAOU")
+    movable_fem = {w for w in fem if w.endswith("in")
+                   and (w[:-2] in masc or w[:-2].translate(deumlaut) in masc)}
+    movable_masc = {w[:-2] for w in movable_fem} | {w[:-2].translate(deumlaut) for w in movable_fem}
     fem -= movable_fem
     fem = {w for w in fem if not (w.endswith("innen") and w[:-5] in masc)}
     masc -= movable_masc
@@ -246,7 +285,8 @@ def main(argv: list[str] | None = None) -> None:
             source = (f"{package} {_deb_version(package)} + hunspell-de-de "
                       f"{_deb_version('hunspell-de-de')} (Debian), {FREEDICT[1]}")
         else:
-            masculine, feminine, n = apertium_nouns(lang, args.top, args.allow_verb_homographs)
+            masculine, feminine, n = apertium_nouns(lang, args.top, args.allow_verb_homographs,
+                                                    frozenset(_own_words(args.out, lang)))
             package = APERTIUM[lang][0]
             source = (f"{package} {_deb_version(package)} + lttoolbox "
                       f"{_deb_version('lttoolbox')} (Debian), lt-proc {APERTIUM[lang][1]}")
@@ -265,7 +305,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"Source: {source}; candidates wordfreq {wf} top_n_list({lang!r}, {args.top}) "
                 f"({n} alphabetic words).",
                 "Rules: one unambiguous gender, noun readings only, two-form (animate) nouns and "
-                "our definitional/attribute words excluded; see the script's docstring.",
+                "our definitional/attribute/occupation words excluded; see the script's docstring.",
                 f"Date: {today}",
             ]
             _write(args.out / lang / f"nouns_{gender}.txt", words, header)
