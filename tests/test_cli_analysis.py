@@ -64,6 +64,7 @@ def _synthetic_store() -> VectorStore:
 
 def _fake_wordlists() -> types.ModuleType:
     m = types.ModuleType("geobias.wordlists")
+    m.read_occupation_file = importlib.import_module("geobias.wordlists").read_occupation_file
     m.occupations = lambda lang: [_Occ(f"occf{i}", f"occm{i}", f"job{i}") for i in range(N_OCC)] + [
         _Occ("absentef", "absentm", "ghost")
     ]
@@ -125,7 +126,7 @@ def test_mweat_json_schema(env, capsys):
 def test_mweat_table_and_files(env, capsys):
     tmp, cache = env
     targets = tmp / "targets.tsv"
-    targets.write_text("# feminine\tmasculine\tenglish\nocc" "f0\toccm0\tjob0\noccf1\toccm1\n", encoding="utf-8")
+    targets.write_text("# feminine\tmasculine\tenglish\noccf0\toccm0\tjob0\noccf1\toccm1\tjob1\n", encoding="utf-8")
     attrs = tmp / "attrs.tsv"
     attrs.write_text("homme0\tfemme0\nhomme1\t\n", encoding="utf-8")
     rc, out, err = run(["mweat", "--vectors", cache, "--targets", str(targets), "--attributes", str(attrs),
@@ -142,7 +143,7 @@ def test_mweat_errors_one_line(env, capsys):
     bad = tmp / "bad.tsv"
     bad.write_text("only\n", encoding="utf-8")
     rc, _, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--targets", str(bad)], capsys)
-    assert rc == 1 and "line 1" in err and err.count("\n") == 1
+    assert rc == 1 and "bad.tsv:1" in err and err.count("\n") == 1  # names file and line
     oov = tmp / "oov.tsv"
     oov.write_text("aa\tbb\ncc\tdd\n", encoding="utf-8")
     rc, _, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--targets", str(oov)], capsys)

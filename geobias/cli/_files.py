@@ -1,4 +1,5 @@
-"""Reading the small user files of the association commands (``--targets``, ``--attributes``)."""
+"""Reading the ``--attributes`` file of the association commands (``--targets`` files are read by
+:func:`geobias.wordlists.read_occupation_file`)."""
 
 from __future__ import annotations
 
@@ -39,17 +40,6 @@ def read_rows(path: str | Path, *, min_cols: int, max_cols: int, what: str) -> l
     if not rows:
         raise InputError(f"{what} file {p} has no entries")
     return rows
-
-
-def read_targets(path: str | Path) -> list[tuple[str, str, str]]:
-    """Occupation pairs: ``feminine<TAB>masculine[<TAB>english]`` per line."""
-    rows = read_rows(path, min_cols=2, max_cols=3, what="targets")
-    out = []
-    for r in rows:
-        if not r[0] or not r[1]:
-            raise InputError(f"{path}: an occupation has an empty form: {r!r}")
-        out.append((r[0], r[1], r[2] if len(r) == 3 else ""))
-    return out
 
 
 def read_attributes(path: str | Path) -> tuple[list[str], list[str]]:

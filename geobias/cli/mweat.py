@@ -57,22 +57,19 @@ def mweat_command(
     as_json: Json = False,
 ) -> None:
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value."""
-    from geobias.cli._files import read_attributes, read_targets
+    from geobias import wordlists
+    from geobias.cli._files import read_attributes
     from geobias.metrics import mweat
     from geobias.report.tables import mweat_table, render
 
     check_permutations(permutations)
     if targets is not None:
-        occupations = read_targets(targets)
+        occupations = wordlists.read_occupation_file(targets)
     else:
-        from geobias import wordlists
-
         occupations = wordlists.occupations(need_lang(lang, "occupation list"))
     if attributes is not None:
         male, female = read_attributes(attributes)
     else:
-        from geobias import wordlists
-
         male, female = wordlists.attribute_words(need_lang(lang, "attribute words"))
     from geobias.sources import resolve_store
 
