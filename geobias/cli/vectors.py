@@ -68,12 +68,15 @@ def _render_list(console, result: SourceList) -> None:
     from rich.table import Table
 
     table = Table(title=f"vector sources (installed under {result.vectors_dir})")
-    for col in ("name", "lang", "shape", "licence", "installed", "from"):
-        table.add_column(col)
+    table.add_column("name", no_wrap=True)
+    table.add_column("lang")
+    table.add_column("shape", no_wrap=True, justify="right")
+    table.add_column("licence")
+    table.add_column("installed")
     for r in result.sources:
         n, d = r.shape
         shape = f"{n:,} × {d}" if n else f"? × {d}"
-        table.add_row(r.name, r.lang, shape, r.licence.split(" (")[0], "yes" if r.installed else "no", r.package or r.url or "")
+        table.add_row(r.name, r.lang, shape, r.licence.split(" (")[0], "yes" if r.installed else "no")
     console.print(table)
 
 

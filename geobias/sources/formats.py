@@ -48,7 +48,7 @@ WriteFormat = Literal["w2v-text", "vec", "w2v-bin", "kv", "npz"]
 _FASTTEXT_MAGIC = (793712314).to_bytes(4, "little")
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _CONTROL_RE = re.compile(rb"[\x00-\x08\x0e-\x1f]")
-_BLOCK = 1 << 25  # text is parsed in ~32 MiB blocks of whole lines (bounded peak memory)
+_BLOCK = 1 << 23  # text is parsed in ~8 MiB blocks of whole lines (bounded peak memory)
 _PICKLE_SUFFIXES = {".kv", ".model", ".pkl", ".pickle", ".wv"}
 
 
@@ -208,8 +208,10 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
     with open(path, "rb") as fh:
         blocks = _iter_line_blocks(fh)
         first_block = next(blocks, None)
-        if not first_block or (len(first_block) == 1 and not first_block[0].strip()):
+        if not first_block or not any(line.strip() for line in first_block):
             raise _fail(path, None, "empty file (no vectors)")
+        if not first_block[0].strip():
+            raise _fail(path, 1, "empty line at the start of the file")
         first = first_block[0].rstrip()
         m = _HEADER_RE.match(first)
         if header is True and not m:
@@ -228,7 +230,7 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
             dim = len(parts) - 1
             line_no = 0
             pending = [first_block]
-        want = limit if n_declared is None else min(n_declared, limit or n_declared)
+        want = limit  # without a limit, read on: lines beyond the header's count are an error
         words: list[str] = []
         index: dict[str, int] = {}
         chunks: list[np.ndarray] = []
