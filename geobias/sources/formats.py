@@ -35,7 +35,7 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -234,6 +234,9 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
         words: list[str] = []
         index: dict[str, int] = {}
         chunks: list[np.ndarray] = []
+        # With a header the final matrix is allocated once and filled block by block, so peak
+        # memory is the matrix plus one block (no final concatenation copy).
+        out = np.empty((min(n_declared, limit or n_declared), dim), np.float32) if n_declared else None
         blank_at: int | None = None  # first blank line seen (only allowed at the end)
 
         def handle(lines: list[bytes]) -> bool:
@@ -302,7 +305,10 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
             if not finite.all():
                 k = int(np.flatnonzero(~finite)[0])
                 raise _fail(path, row_lines[k], f"vector of {decoded[k]!r} contains NaN or inf")
-            chunks.append(mat)
+            if out is not None and base + len(mat) <= len(out):
+                out[base : base + len(mat)] = mat
+            else:
+                chunks.append(mat)
             return want is not None and len(words) >= want
 
         done = False
@@ -320,7 +326,10 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
             path, line_no,
             f"truncated file: the header says {n_declared} vectors but the file ends after {len(words)}",
         )
-    vectors = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+    if out is not None and not chunks:
+        vectors = out[: len(words)]
+    else:
+        vectors = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
     if limit is not None and len(words) > limit:
         words, vectors = words[:limit], vectors[:limit]
     info = {"header": n_declared is not None, "declared_shape": [n_declared, dim] if n_declared else None}
@@ -552,15 +561,3 @@ def _write_binary(store: VectorStore, fh) -> None:
     vectors = np.ascontiguousarray(store.vectors, dtype="<f4")
     for w, row in zip(store.words, vectors, strict=True):
         fh.write(w.encode("utf-8") + b" " + row.tobytes() + b"\n")
-
-
-def describe_file(path: str | os.PathLike) -> dict[str, Any]:
-    """Cheap description of a vector file without reading it all: format and declared shape."""
-    p = Path(path)
-    fmt = detect_format(p)
-    info: dict[str, Any] = {"path": str(p.resolve()), "format": fmt}
-    if fmt in ("w2v-text", "w2v-bin"):
-        with open(p, "rb") as fh:
-            m = _HEADER_RE.match(fh.readline().rstrip())
-        info["declared_shape"] = [int(m.group(1)), int(m.group(2))] if m else None
-    return info
