@@ -68,6 +68,10 @@ class VectorStore:
     provenance : dict, optional
         Free-form JSON-able description of where the vectors came from (source name, file,
         sha256, transformations applied).
+    check_finite : bool, default True
+        Reject NaN/inf rows. Only :func:`~geobias.store.load_store` turns it off: a cache holds
+        rows that were checked when it was written, and skipping the scan keeps the memory-mapped
+        reload from touching every page.
 
     Raises
     ------
@@ -88,6 +92,7 @@ class VectorStore:
         *,
         lang: str | None = None,
         provenance: dict[str, Any] | None = None,
+        check_finite: bool = True,
     ):
         words = list(words)
         matrix = np.asarray(vectors)
@@ -105,7 +110,7 @@ class VectorStore:
             matrix = np.array(matrix, dtype=np.float32, order="C", copy=True)
         # Fast path: a row sum in float64 is non-finite iff the row holds NaN/inf (300 finite
         # float32 values cannot overflow float64); only then find the rows exactly.
-        if not np.isfinite(matrix.sum(axis=1, dtype=np.float64)).all():
+        if check_finite and not np.isfinite(matrix.sum(axis=1, dtype=np.float64)).all():
             finite = np.isfinite(matrix).all(axis=1)
             bad = [words[i] for i in np.flatnonzero(~finite)[:5]]
             raise InputError(
