@@ -19,6 +19,8 @@ from geobias.errors import GeobiasError
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
 # command functions so that `geobias --help` is instant.
 COMMAND_MODULES: list[str] = [
+    "geobias.cli.vectors",
+    "geobias.cli.neighbors",
     "geobias.cli.directions",
     "geobias.cli.mweat",
     "geobias.cli.weat",
