@@ -58,7 +58,7 @@ def read_table(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[st
                 raise InputError(
                     f"{path}: line {lineno}: expected {len(header)} tab-separated fields, got {len(fields)}"
                 )
-            rows.append(dict(zip(header, fields)))
+            rows.append(dict(zip(header, fields, strict=True)))
     if header is None or not rows:
         raise InputError(f"{path}: no rows")
     return rows

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geobias.contextual.engine import MaskedQuery, count_distinct, masked_log_probs, naive_masked_log_probs
+from geobias.contextual.engine import (
+    MaskedQuery,
+    count_distinct,
+    masked_log_probs,
+    naive_masked_log_probs,
+)
 from geobias.contextual.masking import ProbeSentence, encode_probe
 from geobias.errors import InputError
 from geobias.results import Result

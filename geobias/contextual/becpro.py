@@ -137,7 +137,7 @@ def generate_becpro(lang: str = "en") -> list[BecProRow]:
     for group in GROUPS:
         group_profs = [p for p in profs if p["group"] == group]
         for t_idx, template in enumerate(templates):
-            for p, pidx in zip(persons, person_idx):
+            for p, pidx in zip(persons, person_idx, strict=True):
                 gender = p["gender"]
                 article = {"male": "der", "female": "die"}[gender] if lang == "de" else ""
                 template_col = (

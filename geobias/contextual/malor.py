@@ -246,7 +246,7 @@ def malor_probe(
         rlp = masked_log_probs(lm, rq, batch_size=batch_size, progress=progress, desc="MALoR reverse")
         rlp = rlp.reshape(len(single), len(templates), k_m + k_f)
         rev_score, rev_per = malor_score(rlp[..., :k_m], rlp[..., k_m:])
-        reverse = dict(zip(single, rev_per.tolist()))
+        reverse = dict(zip(single, rev_per.tolist(), strict=True))
     per_occ = [MalorOccupation(o, float(per[i]), reverse.get(o)) for i, o in enumerate(occupations)]
     return MalorResult(
         model=lm.name,

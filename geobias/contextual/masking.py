@@ -136,4 +136,6 @@ def encode_probe(tokenizer, sentence: ProbeSentence, model_name: str = "") -> En
         if not attr:
             raise InputError(f"attribute of {sentence.text!r} maps to no token")
     ti = target_tokens[0]
+    if tokenizer.unk_token_id is not None and ids[ti] == tokenizer.unk_token_id:
+        raise ModelError(f"target word {word!r} is not a single token in model {model_name or '?'} (unknown token)")
     return EncodedProbe(tuple(ids), ti, ids[ti], attr)

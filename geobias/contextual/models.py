@@ -161,7 +161,9 @@ def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
     from transformers.utils import logging as hf_logging
 
     verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
     try:
         model, info = AutoModelForMaskedLM.from_pretrained(
             source, local_files_only=local, output_loading_info=True
@@ -170,6 +172,8 @@ def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
         raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
     finally:
         hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
     prefix = getattr(model, "base_model_prefix", "")
     head_missing = [k for k in info.get("missing_keys", []) if not (prefix and k.startswith(prefix + "."))]
     if head_missing:
@@ -198,13 +202,17 @@ def load_encoder(name: str, device: str | None = None) -> LoadedModel:
     from transformers.utils import logging as hf_logging
 
     verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
     try:
         model = AutoModel.from_pretrained(source, local_files_only=local)
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
     finally:
         hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
     tokenizer = _load_tokenizer(source, local, name)
     dev = resolve_device(device)
     model.to(dev).eval()
