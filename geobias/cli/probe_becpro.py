@@ -24,7 +24,7 @@ def _render(console, res) -> None:
             t.add_column(c, justify="right")
         for c in res.tests:
             w = c.test
-            t.add_row(c.group, c.gender, f"{c.mean_pre:+.3f}", f"{c.mean_post:+.3f}", f"{w.statistic:.0f}",
+            t.add_row(c.group, c.gender, f"{c.mean_pre:+.4g}", f"{c.mean_post:+.4g}", f"{w.statistic:.0f}",
                       f"{w.p_value:.3g}", f"{w.z:+.2f}", f"{w.r:+.3f}", str(w.n))
         console.print(t)
         return
@@ -35,14 +35,14 @@ def _render(console, res) -> None:
     cells = {(c.group, c.gender): c for c in res.table}
     for g in ("male", "female", "balanced"):
         m, f = cells[(g, "male")], cells[(g, "female")]
-        t.add_row(g, f"{m.mean:+.3f} (sd {m.std:.3f})", f"{f.mean:+.3f} (sd {f.std:.3f})")
+        t.add_row(g, f"{m.mean:+.4g} (sd {m.std:.3g})", f"{f.mean:+.4g} (sd {f.std:.3g})")
     console.print(t)
     w = Table(title="male vs female person words, Wilcoxon signed-rank (paired by template, profession, person pair)")
     for c in ("professions", "W", "p", "z", "r = z/√N", "N pairs", "mean diff"):
         w.add_column(c, justify="right")
     for gt in res.tests:
         x = gt.test
-        w.add_row(gt.group, f"{x.statistic:.0f}", f"{x.p_value:.3g}", f"{x.z:+.2f}", f"{x.r:+.3f}", str(x.n), f"{x.mean_difference:+.3f}")
+        w.add_row(gt.group, f"{x.statistic:.0f}", f"{x.p_value:.3g}", f"{x.z:+.2f}", f"{x.r:+.3f}", str(x.n), f"{x.mean_difference:+.4g}")
     console.print(w)
     console.print(
         f"{res.n_sentences} sentences; forward passes: {res.n_distinct_target_masked} target-masked + "
