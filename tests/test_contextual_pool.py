@@ -22,7 +22,7 @@ B = ["home", "parents", "children", "family", "cousins", "marriage", "wedding", 
 
 
 def weat_effect_size(store, X, Y, A, B) -> float:
-    """Caliskan effect size, std over X ∪ Y with ddof=1 (computed here until geobias.metrics lands)."""
+    """Caliskan effect size from the definition, std over X ∪ Y with ddof=1 (cross-check)."""
     u = store.unit_vectors
 
     def s(w):
@@ -39,23 +39,37 @@ def minilm():
     return load_encoder("minilm-l6", device="cpu")
 
 
-def test_pool_minilm_and_weat_career_family(minilm, tmp_path):
-    words = X + Y + A + B
+@pytest.mark.parametrize("test_name", ["career-family", "career-family-terms"])
+def test_pool_minilm_and_weat_career_family(minilm, tmp_path, test_name):
+    from geobias import wordlists
+    from geobias.metrics import weat
+
+    sets = wordlists.weat_test("en", test_name)
+    words = list(dict.fromkeys(sets.X + sets.Y + sets.A + sets.B))
     store = pool_vectors(minilm, words, batch_size=64, lang="en")
-    assert store.vectors.shape == (32, 384) and store.vectors.dtype == np.float32
+    assert store.vectors.shape == (len(words), 384) and store.vectors.dtype == np.float32
     assert np.isfinite(store.vectors).all()
     path = save_store(store, tmp_path / "minilm-pooled")
     back = load_store(path)
     assert back.words == words
     np.testing.assert_array_equal(back.vectors, store.vectors)
-    d = weat_effect_size(back, X, Y, A, B)
-    print(f"MiniLM pooled WEAT career/family effect size (ddof=1): {d:.3f}")
-    # a real pretrained encoder shows the published direction (male names closer to career,
-    # female names to family); the effect size is bounded by 2 in absolute value
-    assert 0.0 < d <= 2.0
-    # a single layer pools differently from the default mean of the last four
+    res = weat(back, sets.X, sets.Y, sets.A, sets.B, n_permutations=10_000, seed=0, test=sets.name)
+    print(f"MiniLM pooled WEAT {test_name}: statistic {res.statistic:.4f}, effect size "
+          f"{res.effect_size:.3f} (ddof={res.effect_size_ddof}), p {res.p_value:.4g}, exact={res.exact}")
+    # the shared WEAT agrees with the effect size computed here from the definition
+    assert res.effect_size == pytest.approx(weat_effect_size(back, sets.X, sets.Y, sets.A, sets.B), abs=1e-5)
+    assert res.missing == []
+    assert abs(res.effect_size) <= 2.0  # Caliskan's effect size is bounded by 2 in absolute value
+    if test_name == "career-family":
+        # with names the pretrained encoder shows the published direction (male names closer
+        # to career, female names to family): effect 0.58 here, deterministic for this model
+        assert res.effect_size > 0.3
+
+
+def test_pool_layer_choice_matters(minilm):
+    a = pool_vectors(minilm, X[:2], batch_size=64)
     one = pool_vectors(minilm, X[:2], layer=1, batch_size=64)
-    assert not np.allclose(one.vectors, store.vectors[:2])
+    assert not np.allclose(one.vectors, a.vectors)
 
 
 def test_subtokens_are_averaged_and_contexts_matter(minilm):
