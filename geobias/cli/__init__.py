@@ -24,6 +24,11 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.directions",
     "geobias.cli.mweat",
     "geobias.cli.weat",
+    "geobias.cli.probe_association",
+    "geobias.cli.probe_becpro",
+    "geobias.cli.probe_malor",
+    "geobias.cli.becpro",
+    "geobias.cli.pool",
 ]
 
 for _name in COMMAND_MODULES:
