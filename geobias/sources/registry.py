@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from geobias._io import atomic_directory
-from geobias.errors import GeobiasError, InputError
+from geobias.errors import GeobiasError, InputError, VectorFormatError
 from geobias.results import Result
-from geobias.store import VectorStore, is_cache, load_store
+from geobias.store import VectorStore, is_cache, load_store, verify_store
 from geobias.store.cache import write_store_files
 
 SourceKind = Literal["spacy-package", "package-file", "url"]
@@ -239,6 +239,8 @@ def install(
         the installed package or the download URL.
     force : bool, default False
         Rebuild even when already installed (the old store is replaced only on success).
+        Without it, an installed store is re-hashed (:func:`geobias.store.verify_store`) and a
+        damaged one is an error.
     progress : bool, default True
         Progress bar on stderr while downloading.
 
@@ -256,6 +258,10 @@ def install(
     src = get_source(name)
     dest = install_path(name)
     if is_cache(dest) and not force:
+        try:
+            verify_store(dest)  # load_store alone would not notice damage that keeps the size
+        except VectorFormatError as exc:
+            raise GeobiasError(f"{exc} (pass --force to rebuild {src.name})") from None
         store = load_store(dest)
         meta_sha = _meta_sha(dest)
         return InstallResult(src.name, str(dest), len(store), store.dim, meta_sha, True,
