@@ -184,7 +184,7 @@ class VectorStore:
             try:
                 return self._vectors[self._index[key]]
             except KeyError:
-                raise OutOfVocabularyError([key]) from None
+                raise OutOfVocabularyError([key], hint=None) from None
         return self.lookup(list(key), oov="raise").vectors
 
     # ------------------------------------------------------------------ derived views
@@ -357,7 +357,7 @@ class VectorStore:
         try:
             return self._index[word]
         except KeyError:
-            raise OutOfVocabularyError([word]) from None
+            raise OutOfVocabularyError([word], hint=None) from None
 
     def summary(self) -> dict[str, Any]:
         """JSON-able description: size, dimension, language, provenance, mean norm."""
