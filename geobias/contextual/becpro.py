@@ -355,6 +355,23 @@ class BecProComparison(Result):
 def compare_becpro(pre: BecProResult, post: BecProResult) -> BecProComparison:
     """Wilcoxon signed-rank test of pre − post association per group × gender (Bartl et al. §5).
 
+    Parameters
+    ----------
+    pre, post : BecProResult
+        The same corpus (language, sentence order) probed on two models, e.g. before and after
+        fine-tuning; sentences are paired by position.
+
+    Returns
+    -------
+    BecProComparison
+        Both results and one test per profession group × person gender (3 × 2), with
+        effect size r = Z/√N (Rosenthal).
+
+    References
+    ----------
+    Bartl, Nissim & Gatt (2020), "Unmasking Contextual Stereotypes: Measuring and Mitigating
+    BERT's Gender Bias", GeBNLP: §5, pre- vs post-fine-tuning associations.
+
     Raises
     ------
     InputError

@@ -178,6 +178,11 @@ def malor_probe(
     ------
     ModelError
         A pronoun that is not a single token, or a name set with no single-token name.
+
+    References
+    ----------
+    Hossain et al. (2025): MALoR = (1/M) Σ_occ |(1/N) Σ_sent log2(P(male)/P(female))|, names
+    averaged over the name set; the reverse probe masks the occupation given a gendered context.
     """
     male, female = malor_terms(pair)
     if occupations is None:

@@ -162,10 +162,19 @@ def get_source(name: str) -> Source:
 
 
 def install_path(name: str) -> Path:
+    """Where source ``name`` is (or would be) installed: ``vectors_dir() / name``.
+
+    Raises
+    ------
+    InputError
+        Unknown name.
+    """
     return vectors_dir() / get_source(name).name
 
 
 def is_installed(name: str) -> bool:
+    """Whether source ``name`` has a store at :func:`install_path` (not verified; see
+    :func:`geobias.store.verify_store`)."""
     return is_cache(install_path(name))
 
 
@@ -187,6 +196,7 @@ def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
 
 
 def not_installed_message(src: Source) -> str:
+    """The one-line error for a missing source: how to install it or pass a file instead."""
     return (
         f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
         f"`geobias vectors install {src.name}` or pass --vectors PATH (a vector file or store)"

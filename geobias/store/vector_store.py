@@ -277,7 +277,13 @@ class VectorStore:
         return VectorStore(lk.words, lk.vectors, lang=self.lang, provenance=prov)
 
     def head(self, limit: int) -> VectorStore:
-        """New store with the first ``limit`` words (file order is usually frequency order)."""
+        """New store with the first ``limit`` words (file order is usually frequency order).
+
+        Raises
+        ------
+        InputError
+            ``limit <= 0``.
+        """
         if limit <= 0:
             raise InputError(f"limit must be positive; got {limit}")
         if limit >= len(self):
@@ -307,8 +313,14 @@ class VectorStore:
 
         Returns
         -------
-        similarities : ndarray of shape (n_queries, k), float32
-        rows : ndarray of shape (n_queries, k), int64
+        similarities : ndarray of shape (n_queries, min(k, n_words)), float32
+            Cosine similarities, best first.
+        rows : ndarray of shape (n_queries, min(k, n_words)), int64
+
+        Raises
+        ------
+        InputError
+            ``k <= 0``, or a query dimension other than :attr:`dim`.
         """
         if k <= 0:
             raise InputError(f"k must be positive; got {k}")
