@@ -16,5 +16,5 @@ def test_saved_store_by_name(tmp_path, monkeypatch):
     save_store(store, tmp_path / "my-pooled")
     got = resolve_store("en", "my-pooled")
     assert got.words == ["a", "b"] and np.array_equal(got.vectors, store.vectors)
-    with pytest.raises(InputError, match="no such file, directory, saved store or registry name"):
+    with pytest.raises(InputError, match="nor a store saved under"):
         resolve_store("en", "not-saved")

@@ -87,8 +87,8 @@ def resolve_store(
         path = vectors_dir() / vectors  # a store saved by name (`vectors pool --out NAME`, `align --out NAME`)
     if not path.exists():
         raise InputError(
-            f"--vectors {vectors}: no such file, directory, saved store or registry name "
-            f"(registry: {', '.join(SOURCES)}; saved stores live in {vectors_dir()})"
+            f"--vectors {vectors}: no such file, directory or registry name, nor a store saved "
+            f"under {vectors_dir()} (registry: {', '.join(SOURCES)})"
         )
     store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle)
     if code is not None:
