@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from geobias.contextual._files import own_table
 from geobias.contextual.cda import (
     OBJECT_FOLLOWERS,
     CounterfactualSwapper,
@@ -21,6 +20,7 @@ from geobias.contextual.cda import (
     read_documents,
 )
 from geobias.errors import InputError
+from geobias.wordlists import own_table
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,10 +43,11 @@ from typing import Literal
 
 import numpy as np
 
-from geobias.contextual._files import own_table
+from geobias._io import atomic_write, check_output_path, read_text
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import check_choice
+from geobias.wordlists import own_table
 
 CdaMode = Literal["cda", "cds"]
 
@@ -321,16 +321,7 @@ def read_documents(path: str | Path, column: str | None = None) -> tuple[list[st
         (the message names the line), no document at all.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: input file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{p}: is a directory, expected a text file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror})") from None
+    text = read_text(p, what="corpus")
     lines = text.splitlines()
     if column is None:
         docs = [line for line in lines if line.strip()]
@@ -356,37 +347,18 @@ def read_documents(path: str | Path, column: str | None = None) -> tuple[list[st
     return [r[idx] for r in rows[1:]], rows, idx
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def check_output(input_path: str | Path, out: str | Path, *, overwrite: bool = False) -> Path:
-    """Refuse to write onto the input, over an existing file (without ``overwrite``), or into a
-    missing directory.
+    """Refuse to write onto the input (also through a link), over an existing file (without
+    ``overwrite``), or into a missing or unwritable directory (:func:`geobias._io.check_output_path`).
 
     Raises
     ------
     InputError
     """
-    src, dest = Path(input_path), Path(out)
+    src, dest = Path(input_path), Path(out).expanduser()
     if dest.exists() and src.exists() and os.path.samefile(src, dest):
         raise InputError(f"{dest} is the input file; write the output to another file")
-    if dest.is_dir():
-        raise InputError(f"{dest} is a directory; give a file name for the output")
-    if dest.exists() and not overwrite:
-        raise InputError(f"{dest} exists (pass --overwrite to replace it)")
-    if not dest.parent.is_dir():
-        raise InputError(f"cannot write {dest}: directory {dest.parent} does not exist")
+    check_output_path(dest, what="output", overwrite=overwrite)
     return dest
 
 
@@ -437,7 +409,8 @@ def augment_file(
             fields = list(rows[src + 1])
             fields[idx] = text
             lines.append("\t".join(fields))
-    _write_atomic(dest, "".join(line + "\n" for line in lines))
+    with atomic_write(dest, mode="w", overwrite=overwrite) as fh:
+        fh.write("".join(line + "\n" for line in lines))
     return CdaSummary(
         mode=mode,
         seed=seed,

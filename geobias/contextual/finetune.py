@@ -16,15 +16,14 @@ it is a training-set loss, meant to show that training happened, not a held-out 
 from __future__ import annotations
 
 import math
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from geobias._io import atomic_directory, check_output_path
 from geobias.contextual.cda import CounterfactualSwapper, augment
 from geobias.errors import InputError
 from geobias.results import Result
@@ -83,18 +82,6 @@ class FinetuneResult(Result):
     device: str
     seconds: float
     losses: list[float] = field(default_factory=list)
-
-
-def _check_out(out: Path, overwrite: bool) -> Path:
-    out = Path(out).expanduser()
-    if out.exists():
-        if not out.is_dir():
-            raise InputError(f"{out} is a file; give a directory name for the fine-tuned model")
-        if not overwrite:
-            raise InputError(f"{out} exists (pass --overwrite to replace it)")
-    if not out.parent.is_dir():
-        raise InputError(f"cannot write {out}: directory {out.parent} does not exist")
-    return out
 
 
 def _eval_loss(model, batch) -> float:
@@ -197,7 +184,7 @@ def finetune_mlm(
         raise InputError(f"mlm_probability must be in (0, 1); got {mlm_probability}")
     if not lr > 0:
         raise InputError(f"lr must be positive; got {lr}")
-    out = _check_out(Path(out), overwrite)
+    out = check_output_path(out, what="fine-tuned model", overwrite=overwrite, directory=True)
     docs = [d for d in documents if d.strip()]
     if not docs:
         raise InputError("the corpus has no documents")
@@ -268,39 +255,21 @@ def finetune_mlm(
         seed=seed, loss_before=loss_before, loss_after=loss_after, n_eval_sequences=min(eval_size, n),
         device=str(lm.device), seconds=seconds, losses=losses,
     )
-    _save_atomic(net, tok, out, result)
+    _save_atomic(net, tok, out, result, overwrite)
     return result
 
 
-def _save_atomic(net, tok, out: Path, result: FinetuneResult) -> None:
-    """``save_pretrained`` into a temporary sibling of ``out``, then rename it into place."""
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    except OSError as exc:
-        raise InputError(f"cannot write {out}: {exc.strerror}") from None
+def _save_atomic(net, tok, out: Path, result: FinetuneResult, overwrite: bool) -> None:
+    """``save_pretrained`` (model + tokenizer) into a temporary sibling of ``out``, renamed when complete."""
     from transformers.utils import logging as hf_logging
 
     bars = hf_logging.is_progress_bar_enabled()
     hf_logging.disable_progress_bar()  # library code prints nothing (the shard-writing bar)
     try:
-        net.save_pretrained(tmp)
-        tok.save_pretrained(tmp)
-        (tmp / "geobias_finetune.json").write_text(result.to_json() + "\n", encoding="utf-8")
-        if out.exists():
-            old = out.with_name(f".{out.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            out.rename(old)
-            tmp.rename(out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            tmp.rename(out)
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise InputError(f"cannot write {out}: {exc.strerror}") from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        with atomic_directory(out, what="fine-tuned model", overwrite=overwrite) as tmp:
+            net.save_pretrained(tmp)
+            tok.save_pretrained(tmp)
+            (tmp / "geobias_finetune.json").write_text(result.to_json() + "\n", encoding="utf-8")
     finally:
         if bars:
             hf_logging.enable_progress_bar()
-
