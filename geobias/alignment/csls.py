@@ -198,8 +198,9 @@ class CslsIndex:
         qa = np.zeros((nq, d + 2), dtype=np.float32)
         qa[:, :d] = 2.0 * q
         qa[:, d] = -1.0
-        # Step 1: the best candidates by the upper bound.
-        _, cand = index.search(qa, min(self.targets.shape[0], max(4 * topk, topk + 10)))
+        # Step 1: the topk best candidates by the upper bound; their exact scores give tau, a
+        # lower bound of each query's topk-th best exact score.
+        _, cand = index.search(qa, topk)
         self._ensure_r(cand)
         exact = 2.0 * np.einsum("qd,qkd->qk", q, self.targets[cand]) - self._r_src[cand]
         tau = -np.sort(-exact, axis=1)[:, topk - 1]
