@@ -1,0 +1,395 @@
+"""The project's word lists (``wordlists/<lang>/``) and readers for user-supplied lists.
+
+Files are UTF-8 text; lines starting with ``#`` are comments and blank lines are ignored.
+Words are returned exactly as written: accents and case are kept (``"él"`` ≠ ``"el"``,
+German nouns capitalised). Where each list comes from is recorded in
+``wordlists/PROVENANCE.md``.
+
+The lists are looked up in ``geobias/_wordlists`` (installed wheel, package data) and
+otherwise in ``<repository>/wordlists`` (checkout). Parsed files are cached; every function
+returns a fresh list, so callers may modify what they get.
+
+References
+----------
+Zhou, P., Shi, W., Zhao, J., Huang, K.-H., Chen, M., Cotterell, R., Chang, K.-W. (2019).
+Examining Gender Bias in Languages with Grammatical Gender. EMNLP-IJCNLP.
+Caliskan, A., Bryson, J. J., Narayanan, A. (2017). Semantics derived automatically from
+language corpora contain human-like biases. Science 356(6334), 183-186.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from geobias.errors import InputError
+from geobias.languages import get_language
+from geobias.results import Result
+
+__all__ = [
+    "Occupation",
+    "WeatSets",
+    "adjectives",
+    "attribute_words",
+    "definitional_pairs",
+    "gendered_nouns",
+    "occupations",
+    "read_occupation_file",
+    "read_pair_file",
+    "read_word_file",
+    "weat_test",
+    "weat_tests",
+    "wordlist_dir",
+]
+
+
+class Occupation(NamedTuple):
+    """A word in its two grammatical forms with its English translation.
+
+    Used for occupations and adjectives. For English, ``feminine == masculine == english``
+    unless English has gendered forms (*actress*/*actor*).
+    """
+
+    feminine: str
+    masculine: str
+    english: str
+
+
+@dataclass(frozen=True)
+class WeatSets(Result):
+    """Target sets X, Y and attribute sets A, B of a WEAT test (Caliskan et al. 2017).
+
+    Attributes
+    ----------
+    name : str
+        Test name, e.g. ``"career-family"``.
+    X, Y : list of str
+        Target words (e.g. male names, female names).
+    A, B : list of str
+        Attribute words (e.g. career words, family words).
+    x_name, y_name, a_name, b_name : str
+        Human-readable names of the four sets.
+    """
+
+    name: str
+    X: list[str]
+    Y: list[str]
+    A: list[str]
+    B: list[str]
+    x_name: str
+    y_name: str
+    a_name: str
+    b_name: str
+
+
+# ---------------------------------------------------------------------------------------
+# locating the lists
+
+
+def wordlist_dir() -> Path:
+    """Directory holding ``<lang>/`` word-list folders.
+
+    ``$GEOBIAS_WORDLISTS`` wins if set; then the wheel's package data
+    (``geobias/_wordlists``); then ``wordlists/`` of the checkout.
+    """
+    env = os.environ.get("GEOBIAS_WORDLISTS")
+    if env:
+        return Path(env)
+    packaged = Path(__file__).resolve().parent / "_wordlists"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[1] / "wordlists"
+
+
+def _path(lang: str, name: str) -> Path:
+    code = get_language(lang).code
+    path = wordlist_dir() / code / name
+    if not path.is_file():
+        raise InputError(f"no word list {name!r} for language {code!r} (looked for {path})")
+    return path
+
+
+# ---------------------------------------------------------------------------------------
+# parsing (cached; public functions return copies)
+
+
+def _rows(path: Path) -> list[tuple[int, str]]:
+    """Non-comment, non-blank lines of ``path`` as (1-based line number, text)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a word-list file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        rows.append((number, line))
+    return rows
+
+
+def _split(path: Path, number: int, line: str, n_columns: int) -> tuple[str, ...]:
+    fields = line.split("\t") if "\t" in line else line.split()
+    fields = [f.strip() for f in fields]
+    if len(fields) != n_columns or not all(fields):
+        raise InputError(
+            f"{path}:{number}: expected {n_columns} tab-separated non-empty columns,"
+            f" got {len(fields)}: {line!r}"
+        )
+    return tuple(fields)
+
+
+def _nonempty(path: Path, items: list, what: str) -> list:
+    if not items:
+        raise InputError(f"{path}: no {what} in the file (only comments or blank lines)")
+    return items
+
+
+def _check_duplicates(path: Path, numbered: list[tuple[int, object]]) -> None:
+    seen: dict[object, int] = {}
+    for number, item in numbered:
+        if item in seen:
+            raise InputError(f"{path}:{number}: duplicate entry {item!r} (first at line {seen[item]})")
+        seen[item] = number
+
+
+def _cached(parse):
+    """Cache ``parse(path, *args)`` on the file's identity *and* its size and mtime, so that a
+    file edited between calls is read again."""
+    cached = functools.lru_cache(maxsize=256)(
+        lambda path, _stamp, *args: parse(path, *args)
+    )
+
+    @functools.wraps(parse)
+    def wrapper(path: Path, *args):
+        try:
+            st = Path(path).stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            return parse(path, *args)  # raises the proper InputError
+        return cached(Path(path), stamp, *args)
+
+    return wrapper
+
+
+@_cached
+def _words(path: Path) -> tuple[str, ...]:
+    numbered = []
+    for number, line in _rows(path):
+        word = line.strip()
+        if "\t" in word or " " in word.strip():
+            raise InputError(f"{path}:{number}: expected one word per line, got {line!r}")
+        numbered.append((number, word))
+    _check_duplicates(path, numbered)
+    return tuple(_nonempty(path, [w for _, w in numbered], "words"))
+
+
+@_cached
+def _pairs(path: Path) -> tuple[tuple[str, str], ...]:
+    numbered = []
+    for number, line in _rows(path):
+        f, m = _split(path, number, line, 2)
+        if f == m:
+            raise InputError(f"{path}:{number}: the two words of a pair are identical ({f!r})")
+        numbered.append((number, (f, m)))
+    _check_duplicates(path, numbered)
+    return tuple(_nonempty(path, [p for _, p in numbered], "pairs"))
+
+
+@_cached
+def _triples(path: Path) -> tuple[Occupation, ...]:
+    numbered = [(number, Occupation(*_split(path, number, line, 3))) for number, line in _rows(path)]
+    _check_duplicates(path, [(n, (o.feminine, o.masculine)) for n, o in numbered])
+    return tuple(_nonempty(path, [o for _, o in numbered], "entries"))
+
+
+@_cached
+def _weat(path: Path, name: str) -> WeatSets:
+    names: dict[str, str] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") and line[1:].strip().lower().startswith("names:"):
+            for part in line.split(":", 1)[1].split(","):
+                if "=" in part:
+                    key, value = part.split("=", 1)
+                    names[key.strip().upper()] = value.strip()
+    sets: dict[str, list[str]] = {r: [] for r in "XYAB"}
+    numbered = []
+    for number, line in _rows(path):
+        role, word = _split(path, number, line, 2)
+        if role not in sets:
+            raise InputError(f"{path}:{number}: role must be one of X, Y, A, B, got {role!r}")
+        sets[role].append(word)
+        numbered.append((number, (role, word)))
+    _check_duplicates(path, numbered)
+    for role, words in sets.items():
+        if not words:
+            raise InputError(f"{path}: set {role} is empty")
+    return WeatSets(
+        name=name, **{r: sets[r] for r in "XYAB"},
+        x_name=names.get("X", "X"), y_name=names.get("Y", "Y"),
+        a_name=names.get("A", "A"), b_name=names.get("B", "B"),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# user files
+
+
+def read_word_file(path: str | os.PathLike) -> list[str]:
+    """Read a user word list: one word per line, ``#`` comments, blank lines ignored.
+
+    Parameters
+    ----------
+    path : str or path-like
+        UTF-8 text file.
+
+    Returns
+    -------
+    list of str
+        The words in file order, exactly as written.
+
+    Raises
+    ------
+    InputError
+        Missing or non-UTF-8 file, a line with more than one word, a duplicate word, or no
+        words at all; the message names the file and line.
+    """
+    return list(_words(Path(path)))
+
+
+def read_pair_file(path: str | os.PathLike) -> list[tuple[str, str]]:
+    """Read a user pair list: ``feminine<TAB>masculine`` per line (whitespace also accepted).
+
+    Returns
+    -------
+    list of (str, str)
+        (feminine, masculine) pairs in file order.
+
+    Raises
+    ------
+    InputError
+        A row without exactly two columns, a pair of identical words, a duplicate pair, or
+        no pairs; the message names the file and line.
+    """
+    return list(_pairs(Path(path)))
+
+
+def read_occupation_file(path: str | os.PathLike) -> list[Occupation]:
+    """Read a user occupation list: ``feminine<TAB>masculine<TAB>english`` per line.
+
+    A file with two columns per line (``feminine<TAB>masculine``) is also accepted; the
+    English column is then the masculine form.
+
+    Raises
+    ------
+    InputError
+        Rows with the wrong number of columns (or mixed 2- and 3-column rows), duplicate
+        (feminine, masculine) entries, or no rows; the message names the file and line.
+    """
+    path = Path(path)
+    rows = _rows(path)
+    first = rows[0][1] if rows else ""
+    n_columns = len(first.split("\t") if "\t" in first else first.split())
+    if rows and n_columns == 2:
+        return [Occupation(f, m, m) for f, m in _pairs(path)]
+    return list(_triples(path))
+
+
+# ---------------------------------------------------------------------------------------
+# the project's lists
+
+
+def definitional_pairs(lang: str) -> list[tuple[str, str]]:
+    """Definitional gender pairs ``(feminine, masculine)`` of ``lang`` (e.g. woman/man).
+
+    Used for the semantic gender direction (Zhou et al. 2019 §2).
+
+    Raises
+    ------
+    InputError
+        Unknown language.
+    """
+    return list(_pairs(_path(lang, "definitional_pairs.tsv")))
+
+
+def occupations(lang: str) -> list[Occupation]:
+    """Occupations of ``lang`` as ``Occupation(feminine, masculine, english)``.
+
+    For es/fr/de both grammatical forms differ; for en most rows repeat one form.
+    """
+    return list(_triples(_path(lang, "occupations.tsv")))
+
+
+def attribute_words(lang: str) -> tuple[list[str], list[str]]:
+    """Male and female definition words of ``lang``: ``(male, female)``, the A/B of (M)WEAT."""
+    return (list(_words(_path(lang, "attributes_male.txt"))),
+            list(_words(_path(lang, "attributes_female.txt"))))
+
+
+def weat_tests(lang: str) -> list[str]:
+    """Names of the WEAT tests available for ``lang`` (sorted), e.g. ``"career-family"``."""
+    folder = _path(lang, "definitional_pairs.tsv").parent
+    return sorted(p.name[len("weat_"):-len(".tsv")] for p in folder.glob("weat_*.tsv"))
+
+
+def weat_test(lang: str, name: str) -> WeatSets:
+    """The WEAT test ``name`` of ``lang`` (Caliskan et al. 2017; translated for es/fr/de).
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+    name : str
+        ``"career-family"`` (WEAT 6), ``"math-arts"`` (WEAT 7), ``"science-arts"``
+        (WEAT 8) or ``"flowers-insects"`` (WEAT 1, the control query).
+
+    Raises
+    ------
+    InputError
+        Unknown language or test; the message lists the available tests.
+    """
+    available = weat_tests(lang)
+    if name not in available:
+        raise InputError(f"unknown WEAT test {name!r} for {lang!r}; available: {', '.join(available)}")
+    sets = _weat(_path(lang, f"weat_{name}.tsv"), name)
+    return WeatSets(
+        name=sets.name, X=list(sets.X), Y=list(sets.Y), A=list(sets.A), B=list(sets.B),
+        x_name=sets.x_name, y_name=sets.y_name, a_name=sets.a_name, b_name=sets.b_name,
+    )
+
+
+def gendered_nouns(lang: str) -> tuple[list[str], list[str]]:
+    """Grammatically ``(masculine, feminine)`` nouns of ``lang``, most frequent first.
+
+    Generated by ``scripts/make_gendered_nouns.py`` (see ``wordlists/PROVENANCE.md``); the
+    classes are not balanced here, the direction estimator balances them.
+
+    Raises
+    ------
+    InputError
+        Unknown language, or a language without grammatical gender (en).
+    """
+    code = get_language(lang).code
+    if not get_language(code).grammatical_gender:
+        raise InputError(f"language {code!r} has no grammatical gender: no gendered noun lists")
+    return (list(_words(_path(code, "nouns_masculine.txt"))),
+            list(_words(_path(code, "nouns_feminine.txt"))))
+
+
+def adjectives(lang: str) -> list[Occupation]:
+    """Adjectives of ``lang`` as ``(feminine, masculine, english)`` (es, fr), for the
+    word-pair translation task (Zhou et al. 2019 §4.3).
+
+    Raises
+    ------
+    InputError
+        Unknown language, or no adjective list for it.
+    """
+    return list(_triples(_path(lang, "adjectives.tsv")))

@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Generate ``wordlists/<lang>/nouns_{masculine,feminine}.txt`` for es, fr and de.
+
+These are the grammatically masculine and feminine *inanimate-by-construction* nouns from
+which the grammatical gender direction (LDA, Zhou et al. 2019 §2) is fitted. Candidates are
+the most frequent words of the language (``wordfreq.top_n_list``); each is kept only when a
+morphological dictionary gives it one unambiguous grammatical gender.
+
+Sources (all from Debian bookworm, read locally; nothing is downloaded from elsewhere):
+
+- **es**: Apertium morphological analyser ``spa-eng.automorf.bin`` of ``apertium-eng-spa``,
+  run through ``lt-proc`` (package ``lttoolbox``).
+- **fr**: Apertium analyser ``fr-es.automorf.bin`` of ``apertium-fr-es`` through ``lt-proc``.
+- **de**: FreeDict German-English dictionary (``dict-freedict-deu-eng``), whose headwords carry
+  ``<masc, n, sg>`` / ``<fem, n, sg>`` grammar tags.
+
+Selection rules
+---------------
+Apertium (es, fr) — a word is kept when
+
+1. at least one analysis is a common noun (``<n>``) and every noun analysis has the same
+   gender, ``<m>`` or ``<f>`` (``<mf>`` common-gender nouns such as *estudiante* are dropped);
+2. every analysis is a common noun: words that are also a verb form, adjective, determiner,
+   pronoun, proper noun... are dropped (*era*, *sommes*, *bajo*, *grand*, *Madrid*, *le*;
+   this also drops some good nouns such as *casa*, which is also a form of *casar*; pass
+   ``--allow-verb-homographs`` to keep nouns whose only other readings are finite verb forms,
+   not infinitives or participles: keeps *place*, *compte*, drops *savoir*, *fait*; the
+   committed French lists use it, because the 20,000-word French vectors need the extra
+   frequent nouns to reach ~2,000 per gender);
+3. the capitalised word has no proper-noun reading (``wordfreq`` lower-cases *Paris*, *Jean*);
+4. its noun lemma is not a two-form (animate) lemma: a lemma seen with both ``<m>`` and ``<f>``
+   noun analyses (``profesora`` → ``profesor<n><f>``) marks an occupation/person noun whose
+   gender is semantic, and all its forms are dropped.
+
+FreeDict (de) — a headword is kept when it is a single capitalised token, every noun entry
+for it has the same gender (``masc`` or ``fem``; neuter is skipped), and it is not a
+*-in/-innen* feminine of a masculine headword (or that masculine headword), the German
+two-form person nouns (*Lehrerin*/*Lehrer*). Because ``wordfreq`` lower-cases German, a
+candidate is also dropped when German hunspell (``hunspell-de-de``) accepts its lower-case
+form, since German capitalises every noun, that form is some other part of speech
+(*oder*, *habe*, *würde*, *macht*, *morgen*; also *zeit*, *platz*, so a few nouns are lost).
+
+All languages — the project's own definitional, attribute and occupation words
+(``wordlists/<lang>/definitional_pairs.tsv``, ``attributes_*.txt``, ``occupations.tsv``) are
+excluded: their gender
+is semantic (*femme*, *homme*), not only grammatical.
+
+Words are written in descending ``wordfreq`` frequency, at most ``--max-per-gender`` each.
+
+Prerequisites
+-------------
+::
+
+    apt-get update
+    apt-get install -y lttoolbox apertium-eng-spa apertium-fr-es dict-freedict-deu-eng \
+        hunspell hunspell-de-de
+    pip install wordfreq==3.1.1
+
+Usage
+-----
+::
+
+    python scripts/make_gendered_nouns.py            # all of es fr de, into wordlists/
+    python scripts/make_gendered_nouns.py --lang fr --top 50000 --max-per-gender 5000
+
+The script is deterministic for fixed package versions; it records them in each file's header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import gzip
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+APERTIUM = {
+    "es": ("apertium-eng-spa", "/usr/share/apertium/apertium-eng-spa/spa-eng.automorf.bin"),
+    "fr": ("apertium-fr-es", "/usr/share/apertium/apertium-fr-es/fr-es.automorf.bin"),
+}
+FREEDICT = ("dict-freedict-deu-eng", "/usr/share/dictd/freedict-deu-eng.dict.dz")
+
+_ANALYSIS = re.compile(r"\^([^/]*)/(.*?)\$")
+_TAGS = re.compile(r"<([^>]+)>")
+
+
+def _deb_version(package: str) -> str:
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True
+    )
+    if out.returncode != 0 or not out.stdout:
+        sys.exit(f"Debian package {package!r} is not installed; see this script's docstring")
+    return out.stdout
+
+
+def _candidates(lang: str, top: int) -> list[str]:
+    import wordfreq
+
+    return [w for w in wordfreq.top_n_list(lang, top) if w.isalpha() and len(w) > 1]
+
+
+def _analyse(words: list[str], automorf: str) -> dict[str, list[tuple[str, list[str]]]]:
+    """Run lt-proc once over all words → {surface: [(lemma, tags), ...]}."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+        f.write("\n".join(words) + "\n")
+        name = f.name
+    try:
+        with open(name, encoding="utf-8") as fin:
+            out = subprocess.run(
+                ["lt-proc", automorf], stdin=fin, capture_output=True, text=True, check=True
+            ).stdout
+    finally:
+        os.unlink(name)
+    result: dict[str, list[tuple[str, list[str]]]] = {}
+    for m in _ANALYSIS.finditer(out):
+        surface, rest = m.group(1), m.group(2)
+        readings = []
+        for reading in rest.split("/"):
+            if reading.startswith("*"):  # unknown word
+                continue
+            lemma = reading.split("<", 1)[0]
+            readings.append((lemma, _TAGS.findall(reading)))
+        result[surface] = readings
+    return result
+
+
+def _finite_verb(tags: list[str]) -> bool:
+    """A finite form of a lexical verb (not être/avoir/modals, infinitives, participles)."""
+    return tags[:1] == ["vblex"] and not (
+        {"inf", "pp", "ger", "pprs", "ppres"} & set(tags))
+
+
+def _counterparts(lang: str, word: str) -> list[str]:
+    """Regular other-gender forms of ``word`` (candidates only; the analyser decides)."""
+    out = [word + "a", word[:-1] + "a", word + "e", word[:-1] + "o", word[:-1]]
+    if lang == "fr":
+        for m, f in (("eur", "euse"), ("eur", "rice"), ("ien", "ienne"), ("ier", "ière"),
+                     ("er", "ère"), ("if", "ive"), ("on", "onne"), ("an", "anne")):
+            if word.endswith(m):
+                out.append(word[: -len(m)] + f)
+            if word.endswith(f):
+                out.append(word[: -len(f)] + m)
+    return [w for w in out if w and w != word]
+
+
+def apertium_nouns(
+    lang: str, top: int, allow_verbs: bool = False, exclude: frozenset[str] = frozenset()
+) -> tuple[list[str], list[str], int]:
+    """Apertium-based selection (rules in the module docstring); ``exclude``: lemmas to drop."""
+    package, automorf = APERTIUM[lang]
+    if not Path(automorf).is_file():
+        sys.exit(f"{automorf} not found: apt-get install -y lttoolbox {package}")
+    words = _candidates(lang, top)
+    # Also analyse the would-be feminine/masculine counterparts of every candidate
+    # (profesor → profesora, chanteur → chanteuse ...) so that a two-form lemma is recognised
+    # even when its other form is not among the frequent words.
+    counterparts = sorted({c for w in words for c in _counterparts(lang, w)} - set(words))
+    capitalised = [w.capitalize() for w in words]
+    analyses = _analyse(words + counterparts + capitalised, automorf)
+    # wordfreq lower-cases everything: "paris", "jean", "chile" are usually names.
+    names = {w for w, c in zip(words, capitalised, strict=True)
+             if any(tags[:1] == ["np"] for _, tags in analyses.get(c, []))}
+    # First pass: which noun lemmas occur with both genders (two-form, animate nouns)?
+    lemma_genders: dict[str, set[str]] = defaultdict(set)
+    for readings in analyses.values():
+        for lemma, tags in readings:
+            if tags[:1] == ["n"]:
+                lemma_genders[lemma].update(t for t in tags if t in ("m", "f", "mf"))
+    two_form = {lemma for lemma, g in lemma_genders.items() if len(g) > 1 or "mf" in g}
+    masculine, feminine = [], []
+    for word in words:  # frequency order
+        readings = analyses.get(word, [])
+        if word in names or any(lemma in exclude for lemma, _ in readings):
+            continue
+        nouns = [(lemma, tags) for lemma, tags in readings if tags[:1] == ["n"]]
+        if not nouns:
+            continue
+        if any(tags[:1] != ["n"] and not (allow_verbs and _finite_verb(tags))
+               for _, tags in readings):
+            continue
+        genders = {t for _, tags in nouns for t in tags if t in ("m", "f", "mf")}
+        if len(genders) != 1 or any(lemma in two_form for lemma, _ in nouns):
+            continue
+        (masculine if genders == {"m"} else feminine if genders == {"f"} else []).append(word)
+    return masculine, feminine, len(words)
+
+
+_FD_HEAD = re.compile(r"^(\S+) /[^/]*/ <([^>]*)>")
+
+
+def _hunspell_lowercase_ok(words: list[str]) -> set[str]:
+    """The lower-case ``words`` that German hunspell accepts as spelled (so: not only nouns)."""
+    out = subprocess.run(["hunspell", "-d", "de_DE", "-G"], input="\n".join(words) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def _own_words(out: Path, lang: str) -> set[str]:
+    """The project's definitional, attribute and occupation words for ``lang`` (semantic
+    gender)."""
+    words: set[str] = set()
+    for name in ("definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt",
+                 "occupations.tsv"):
+        path = out / lang / name
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip() and not line.startswith("#"):
+                    words.update(line.split("\t"))
+    return {w.strip() for w in words} | {w.strip().lower() for w in words}
+
+
+def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
+    package, path = FREEDICT
+    if not Path(path).is_file():
+        sys.exit(f"{path} not found: apt-get install -y {package}")
+    genders: dict[str, set[str]] = defaultdict(set)
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = _FD_HEAD.match(line)
+            if not m:
+                continue
+            word, tags = m.group(1), {t.strip() for t in m.group(2).split(",")}
+            if "n" not in tags or not word[:1].isupper() or not word.isalpha():
+                continue
+            genders[word].update(tags & {"masc", "fem", "neut"})
+    masc = {w for w, g in genders.items() if g == {"masc"}}
+    fem = {w for w, g in genders.items() if g == {"fem"}}
+    # German two-form person nouns: Lehrerin/Lehrerinnen (fem) ↔ Lehrer (masc).
+    deumlaut = str.maketrans("äöüÄÖÜ", "aouAOU")
+    movable_fem = {w for w in fem if w.endswith("in")
+                   and (w[:-2] in masc or w[:-2].translate(deumlaut) in masc)}
+    movable_masc = {w[:-2] for w in movable_fem} | {w[:-2].translate(deumlaut) for w in movable_fem}
+    fem -= movable_fem
+    fem = {w for w in fem if not (w.endswith("innen") and w[:-5] in masc)}
+    masc -= movable_masc
+    by_lower: dict[str, str] = {}
+    for w in masc | fem:
+        by_lower.setdefault(w.lower(), w)
+    # A lower-cased form shared by a masculine and a feminine headword is ambiguous.
+    ambiguous = {w.lower() for w in masc} & {w.lower() for w in fem}
+    words = _candidates("de", top)
+    lowercase_ok = _hunspell_lowercase_ok(words)
+    masculine, feminine = [], []
+    for low in words:
+        if low in ambiguous or low not in by_lower or low in lowercase_ok:
+            continue
+        w = by_lower[low]
+        (masculine if w in masc else feminine).append(w)
+    return masculine, feminine, len(words)
+
+
+def _write(path: Path, words: list[str], header: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text("".join(f"# {h}\n" for h in header) + "".join(w + "\n" for w in words),
+                   encoding="utf-8")
+    tmp.replace(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", nargs="+", default=["es", "fr", "de"],
+                        choices=["es", "fr", "de"])
+    parser.add_argument("--top", type=int, default=50_000,
+                        help="candidates: the N most frequent wordfreq words (default 50000)")
+    parser.add_argument("--max-per-gender", type=int, default=5_000)
+    parser.add_argument("--allow-verb-homographs", action="store_true",
+                        help="es/fr: keep nouns whose other readings are verb forms (casa)")
+    parser.add_argument("--out", type=Path, default=REPO / "wordlists")
+    args = parser.parse_args(argv)
+    wf = importlib.metadata.version("wordfreq")
+    today = _dt.date.today().isoformat()
+    for lang in args.lang:
+        if lang == "de":
+            masculine, feminine, n = freedict_nouns(args.top)
+            package = FREEDICT[0]
+            source = (f"{package} {_deb_version(package)} + hunspell-de-de "
+                      f"{_deb_version('hunspell-de-de')} (Debian), {FREEDICT[1]}")
+        else:
+            masculine, feminine, n = apertium_nouns(lang, args.top, args.allow_verb_homographs,
+                                                    frozenset(_own_words(args.out, lang)))
+            package = APERTIUM[lang][0]
+            source = (f"{package} {_deb_version(package)} + lttoolbox "
+                      f"{_deb_version('lttoolbox')} (Debian), lt-proc {APERTIUM[lang][1]}")
+        own = _own_words(args.out, lang)
+        masculine = [w for w in masculine if w not in own]
+        feminine = [w for w in feminine if w not in own]
+        command = (f"python scripts/make_gendered_nouns.py --lang {lang} --top {args.top} "
+                   f"--max-per-gender {args.max_per_gender}"
+                   + (" --allow-verb-homographs" if args.allow_verb_homographs else ""))
+        for gender, words in (("masculine", masculine), ("feminine", feminine)):
+            words = words[: args.max_per_gender]
+            header = [
+                f"Grammatically {gender} nouns ({lang}), one per line, most frequent first.",
+                "Used for the grammatical gender direction (LDA; Zhou et al. 2019).",
+                f"Generated by: {command}",
+                f"Source: {source}; candidates wordfreq {wf} top_n_list({lang!r}, {args.top}) "
+                f"({n} alphabetic words).",
+                "Rules: one unambiguous gender, noun readings only, two-form (animate) nouns and "
+                "our definitional/attribute/occupation words excluded; see the script's docstring.",
+                f"Date: {today}",
+            ]
+            _write(args.out / lang / f"nouns_{gender}.txt", words, header)
+            found = len(masculine if gender == "masculine" else feminine)
+            print(f"{lang} {gender}: {len(words)} written ({found} found)")
+
+
+if __name__ == "__main__":
+    main()
