@@ -19,6 +19,12 @@ from geobias.errors import GeobiasError
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
 # command functions so that `geobias --help` is instant.
 COMMAND_MODULES: list[str] = [
+    "geobias.cli.align",
+    "geobias.cli.translate_eval",
+    "geobias.cli.hard_debias",
+    "geobias.cli.mitigate",
+    "geobias.cli.evaluate",
+    "geobias.cli.correlate",
 ]
 
 for _name in COMMAND_MODULES:
