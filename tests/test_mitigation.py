@@ -155,3 +155,15 @@ def test_hard_debias_neutralises_and_equalises(pair):
     after = direct_bias(out, g, occupations)
     assert before.direct_bias > 0.2 and after.direct_bias < 1e-6
     assert after.n_words == len(occupations)
+
+
+def test_precomputed_grammatical_direction_is_carried_by_the_alignment(pair):
+    """LDA is rotation-equivariant: d_g fitted before alignment and mapped by W equals d_g fitted after."""
+    from geobias.mitigation._directions import grammatical_direction
+
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    fitted = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
+    d_g, _ = grammatical_direction(fr, fr_lex.masculine_nouns, fr_lex.feminine_nouns)
+    pre = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex, grammatical=d_g).fit(fr, en, dico)
+    assert abs(pre.d_g_ @ fitted.d_g_) > 1 - 1e-6  # same direction (float32 inputs)
+    np.testing.assert_allclose(pre.transform(fr).vectors, fitted.transform(fr).vectors, atol=1e-4)

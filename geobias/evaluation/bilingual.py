@@ -7,6 +7,8 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from geobias.alignment import CslsIndex, Dictionary, ProcrustesAligner, translation_accuracy
 from geobias.errors import InputError
 from geobias.evaluation.analogy import seed_pairs, word_pair_translation
@@ -76,6 +78,12 @@ class EvaluationResult(Result):
         from geobias.results import jsonable
 
         return jsonable(self.table)
+
+
+@dataclass(frozen=True)
+class _Fitted:
+    direction_: np.ndarray
+    cv_accuracy_: float
 
 
 def bilingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
@@ -164,6 +172,11 @@ def evaluate(
     src = src.normalized()
     en = en.normalized()
     test_inv = test_dictionary.inverted()
+    # d_g is fitted once on the unaligned store and carried into each aligned space
+    from geobias.mitigation._directions import grammatical_direction
+
+    d_g, cv = grammatical_direction(src, lex.masculine_nouns, lex.feminine_nouns)
+    grammatical = _Fitted(d_g, cv)
     table: dict[str, dict[str, float | None]] = {}
     timings: dict[str, float] = {}
     coverage: dict = {}
@@ -175,7 +188,8 @@ def evaluate(
             aligner = ProcrustesAligner().fit(src, en, dictionary)
             s_out, e_out = aligner.transform(src), en
         else:
-            est = get_method(key.replace("_", "-"))(lexicon=lex, en_lexicon=en_lex).fit(src, en, dictionary)
+            est = get_method(key.replace("_", "-"))(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical)
+            est.fit(src, en, dictionary)
             s_out, e_out = est.transform_pair(src, en)
         row: dict[str, float | None] = {}
         mw = bilingual_mweat(s_out, e_out, occupations, male, female, n_permutations=n_permutations, seed=seed)

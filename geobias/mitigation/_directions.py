@@ -36,7 +36,7 @@ def semantic_direction(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> 
         from geobias.directions import SemanticDirection
     except ImportError:  # pragma: no cover - until geobias.directions is merged
         return _semantic_fallback(store, pairs)
-    sd = SemanticDirection().fit(store, list(pairs))
+    sd = SemanticDirection(oov="ignore").fit(store, list(pairs))
     return np.asarray(sd.direction_, dtype=np.float64), [float(v) for v in sd.explained_variance_ratio_]
 
 
@@ -46,7 +46,7 @@ def grammatical_direction(store: VectorStore, masculine: Sequence[str], feminine
         from geobias.directions import GrammaticalDirection
     except ImportError:  # pragma: no cover - until geobias.directions is merged
         return _grammatical_fallback(store, masculine, feminine)
-    gd = GrammaticalDirection(cv=5, random_state=0).fit(store, list(masculine), list(feminine))
+    gd = GrammaticalDirection(cv=5, random_state=0, oov="ignore").fit(store, list(masculine), list(feminine))
     return np.asarray(gd.direction_, dtype=np.float64), float(gd.cv_accuracy_)
 
 

@@ -83,6 +83,10 @@ class BilingualMitigation(Mitigation):
         English lists (definitional pairs; gender-specific and equalise words for hard debias).
     refine : int, default 0
         Procrustes refinement rounds (see :class:`~geobias.alignment.ProcrustesAligner`).
+    grammatical : fitted GrammaticalDirection or ndarray of shape (dim,), optional
+        d_g precomputed on the store passed to :meth:`fit` (before alignment); it is carried
+        into the shared space by the alignment map (LDA is equivariant under rotations).
+        Default: fitted here by LDA on the lexicon's nouns. Lets several methods share one fit.
 
     Attributes
     ----------
@@ -102,10 +106,11 @@ class BilingualMitigation(Mitigation):
     bilingual = True
 
     def __init__(self, *, lexicon: GenderLexicon | None = None, en_lexicon: GenderLexicon | None = None,
-                 refine: int = 0):
+                 refine: int = 0, grammatical=None):
         self.lexicon = lexicon
         self.en_lexicon = en_lexicon
         self.refine = refine
+        self.grammatical = grammatical
 
     # ------------------------------------------------------------------ fit
     def fit(self, store: VectorStore, en_store: VectorStore | None = None,
@@ -168,7 +173,16 @@ class BilingualMitigation(Mitigation):
             merged = merged_store(parts)
             pairs = [p for p in pairs if p[0] in merged and p[1] in merged]
             self.d_pca_, evr = semantic_direction(merged, pairs)
-            self.d_g_, cv = grammatical_direction(aligned, lex.masculine_nouns, lex.feminine_nouns)
+            if self.grammatical is None:
+                self.d_g_, cv = grammatical_direction(aligned, lex.masculine_nouns, lex.feminine_nouns)
+            else:
+                d_g = np.asarray(getattr(self.grammatical, "direction_", self.grammatical), dtype=np.float64)
+                cv = getattr(self.grammatical, "cv_accuracy_", None)
+                if d_g.shape != (store.dim,):
+                    raise InputError(f"grammatical direction has shape {d_g.shape}; expected ({store.dim},)")
+                if self.aligner_ is not None:
+                    d_g = d_g @ self.aligner_.W_
+                self.d_g_ = d_g / np.linalg.norm(d_g)
             cos_pg = float(self.d_pca_ @ self.d_g_)
             self.direction_ = orthogonal_semantic(self.d_pca_, self.d_g_)
             used: set[str] = set()

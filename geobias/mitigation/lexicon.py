@@ -92,7 +92,10 @@ class GenderLexicon:
 
         defs = [tuple(p) for p in wordlists.definitional_pairs(lang)]
         two_form: list[tuple[str, str, str]] = []
-        for item in [*wordlists.occupations(lang), *wordlists.adjectives(lang)]:
+        items = list(wordlists.occupations(lang))
+        if lang != "en":  # English has no two-form adjectives
+            items += list(wordlists.adjectives(lang))
+        for item in items:
             f, m, e = item.feminine, item.masculine, item.english
             two_form.append((f, m, e))
         masc, fem = ([], [])
