@@ -19,6 +19,9 @@ from geobias.errors import GeobiasError
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
 # command functions so that `geobias --help` is instant.
 COMMAND_MODULES: list[str] = [
+    "geobias.cli.directions",
+    "geobias.cli.mweat",
+    "geobias.cli.weat",
     "geobias.cli.align",
     "geobias.cli.translate_eval",
     "geobias.cli.hard_debias",

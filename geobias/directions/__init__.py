@@ -1,0 +1,160 @@
+"""Gender directions: semantic (PCA), grammatical (LDA) and their orthogonalisation.
+
+>>> d = gender_directions(store, "fr", oov="ignore")      # doctest: +SKIP
+>>> d.lda_cv_accuracy, d.cos_pca_grammatical              # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from geobias.directions.grammatical import GrammaticalDirection, orthogonalize
+from geobias.directions.semantic import SemanticDirection
+from geobias.directions.subspace import GenderSubspace
+from geobias.errors import InputError
+from geobias.languages import get_language
+from geobias.results import Result
+from geobias.store import VectorStore
+
+__all__ = [
+    "GenderDirections",
+    "GenderSubspace",
+    "GrammaticalDirection",
+    "SemanticDirection",
+    "gender_directions",
+    "orthogonalize",
+]
+
+
+@dataclass(frozen=True)
+class GenderDirections(Result):
+    """The three gender directions of one store and their diagnostics.
+
+    Attributes
+    ----------
+    lang : str or None
+    d_pca : ndarray of shape (dim,), float32
+        Semantic direction (first PC of pair-centred definitional pairs), masculine positive.
+    d_g : ndarray of shape (dim,), float32, or None
+        Grammatical direction (LDA), masculine positive; ``None`` when no noun lists were
+        given for a language without grammatical gender.
+    d_s : ndarray of shape (dim,), float32
+        ``normalise(d_PCA − <d_PCA, d_g> d_g)`` (equal to ``d_pca`` when ``d_g`` is None).
+    explained_variance_ratio : list of float
+        Of every PCA component kept (at most ``n_components``).
+    lda_cv_accuracy : float or None
+        Mean stratified k-fold CV accuracy of the LDA.
+    lda_cv_fold_accuracy : list of float
+    n_nouns : dict {"masculine": int, "feminine": int}
+        Nouns used by the LDA (zero when there is none).
+    n_pairs : int
+        Definitional pairs used.
+    cos_pca_grammatical : float or None
+        ``cos(d_PCA, d_g)`` (Zhou et al. report 0.389 for Spanish).
+    cos_semantic_pca : float
+        ``cos(d_s, d_PCA)``.
+    missing : dict of list of str
+        Out-of-vocabulary words: ``{"definitional_pairs", "nouns"}``; ``"ambiguous_nouns"``
+        lists nouns given under both genders (excluded).
+    """
+
+    lang: str | None
+    d_pca: np.ndarray
+    d_g: np.ndarray | None
+    d_s: np.ndarray
+    explained_variance_ratio: list[float]
+    lda_cv_accuracy: float | None
+    lda_cv_fold_accuracy: list[float]
+    n_nouns: dict[str, int]
+    n_pairs: int
+    cos_pca_grammatical: float | None
+    cos_semantic_pca: float
+    missing: dict[str, list[str]]
+
+
+def gender_directions(
+    store: VectorStore,
+    lang: str | None = None,
+    *,
+    pairs: Sequence[Sequence[str]] | None = None,
+    masculine: Sequence[str] | None = None,
+    feminine: Sequence[str] | None = None,
+    n_components: int = 10,
+    cv: int = 5,
+    random_state: int = 0,
+    max_per_class: int | None = None,
+    oov: str = "raise",
+) -> GenderDirections:
+    """Fit ``d_PCA``, ``d_g`` and ``d_s`` on a store (Zhou et al. 2019, §3).
+
+    Parameters
+    ----------
+    store : VectorStore
+    lang : str, optional
+        Language whose built-in word lists (:mod:`geobias.wordlists`) are used for whatever
+        of ``pairs`` / ``masculine`` / ``feminine`` is not given. Defaults to ``store.lang``.
+    pairs : sequence of (female, male), optional
+    masculine, feminine : sequence of str, optional
+        Grammatically gendered nouns for the LDA. For a language without grammatical gender
+        and no lists given, ``d_g`` is ``None``.
+    n_components, cv, random_state, max_per_class
+        See :class:`SemanticDirection` and :class:`GrammaticalDirection`.
+    oov : {"raise", "ignore"}, default "raise"
+
+    Returns
+    -------
+    GenderDirections
+
+    Raises
+    ------
+    OutOfVocabularyError, InputError
+    """
+    lang = lang or store.lang
+    language = get_language(lang) if lang is not None else None
+    want_nouns = masculine is None or feminine is None
+    need_lists = pairs is None or (want_nouns and language is not None and language.grammatical_gender)
+    if need_lists and language is None:
+        raise InputError("pass lang (or word lists): the store has no language to take lists from")
+    if need_lists:
+        from geobias import wordlists
+
+        if pairs is None:
+            pairs = wordlists.definitional_pairs(language.code)
+        if (masculine is None or feminine is None) and language.grammatical_gender:
+            m_list, f_list = wordlists.gendered_nouns(language.code)
+            masculine = m_list if masculine is None else masculine
+            feminine = f_list if feminine is None else feminine
+
+    sem = SemanticDirection(n_components, oov=oov).fit(store, pairs)
+    d_pca = sem.direction_
+    missing: dict[str, list[str]] = {"definitional_pairs": list(sem.missing_), "nouns": []}
+    if masculine is not None and feminine is not None:
+        gram = GrammaticalDirection(
+            cv=cv, random_state=random_state, max_per_class=max_per_class, oov=oov
+        ).fit(store, masculine, feminine)
+        d_g = gram.direction_
+        d_s = orthogonalize(d_pca, d_g)
+        cos_pg = float(np.dot(d_pca.astype(np.float64), d_g.astype(np.float64)))
+        lda_acc, folds, n_nouns = gram.cv_accuracy_, list(gram.cv_fold_accuracy_), gram.n_nouns_
+        missing["nouns"] = list(gram.missing_)
+        missing["ambiguous_nouns"] = list(gram.ambiguous_)
+    else:
+        d_g, d_s, cos_pg, lda_acc, folds = None, d_pca.copy(), None, None, []
+        n_nouns = {"masculine": 0, "feminine": 0}
+    return GenderDirections(
+        lang=language.code if language is not None else lang,
+        d_pca=d_pca,
+        d_g=d_g,
+        d_s=d_s,
+        explained_variance_ratio=[float(v) for v in sem.explained_variance_ratio_],
+        lda_cv_accuracy=lda_acc,
+        lda_cv_fold_accuracy=[float(v) for v in folds],
+        n_nouns=dict(n_nouns),
+        n_pairs=len(sem.pairs_),
+        cos_pca_grammatical=cos_pg,
+        cos_semantic_pca=float(np.dot(d_s.astype(np.float64), d_pca.astype(np.float64))),
+        missing=missing,
+    )

@@ -1,0 +1,213 @@
+"""Grammatical gender direction ``d_g``: LDA on grammatically masculine vs feminine nouns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+from geobias.directions._base import FittedAttributes
+from geobias.directions.subspace import GenderSubspace
+from geobias.errors import InputError, OutOfVocabularyError
+from geobias.store import VectorStore, check_choice
+from geobias.store.vector_store import OOVPolicy
+
+ORIENTATION = "masculine positive: mean <masculine noun, d> > mean <feminine noun, d>"
+
+
+class GrammaticalDirection(FittedAttributes):
+    """Grammatical gender direction by linear discriminant analysis.
+
+    A scikit-learn ``LinearDiscriminantAnalysis`` separates grammatically masculine
+    (label 1) from feminine (label 0) nouns; its coefficient vector, unit-normalised and
+    oriented masculine positive, is ``d_g``. Its quality is the stratified k-fold
+    cross-validated accuracy of the same classifier.
+
+    Parameters
+    ----------
+    cv : int, default 5
+        Folds of the stratified cross-validation (shuffled with ``random_state``).
+    random_state : int, default 0
+        Seeds the class balancing and the fold assignment.
+    balance : bool, default True
+        Down-sample the larger class (at random, with ``random_state``) to the size of the
+        smaller one.
+    max_per_class : int or None, default None
+        Cap each class at this many nouns (random subset) after balancing.
+    normalize : bool, default True
+        Unit-normalise word vectors first.
+    shrinkage : float, "auto" or None, default None
+        LDA shrinkage (then solver ``"lsqr"``); ``None`` is plain LDA (solver ``"svd"``).
+    oov : {"raise", "ignore"}, default "raise"
+
+    Attributes
+    ----------
+    direction_ : ndarray of shape (dim,), float32
+    cv_accuracy_ : float
+        Mean accuracy over the folds.
+    cv_fold_accuracy_ : ndarray of shape (cv,)
+    n_nouns_ : dict {"masculine": int, "feminine": int}
+        Nouns actually used (after OOV removal and balancing).
+    missing_ : list of str
+        Out-of-vocabulary nouns.
+    ambiguous_ : list of str
+        Nouns listed under both genders; excluded from both (never silently).
+    subspace_ : GenderSubspace
+    lda_ : LinearDiscriminantAnalysis
+        The estimator fitted on all used nouns.
+
+    References
+    ----------
+    Zhou et al. (2019), EMNLP, §3 ("grammatical gender direction", LDA; 5-fold CV accuracy
+    0.92 ES and 0.83 FR on MUSE vectors).
+    """
+
+    def __init__(
+        self,
+        cv: int = 5,
+        random_state: int = 0,
+        *,
+        balance: bool = True,
+        max_per_class: int | None = None,
+        normalize: bool = True,
+        shrinkage: float | str | None = None,
+        oov: str = "raise",
+    ):
+        self.cv = cv
+        self.random_state = random_state
+        self.balance = balance
+        self.max_per_class = max_per_class
+        self.normalize = normalize
+        self.shrinkage = shrinkage
+        self.oov = oov
+
+    def _lda(self) -> LinearDiscriminantAnalysis:
+        if self.shrinkage is None:
+            return LinearDiscriminantAnalysis(solver="svd")
+        return LinearDiscriminantAnalysis(solver="lsqr", shrinkage=self.shrinkage)
+
+    def fit(
+        self, store: VectorStore, masculine: Sequence[str], feminine: Sequence[str]
+    ) -> GrammaticalDirection:
+        """Fit on masculine and feminine noun lists.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        OutOfVocabularyError
+            ``oov="raise"`` and a noun is missing.
+        InputError
+            Fewer than ``cv`` usable nouns in a class, or ``cv < 2``.
+        """
+        check_choice("oov", self.oov, OOVPolicy)
+        if int(self.cv) < 2:
+            raise InputError(f"cv must be at least 2; got {self.cv}")
+        masc = list(dict.fromkeys(masculine))
+        fem = list(dict.fromkeys(feminine))
+        both = set(masc) & set(fem)
+        ambiguous = [w for w in masc if w in both]
+        masc = [w for w in masc if w not in both]
+        fem = [w for w in fem if w not in both]
+        missing = [w for w in masc + fem if w not in store]
+        if missing and self.oov == "raise":
+            raise OutOfVocabularyError(missing, "in the gendered noun lists")
+        masc = [w for w in masc if w in store]
+        fem = [w for w in fem if w in store]
+        rng = np.random.default_rng(self.random_state)
+        n_keep = min(len(masc), len(fem)) if self.balance else None
+        if self.max_per_class is not None:
+            cap = int(self.max_per_class)
+            n_keep = cap if n_keep is None else min(n_keep, cap)
+
+        def sample(words: list[str]) -> list[str]:
+            if n_keep is None or len(words) <= n_keep:
+                return words
+            keep = np.sort(rng.choice(len(words), size=n_keep, replace=False))
+            return [words[i] for i in keep]
+
+        masc, fem = sample(masc), sample(fem)
+        for name, words in (("masculine", masc), ("feminine", fem)):
+            if len(words) < self.cv:
+                raise InputError(
+                    f"only {len(words)} usable {name} noun(s) in the vocabulary; "
+                    f"{self.cv}-fold cross-validation needs at least {self.cv} per class"
+                )
+        X = np.concatenate(
+            [store.lookup(masc, unit=self.normalize).vectors, store.lookup(fem, unit=self.normalize).vectors]
+        ).astype(np.float64)
+        y = np.concatenate([np.ones(len(masc), dtype=np.int64), np.zeros(len(fem), dtype=np.int64)])
+        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=self.random_state)
+        scores = cross_val_score(self._lda(), X, y, cv=folds, scoring="accuracy")
+        lda = self._lda().fit(X, y)
+        d = np.asarray(lda.coef_, dtype=np.float64).ravel()
+        norm = np.linalg.norm(d)
+        if not np.isfinite(norm) or norm == 0:
+            raise InputError("LDA found no separating direction (degenerate noun vectors)")
+        d = d / norm
+        proj = X @ d
+        if proj[y == 1].mean() < proj[y == 0].mean():
+            d = -d
+        self.lda_ = lda
+        self.direction_ = d.astype(np.float32)
+        self.cv_fold_accuracy_ = np.asarray(scores, dtype=np.float64)
+        self.cv_accuracy_ = float(scores.mean())
+        self.n_nouns_ = {"masculine": len(masc), "feminine": len(fem)}
+        self.missing_ = missing
+        self.ambiguous_ = ambiguous
+        self.subspace_ = GenderSubspace(
+            components=self.direction_[None, :],
+            explained_variance_ratio=np.array([np.nan]),
+            source_words=tuple(masc + fem),
+            orientation=ORIENTATION,
+        )
+        return self
+
+    def project(self, vectors: np.ndarray) -> np.ndarray:
+        """Projection of vectors on ``direction_``: ndarray of shape (n,), float64."""
+        self._check_fitted()
+        return np.asarray(vectors, dtype=np.float64) @ self.direction_.astype(np.float64)
+
+
+def orthogonalize(d_pca: np.ndarray, d_g: np.ndarray) -> np.ndarray:
+    """Semantic direction with the grammatical component removed.
+
+    ``d_s = normalise(d_PCA − <d_PCA, d_g> d_g)`` with ``d_g`` unit-normalised first.
+
+    Parameters
+    ----------
+    d_pca, d_g : array-like of shape (dim,)
+
+    Returns
+    -------
+    ndarray of shape (dim,), float32, unit norm
+
+    Raises
+    ------
+    InputError
+        Shapes differ, a direction is zero, or ``d_PCA`` is parallel to ``d_g``.
+
+    References
+    ----------
+    Zhou et al. (2019), EMNLP, §3.
+    """
+    a = np.asarray(d_pca, dtype=np.float64).ravel()
+    g = np.asarray(d_g, dtype=np.float64).ravel()
+    if a.shape != g.shape:
+        raise InputError(f"directions have different dimensions: {a.shape[0]} and {g.shape[0]}")
+    ng = np.linalg.norm(g)
+    if ng == 0 or np.linalg.norm(a) == 0:
+        raise InputError("cannot orthogonalise a zero direction")
+    g = g / ng
+    r = a - (a @ g) * g
+    nr = np.linalg.norm(r)
+    if nr <= 1e-12 * np.linalg.norm(a):
+        raise InputError("the semantic direction is parallel to the grammatical one")
+    r = r / nr
+    # one more Gram–Schmidt pass so that |<d_s, d_g>| is at float64 rounding level
+    r = r - (r @ g) * g
+    return (r / np.linalg.norm(r)).astype(np.float32)

@@ -1,0 +1,253 @@
+"""MWEAT: the WEAT variant of Zhou et al. (2019) for languages with grammatical gender."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from geobias.errors import InputError, OutOfVocabularyError
+from geobias.metrics.permutation import Method, permutation_test
+from geobias.metrics.weat import association_scores, lookup_sets
+from geobias.results import Result
+from geobias.store import VectorStore, check_choice
+from geobias.store.vector_store import OOVPolicy, Similarity
+
+__all__ = ["MweatResult", "PairBias", "mweat", "normalize_pairs", "word_bias"]
+
+
+def word_bias(s_masculine: Any, s_feminine: Any = None, *, two_form: Any = None) -> np.ndarray:
+    """Per-word bias of Zhou et al. (2019), §4.2.
+
+    ``b_w = | |s(w_m)| − |s(w_f)| |`` for a noun with two forms and ``b_w = |s(w)|`` for a
+    noun with one form (inanimate nouns, epicene occupations).
+
+    Parameters
+    ----------
+    s_masculine : array-like of shape (n,)
+        Association scores of the masculine (or only) forms.
+    s_feminine : array-like of shape (n,), optional
+        Scores of the feminine forms; omitted → every noun has one form.
+    two_form : array-like of bool, shape (n,), optional
+        Which nouns have two distinct forms (default: all, when ``s_feminine`` is given).
+
+    Returns
+    -------
+    ndarray of shape (n,), float64, non-negative
+    """
+    sm = np.abs(np.asarray(s_masculine, dtype=np.float64))
+    if s_feminine is None:
+        return sm
+    sf = np.abs(np.asarray(s_feminine, dtype=np.float64))
+    if sf.shape != sm.shape:
+        raise InputError(f"score arrays differ in shape: {sm.shape} and {sf.shape}")
+    mask = np.ones(sm.shape, dtype=bool) if two_form is None else np.asarray(two_form, dtype=bool)
+    return np.where(mask, np.abs(sm - sf), sm)
+
+
+def normalize_pairs(occupations: Sequence[Any]) -> list[tuple[str, str, str]]:
+    """Occupation-like items → ``(feminine, masculine, english)`` string triples.
+
+    Accepts objects with ``feminine``/``masculine``[/``english``] attributes (e.g.
+    ``geobias.wordlists.Occupation``) or tuples ``(feminine, masculine[, english])``.
+    """
+    out = []
+    for item in occupations:
+        if hasattr(item, "feminine") and hasattr(item, "masculine"):
+            f, m, en = item.feminine, item.masculine, getattr(item, "english", "") or ""
+        else:
+            t = tuple(item)
+            if len(t) not in (2, 3):
+                raise InputError(f"an occupation needs (feminine, masculine[, english]); got {item!r}")
+            f, m = t[0], t[1]
+            en = t[2] if len(t) == 3 else ""
+        if not f or not m:
+            raise InputError(f"an occupation has an empty form: {item!r}")
+        out.append((str(f), str(m), str(en)))
+    return out
+
+
+@dataclass(frozen=True)
+class PairBias(Result):
+    """One occupation's forms, their association scores and its bias ``b_w``."""
+
+    masculine: str
+    feminine: str
+    english: str
+    s_masculine: float
+    s_feminine: float
+    bias: float
+
+
+@dataclass(frozen=True)
+class MweatResult(Result):
+    """MWEAT result (Zhou et al. 2019, eq. 1).
+
+    Attributes
+    ----------
+    statistic : float
+        ``| |Σ_{x∈X} s(x, A, B)| − |Σ_{y∈Y} s(y, A, B)| |``, X the masculine and Y the
+        feminine forms of the same occupations, A male and B female attribute words.
+    p_value, p_value_ci, p_value_se, n_permutations, exact, seed, alternative
+        One-sided (``"greater"``) shared permutation test.
+    n_pairs : int
+        Occupation pairs used (both forms in the vocabulary).
+    sum_masculine, sum_feminine : float
+        ``Σ_x s(x)`` and ``Σ_y s(y)``.
+    missing : list of str
+        Out-of-vocabulary words (forms and attribute words) that were skipped.
+    dropped_pairs : list of (feminine, masculine, english)
+        Occupations left out because a form is out of vocabulary.
+    per_word : list of PairBias
+        In input order; ``bias`` per :func:`word_bias`.
+    similarity : str
+    paired : bool
+        Whether permutations only swapped the two forms within each pair (an extension).
+    n_a, n_b : int
+    """
+
+    statistic: float
+    p_value: float
+    p_value_ci: tuple[float, float]
+    p_value_se: float
+    n_permutations: int
+    exact: bool
+    seed: int | None
+    alternative: str
+    n_pairs: int
+    sum_masculine: float
+    sum_feminine: float
+    missing: list[str]
+    dropped_pairs: list[tuple[str, str, str]]
+    per_word: list[PairBias]
+    similarity: str
+    paired: bool
+    n_a: int
+    n_b: int
+
+
+def mweat(
+    store: VectorStore,
+    occupations: Sequence[Any],
+    A: Sequence[str],
+    B: Sequence[str],
+    *,
+    n_permutations: int = 100_000,
+    seed: int | None = 0,
+    similarity: Literal["cosine", "dot"] = "cosine",
+    paired: bool = False,
+    oov: Literal["raise", "ignore"] = "raise",
+    method: Method = "auto",
+) -> MweatResult:
+    """Modified WEAT for grammatical-gender languages (Zhou et al. 2019, eq. 1 and §4.2).
+
+    Parameters
+    ----------
+    store : VectorStore
+    occupations : sequence of Occupation or (feminine, masculine[, english])
+        X = their masculine forms, Y = their feminine forms (same order).
+    A, B : sequence of str
+        Male and female attribute (definition) words.
+    n_permutations : int, default 100_000
+    seed : int or None, default 0
+    similarity : {"cosine", "dot"}, default "cosine"
+    paired : bool, default False
+        ``False`` (the paper): permute the union X∪Y into two groups of the original sizes.
+        ``True`` (an extension of ours, not in the paper): only swap the two forms within
+        each occupation, a test conditional on the pairing.
+    oov : {"raise", "ignore"}, default "raise"
+        With ``"ignore"`` an occupation with an out-of-vocabulary form is left out as a whole
+        and listed in ``dropped_pairs``; its missing forms are listed in ``missing``.
+    method : {"auto", "exact", "monte-carlo"}, default "auto"
+
+    Returns
+    -------
+    MweatResult
+
+    Raises
+    ------
+    OutOfVocabularyError
+        ``oov="raise"`` and a form or attribute word is missing.
+    InputError
+        No occupation usable, an attribute list entirely missing, ``n_permutations <= 0``.
+
+    Notes
+    -----
+    With ``T = Σ_x s + Σ_y s`` (fixed under every permutation), the statistic satisfies
+    ``| |Σ_x| − |Σ_y| | <= |T|``, with equality exactly when the two group sums have opposite
+    signs (or one is 0). So when the observed sums straddle zero the statistic is at its
+    maximum and the p-value is the share of partitions whose group sums also straddle zero.
+
+    References
+    ----------
+    Zhou, Ma, Wang, Hu, Huang, Li & Chang (2019), "Examining Gender Bias in Languages with
+    Grammatical Gender", EMNLP-IJCNLP, eq. (1) and §4.2.
+    """
+    check_choice("oov", oov, OOVPolicy)
+    check_choice("similarity", similarity, Similarity)
+    pairs = normalize_pairs(occupations)
+    if not pairs:
+        raise InputError("the occupation list is empty")
+    pair_missing: list[str] = []
+    kept, dropped = [], []
+    for f, m, en in pairs:
+        miss = [w for w in dict.fromkeys((m, f)) if w not in store]
+        pair_missing.extend(w for w in miss if w not in pair_missing)
+        (dropped if miss else kept).append((f, m, en))
+    attr_missing = [w for w in list(A) + list(B) if w not in store]
+    if oov == "raise" and (pair_missing or attr_missing):
+        raise OutOfVocabularyError(
+            list(dict.fromkeys(pair_missing + attr_missing)), "in the occupations/attribute words"
+        )
+    if not kept:
+        raise InputError(
+            f"all {len(pairs)} occupations have a form out of vocabulary; no pair to test"
+        )
+    vecs, found, missing = lookup_sets(
+        store,
+        {"X (masculine forms)": [m for _, m, _ in kept], "Y (feminine forms)": [f for f, _, _ in kept], "A": A, "B": B},
+        oov="ignore",
+        similarity=similarity,
+    )
+    x_vecs, y_vecs = vecs["X (masculine forms)"], vecs["Y (feminine forms)"]
+    s = association_scores(np.concatenate([x_vecs, y_vecs]), vecs["A"], vecs["B"])
+    n = len(kept)
+    s_m, s_f = s[:n], s[n:]
+    perm = permutation_test(
+        s,
+        n,
+        statistic="mweat",
+        alternative="greater",
+        n_permutations=n_permutations,
+        seed=seed,
+        paired=paired,
+        method=method,
+    )
+    two_form = np.array([f != m for f, m, _ in kept])
+    bias = word_bias(s_m, s_f, two_form=two_form)
+    per_word = [
+        PairBias(m, f, en, float(sm), float(sf), float(b))
+        for (f, m, en), sm, sf, b in zip(kept, s_m, s_f, bias, strict=True)
+    ]
+    return MweatResult(
+        statistic=perm.statistic,
+        p_value=perm.p_value,
+        p_value_ci=perm.p_value_ci,
+        p_value_se=perm.p_value_se,
+        n_permutations=perm.n_permutations,
+        exact=perm.exact,
+        seed=perm.seed,
+        alternative=perm.alternative,
+        n_pairs=n,
+        sum_masculine=float(s_m.sum()),
+        sum_feminine=float(s_f.sum()),
+        missing=list(dict.fromkeys(pair_missing + missing)),
+        dropped_pairs=dropped,
+        per_word=per_word,
+        similarity=similarity,
+        paired=paired,
+        n_a=len(found["A"]),
+        n_b=len(found["B"]),
+    )

@@ -1,0 +1,269 @@
+"""WEAT (Caliskan et al. 2017) and the association score it rests on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from geobias.errors import InputError, OutOfVocabularyError
+from geobias.metrics.permutation import Alternative, Method, permutation_test
+from geobias.results import Result
+from geobias.store import VectorStore, check_choice
+from geobias.store.vector_store import OOVPolicy, Similarity
+
+__all__ = ["WeatResult", "WordAssociation", "association", "association_scores", "weat"]
+
+
+def association_scores(words: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``s(w, A, B) = mean_a <w, a> − mean_b <w, b>`` for rows already normalised as wanted.
+
+    One matrix product: ``words @ (mean(a) − mean(b))``.
+
+    Parameters
+    ----------
+    words : ndarray of shape (n, dim)
+    a : ndarray of shape (n_a, dim)
+    b : ndarray of shape (n_b, dim)
+
+    Returns
+    -------
+    ndarray of shape (n,), float64
+    """
+    w = np.asarray(words, dtype=np.float64)
+    diff = np.asarray(a, dtype=np.float64).mean(axis=0) - np.asarray(b, dtype=np.float64).mean(axis=0)
+    return w @ diff
+
+
+def lookup_sets(
+    store: VectorStore, sets: dict[str, Sequence[str]], *, oov: str, similarity: str
+) -> tuple[dict[str, np.ndarray], dict[str, list[str]], list[str]]:
+    """Rows of several named word sets under one OOV policy.
+
+    Returns
+    -------
+    vectors : dict name → ndarray of shape (n_found, dim)
+        Unit rows for ``"cosine"``, raw rows for ``"dot"``.
+    found : dict name → list of str
+    missing : list of str
+        Every missing word over all sets, in order, without duplicates.
+
+    Raises
+    ------
+    OutOfVocabularyError
+        ``oov="raise"`` and any word of any set is missing (all of them are named).
+    InputError
+        A set is empty or all its words are missing.
+    """
+    check_choice("oov", oov, OOVPolicy)
+    check_choice("similarity", similarity, Similarity)
+    missing: list[str] = []
+    for name, words in sets.items():
+        if len(words) == 0:
+            raise InputError(f"word list {name} is empty")
+        missing.extend(w for w in words if w not in store and w not in missing)
+    if missing and oov == "raise":
+        raise OutOfVocabularyError(missing, "in " + "/".join(sets))
+    vectors, found = {}, {}
+    for name, words in sets.items():
+        lk = store.lookup(words, oov="ignore", unit=similarity == "cosine")
+        if not lk.words:
+            raise InputError(f"all {len(words)} words of word list {name} are out of vocabulary")
+        vectors[name], found[name] = lk.vectors, lk.words
+    return vectors, found, missing
+
+
+def association(
+    store: VectorStore,
+    words: Sequence[str],
+    A: Sequence[str],
+    B: Sequence[str],
+    similarity: Literal["cosine", "dot"] = "cosine",
+) -> np.ndarray:
+    """Association of each word with attribute set A versus B (Caliskan et al. 2017).
+
+    ``s(w, A, B) = mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)``, computed for all words as
+    one matrix product on unit-normalised float32 rows.
+
+    Parameters
+    ----------
+    store : VectorStore
+    words : sequence of str, length n
+    A, B : sequence of str
+        Attribute words.
+    similarity : {"cosine", "dot"}, default "cosine"
+        ``"dot"`` uses raw dot products (only to reproduce notebooks that did).
+
+    Returns
+    -------
+    ndarray of shape (n,), float64
+
+    Raises
+    ------
+    OutOfVocabularyError
+        Any word is missing (use :func:`weat` / :func:`~geobias.metrics.mweat` for an OOV policy).
+    """
+    vecs, _, _ = lookup_sets(store, {"words": words, "A": A, "B": B}, oov="raise", similarity=similarity)
+    return association_scores(vecs["words"], vecs["A"], vecs["B"])
+
+
+@dataclass(frozen=True)
+class WordAssociation(Result):
+    """One target word's association ``s(w, A, B)``; ``target`` is ``"X"`` or ``"Y"``."""
+
+    word: str
+    target: str
+    s: float
+
+
+@dataclass(frozen=True)
+class WeatResult(Result):
+    """Word Embedding Association Test result.
+
+    Attributes
+    ----------
+    statistic : float
+        ``Σ_{x∈X} s(x, A, B) − Σ_{y∈Y} s(y, A, B)``.
+    effect_size : float or None
+        ``(mean_x s − mean_y s) / std_{w∈X∪Y} s(w)`` with the sample std (``ddof = 1``,
+        as in Caliskan et al.'s code). ``None`` (JSON null) when the std is 0.
+    effect_size_ddof : int
+        The ddof of ``effect_size`` (1).
+    effect_size_ddof0 : float or None
+        The same with the population std (``ddof = 0``), which some peers use.
+    p_value, p_value_ci, p_value_se, n_permutations, exact, seed, alternative
+        From the shared permutation test (:func:`~geobias.metrics.permutation_test`);
+        partitions of X∪Y into groups of the original sizes.
+    similarity : str
+    test : str or None
+        Name of the test, when known.
+    n_x, n_y, n_a, n_b : int
+        Words used per set.
+    missing : list of str
+        Out-of-vocabulary words skipped (``oov="ignore"``).
+    per_word : list of WordAssociation
+    """
+
+    statistic: float
+    effect_size: float | None
+    effect_size_ddof: int
+    effect_size_ddof0: float | None
+    p_value: float
+    p_value_ci: tuple[float, float]
+    p_value_se: float
+    n_permutations: int
+    exact: bool
+    seed: int | None
+    alternative: str
+    similarity: str
+    test: str | None
+    n_x: int
+    n_y: int
+    n_a: int
+    n_b: int
+    missing: list[str]
+    per_word: list[WordAssociation]
+
+
+def _effect(s_x: np.ndarray, s_y: np.ndarray, ddof: int) -> float | None:
+    both = np.concatenate([s_x, s_y])
+    if both.size <= ddof:
+        return None
+    sd = float(both.std(ddof=ddof))
+    if sd == 0.0:
+        return None
+    return float((s_x.mean() - s_y.mean()) / sd)
+
+
+def weat(
+    store: VectorStore,
+    X: Sequence[str],
+    Y: Sequence[str],
+    A: Sequence[str],
+    B: Sequence[str],
+    *,
+    n_permutations: int = 100_000,
+    seed: int | None = 0,
+    similarity: Literal["cosine", "dot"] = "cosine",
+    oov: Literal["raise", "ignore"] = "raise",
+    alternative: Alternative = "greater",
+    method: Method = "auto",
+    test: str | None = None,
+) -> WeatResult:
+    """Word Embedding Association Test.
+
+    Parameters
+    ----------
+    store : VectorStore
+    X, Y : sequence of str
+        Target sets (e.g. career and family words).
+    A, B : sequence of str
+        Attribute sets (e.g. male and female words).
+    n_permutations : int, default 100_000
+        Monte-Carlo permutations; an exact test is run when ``C(|X|+|Y|, |X|)`` is smaller.
+    seed : int or None, default 0
+    similarity : {"cosine", "dot"}, default "cosine"
+    oov : {"raise", "ignore"}, default "raise"
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        Caliskan et al. use the one-sided ``"greater"``.
+    method : {"auto", "exact", "monte-carlo"}, default "auto"
+    test : str, optional
+        A name recorded in the result.
+
+    Returns
+    -------
+    WeatResult
+
+    Raises
+    ------
+    OutOfVocabularyError
+        ``oov="raise"`` and a word is missing.
+    InputError
+        An empty set, a set entirely out of vocabulary, ``n_permutations <= 0``.
+
+    References
+    ----------
+    Caliskan, Bryson & Narayanan (2017), "Semantics derived automatically from language
+    corpora contain human-like biases", Science 356(6334): test statistic, effect size and
+    one-sided permutation p-value (supplementary materials).
+    """
+    vecs, found, missing = lookup_sets(
+        store, {"X": X, "Y": Y, "A": A, "B": B}, oov=oov, similarity=similarity
+    )
+    s = association_scores(np.concatenate([vecs["X"], vecs["Y"]]), vecs["A"], vecs["B"])
+    n_x = len(found["X"])
+    s_x, s_y = s[:n_x], s[n_x:]
+    perm = permutation_test(
+        s,
+        n_x,
+        statistic="difference",
+        alternative=alternative,
+        n_permutations=n_permutations,
+        seed=seed,
+        method=method,
+    )
+    per_word = [WordAssociation(w, "X", float(v)) for w, v in zip(found["X"], s_x, strict=True)]
+    per_word += [WordAssociation(w, "Y", float(v)) for w, v in zip(found["Y"], s_y, strict=True)]
+    return WeatResult(
+        statistic=perm.statistic,
+        effect_size=_effect(s_x, s_y, 1),
+        effect_size_ddof=1,
+        effect_size_ddof0=_effect(s_x, s_y, 0),
+        p_value=perm.p_value,
+        p_value_ci=perm.p_value_ci,
+        p_value_se=perm.p_value_se,
+        n_permutations=perm.n_permutations,
+        exact=perm.exact,
+        seed=perm.seed,
+        alternative=alternative,
+        similarity=similarity,
+        test=test,
+        n_x=n_x,
+        n_y=len(found["Y"]),
+        n_a=len(found["A"]),
+        n_b=len(found["B"]),
+        missing=missing,
+        per_word=per_word,
+    )

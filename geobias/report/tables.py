@@ -1,0 +1,112 @@
+"""Rich tables for association and direction results. Library code returns renderables;
+the CLI prints them."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+
+def _p(result) -> str:
+    lo, hi = result.p_value_ci
+    kind = "exact" if result.exact else f"{result.n_permutations:,} permutations, seed {result.seed}"
+    ci = "" if result.exact else f"  (95% CI {lo:.3g}–{hi:.3g})"
+    return f"{result.p_value:.4g}{ci}  [{kind}, {result.alternative}]"
+
+
+def _missing(words: list[str], limit: int = 12) -> str:
+    if not words:
+        return "none"
+    shown = ", ".join(words[:limit])
+    return f"{len(words)}: {shown}" + (f" … (+{len(words) - limit})" if len(words) > limit else "")
+
+
+def _summary(title: str, rows: list[tuple[str, str]]) -> Table:
+    t = Table(title=title, show_header=False, title_justify="left")
+    t.add_column(style="bold")
+    t.add_column()
+    for k, v in rows:
+        t.add_row(Text(k), Text(v))  # Text: values are never read as rich markup
+    return t
+
+
+def mweat_table(result, top: int = 10) -> Group:
+    """Summary of an :class:`~geobias.metrics.MweatResult` and its ``top`` most biased pairs."""
+    summary = _summary(
+        "MWEAT (Zhou et al. 2019, eq. 1)",
+        [
+            ("statistic", f"{result.statistic:.6g}"),
+            ("p-value", _p(result)),
+            ("Σ s(masculine)", f"{result.sum_masculine:.6g}"),
+            ("Σ s(feminine)", f"{result.sum_feminine:.6g}"),
+            ("pairs", f"{result.n_pairs} (dropped: {len(result.dropped_pairs)})"),
+            ("attribute words", f"{result.n_a} male, {result.n_b} female"),
+            ("permutation", "within pairs (extension)" if result.paired else "union X∪Y (paper)"),
+            ("similarity", result.similarity),
+            ("missing words", _missing(result.missing)),
+        ],
+    )
+    pairs = Table(title=f"Most biased pairs (top {min(top, len(result.per_word))})", title_justify="left")
+    for col in ("masculine", "feminine", "english", "s(masc.)", "s(fem.)", "bias"):
+        pairs.add_column(col, justify="right" if col.startswith(("s(", "bias")) else "left")
+    ranked = sorted(result.per_word, key=lambda p: p.bias, reverse=True)[:top]
+    for p in ranked:
+        pairs.add_row(
+            *map(Text, (p.masculine, p.feminine, p.english)),
+            f"{p.s_masculine:+.4f}", f"{p.s_feminine:+.4f}", f"{p.bias:.4f}",
+        )
+    note = Text("s > 0: closer to the male attribute words; bias = ||s_m| − |s_f|| (|s| for a one-form noun).", style="dim")
+    return Group(summary, pairs, note)
+
+
+def weat_table(result, top: int = 5) -> Group:
+    """Summary of a :class:`~geobias.metrics.WeatResult` and the extreme target words."""
+    es = "n/a" if result.effect_size is None else f"{result.effect_size:.4f}"
+    es0 = "n/a" if result.effect_size_ddof0 is None else f"{result.effect_size_ddof0:.4f}"
+    summary = _summary(
+        f"WEAT{f' {result.test}' if result.test else ''} (Caliskan et al. 2017)",
+        [
+            ("statistic", f"{result.statistic:.6g}"),
+            ("effect size", f"{es} (ddof={result.effect_size_ddof}; ddof=0: {es0})"),
+            ("p-value", _p(result)),
+            ("sizes", f"X {result.n_x}, Y {result.n_y}, A {result.n_a}, B {result.n_b}"),
+            ("similarity", result.similarity),
+            ("missing words", _missing(result.missing)),
+        ],
+    )
+    words = Table(title="Target words by association s(w, A, B)", title_justify="left")
+    for col in ("set", "word", "s"):
+        words.add_column(col, justify="right" if col == "s" else "left")
+    ranked = sorted(result.per_word, key=lambda w: w.s, reverse=True)
+    shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
+    for w in shown:
+        words.add_row(w.target, Text(w.word), f"{w.s:+.4f}")
+    return Group(summary, words)
+
+
+def directions_table(result) -> Table:
+    """Summary of a :class:`~geobias.directions.GenderDirections`."""
+    evr = ", ".join(f"{v:.3f}" for v in result.explained_variance_ratio[:10])
+    acc = "n/a (no grammatical gender)" if result.lda_cv_accuracy is None else (
+        f"{result.lda_cv_accuracy:.4f} (folds: {', '.join(f'{a:.3f}' for a in result.lda_cv_fold_accuracy)})"
+    )
+    cos_pg = "n/a" if result.cos_pca_grammatical is None else f"{result.cos_pca_grammatical:+.4f}"
+    missing = result.missing
+    return _summary(
+        f"Gender directions ({result.lang or 'custom lists'}; Zhou et al. 2019 §3)",
+        [
+            ("definitional pairs used", str(result.n_pairs)),
+            ("explained variance ratio", evr),
+            ("LDA 5-fold CV accuracy" if len(result.lda_cv_fold_accuracy) == 5 else "LDA CV accuracy", acc),
+            ("nouns (masc./fem.)", f"{result.n_nouns['masculine']} / {result.n_nouns['feminine']}"),
+            ("cos(d_PCA, d_g)", cos_pg),
+            ("cos(d_s, d_PCA)", f"{result.cos_semantic_pca:+.4f}"),
+            ("missing pair words", _missing(missing.get("definitional_pairs", []))),
+            ("missing nouns", str(len(missing.get("nouns", [])))),
+        ],
+    )
+
+
+def render(console: Console, renderable) -> None:
+    console.print(renderable)
