@@ -176,3 +176,20 @@ def test_correlate_cli(files, capsys):
     assert code == 0, err
     res = json.loads(stdout)
     assert res["n_occupations"] >= 10 and -1 <= res["spearman"] <= 1
+
+
+def test_mitigate_whitespace_words(tmp_path, capsys):
+    """A word with a thin space (as in spaCy's French vocabulary) cannot go into word2vec text:
+    refused with a hint, or dropped and listed with --drop-whitespace-words."""
+    rng = np.random.default_rng(0)
+    words = [w for p in wordlists.definitional_pairs("en") for w in p] + ["nurse", "doctor", "a\u2009b"]
+    np.savez(tmp_path / "en.npz", words=np.array(words), vectors=rng.standard_normal((len(words), 8)).astype(np.float32))
+    code, _, err = cli(capsys, "mitigate", "--method", "hard-debias", "--lang", "en", "--vectors",
+                       str(tmp_path / "en.npz"), "--out", str(tmp_path / "o1"))
+    assert code == 1 and "--drop-whitespace-words" in err and not (tmp_path / "o1").exists()
+    code, stdout, err = cli(capsys, "mitigate", "--method", "hard-debias", "--lang", "en", "--vectors",
+                            str(tmp_path / "en.npz"), "--out", str(tmp_path / "o2"), "--drop-whitespace-words", "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["report"]["dropped_whitespace_words"] == {"en": ["a\u2009b"]}
+    kv = KeyedVectors.load_word2vec_format(str(tmp_path / "o2" / "en.txt"))
+    assert list(kv.index_to_key) == words[:-1]

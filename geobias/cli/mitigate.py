@@ -73,6 +73,10 @@ def mitigate_command(
     dictionary: Annotated[str | None, typer.Option("--dictionary", help="MUSE dictionary LANG→en (or 'identical') for alignment.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
     refine: Annotated[int, typer.Option("--refine", help="Procrustes refinement rounds.")] = 0,
+    drop_whitespace_words: Annotated[bool, typer.Option(
+        "--drop-whitespace-words",
+        help="Leave out words containing whitespace (e.g. U+2009 in spaCy's French vocabulary), which "
+        "word2vec/fastText formats cannot hold; they are listed in mitigation.json.")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
@@ -107,7 +111,19 @@ def mitigate_command(
             if cls.changes_english:
                 outputs["en"] = est.transform(en)
             report = est.report_.to_dict()
-    report = {"method": method, "lang": lang, **report}
+    dropped: dict[str, list[str]] = {}
+    if fmt in ("w2v-text", "w2v-bin", "vec"):
+        for name, st in list(outputs.items()):
+            bad = [w for w in st.words if any(c.isspace() for c in w)]
+            if bad and not drop_whitespace_words:
+                raise InputError(
+                    f"{len(bad)} {name} word(s) contain whitespace (e.g. {bad[0]!r}) and cannot be written as "
+                    f"{fmt}; use --format npz or kv, or --drop-whitespace-words"
+                )
+            if bad:
+                dropped[name] = bad
+                outputs[name] = st.subset([w for w in st.words if w not in set(bad)])
+    report = {"method": method, "lang": lang, "dropped_whitespace_words": dropped, **report}
     files = write_outputs(outputs, out, fmt, report)
     result = MitigateResult(method, lang, files, fmt, report)
 
