@@ -54,6 +54,11 @@ def write_outputs(stores: dict, out: Path, fmt: str, report: dict) -> dict:
             write_vectors(store, path, format=fmt)
             files[name] = str(out / path.name)
         (tmp / "mitigation.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp/mkstemp create private (0700/0600) entries
+        for f in tmp.iterdir():
+            os.chmod(f, 0o666 & ~umask)
         if out.exists():
             out.rmdir()
         os.replace(tmp, out)

@@ -11,7 +11,7 @@ import numpy as np
 
 from geobias.alignment import CslsIndex, Dictionary, ProcrustesAligner, translation_accuracy
 from geobias.errors import InputError
-from geobias.evaluation.analogy import seed_pairs, word_pair_translation
+from geobias.evaluation.analogy import NEUTRAL_SEEDS, seed_pairs, word_pair_translation
 from geobias.evaluation.similarity import read_similarity_file, word_similarity
 from geobias.mitigation import get_method
 from geobias.mitigation._directions import merged_store
@@ -117,6 +117,7 @@ def evaluate(
     csls_k: int = 10,
     lexicon: GenderLexicon | None = None,
     en_lexicon: GenderLexicon | None = None,
+    analogy_seeds: Sequence[str] = NEUTRAL_SEEDS,
     progress: Callable[[str], None] | None = None,
 ) -> EvaluationResult:
     """Evaluate the original bilingual space and every mitigation method (Zhou et al. Tables 1–2).
@@ -139,6 +140,9 @@ def evaluate(
     csls_k : int, default 10
     lexicon, en_lexicon : GenderLexicon, optional
         Default: the project's lists.
+    analogy_seeds : sequence of str
+        English gender-neutral seed words E_i of the word-pair analogy (their first translation
+        in ``dictionary`` gives S_i).
     progress : callable, optional
         Called with a short message before each method.
 
@@ -212,7 +216,7 @@ def evaluate(
                 row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
                 coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
                                                   "coverage": r.coverage}
-        seeds = seed_pairs(dictionary, s_out, e_out)
+        seeds = seed_pairs(dictionary, s_out, e_out, analogy_seeds)
         an = word_pair_translation(s_out, e_out, adjectives, seeds)
         row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
                    mrr_difference=an.mrr_difference, asd=an.asd)
