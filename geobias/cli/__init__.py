@@ -19,6 +19,8 @@ from geobias.errors import GeobiasError
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
 # command functions so that `geobias --help` is instant.
 COMMAND_MODULES: list[str] = [
+    "geobias.cli.vectors",
+    "geobias.cli.neighbors",
     "geobias.cli.directions",
     "geobias.cli.mweat",
     "geobias.cli.weat",
@@ -28,6 +30,11 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.mitigate",
     "geobias.cli.evaluate",
     "geobias.cli.correlate",
+    "geobias.cli.probe_association",
+    "geobias.cli.probe_becpro",
+    "geobias.cli.probe_malor",
+    "geobias.cli.becpro",
+    "geobias.cli.pool",
 ]
 
 for _name in COMMAND_MODULES:

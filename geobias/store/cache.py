@@ -128,4 +128,5 @@ def load_store(path: str | os.PathLike, *, limit: int | None = None, mmap: bool 
             raise InputError(f"--limit must be positive; got {limit}")
         words, vectors = words[:limit], vectors[:limit]
     prov = dict(meta.get("provenance") or {}, cache=str(p))
-    return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov)
+    # Rows were validated when the cache was written: skip the finiteness scan (near-instant reload).
+    return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)

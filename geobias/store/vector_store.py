@@ -68,6 +68,10 @@ class VectorStore:
     provenance : dict, optional
         Free-form JSON-able description of where the vectors came from (source name, file,
         sha256, transformations applied).
+    check_finite : bool, default True
+        Reject NaN/inf rows. Only :func:`~geobias.store.load_store` turns it off: a cache holds
+        rows that were checked when it was written, and skipping the scan keeps the memory-mapped
+        reload from touching every page.
 
     Raises
     ------
@@ -88,6 +92,7 @@ class VectorStore:
         *,
         lang: str | None = None,
         provenance: dict[str, Any] | None = None,
+        check_finite: bool = True,
     ):
         words = list(words)
         matrix = np.asarray(vectors)
@@ -103,21 +108,29 @@ class VectorStore:
             raise InputError("vectors have dimension 0")
         if matrix.dtype != np.float32 or not matrix.flags.c_contiguous or matrix.flags.writeable:
             matrix = np.array(matrix, dtype=np.float32, order="C", copy=True)
-        finite = np.isfinite(matrix).all(axis=1)
-        if not finite.all():
+        # Fast path: a row sum in float64 is non-finite iff the row holds NaN/inf (300 finite
+        # float32 values cannot overflow float64); only then find the rows exactly.
+        if check_finite and not np.isfinite(matrix.sum(axis=1, dtype=np.float64)).all():
+            finite = np.isfinite(matrix).all(axis=1)
             bad = [words[i] for i in np.flatnonzero(~finite)[:5]]
             raise InputError(
                 f"{int((~finite).sum())} vector row(s) contain NaN or inf, e.g. {', '.join(map(repr, bad))}"
             )
-        index: dict[str, int] = {}
-        for i, w in enumerate(words):
-            if not isinstance(w, str) or not w:
-                raise InputError(f"word #{i + 1} is empty or not a string: {w!r}")
-            if w in index:
-                raise InputError(
-                    f"duplicate word {w!r} at rows {index[w] + 1} and {i + 1}"
-                )
-            index[w] = i
+        # Vectorised index build (C-level dict/zip); the per-word loop runs only to explain a problem.
+        try:
+            index: dict[str, int] = dict(zip(words, range(len(words)), strict=True))
+            clean = len(index) == len(words) and "" not in index and all(type(w) is str for w in words)
+        except TypeError:  # an unhashable "word"
+            clean = False
+        if not clean:
+            seen: dict[str, int] = {}
+            for i, w in enumerate(words):
+                if not isinstance(w, str) or not w:  # checked before hashing it
+                    raise InputError(f"word #{i + 1} is empty or not a string: {w!r}")
+                if w in seen:
+                    raise InputError(f"duplicate word {w!r} at rows {seen[w] + 1} and {i + 1}")
+                seen[w] = i
+            index = seen
         matrix.flags.writeable = False
         self._words = words
         self._index = index

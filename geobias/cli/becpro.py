@@ -1,0 +1,25 @@
+"""`geobias becpro generate`: write the BEC-Pro corpus (Bartl et al. 2020) as TSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import becpro_app
+from geobias.cli._options import stdout
+
+
+@becpro_app.command("generate")
+def generate(
+    lang: Annotated[str, typer.Option("--lang", "-l", help="en or de.")] = "en",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output TSV file.")] = Path("becpro.tsv"),
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing file.")] = False,
+) -> None:
+    """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
+    from geobias.contextual.becpro import generate_becpro, write_becpro
+
+    rows = generate_becpro(lang)
+    path = write_becpro(rows, out, lang=lang, overwrite=overwrite)
+    stdout.print(f"wrote {len(rows)} BEC-Pro {lang.upper()} sentences to {path}")

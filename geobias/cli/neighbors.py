@@ -1,0 +1,64 @@
+"""`geobias neighbors WORD`: exact cosine nearest neighbours (faiss inner product on unit vectors)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import app
+from geobias.cli._options import Json, Limit, OptLang, TrustPickle, Vectors, emit
+from geobias.results import Result
+
+
+@dataclass(frozen=True)
+class Neighbor(Result):
+    word: str
+    similarity: float
+
+
+@dataclass(frozen=True)
+class NeighborsResult(Result):
+    """The ``k`` nearest words to ``word`` by cosine similarity (the word itself excluded)."""
+
+    word: str
+    k: int
+    lang: str | None
+    source: str
+    neighbors: list[Neighbor]
+
+
+@app.command("neighbors")
+def neighbors_cmd(
+    word: Annotated[str, typer.Argument(help="The query word.")],
+    lang: OptLang = None,
+    k: Annotated[int, typer.Option("-k", "--k", help="Number of neighbours.")] = 10,
+    vectors: Vectors = None,
+    limit: Limit = None,
+    trust_pickle: TrustPickle = False,
+    as_json: Json = False,
+) -> None:
+    """Nearest neighbours of WORD by cosine similarity."""
+    from geobias.errors import InputError
+    from geobias.sources import resolve_store
+
+    if k <= 0:
+        raise InputError(f"-k must be positive; got {k}")
+    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
+    pairs = store.most_similar(word, k)
+    source = str(store.provenance.get("source") or store.provenance.get("path") or vectors)
+    result = NeighborsResult(word, k, store.lang, source, [Neighbor(w, s) for w, s in pairs])
+    emit(result, as_json, _render)
+
+
+def _render(console, r: NeighborsResult) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"nearest neighbours of {r.word!r} ({r.source})")
+    table.add_column("#", justify="right")
+    table.add_column("word")
+    table.add_column("cosine", justify="right")
+    for i, n in enumerate(r.neighbors, 1):
+        table.add_row(str(i), n.word, f"{n.similarity:.4f}")
+    console.print(table)

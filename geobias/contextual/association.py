@@ -1,0 +1,125 @@
+"""Kurita et al. (2019) association: log(p_T / p_prior) from a masked language model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from geobias.contextual.engine import (
+    MaskedQuery,
+    count_distinct,
+    masked_log_probs,
+    naive_masked_log_probs,
+)
+from geobias.contextual.masking import ProbeSentence, encode_probe
+from geobias.errors import InputError
+from geobias.results import Result
+
+
+@dataclass(frozen=True)
+class AssociationResult(Result):
+    """Association scores of a list of probe sentences.
+
+    Attributes
+    ----------
+    model : str
+    sentences : list of str
+    log_p_target : ndarray of shape (n,), float64
+        ln p_T: target probability with only the target masked.
+    log_p_prior : ndarray of shape (n,), float64
+        ln p_prior: target probability with the target and every attribute sub-token masked.
+    association : ndarray of shape (n,), float64
+        ln(p_T / p_prior) (natural log).
+    n_distinct_target_masked, n_distinct_prior_masked : int
+        Distinct masked inputs (forward passes) of each kind.
+    """
+
+    model: str
+    sentences: list[str]
+    log_p_target: np.ndarray
+    log_p_prior: np.ndarray
+    association: np.ndarray
+    n_distinct_target_masked: int
+    n_distinct_prior_masked: int
+
+
+def build_queries(lm, sentences: Sequence[ProbeSentence]) -> tuple[list[MaskedQuery], list[MaskedQuery]]:
+    """The T-masked and T+A-masked queries of each sentence (same order as ``sentences``).
+
+    Raises
+    ------
+    InputError
+        A sentence without attribute span.
+    ModelError
+        A target that is not a single token.
+    """
+    mask = lm.mask_token_id
+    tm, tam = [], []
+    cache: dict[ProbeSentence, object] = {}
+    for s in sentences:
+        if s.attribute is None:
+            raise InputError(f"sentence {s.text!r} has no attribute to mask for the prior")
+        enc = cache.get(s)
+        if enc is None:
+            enc = cache[s] = encode_probe(lm.tokenizer, s, lm.name)
+        tm.append(MaskedQuery(enc.masked(mask, attribute=False), enc.target_index, enc.target_id))
+        tam.append(MaskedQuery(enc.masked(mask, attribute=True), enc.target_index, enc.target_id))
+    return tm, tam
+
+
+def kurita_association(
+    lm,
+    sentences: Sequence[ProbeSentence],
+    *,
+    batch_size: int = 32,
+    progress: bool = False,
+    naive: bool = False,
+) -> AssociationResult:
+    """Association of each sentence's target with its attribute.
+
+    association = ln(p_T / p_prior), where p_T = P(target | sentence with the target masked) and
+    p_prior = P(target | sentence with the target and every attribute sub-token masked). Only the
+    target token is masked, never its determiner.
+
+    Parameters
+    ----------
+    lm : LoadedModel
+        From :func:`geobias.contextual.models.load_masked_lm`.
+    sentences : sequence of ProbeSentence
+        Each with target and attribute spans.
+    batch_size : int, default 32
+    progress : bool, default False
+        Progress bar on stderr.
+    naive : bool, default False
+        Use the one-sentence-at-a-time reference (no deduplication, no batching) — for tests
+        and benchmarks.
+
+    Returns
+    -------
+    AssociationResult
+
+    References
+    ----------
+    Kurita, Vyas, Pareek, Black, Tsvetkov (2019). Measuring Bias in Contextualized Word
+    Representations. GeBNLP, §3 ("increased log probability score").
+    """
+    if not sentences:
+        raise InputError("no sentences to probe")
+    tm, tam = build_queries(lm, sentences)
+    if naive:
+        lp_t = naive_masked_log_probs(lm, tm)
+        lp_p = naive_masked_log_probs(lm, tam)
+    else:
+        both = masked_log_probs(lm, tm + tam, batch_size=batch_size, progress=progress, desc="association")
+        lp_t, lp_p = both[: len(tm)], both[len(tm) :]
+    return AssociationResult(
+        model=lm.name,
+        sentences=[s.text for s in sentences],
+        log_p_target=lp_t,
+        log_p_prior=lp_p,
+        association=lp_t - lp_p,
+        n_distinct_target_masked=count_distinct(tm),
+        n_distinct_prior_masked=count_distinct(tam),
+    )

