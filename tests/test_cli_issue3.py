@@ -124,9 +124,8 @@ def _load(path, fmt):
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_mitigate_exports_round_trip(files, tmp_path, capsys, fmt):
-    from geobias.sources import read_vectors
-
     from geobias.mitigation import HybridOri
+    from geobias.sources import read_vectors
 
     out = tmp_path / "out"
     before = (files / "fr.txt").read_bytes()
