@@ -45,8 +45,9 @@ def synthetic(n: int, dim: int, seed: int = 0) -> tuple[VectorStore, VectorStore
         tgt[s : s + m] = y / np.linalg.norm(y, axis=1, keepdims=True)
     words_s = [f"s{i}" for i in range(n)]
     words_t = [f"t{i}" for i in range(n)]
+    src.flags.writeable = False  # the store then keeps the array instead of copying it
+    tgt.flags.writeable = False
     a = VectorStore(words_s, src)
-    del src
     b = VectorStore(words_t, tgt)
     return a, b
 

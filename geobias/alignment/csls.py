@@ -31,9 +31,15 @@ BOUND_SLACK = 1e-4
 
 
 def unit_rows(x: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit norm (float32, C-contiguous; zero rows stay zero)."""
+    """Rows scaled to unit norm (float32, C-contiguous; zero rows stay zero).
+
+    An input that already is unit-normalised float32 C-contiguous is returned as is (no copy:
+    a 200,000 × 300 store is 240 MB).
+    """
     x = np.asarray(x, dtype=np.float32)
     n = np.linalg.norm(x, axis=1, keepdims=True)
+    if x.flags.c_contiguous and np.all((np.abs(n - 1) < 1e-5) | (n == 0)):
+        return x
     return np.ascontiguousarray(x / np.where(n > 0, n, 1.0), dtype=np.float32)
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 import numpy as np
 
-from geobias.alignment.csls import CslsIndex, knn_ip, unit_rows
+from geobias.alignment.csls import CslsIndex, knn_ip
 from geobias.alignment.dictionary import Dictionary
 from geobias.errors import InputError
 from geobias.results import Result
@@ -112,11 +112,11 @@ def translation_accuracy(
     queries = np.fromiter(gold, dtype=np.int64)
     kmax = ks[-1]
     if method == "nn":
-        _, rows = knn_ip(unit_rows(src.vectors[queries]), unit_rows(tgt.vectors), kmax)
+        _, rows = knn_ip(src.unit_vectors[queries], tgt.unit_vectors, kmax)
     else:
         if index is None:
-            index = CslsIndex(src.vectors, tgt.vectors, k=csls_k)
-        _, rows = index.search(src.vectors[queries], kmax)
+            index = CslsIndex(src.unit_vectors, tgt.unit_vectors, k=csls_k)
+        _, rows = index.search(src.unit_vectors[queries], kmax)
     hit_rank = np.full(len(queries), np.inf)
     for i, q in enumerate(queries):
         g = gold[int(q)]

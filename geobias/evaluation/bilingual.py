@@ -206,8 +206,8 @@ def evaluate(
             coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
         else:
             row.update(similarity_pearson=None, similarity_spearman=None, similarity_coverage=None)
-        fwd = CslsIndex(s_out.vectors, e_out.vectors, k=csls_k)
-        bwd = CslsIndex(e_out.vectors, s_out.vectors, k=csls_k)
+        fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
+        bwd = CslsIndex(e_out.unit_vectors, s_out.unit_vectors, k=csls_k)
         for tag, a, b, dico, index in (("src_tgt", s_out, e_out, test_dictionary, fwd),
                                        ("tgt_src", e_out, s_out, test_inv, bwd)):
             for how in ("nn", "csls"):
