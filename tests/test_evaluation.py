@@ -142,3 +142,24 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     assert orig["p_at_1_csls_src_tgt"] > 0.6
     print(f"evaluate on real FR-EN data: {elapsed:.1f} s")
     assert elapsed < 300  # generous on a shared CI machine; ≤ 60 s is the target on an idle one
+
+
+@pytest.mark.slow
+def test_real_control_weat_barely_moves(shared_data, real_stores):
+    """Gender mitigation leaves an unrelated WEAT (flowers/insects vs pleasant/unpleasant) in place."""
+    from geobias import wordlists
+    from geobias.alignment import read_dictionary
+    from geobias.metrics import weat
+    from geobias.mitigation import HybridOri
+
+    fr, en = real_stores
+    dico = read_dictionary(shared_data / "muse" / "dictionaries" / "fr-en.0-5000.txt")
+    est = HybridOri().fit(fr, en, dico)
+    before_store = est.aligner_.transform(fr)
+    after_store = est.transform(fr)
+    t = wordlists.weat_test("fr", "flowers-insects")
+    kw = dict(n_permutations=1000, seed=0, oov="ignore")
+    before = weat(before_store, t.X, t.Y, t.A, t.B, **kw)
+    after = weat(after_store, t.X, t.Y, t.A, t.B, **kw)
+    assert before.effect_size > 0.5  # the control association is there (Caliskan: d ≈ 1.5)
+    assert abs(after.effect_size - before.effect_size) < 0.1  # and mitigation barely moves it
