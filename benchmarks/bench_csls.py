@@ -83,6 +83,7 @@ def main() -> None:
     t_ours = time.perf_counter() - t0
     print(f"  exact r_S computed for {index.n_exact_r_:,} of {args.n:,} targets (the rest pruned by bounds)")
     del index
+    print(f"  peak RSS after geobias (stores + index): {peak_rss_gib():.2f} GiB")
     print(f"geobias CSLS translate-eval: {t_ours:.1f} s, P@1={res.precision['p_at_1']:.3f} "
           f"P@10={res.precision['p_at_10']:.3f}, queries={res.n_queries}")
 
