@@ -100,6 +100,7 @@ def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int =
     n_train = min(n, 40 * nlist)
     train = sources[np.sort(rng.choice(n, n_train, replace=False))] if n_train < n else sources
     index.cp.seed = seed  # the bound is valid whatever the clusters; good ones make it tight
+    index.cp.niter = 10  # measured: same number of exact r_S as faiss's default 25, training 2.5× cheaper
     index.train(np.ascontiguousarray(train))
     index.add(sources)
     index.nprobe = 8
