@@ -28,17 +28,26 @@ class OutOfVocabularyError(GeobiasError, KeyError):
     ----------
     words : list of str
         The missing words, in the order they were asked for.
+
+    Parameters
+    ----------
+    words : iterable of str
+    context : str, optional
+        Where they were looked up (``"in attribute list A"``).
+    hint : str or None
+        What to do about it; default: the ``oov='ignore'`` advice. ``None`` for single-word
+        lookups where no OOV policy applies.
     """
 
-    def __init__(self, words: Iterable[str], context: str = ""):
+    _HINT = "pass oov='ignore' / --oov ignore to skip them; skipped words are listed in results"
+
+    def __init__(self, words: Iterable[str], context: str = "", *, hint: str | None = _HINT):
         self.words = list(words)
         shown = ", ".join(repr(w) for w in self.words[:10])
         more = f" (+{len(self.words) - 10} more)" if len(self.words) > 10 else ""
         where = f" {context}" if context else ""
-        super().__init__(
-            f"{len(self.words)} word(s) out of vocabulary{where}: {shown}{more}"
-            " (pass oov='ignore' / --oov ignore to skip them; skipped words are listed in results)"
-        )
+        tail = f" ({hint})" if hint else ""
+        super().__init__(f"{len(self.words)} word(s) out of vocabulary{where}: {shown}{more}{tail}")
 
     def __str__(self) -> str:  # KeyError would wrap the message in quotes
         return str(self.args[0])

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from geobias._io import read_text
 from geobias.errors import InputError
 from geobias.languages import get_language
 from geobias.results import Result
@@ -37,9 +38,14 @@ __all__ = [
     "definitional_pairs",
     "gendered_nouns",
     "occupations",
+    "own_table",
+    "read_attribute_file",
+    "read_lines",
     "read_occupation_file",
     "read_pair_file",
+    "read_table",
     "read_word_file",
+    "read_words",
     "weat_test",
     "weat_tests",
     "wordlist_dir",
@@ -116,16 +122,12 @@ def _path(lang: str, name: str) -> Path:
 # parsing (cached; public functions return copies)
 
 
-def _rows(path: Path) -> list[tuple[int, str]]:
-    """Non-comment, non-blank lines of ``path`` as (1-based line number, text)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a word-list file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+def _rows(path: Path, what: str = "word-list") -> list[tuple[int, str]]:
+    """Non-comment, non-blank lines of ``path`` as (1-based line number, text).
+
+    The one reader of every word-list-like text file (project lists and user files).
+    """
+    text = read_text(path, what=what)
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.rstrip("\r\n")
@@ -300,6 +302,125 @@ def read_occupation_file(path: str | os.PathLike) -> list[Occupation]:
     if rows and n_columns == 2:
         return [Occupation(f, m, m) for f, m in _pairs(path)]
     return list(_triples(path))
+
+
+def read_attribute_file(path: str | os.PathLike) -> tuple[list[str], list[str]]:
+    """Read a user attribute file: ``male<TAB>female`` per line.
+
+    When one list is longer, leave the other cell empty (``word<TAB>`` or ``<TAB>word``) or
+    write ``-``. A line without tabs is split on spaces.
+
+    Returns
+    -------
+    (list of str, list of str)
+        ``(male, female)`` in file order.
+
+    Raises
+    ------
+    InputError
+        Missing/unreadable file, a row with more than two columns (the message names the
+        line), or an empty male or female list.
+    """
+    path = Path(path)
+    male: list[str] = []
+    female: list[str] = []
+    for number, line in _rows(path, what="attributes"):
+        cols = [c.strip() for c in (line.split("\t") if "\t" in line else line.split())]
+        if len(cols) > 2:
+            raise InputError(f"{path}:{number}: expected 1 to 2 columns (male, female), found {len(cols)}")
+        if cols[0] and cols[0] != "-":
+            male.append(cols[0])
+        if len(cols) == 2 and cols[1] and cols[1] != "-":
+            female.append(cols[1])
+    if not male or not female:
+        raise InputError(f"{path}: an attributes file needs two columns, male and female, each non-empty")
+    return male, female
+
+
+def read_words(path: str | os.PathLike, *, what: str = "word") -> list[str]:
+    """Read a user vocabulary file: one word, or several tab-separated words, per line.
+
+    Unlike :func:`read_word_file` (one word per line, a duplicate is an error), every
+    tab-separated field is a word and duplicates are kept once, in file order, so a pair or
+    occupation file can be passed as it is (``geobias vectors pool --words``).
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable or non-UTF-8 file, or no words.
+    """
+    seen: dict[str, None] = {}
+    for _, line in _rows(Path(path), what=what):
+        for field in line.split("\t"):
+            if field.strip():
+                seen.setdefault(field.strip(), None)
+    if not seen:
+        raise InputError(f"{path}: no words in the {what} file (only comments or blank lines)")
+    return list(seen)
+
+
+def read_lines(path: str | os.PathLike, *, what: str) -> list[str]:
+    """Non-comment, non-blank lines of a user text file (e.g. ``--contexts`` templates).
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable or non-UTF-8 file, or no line.
+    """
+    lines = [line for _, line in _rows(Path(path), what=what)]
+    if not lines:
+        raise InputError(f"{path}: no lines in the {what} file (only comments or blank lines)")
+    return lines
+
+
+def read_table(path: str | os.PathLike, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """Read a headed TSV file: the first non-comment line names the columns.
+
+    Parameters
+    ----------
+    path : str or path-like
+    required : tuple of str
+        Column names that must be present.
+
+    Returns
+    -------
+    list of dict
+        One ``{column: value}`` per row, in file order.
+
+    Raises
+    ------
+    InputError
+        Missing file, missing header or columns, a row with the wrong number of fields (the
+        message names the file and the 1-based line), or no rows.
+    """
+    path = Path(path)
+    rows = _rows(path)
+    if not rows:
+        raise InputError(f"{path}: no rows")
+    header = [f.strip() for f in rows[0][1].split("\t")]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise InputError(f"{path}: line {rows[0][0]}: missing column(s) {', '.join(missing)}")
+    table = []
+    for number, line in rows[1:]:
+        fields = [f.strip() for f in line.split("\t")]
+        if len(fields) != len(header):
+            raise InputError(f"{path}: line {number}: expected {len(header)} tab-separated fields, got {len(fields)}")
+        table.append(dict(zip(header, fields, strict=True)))
+    if not table:
+        raise InputError(f"{path}: no rows")
+    return table
+
+
+def own_table(lang: str, name: str, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """Read the project's headed list ``wordlists/<lang>/<name>.tsv`` (contextual probes).
+
+    Raises
+    ------
+    InputError
+        Unknown language, no such list for it, or a malformed file.
+    """
+    return read_table(_path(lang, f"{name}.tsv"), required)
 
 
 # ---------------------------------------------------------------------------------------

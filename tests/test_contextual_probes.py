@@ -10,7 +10,6 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from geobias.contextual._files import own_table  # noqa: E402
 from geobias.contextual.association import build_queries, kurita_association  # noqa: E402
 from geobias.contextual.becpro import (  # noqa: E402
     becpro_probe,
@@ -24,6 +23,7 @@ from geobias.contextual.masking import ProbeSentence, encode_probe  # noqa: E402
 from geobias.contextual.models import load_masked_lm  # noqa: E402
 from geobias.contextual.testing import make_random_bert, vocabulary_for  # noqa: E402
 from geobias.errors import InputError, ModelError  # noqa: E402
+from geobias.wordlists import own_table  # noqa: E402
 
 # multi-token attributes: these words are covered only by two WordPiece pieces
 SPLIT = ["phlebotomist", "paralegal", "roofer", "statistician"]

@@ -1,3 +1,5 @@
+import json
+
 import numpy as np
 import pytest
 
@@ -78,3 +80,53 @@ def test_keyedvectors_roundtrip():
     assert kv.vectors.shape == s.vectors.shape
     back = VectorStore.from_keyedvectors(kv)
     assert back.words == s.words and np.array_equal(back.vectors, s.vectors)
+
+
+def _damage(cache):
+    """Overwrite row 1 of vectors.npy with NaN in place: same size, so load_store cannot tell."""
+    arr = np.load(cache / "vectors.npy", mmap_mode="r+")
+    arr[1] = np.nan
+    arr.flush()
+    del arr
+
+
+def test_verify_store_catches_damage_that_load_skips(tmp_path):
+    from geobias.errors import VectorFormatError
+    from geobias.store import verify_store
+
+    cache = save_store(VectorStore(["a", "b", "c"], np.eye(3, dtype=np.float32)), tmp_path / "s")
+    sha = verify_store(cache)
+    assert len(sha) == 64
+    _damage(cache)
+    assert np.isnan(load_store(cache).vectors[1]).all()  # the fast reload does not look
+    with pytest.raises(VectorFormatError, match="sha256 .* but meta.json records"):
+        verify_store(cache)
+
+
+def test_cli_verify_and_install_refuse_a_damaged_store(tmp_path, capsys, monkeypatch):
+    from geobias.cli import main
+
+    monkeypatch.setenv("GEOBIAS_VECTORS_DIR", str(tmp_path / "installed"))
+    monkeypatch.delenv("GEOBIAS_DEBUG", raising=False)
+    vec = tmp_path / "wiki.multi.es.vec"
+    rows = np.random.default_rng(0).standard_normal((4, 300)).astype(np.float32)
+    vec.write_text("4 300\n" + "".join(f"w{i} " + " ".join(map(str, r)) + "\n" for i, r in enumerate(rows)),
+                   encoding="utf-8")
+
+    def run(*args):
+        with pytest.raises(SystemExit) as info:
+            main(list(args))
+        return info.value.code, capsys.readouterr()
+
+    assert run("vectors", "install", "muse-es", "--from", str(vec))[0] == 0
+    cache = tmp_path / "installed" / "muse-es"
+    for target in ("muse-es", str(cache)):
+        code, (out, _) = run("vectors", "info", target, "--verify", "--json")
+        assert code == 0 and json.loads(out)["sha256_ok"] is True
+    _damage(cache)
+    for args in (("vectors", "info", "muse-es", "--verify"), ("vectors", "info", str(cache), "--verify"),
+                 ("vectors", "install", "muse-es")):
+        code, (_, err) = run(*args)
+        assert code == 1 and len(err.strip().splitlines()) == 1 and "damaged" in err, err
+    assert run("vectors", "install", "muse-es", "--force", "--from", str(vec))[0] == 0
+    assert run("vectors", "info", "muse-es", "--verify")[0] == 0

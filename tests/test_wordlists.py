@@ -271,3 +271,27 @@ def test_french_lists_in_real_vectors(french_vocabulary):
     n_m, n_f = sum(w in voc for w in masculine), sum(w in voc for w in feminine)
     print(f"fr: gendered nouns in the real vectors: {n_m} masculine, {n_f} feminine")
     assert min(n_m, n_f) >= 2000, "the LDA direction needs ~2k nouns per gender"
+
+
+def test_user_file_readers_share_one_reader(tmp_path):
+    """read_words / read_lines / read_attribute_file / read_table: comments skipped, one message style."""
+    words = tmp_path / "w.txt"
+    words.write_text("# c\nnurse\tdoctor\n\nnurse\n", encoding="utf-8")
+    assert wl.read_words(words) == ["nurse", "doctor"]  # tab-separated fields, duplicates kept once
+    ctx = tmp_path / "ctx.txt"
+    ctx.write_text("# templates\nI saw {}.\n", encoding="utf-8")
+    assert wl.read_lines(ctx, what="contexts") == ["I saw {}."]
+    attrs = tmp_path / "a.tsv"
+    attrs.write_text("he\tshe\nman\t-\n\twoman\n", encoding="utf-8")
+    assert wl.read_attribute_file(attrs) == (["he", "man"], ["she", "woman"])
+    table = tmp_path / "t.tsv"
+    table.write_text("# h\na\tb\n1\t2\n3\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 4: expected 2 tab-separated fields, got 1"):
+        wl.read_table(table)
+    empty = tmp_path / "e.txt"
+    empty.write_text("# only a comment\n", encoding="utf-8")
+    for reader in (wl.read_words, lambda p: wl.read_lines(p, what="contexts"), wl.read_attribute_file, wl.read_table):
+        with pytest.raises(InputError, match="no |needs two columns"):
+            reader(empty)
+        with pytest.raises(InputError, match="is a directory"):
+            reader(tmp_path)

@@ -35,6 +35,8 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.probe_malor",
     "geobias.cli.becpro",
     "geobias.cli.pool",
+    "geobias.cli.cda",
+    "geobias.cli.finetune",
 ]
 
 for _name in COMMAND_MODULES:

@@ -30,6 +30,7 @@ def directions_command(
     import numpy as np
 
     from geobias import wordlists
+    from geobias._io import check_output_path
     from geobias.directions import gender_directions
     from geobias.errors import InputError
     from geobias.languages import get_language
@@ -39,6 +40,8 @@ def directions_command(
     language = get_language(lang)
     if plot is not None and not language.grammatical_gender:
         raise InputError(f"--plot needs a grammatical direction; {language.name} has no grammatical gender")
+    if plot is not None:
+        check_output_path(plot, what="plot")  # fail before the fit, not after it
     store = resolve_store(language.code, vectors, limit=limit, trust_pickle=trust_pickle)
     result = gender_directions(
         store, language.code, cv=cv, random_state=seed, max_per_class=max_per_class, oov=oov

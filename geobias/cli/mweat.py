@@ -58,9 +58,9 @@ def mweat_command(
 ) -> None:
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value."""
     from geobias import wordlists
-    from geobias.cli._files import read_attributes
     from geobias.metrics import mweat
     from geobias.report.tables import mweat_table, render
+    from geobias.wordlists import read_attribute_file
 
     check_permutations(permutations)
     if targets is not None:
@@ -68,7 +68,7 @@ def mweat_command(
     else:
         occupations = wordlists.occupations(need_lang(lang, "occupation list"))
     if attributes is not None:
-        male, female = read_attributes(attributes)
+        male, female = read_attribute_file(attributes)
     else:
         male, female = wordlists.attribute_words(need_lang(lang, "attribute words"))
     from geobias.sources import resolve_store

@@ -13,21 +13,16 @@ from geobias.cli._options import OptLang, stderr, stdout
 from geobias.cli.probe_association import BatchSize, Device
 
 
-def _vectors_dir() -> Path:
-    try:
-        from geobias.sources import vectors_dir  # the sources helper's location, once it lands
-
-        return Path(vectors_dir())
-    except ImportError:
-        env = os.environ.get("GEOBIAS_VECTORS_DIR")
-        return Path(env) if env else Path(__file__).resolve().parents[2] / "vectors"
-
-
 def output_path(out: str) -> Path:
-    """``--out``: a bare name goes under the vectors directory; anything with a slash is a path."""
+    """``--out``: a bare name goes under the vectors directory (created if needed); anything
+    with a slash is a path, whose directory must exist."""
     if os.sep in out or "/" in out or out.startswith("."):
         return Path(out).expanduser()
-    return _vectors_dir() / out
+    from geobias.sources import vectors_dir
+
+    base = vectors_dir()
+    base.mkdir(parents=True, exist_ok=True)
+    return base / out
 
 
 @vectors_app.command("pool")
@@ -47,23 +42,19 @@ def pool(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing store.")] = False,
 ) -> None:
     """Average each word's sub-token vectors over many contexts into a store for the static metrics."""
-    from geobias.contextual._files import read_words
+    from geobias._io import check_output_path
     from geobias.contextual.models import load_encoder
     from geobias.contextual.pooling import pool_vectors
-    from geobias.errors import InputError
+    from geobias.languages import get_language
     from geobias.store import save_store
+    from geobias.wordlists import read_lines, read_words
 
+    # Every input and the output location are checked before the model is loaded.
     word_list = read_words(words)
-    ctx = None
-    if contexts is not None:
-        if not contexts.is_file():
-            raise InputError(f"contexts file not found: {contexts}")
-        ctx = [ln.rstrip("\n") for ln in contexts.read_text(encoding="utf-8").splitlines()
-               if ln.strip() and not ln.lstrip().startswith("#")]
-    target = output_path(out)
-    if target.exists() and not overwrite:
-        raise InputError(f"{target} exists (pass --overwrite to replace it)")
+    ctx = read_lines(contexts, what="contexts") if contexts is not None else None
+    code = get_language(lang).code if lang is not None else None
+    target = check_output_path(output_path(out), what="store", overwrite=overwrite, directory=True)
     store = pool_vectors(load_encoder(model, device), word_list, ctx, layer=layer, batch_size=batch_size,
-                         lang=lang, progress=stderr.is_terminal)
+                         lang=code, progress=stderr.is_terminal)
     save_store(store, target, overwrite=overwrite)
     stdout.print(f"pooled {len(store)} words x {store.dim} d from {model} into {target}")

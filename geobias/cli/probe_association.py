@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 from typing import Annotated
 
@@ -25,31 +26,29 @@ Device = Annotated[str, typer.Option("--device", help="auto (CUDA when available
 
 def read_probe_tsv(path: Path):
     """Read a TSV with columns sentence, target, attribute (aliases: Sentence, Person, Profession)."""
+    from geobias._io import read_text
     from geobias.contextual.masking import ProbeSentence
     from geobias.errors import InputError
 
-    if not path.is_file():
-        raise InputError(f"sentences file not found: {path}")
     aliases = {"sentence": "sentence", "target": "target", "person": "target", "attribute": "attribute", "profession": "attribute"}
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh, delimiter="\t")
-        header = next(reader, None)
-        if header is None:
-            raise InputError(f"{path}: empty file")
-        cols = {aliases[h.strip().lower()]: i for i, h in enumerate(header) if h.strip().lower() in aliases}
-        missing = [c for c in ("sentence", "target", "attribute") if c not in cols]
-        if missing:
-            raise InputError(f"{path}: line 1: missing column(s) {', '.join(missing)} (need sentence, target, attribute)")
-        out = []
-        for lineno, row in enumerate(reader, start=2):
-            if not row or not any(f.strip() for f in row):
-                continue
-            try:
-                out.append(ProbeSentence.from_words(row[cols["sentence"]], row[cols["target"]], row[cols["attribute"]]))
-            except IndexError:
-                raise InputError(f"{path}: line {lineno}: too few fields") from None
-            except InputError as exc:
-                raise InputError(f"{path}: line {lineno}: {exc}") from None
+    reader = csv.reader(io.StringIO(read_text(path, what="sentences")), delimiter="\t")
+    header = next(reader, None)
+    if header is None:
+        raise InputError(f"{path}: empty file")
+    cols = {aliases[h.strip().lower()]: i for i, h in enumerate(header) if h.strip().lower() in aliases}
+    missing = [c for c in ("sentence", "target", "attribute") if c not in cols]
+    if missing:
+        raise InputError(f"{path}: line 1: missing column(s) {', '.join(missing)} (need sentence, target, attribute)")
+    out = []
+    for row in reader:
+        if not row or not any(f.strip() for f in row):
+            continue
+        try:
+            out.append(ProbeSentence.from_words(row[cols["sentence"]], row[cols["target"]], row[cols["attribute"]]))
+        except IndexError:
+            raise InputError(f"{path}: line {reader.line_num}: too few fields") from None
+        except InputError as exc:
+            raise InputError(f"{path}: line {reader.line_num}: {exc}") from None
     if not out:
         raise InputError(f"{path}: no sentences")
     return out

@@ -63,11 +63,14 @@ def becpro(
     as_json: Json = False,
 ) -> None:
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests."""
+    from geobias._io import check_output_path
     from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro, plot_becpro
     from geobias.contextual.models import load_masked_lm
     from geobias.store import check_choice
 
     check_choice("lang", lang, BecProLang)
+    if plot is not None:
+        check_output_path(plot, what="plot")  # fail before the probe, not after it
     progress = stderr.is_terminal
     res = becpro_probe(load_masked_lm(model, device), lang, batch_size=batch_size, progress=progress)
     out = res

@@ -110,13 +110,19 @@ def info_cmd(
     target: Annotated[str, typer.Argument(help="Registry name, store directory or vector file.")],
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    verify: Annotated[
+        bool,
+        typer.Option("--verify", help="Re-hash a store's vectors.npy against its meta.json (and the registry); "
+                     "exit 1 if damaged. Loading skips this check for speed."),
+    ] = False,
     as_json: Json = False,
 ) -> None:
     """Describe a registry source (and verify its installed checksum) or a vector file."""
+    from geobias.errors import VectorFormatError
     from geobias.sources import read_vectors
     from geobias.sources.formats import detect_format
     from geobias.sources.registry import SOURCES, install_path, is_installed
-    from geobias.store import load_store
+    from geobias.store import load_store, verify_store
     from geobias.store.cache import sha256_file
 
     if target in SOURCES:
@@ -127,10 +133,15 @@ def info_cmd(
         else:
             path = install_path(target)
             store = load_store(path, limit=limit)
-            sha = sha256_file(path / "vectors.npy")
+            sha = verify_store(path) if verify else sha256_file(path / "vectors.npy")
             expected = src.sha256_vectors or store.provenance.get("sha256_vectors")
             meta_sha = _meta_sha(path)
             ok = sha == (src.sha256_vectors or meta_sha)
+            if verify and not ok:
+                raise VectorFormatError(
+                    f"{path}: vectors.npy does not match the registry's sha256 for {src.name}; "
+                    f"reinstall it (geobias vectors install {src.name} --force)"
+                )
             info = VectorsInfo(src.name, str(path), "cache", True, len(store), store.dim, store.lang,
                                float(store.norms.mean()), sha, expected or meta_sha, ok, store.words[:10],
                                store.provenance)
@@ -141,9 +152,12 @@ def info_cmd(
 
             raise InputError(f"{target}: no such file, directory or registry name (registry: {', '.join(SOURCES)})")
         fmt = detect_format(p)
+        # Other formats are fully validated when parsed; a store is checked only with --verify.
+        sha = verify_store(p) if verify and fmt == "cache" else None
         store = read_vectors(p, limit=limit, trust_pickle=trust_pickle)
         info = VectorsInfo(None, str(p.resolve()), fmt, None, len(store), store.dim, store.lang,
-                           float(store.norms.mean()), None, None, None, store.words[:10], store.provenance)
+                           float(store.norms.mean()), sha, sha, None if sha is None else True, store.words[:10],
+                           store.provenance)
     emit(info, as_json, _render_info)
 
 

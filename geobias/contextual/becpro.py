@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
-from geobias.contextual._files import own_table
+from geobias._io import atomic_write
 from geobias.contextual.association import kurita_association
 from geobias.contextual.masking import ProbeSentence
 from geobias.contextual.stats import WilcoxonResult, wilcoxon_signed_rank
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import check_choice
+from geobias.wordlists import own_table
 
 BecProLang = Literal["en", "de"]
 GROUPS = ("male", "female", "balanced")
@@ -184,11 +183,10 @@ def write_becpro(rows: list[BecProRow], path: str | Path, *, lang: str = "en", o
     Raises
     ------
     InputError
-        ``path`` exists and ``overwrite`` is false.
+        ``path`` exists and ``overwrite`` is false; ``path`` is a directory, or its directory
+        is missing or not writable.
     """
     path = Path(path)
-    if path.exists() and not overwrite:
-        raise InputError(f"{path} exists (pass --overwrite to replace it)")
     cols = COLUMNS + (["Profession_EN"] if lang == "de" else [])
     buf = io.StringIO()
     w = csv.writer(buf, delimiter="\t", lineterminator="\n")
@@ -198,15 +196,8 @@ def write_becpro(rows: list[BecProRow], path: str | Path, *, lang: str = "en", o
         if lang == "de":
             vals.append(r.profession_en)
         w.writerow([i] + vals)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_write(path, mode="w", what="BEC-Pro corpus", overwrite=overwrite) as fh:
+        fh.write(buf.getvalue())
     return path
 
 
@@ -364,6 +355,23 @@ class BecProComparison(Result):
 def compare_becpro(pre: BecProResult, post: BecProResult) -> BecProComparison:
     """Wilcoxon signed-rank test of pre − post association per group × gender (Bartl et al. §5).
 
+    Parameters
+    ----------
+    pre, post : BecProResult
+        The same corpus (language, sentence order) probed on two models, e.g. before and after
+        fine-tuning; sentences are paired by position.
+
+    Returns
+    -------
+    BecProComparison
+        Both results and one test per profession group × person gender (3 × 2), with
+        effect size r = Z/√N (Rosenthal).
+
+    References
+    ----------
+    Bartl, Nissim & Gatt (2020), "Unmasking Contextual Stereotypes: Measuring and Mitigating
+    BERT's Gender Bias", GeBNLP: §5, pre- vs post-fine-tuning associations.
+
     Raises
     ------
     InputError
@@ -384,13 +392,20 @@ def compare_becpro(pre: BecProResult, post: BecProResult) -> BecProComparison:
 
 
 def plot_becpro(result: BecProResult, path: str | Path) -> Path:
-    """Per-profession bars: mean association with male and with female person words (PNG)."""
+    """Per-profession bars: mean association with male and with female person words (PNG).
+
+    Raises
+    ------
+    InputError
+        ``path`` is a directory, or its directory is missing or not writable (nothing written).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    path = Path(path)
+    from geobias.report.plots import atomic_savefig
+
     pp = result.per_profession
     x = np.arange(len(pp))
     fig, ax = plt.subplots(figsize=(max(10, len(pp) * 0.28), 5))
@@ -406,9 +421,7 @@ def plot_becpro(result: BecProResult, path: str | Path) -> Path:
         ax.text(i * 20 + 9.5, ax.get_ylim()[1], f"{g} professions", ha="center", va="bottom", fontsize=8)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=120)
-    plt.close(fig)
-    os.replace(tmp, path)
-    return path
+    try:
+        return atomic_savefig(fig, path, dpi=120)
+    finally:
+        plt.close(fig)

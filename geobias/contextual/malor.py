@@ -15,11 +15,11 @@ from typing import Literal
 
 import numpy as np
 
-from geobias.contextual._files import own_table
 from geobias.contextual.engine import MaskedQuery, masked_log_probs
 from geobias.errors import InputError, ModelError
 from geobias.results import Result
 from geobias.store import check_choice
+from geobias.wordlists import own_table
 
 MalorPair = Literal["he-she", "his-her", "names"]
 _EXPERIMENT = {"he-she": "subject", "his-her": "possessive", "names": "subject"}
@@ -178,6 +178,11 @@ def malor_probe(
     ------
     ModelError
         A pronoun that is not a single token, or a name set with no single-token name.
+
+    References
+    ----------
+    Hossain et al. (2025): MALoR = (1/M) Σ_occ |(1/N) Σ_sent log2(P(male)/P(female))|, names
+    averaged over the name set; the reverse probe masks the occupation given a gendered context.
     """
     male, female = malor_terms(pair)
     if occupations is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,26 @@ def _load_tokenizer(source: str, local: bool, name: str):
         raise ModelError(f"cannot load tokenizer of model {name}: {_first_line(exc)}") from None
 
 
+@contextmanager
+def _loading(name: str):
+    """Silence transformers' warnings and progress bars while loading; a load failure becomes
+    one-line :class:`ModelError`."""
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
 def _first_line(exc: BaseException) -> str:
     return " ".join(str(exc).split("\n")[0].split())[:300]
 
@@ -158,22 +179,11 @@ def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
             f"model {name} has no masked-LM head (it is an encoder only: use it with `geobias vectors pool`)"
         )
     from transformers import AutoModelForMaskedLM
-    from transformers.utils import logging as hf_logging
 
-    verbosity = hf_logging.get_verbosity()
-    bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
+    with _loading(name):
         model, info = AutoModelForMaskedLM.from_pretrained(
             source, local_files_only=local, output_loading_info=True
         )
-    except (OSError, ValueError, KeyError) as exc:
-        raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
     prefix = getattr(model, "base_model_prefix", "")
     head_missing = [k for k in info.get("missing_keys", []) if not (prefix and k.startswith(prefix + "."))]
     if head_missing:
@@ -199,20 +209,9 @@ def load_encoder(name: str, device: str | None = None) -> LoadedModel:
     """
     source, local, _ = resolve_model(name)
     from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
 
-    verbosity = hf_logging.get_verbosity()
-    bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
+    with _loading(name):
         model = AutoModel.from_pretrained(source, local_files_only=local)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
     tokenizer = _load_tokenizer(source, local, name)
     dev = resolve_device(device)
     model.to(dev).eval()

@@ -13,6 +13,7 @@ import numpy as np
 
 from geobias.contextual.masking import span_token_indices
 from geobias.errors import InputError
+from geobias.languages import get_language
 from geobias.store import VectorStore
 
 #: Neutral default contexts ({} = the word); they fit nouns, names and adjectives alike.
@@ -73,7 +74,8 @@ def pool_vectors(
     Raises
     ------
     InputError
-        No words, duplicate words, a context without exactly one ``{}``, a layer out of range.
+        No words, duplicate words, a context without exactly one ``{}``, a layer out of range,
+        an unknown ``lang``.
     """
     import torch
     from tqdm.auto import tqdm
@@ -81,6 +83,8 @@ def pool_vectors(
     words = list(words)
     if not words:
         raise InputError("no words to pool")
+    if lang is not None:
+        lang = get_language(lang).code
     contexts = list(DEFAULT_CONTEXTS if contexts is None else contexts)
     if not contexts:
         raise InputError("no contexts")

@@ -110,7 +110,16 @@ def gender_directions(
 
     Raises
     ------
-    OutOfVocabularyError, InputError
+    OutOfVocabularyError
+        ``oov="raise"`` and a list word is missing.
+    InputError
+        No language to take lists from, no usable pair, too few nouns for ``cv`` folds.
+
+    References
+    ----------
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), "Examining Gender Bias in Languages
+    with Grammatical Gender", EMNLP-IJCNLP, §3: d_PCA (PCA on pair-centred definitional pairs), d_g (LDA on
+    gendered nouns), d_s = normalise(d_PCA − <d_PCA, d_g> d_g).
     """
     lang = lang or store.lang
     language = get_language(lang) if lang is not None else None

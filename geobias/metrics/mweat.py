@@ -36,6 +36,16 @@ def word_bias(s_masculine: Any, s_feminine: Any = None, *, two_form: Any = None)
     Returns
     -------
     ndarray of shape (n,), float64, non-negative
+
+    Raises
+    ------
+    InputError
+        ``s_masculine`` and ``s_feminine`` differ in shape.
+
+    References
+    ----------
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), "Examining Gender Bias in Languages
+    with Grammatical Gender", EMNLP-IJCNLP, §4.2 (per-word bias of two-form and inanimate nouns).
     """
     sm = np.abs(np.asarray(s_masculine, dtype=np.float64))
     if s_feminine is None:

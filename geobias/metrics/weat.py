@@ -31,6 +31,11 @@ def association_scores(words: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nd
     Returns
     -------
     ndarray of shape (n,), float64
+
+    References
+    ----------
+    Caliskan, Bryson & Narayanan (2017), "Semantics derived automatically from language
+    corpora contain human-like biases", Science 356(6334): s(w, A, B), supplementary materials.
     """
     w = np.asarray(words, dtype=np.float64)
     diff = np.asarray(a, dtype=np.float64).mean(axis=0) - np.asarray(b, dtype=np.float64).mean(axis=0)
@@ -104,6 +109,13 @@ def association(
     ------
     OutOfVocabularyError
         Any word is missing (use :func:`weat` / :func:`~geobias.metrics.mweat` for an OOV policy).
+    InputError
+        An empty word list, or an unknown ``similarity``.
+
+    References
+    ----------
+    Caliskan, Bryson & Narayanan (2017), "Semantics derived automatically from language
+    corpora contain human-like biases", Science 356(6334): s(w, A, B), supplementary materials.
     """
     vecs, _, _ = lookup_sets(store, {"words": words, "A": A, "B": B}, oov="raise", similarity=similarity)
     return association_scores(vecs["words"], vecs["A"], vecs["B"])

@@ -3,32 +3,25 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from geobias.errors import InputError
+from geobias._io import atomic_write
 
 
-def atomic_savefig(fig, path: str | os.PathLike) -> Path:
-    """Save ``fig`` as PNG to ``path`` through a temporary sibling file and a rename."""
-    dest = Path(path)
-    if dest.is_dir():
-        raise InputError(f"{dest} is a directory; give a file name for the plot")
-    if not dest.parent.exists():
-        raise InputError(f"directory {dest.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=150, bbox_inches="tight")
-        os.replace(tmp, dest)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return dest
+def atomic_savefig(fig, path: str | os.PathLike, *, dpi: int = 150) -> Path:
+    """Save ``fig`` as PNG to ``path`` atomically (:func:`geobias._io.atomic_write`).
+
+    Raises
+    ------
+    InputError
+        ``path`` is a directory, or its directory is missing or not writable.
+    """
+    with atomic_write(path, what="plot") as fh:
+        fig.savefig(fh, format="png", dpi=dpi, bbox_inches="tight")
+    return Path(path)
 
 
 def plot_gender_plane(

@@ -17,7 +17,7 @@ from geobias.sources.registry import (
     not_installed_message,
     vectors_dir,
 )
-from geobias.store import VectorStore
+from geobias.store import VectorStore, is_cache
 
 __all__ = [
     "SOURCES",
@@ -47,7 +47,8 @@ def resolve_store(
     lang : str or None
         Language code; validated. With ``vectors=None`` its default registry source is used.
     vectors : str or None
-        ``None`` (the language's default source), a registry name, a cached store directory or
+        ``None`` (the language's default source), a registry name, the name of a store saved
+        under :func:`vectors_dir` (e.g. by ``vectors pool --out NAME``), a cached store directory or
         any vector file (format detected, see :func:`read_vectors`).
     limit : int, optional
         Keep only the first ``limit`` vectors.
@@ -82,10 +83,12 @@ def resolve_store(
             raise InputError(f"--vectors {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
         return load_installed(src.name, limit=limit)
     path = Path(vectors).expanduser()
+    if not path.exists() and is_cache(vectors_dir() / vectors):
+        path = vectors_dir() / vectors  # a store saved by name (`vectors pool --out NAME`, `align --out NAME`)
     if not path.exists():
         raise InputError(
-            f"--vectors {vectors}: no such file, directory or registry name "
-            f"(registry: {', '.join(SOURCES)})"
+            f"--vectors {vectors}: no such file, directory or registry name, nor a store saved "
+            f"under {vectors_dir()} (registry: {', '.join(SOURCES)})"
         )
     store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle)
     if code is not None:

@@ -12,11 +12,11 @@ import hashlib
 import http.client
 import os
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+from geobias._io import atomic_write
 from geobias.errors import DownloadError
 
 _CHUNK = 1 << 20
@@ -69,12 +69,9 @@ def download(
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     hint = _how_to_pass_local(name)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    tmp = Path(tmp_name)
     digest = hashlib.sha256()
     received = 0
-    out = os.fdopen(fd, "wb")
-    try:
+    with atomic_write(dest, what="download") as out:
         try:
             request = urllib.request.Request(url, headers={"User-Agent": "geobias"})
             with urllib.request.urlopen(request, timeout=timeout) as resp:
@@ -105,7 +102,7 @@ def download(
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
             raise DownloadError(f"could not reach {url} ({reason}); {hint}") from None
-        out.close()
+        # Raising here (inside the atomic write) removes the temporary file; dest is untouched.
         if total is not None and received != total:
             raise DownloadError(
                 f"download of {url} was truncated: received {received} of {total} bytes; {hint}"
@@ -117,11 +114,6 @@ def download(
                 f"checksum mismatch for {url}: sha256 {digest.hexdigest()} but expected {sha256}; "
                 f"the file is damaged or changed upstream; {hint}"
             )
-        os.replace(tmp, dest)
-    except BaseException:
-        out.close()
-        tmp.unlink(missing_ok=True)
-        raise
     return dest
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Literal
 
 import numpy as np
 
+from geobias._io import atomic_write
 from geobias.errors import InputError, VectorFormatError
 from geobias.store import VectorStore, check_choice, is_cache, load_store
 
@@ -486,7 +486,8 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
     ----------
     store : VectorStore
     path : path-like
-        Destination file. Refused when it is the store's own source file.
+        Destination file; its directory must exist. Refused when it is the store's own
+        source file.
     format : {"w2v-text", "vec", "w2v-bin", "kv", "npz"}, default "w2v-text"
         ``w2v-text``: header + ``word v1 ... v_dim`` with 9 significant digits (float32
         round-trips exactly); ``vec``: the same with fastText's trailing space; ``w2v-bin``:
@@ -500,7 +501,8 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
     Raises
     ------
     InputError
-        ``path`` is the store's source file; a word contains whitespace (text/binary formats).
+        ``path`` is the store's source file; a word contains whitespace (text/binary formats);
+        ``path`` is a directory, or its directory is missing or not writable.
     """
     check_choice("format", format, WriteFormat)
     dest = Path(path)
@@ -508,29 +510,19 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
         src = store.provenance.get(key)
         if src and _same_path(Path(src), dest):
             raise InputError(f"refusing to overwrite {dest}: it is the source of these vectors; choose another path")
-    if dest.is_dir():
-        raise InputError(f"{dest} is a directory; give a file name")
     if format in ("w2v-text", "vec", "w2v-bin"):
         bad = next((w for w in store.words if any(c.isspace() for c in w)), None)
         if bad is not None:
             raise InputError(f"word {bad!r} contains whitespace and cannot be written as {format}")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            if format in ("w2v-text", "vec"):
-                _write_text(store, fh, trailing=" " if format == "vec" else "")
-            elif format == "w2v-bin":
-                _write_binary(store, fh)
-            elif format == "kv":
-                store.to_keyedvectors().save(fh)  # a handle: one self-contained pickle
-            else:
-                np.savez(fh, words=np.array(store.words, dtype=str), vectors=store.vectors)
-        os.replace(tmp, dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_write(dest, what="vector file") as fh:
+        if format in ("w2v-text", "vec"):
+            _write_text(store, fh, trailing=" " if format == "vec" else "")
+        elif format == "w2v-bin":
+            _write_binary(store, fh)
+        elif format == "kv":
+            store.to_keyedvectors().save(fh)  # a handle: one self-contained pickle
+        else:
+            np.savez(fh, words=np.array(store.words, dtype=str), vectors=store.vectors)
     return dest
 
 

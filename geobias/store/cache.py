@@ -15,12 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from geobias._io import atomic_directory
 from geobias.errors import InputError, VectorFormatError
 from geobias.store.vector_store import VectorStore
 
@@ -46,44 +45,49 @@ def sha256_file(path: str | os.PathLike, chunk: int = 1 << 22) -> str:
 def save_store(store: VectorStore, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
     """Write ``store`` to ``path`` in the cache format, atomically.
 
+    Parameters
+    ----------
+    store : VectorStore
+    path : path-like
+        Destination directory; its parent must exist.
+    overwrite : bool, default False
+        Replace an existing store (moved aside, removed once the new one is in place).
+
+    Returns
+    -------
+    Path
+
     Raises
     ------
     InputError
-        ``path`` exists and ``overwrite`` is False, or a word contains a newline.
+        ``path`` exists and ``overwrite`` is False; a word contains a line break; the parent
+        directory is missing or not writable (:func:`geobias._io.atomic_directory`).
     """
-    dest = Path(path)
-    if dest.exists() and not overwrite:
-        raise InputError(f"{dest} already exists; choose another name or remove it first")
     bad = next((w for w in store.words if "\n" in w or "\r" in w), None)
     if bad is not None:
         raise InputError(f"word {bad!r} contains a line break and cannot be cached")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
-        np.save(tmp / "vectors.npy", np.ascontiguousarray(store.vectors, dtype=np.float32))
-        (tmp / "words.txt").write_text("\n".join(store.words) + "\n", encoding="utf-8")
-        meta = {
-            "format": FORMAT,
-            "version": VERSION,
-            "n_words": len(store),
-            "dim": store.dim,
-            "lang": store.lang,
-            "provenance": store.provenance,
-            "sha256_vectors": sha256_file(tmp / "vectors.npy"),
-        }
-        (tmp / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-        if dest.exists():
-            old = dest.with_name(f".{dest.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(dest, old)
-            os.replace(tmp, dest)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return dest
+    with atomic_directory(path, what="store", overwrite=overwrite) as tmp:
+        write_store_files(store, tmp)
+    return Path(path).expanduser()
+
+
+def write_store_files(store: VectorStore, directory: Path) -> None:
+    """Write the three files of the cache format into an existing (temporary) ``directory``.
+
+    Callers wrap it in :func:`geobias._io.atomic_directory`; :func:`save_store` is the public way.
+    """
+    np.save(directory / "vectors.npy", np.ascontiguousarray(store.vectors, dtype=np.float32))
+    (directory / "words.txt").write_text("\n".join(store.words) + "\n", encoding="utf-8")
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "n_words": len(store),
+        "dim": store.dim,
+        "lang": store.lang,
+        "provenance": store.provenance,
+        "sha256_vectors": sha256_file(directory / "vectors.npy"),
+    }
+    (directory / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
 def load_store(path: str | os.PathLike, *, limit: int | None = None, mmap: bool = True) -> VectorStore:
@@ -97,10 +101,21 @@ def load_store(path: str | os.PathLike, *, limit: int | None = None, mmap: bool 
     mmap : bool, default True
         Memory-map ``vectors.npy`` instead of reading it into memory.
 
+    Returns
+    -------
+    VectorStore
+        float32 rows, read-only, memory-mapped by default.
+
     Raises
     ------
     VectorFormatError
         Missing files, or sizes that disagree with ``meta.json``.
+
+    Notes
+    -----
+    The NaN/inf scan of :class:`VectorStore` is skipped (rows were checked when the store was
+    written) and the checksum is not recomputed, so a reload touches no page of the matrix;
+    :func:`verify_store` checks a store that may be damaged on disk.
     """
     p = Path(path)
     if not is_cache(p):
@@ -118,15 +133,57 @@ def load_store(path: str | os.PathLike, *, limit: int | None = None, mmap: bool 
     words = (p / "words.txt").read_text(encoding="utf-8").split("\n")
     if words and words[-1] == "":
         words.pop()
-    if vectors.ndim != 2 or vectors.shape[0] != len(words) or vectors.shape != (meta["n_words"], meta["dim"]):
+    declared = (meta.get("n_words"), meta.get("dim"))
+    if vectors.ndim != 2 or vectors.shape[0] != len(words) or vectors.shape != declared:
         raise VectorFormatError(
             f"{p}: vectors.npy has shape {vectors.shape}, words.txt {len(words)} lines, "
-            f"meta.json says {meta['n_words']}×{meta['dim']}; the store is damaged, reinstall it"
+            f"meta.json says {declared[0]}×{declared[1]}; the store is damaged, reinstall it"
         )
     if limit is not None:
         if limit <= 0:
             raise InputError(f"--limit must be positive; got {limit}")
         words, vectors = words[:limit], vectors[:limit]
     prov = dict(meta.get("provenance") or {}, cache=str(p))
-    # Rows were validated when the cache was written: skip the finiteness scan (near-instant reload).
+    # Rows were validated when the cache was written: skip the finiteness scan (near-instant
+    # reload). Damage inside vectors.npy that keeps its size is caught by verify_store.
     return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
+
+
+def verify_store(path: str | os.PathLike) -> str:
+    """Check a cached store's matrix against the sha256 recorded in its ``meta.json``.
+
+    :func:`load_store` skips both this hash and the NaN/inf scan to stay near-instant; a
+    store damaged on disk without a size change (a bit flip, rows overwritten with NaN) loads
+    silently. ``geobias vectors info NAME|PATH --verify`` and ``geobias vectors install`` (on
+    an existing store) call this. Cost: one sequential read of ``vectors.npy`` (~0.1 s for
+    20,000 × 300) plus, for stores without a recorded checksum, a finiteness scan.
+
+    Parameters
+    ----------
+    path : path-like
+        A geobias store directory.
+
+    Returns
+    -------
+    str
+        The hex sha256 of ``vectors.npy`` (equal to the recorded one).
+
+    Raises
+    ------
+    VectorFormatError
+        Not a store, files inconsistent (see :func:`load_store`), a sha256 mismatch, or NaN/inf
+        rows in a store whose ``meta.json`` records no checksum.
+    """
+    p = Path(path)
+    store = load_store(p)  # structure and sizes
+    recorded = json.loads((p / "meta.json").read_text(encoding="utf-8")).get("sha256_vectors")
+    actual = sha256_file(p / "vectors.npy")
+    if recorded is None:
+        if not np.isfinite(store.vectors.sum(axis=1, dtype=np.float64)).all():
+            raise VectorFormatError(f"{p}: vectors.npy contains NaN or inf rows; the store is damaged, reinstall it")
+    elif actual != recorded:
+        raise VectorFormatError(
+            f"{p}: vectors.npy has sha256 {actual[:16]}… but meta.json records {recorded[:16]}…; "
+            "the store is damaged on disk, reinstall it (geobias vectors install NAME --force)"
+        )
+    return actual

@@ -184,7 +184,7 @@ class VectorStore:
             try:
                 return self._vectors[self._index[key]]
             except KeyError:
-                raise OutOfVocabularyError([key]) from None
+                raise OutOfVocabularyError([key], hint=None) from None
         return self.lookup(list(key), oov="raise").vectors
 
     # ------------------------------------------------------------------ derived views
@@ -277,7 +277,13 @@ class VectorStore:
         return VectorStore(lk.words, lk.vectors, lang=self.lang, provenance=prov)
 
     def head(self, limit: int) -> VectorStore:
-        """New store with the first ``limit`` words (file order is usually frequency order)."""
+        """New store with the first ``limit`` words (file order is usually frequency order).
+
+        Raises
+        ------
+        InputError
+            ``limit <= 0``.
+        """
         if limit <= 0:
             raise InputError(f"limit must be positive; got {limit}")
         if limit >= len(self):
@@ -307,8 +313,14 @@ class VectorStore:
 
         Returns
         -------
-        similarities : ndarray of shape (n_queries, k), float32
-        rows : ndarray of shape (n_queries, k), int64
+        similarities : ndarray of shape (n_queries, min(k, n_words)), float32
+            Cosine similarities, best first.
+        rows : ndarray of shape (n_queries, min(k, n_words)), int64
+
+        Raises
+        ------
+        InputError
+            ``k <= 0``, or a query dimension other than :attr:`dim`.
         """
         if k <= 0:
             raise InputError(f"k must be positive; got {k}")
@@ -357,7 +369,7 @@ class VectorStore:
         try:
             return self._index[word]
         except KeyError:
-            raise OutOfVocabularyError([word]) from None
+            raise OutOfVocabularyError([word], hint=None) from None
 
     def summary(self) -> dict[str, Any]:
         """JSON-able description: size, dimension, language, provenance, mean norm."""

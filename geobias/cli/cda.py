@@ -1,0 +1,42 @@
+"""`geobias cda`: counterfactual data augmentation / substitution of a corpus file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import app
+from geobias.cli._options import Json, Seed, emit
+
+
+def _render(console, res) -> None:
+    what = "added" if res.mode == "cda" else "substituted"
+    console.print(
+        f"{res.mode.upper()}: {res.n_documents} documents in, {res.n_output} out "
+        f"({res.n_counterfactual} counterfactuals {what}, {res.n_substitutions} words swapped) → {res.output}"
+    )
+
+
+@app.command("cda")
+def cda(
+    input: Annotated[Path, typer.Option("--input", "-i", help="Corpus: text (one document per line) or TSV with --column.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output file (never the input).")],
+    mode: Annotated[
+        str, typer.Option("--mode", help="cda: keep each document and add its counterfactual; cds: substitute with probability 0.5.")
+    ] = "cda",
+    column: Annotated[
+        str | None, typer.Option("--column", help="TSV input: the header name of the text column to swap (e.g. Text for GAP).")
+    ] = None,
+    no_names: Annotated[bool, typer.Option("--no-names", help="Swap gendered words only, not first names.")] = False,
+    seed: Seed = 0,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output file.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
+    from geobias.contextual.cda import augment_file, load_swapper
+
+    res = augment_file(input, out, mode, seed=seed, column=column, overwrite=overwrite,
+                       swapper=load_swapper("en", names=not no_names))
+    emit(res, as_json, _render)

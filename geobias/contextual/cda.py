@@ -1,0 +1,424 @@
+"""Counterfactual data augmentation (CDA) and substitution (CDS) of gendered words and first names.
+
+Every gendered word of a bidirectional pair list (``wordlists/en/cda_pairs.tsv``: pronouns, kinship
+terms, titles, gendered nouns) and every first name of a name-pair list
+(``wordlists/en/cda_names.tsv``) is replaced by its partner, in one regular-expression pass:
+
+- whole words only: a match may not touch a letter, digit or underscore on either side, so
+  "he" is never swapped inside "the" or "heroine", but "ex-wife" → "ex-husband" and "he's" →
+  "she's";
+- the case of the text is kept: ``he → she``, ``He → She``, ``HE → SHE`` (lower-case
+  replacement for any other mixture);
+- pair words match in any case; names match only when capitalised (``John`` or ``JOHN``),
+  so an ordinary lower-case word is never taken for a name;
+- **"her"** is ambiguous (possessive → "his", object → "him"). Rule: "her" becomes "him" when
+  it is followed by the end of the text, a punctuation mark, or a function word (preposition,
+  conjunction, determiner, pronoun, auxiliary, particle such as "back"/"up"/"away";
+  :data:`OBJECT_FOLLOWERS`), and "his" otherwise (a noun or adjective follows: "her own car").
+  "his" always becomes "her" (its independent use, "the book is his", is rare in running
+  text); "hers" becomes "his".
+
+``mode="cda"`` keeps every document and adds its counterfactual (Zhao et al. 2018: a corpus
+twice as large); ``mode="cds"`` replaces each document by its counterfactual with probability
+0.5 (Maudslay et al. 2019), drawn with a seeded ``numpy.random.Generator``.
+
+References
+----------
+Zhao, Wang, Yatskar, Ordonez, Chang (2018), *Gender Bias in Coreference Resolution: Evaluation
+and Debiasing Methods*, NAACL (CDA).
+Maudslay, Gonen, Cotterell, Teufel (2019), *It's All in the Name: Mitigating Gender Bias with
+Name-Based Counterfactual Data Substitution*, EMNLP (CDS, names swapped too).
+Bartl, Nissim, Gatt (2020), *Unmasking Contextual Stereotypes*, GeBNLP §5 (CDS on GAP, then
+MLM fine-tuning).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from geobias._io import atomic_write, check_output_path, read_text
+from geobias.errors import InputError
+from geobias.results import Result
+from geobias.store import check_choice
+from geobias.wordlists import own_table
+
+CdaMode = Literal["cda", "cds"]
+
+#: Words after which "her" is an object pronoun (→ "him"); any other following word → "his".
+OBJECT_FOLLOWERS = frozenset(
+    """
+    to and or but nor in on at for from with by as that than of into onto about after before
+    against around over under through throughout during until till toward towards behind between
+    among across along upon within without like despite via off up out down away back again there
+    here so too now then once when while where why how what who whom which whose if because
+    although though since unless whether the a an this these those some any no every each all both
+    either neither he she it they we you i him her his them us me is was were are be been had has
+    have will would could should can may might must did does do not yet also very
+    """.split()
+)
+
+_NEXT_TOKEN = re.compile(r"\s*(\w+|[^\w\s])?")
+
+
+def _match_case(source: str, replacement: str) -> str:
+    """Give ``replacement`` the case pattern of ``source`` (lower, Title or UPPER)."""
+    if len(source) > 1 and source.isupper():
+        return replacement.upper()
+    if source[:1].isupper() and source[1:] == source[1:].lower():
+        return replacement[:1].upper() + replacement[1:]
+    if source.islower():
+        return replacement.lower()
+    return replacement.lower()
+
+
+class CounterfactualSwapper:
+    """Swap gendered words and first names in text (see the module docstring for the rules).
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        (male, female) word pairs, matched case-insensitively. A word maps to its partner in its
+        first pair; a later pair with the same word only defines the other direction.
+    names : sequence of (str, str), default ()
+        (male, female) first names, matched only in Title or UPPER case.
+
+    Raises
+    ------
+    InputError
+        An empty pair, a word paired with itself, or a pair word containing whitespace.
+    """
+
+    def __init__(self, pairs: Sequence[tuple[str, str]], names: Sequence[tuple[str, str]] = ()):
+        self.pairs = [(m, f) for m, f in pairs]
+        self.names = [(m, f) for m, f in names]
+        self._words: dict[str, str] = {}
+        for m, f in self.pairs:
+            m, f = m.strip().lower(), f.strip().lower()
+            self._check(m, f, "pair")
+            self._words.setdefault(m, f)
+            self._words.setdefault(f, m)
+        self._names: dict[str, str] = {}
+        for m, f in self.names:
+            m, f = m.strip(), f.strip()
+            self._check(m, f, "name pair")
+            for a, b in ((m, f), (f, m)):
+                self._names.setdefault(a[:1].upper() + a[1:].lower(), b[:1].upper() + b[1:].lower())
+                self._names.setdefault(a.upper(), b.upper())
+        words = sorted(self._words, key=len, reverse=True)  # longest first: "his" before "hi..."
+        names = sorted(self._names, key=len, reverse=True)
+        alternatives = []
+        if words:
+            alternatives.append("(?P<word>(?i:" + "|".join(map(re.escape, words)) + "))")
+        if names:
+            alternatives.append("(?P<name>" + "|".join(map(re.escape, names)) + ")")
+        if not alternatives:
+            raise InputError("no word pairs given for counterfactual substitution")
+        self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+
+    @staticmethod
+    def _check(m: str, f: str, what: str) -> None:
+        if not m or not f:
+            raise InputError(f"empty word in {what} ({m!r}, {f!r})")
+        if m.lower() == f.lower():
+            raise InputError(f"{what} ({m!r}, {f!r}) pairs a word with itself")
+        if any(ch.isspace() for ch in m + f):
+            raise InputError(f"{what} ({m!r}, {f!r}): multi-word entries are not supported")
+
+    def _replace(self, match: re.Match, text: str) -> str:
+        if "name" in self._pattern.groupindex and match.group("name"):
+            return self._names[match.group("name")]
+        src = match.group("word")
+        low = src.lower()
+        if low == "her":
+            nxt = _NEXT_TOKEN.match(text, match.end()).group(1)
+            partner = "him" if nxt is None or not nxt[0].isalnum() or nxt.lower() in OBJECT_FOLLOWERS else "his"
+        else:
+            partner = self._words[low]
+        return _match_case(src, partner)
+
+    def swap_counted(self, text: str) -> tuple[str, int]:
+        """The counterfactual of ``text`` and the number of words replaced."""
+        n = 0
+
+        def repl(m: re.Match) -> str:
+            nonlocal n
+            n += 1
+            return self._replace(m, text)
+
+        return self._pattern.sub(repl, text), n
+
+    def swap(self, text: str) -> str:
+        """The counterfactual of ``text``: every gendered word and first name replaced."""
+        return self.swap_counted(text)[0]
+
+    def __repr__(self) -> str:
+        return f"CounterfactualSwapper({len(self.pairs)} word pairs, {len(self.names)} name pairs)"
+
+
+def load_swapper(lang: str = "en", *, names: bool = True) -> CounterfactualSwapper:
+    """The swapper of the project's own lists (``wordlists/<lang>/cda_pairs.tsv``, ``cda_names.tsv``).
+
+    Parameters
+    ----------
+    lang : str, default "en"
+        Only English lists exist so far.
+    names : bool, default True
+        Also swap first names (CDS "names swapped too", Maudslay et al. 2019).
+
+    Raises
+    ------
+    InputError
+        No lists for ``lang``.
+    """
+    pairs = [(r["male"], r["female"]) for r in own_table(lang, "cda_pairs", ("male", "female"))]
+    name_pairs = [(r["male"], r["female"]) for r in own_table(lang, "cda_names", ("male", "female"))] if names else []
+    return CounterfactualSwapper(pairs, name_pairs)
+
+
+@dataclass(frozen=True)
+class Augmented:
+    """Output of :func:`augment`.
+
+    Attributes
+    ----------
+    texts : list of str
+        ``cda``: original and counterfactual of each document, interleaved (2n texts);
+        ``cds``: one text per document, the counterfactual where ``flipped``.
+    flipped : list of bool
+        Per output text: whether it is a counterfactual.
+    source : list of int
+        Per output text: index of the input document it comes from.
+    n_substitutions : int
+        Words replaced in the counterfactual texts that were output.
+    """
+
+    texts: list[str]
+    flipped: list[bool]
+    source: list[int]
+    n_substitutions: int
+
+
+def augment(
+    documents: Iterable[str],
+    mode: str = "cda",
+    *,
+    seed: int = 0,
+    swapper: CounterfactualSwapper | None = None,
+) -> Augmented:
+    """Counterfactual data augmentation (``"cda"``) or substitution (``"cds"``).
+
+    Parameters
+    ----------
+    documents : iterable of str
+    mode : {"cda", "cds"}, default "cda"
+        ``cda`` keeps each document and adds its counterfactual; ``cds`` substitutes each
+        document by its counterfactual with probability 0.5.
+    seed : int, default 0
+        Seeds the CDS draws (``numpy.random.default_rng(seed).random(n) < 0.5``); unused by CDA.
+    swapper : CounterfactualSwapper, optional
+        Default: :func:`load_swapper` ``("en")``.
+
+    Returns
+    -------
+    Augmented
+
+    Raises
+    ------
+    InputError
+        An unknown mode.
+
+    References
+    ----------
+    Zhao et al. (2018) (CDA); Maudslay et al. (2019) §3 (CDS).
+    """
+    check_choice("mode", mode, CdaMode)
+    docs = list(documents)
+    sw = swapper if swapper is not None else load_swapper("en")
+    texts: list[str] = []
+    flipped: list[bool] = []
+    source: list[int] = []
+    n_sub = 0
+    if mode == "cda":
+        for i, d in enumerate(docs):
+            cf, n = sw.swap_counted(d)
+            texts += [d, cf]
+            flipped += [False, True]
+            source += [i, i]
+            n_sub += n
+    else:
+        draws = np.random.default_rng(seed).random(len(docs)) < 0.5
+        for i, (d, flip) in enumerate(zip(docs, draws, strict=True)):
+            if flip:
+                d, n = sw.swap_counted(d)
+                n_sub += n
+            texts.append(d)
+            flipped.append(bool(flip))
+            source.append(i)
+    return Augmented(texts, flipped, source, n_sub)
+
+
+@dataclass(frozen=True)
+class CdaSummary(Result):
+    """What :func:`augment_file` did.
+
+    Attributes
+    ----------
+    mode, seed : the options used
+    input, output : str
+        The files.
+    column : str or None
+        The TSV column swapped (None: plain text, one document per line).
+    n_documents : int
+        Input documents (non-blank lines or TSV rows).
+    n_output : int
+        Output documents.
+    n_counterfactual : int
+        Output documents that are counterfactuals.
+    n_substitutions : int
+        Words replaced in them.
+    """
+
+    mode: str
+    seed: int
+    input: str
+    output: str
+    column: str | None
+    n_documents: int
+    n_output: int
+    n_counterfactual: int
+    n_substitutions: int
+
+
+def read_documents(path: str | Path, column: str | None = None) -> tuple[list[str], list[list[str]] | None, int | None]:
+    """Read documents from a text file (one per non-blank line) or a TSV column.
+
+    Parameters
+    ----------
+    path : str or Path
+    column : str, optional
+        Name of a column of a tab-separated file with a header row. Fields are split on tabs
+        only (no quoting), so quotes inside texts are kept verbatim.
+
+    Returns
+    -------
+    documents : list of str
+    rows : list of list of str, or None
+        With ``column``: the header followed by every row (fields), else None.
+    index : int or None
+        With ``column``: the column's index.
+
+    Raises
+    ------
+    InputError
+        Missing or non-UTF-8 file, missing column, a row with the wrong number of fields
+        (the message names the line), no document at all.
+    """
+    p = Path(path)
+    text = read_text(p, what="corpus")
+    lines = text.splitlines()
+    if column is None:
+        docs = [line for line in lines if line.strip()]
+        if not docs:
+            raise InputError(f"{p}: no documents (empty file)")
+        return docs, None, None
+    if not lines:
+        raise InputError(f"{p}: empty file (expected a header row with column {column!r})")
+    header = lines[0].split("\t")
+    if column not in header:
+        raise InputError(f"{p}: line 1: no column {column!r} (columns: {', '.join(header)})")
+    idx = header.index(column)
+    rows = [header]
+    for lineno, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(f"{p}: line {lineno}: expected {len(header)} tab-separated fields, got {len(fields)}")
+        rows.append(fields)
+    if len(rows) == 1:
+        raise InputError(f"{p}: no rows after the header")
+    return [r[idx] for r in rows[1:]], rows, idx
+
+
+def check_output(input_path: str | Path, out: str | Path, *, overwrite: bool = False) -> Path:
+    """Refuse to write onto the input (also through a link), over an existing file (without
+    ``overwrite``), or into a missing or unwritable directory (:func:`geobias._io.check_output_path`).
+
+    Raises
+    ------
+    InputError
+    """
+    src, dest = Path(input_path), Path(out).expanduser()
+    if dest.exists() and src.exists() and os.path.samefile(src, dest):
+        raise InputError(f"{dest} is the input file; write the output to another file")
+    check_output_path(dest, what="output", overwrite=overwrite)
+    return dest
+
+
+def augment_file(
+    input_path: str | Path,
+    out: str | Path,
+    mode: str = "cda",
+    *,
+    seed: int = 0,
+    column: str | None = None,
+    overwrite: bool = False,
+    swapper: CounterfactualSwapper | None = None,
+) -> CdaSummary:
+    """Write the CDA/CDS version of a corpus file (atomically; never onto the input).
+
+    A plain text file has one document per line (blank lines are not documents and are not
+    written). With ``column``, the file is a TSV with a header; only that column is swapped and
+    the other fields are copied verbatim (character offsets such as GAP's ``Pronoun-offset`` are
+    *not* updated), and CDA writes each row twice (original, then counterfactual).
+
+    Parameters
+    ----------
+    input_path, out : str or Path
+    mode : {"cda", "cds"}, default "cda"
+    seed : int, default 0
+    column : str, optional
+    overwrite : bool, default False
+    swapper : CounterfactualSwapper, optional
+
+    Returns
+    -------
+    CdaSummary
+
+    Raises
+    ------
+    InputError
+        See :func:`read_documents` and :func:`check_output`; an unknown mode.
+    """
+    check_choice("mode", mode, CdaMode)
+    dest = check_output(input_path, out, overwrite=overwrite)
+    docs, rows, idx = read_documents(input_path, column)
+    aug = augment(docs, mode, seed=seed, swapper=swapper)
+    if rows is None:
+        lines = aug.texts
+    else:
+        lines = ["\t".join(rows[0])]
+        for text, src in zip(aug.texts, aug.source, strict=True):
+            fields = list(rows[src + 1])
+            fields[idx] = text
+            lines.append("\t".join(fields))
+    with atomic_write(dest, mode="w", overwrite=overwrite) as fh:
+        fh.write("".join(line + "\n" for line in lines))
+    return CdaSummary(
+        mode=mode,
+        seed=seed,
+        input=str(input_path),
+        output=str(dest),
+        column=column,
+        n_documents=len(docs),
+        n_output=len(aug.texts),
+        n_counterfactual=sum(aug.flipped),
+        n_substitutions=aug.n_substitutions,
+    )

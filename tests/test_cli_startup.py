@@ -1,0 +1,29 @@
+"""`geobias --help` stays fast: importing the CLI loads no heavy library (they load inside commands)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+HEAVY = ("torch", "transformers", "sklearn", "matplotlib", "gensim", "faiss", "spacy", "scipy")
+
+
+def test_cli_import_loads_no_heavy_library():
+    code = (
+        "import sys, json, geobias.cli; "
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=True)
+    assert json.loads(out.stdout) == []
+
+
+def test_help_lists_every_command():
+    out = subprocess.run([sys.executable, str(REPO / "cli.py"), "--help"], capture_output=True, text=True,
+                         cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0
+    for command in ("vectors", "neighbors", "directions", "weat", "mweat", "probe", "becpro"):
+        assert command in out.stdout

@@ -1,0 +1,20 @@
+"""`--vectors NAME` finds a store saved by name under vectors_dir() (pool/align --out NAME)."""
+
+import numpy as np
+import pytest
+
+from geobias import VectorStore
+from geobias.errors import InputError
+from geobias.sources import resolve_store, vectors_dir
+from geobias.store import save_store
+
+
+def test_saved_store_by_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("GEOBIAS_VECTORS_DIR", str(tmp_path))
+    assert vectors_dir() == tmp_path
+    store = VectorStore(["a", "b"], np.eye(2), lang="en")
+    save_store(store, tmp_path / "my-pooled")
+    got = resolve_store("en", "my-pooled")
+    assert got.words == ["a", "b"] and np.array_equal(got.vectors, store.vectors)
+    with pytest.raises(InputError, match="nor a store saved under"):
+        resolve_store("en", "not-saved")
