@@ -1,0 +1,40 @@
+"""Bilingual alignment (orthogonal Procrustes, MUSE supervised mode) and word translation
+evaluation with nearest-neighbour and CSLS retrieval."""
+
+from geobias.alignment.csls import CslsIndex, csls_dense, mean_knn_similarity, unit_rows
+from geobias.alignment.dictionary import (
+    Dictionary,
+    ResolvedDictionary,
+    identical_dictionary,
+    load_dictionary,
+    read_dictionary,
+    resolve,
+)
+from geobias.alignment.procrustes import (
+    AlignmentResult,
+    ProcrustesAligner,
+    align,
+    mutual_csls_pairs,
+    procrustes,
+)
+from geobias.alignment.translation import TranslationResult, translation_accuracy
+
+__all__ = [
+    "AlignmentResult",
+    "CslsIndex",
+    "Dictionary",
+    "ProcrustesAligner",
+    "ResolvedDictionary",
+    "TranslationResult",
+    "align",
+    "csls_dense",
+    "identical_dictionary",
+    "load_dictionary",
+    "mean_knn_similarity",
+    "mutual_csls_pairs",
+    "procrustes",
+    "read_dictionary",
+    "resolve",
+    "translation_accuracy",
+    "unit_rows",
+]

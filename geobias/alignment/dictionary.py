@@ -1,0 +1,156 @@
+"""Bilingual dictionaries in MUSE format (one ``source target`` pair per line).
+
+A source word may have several gold translations (one line each); word translation counts a
+query as correct when *any* of them is retrieved (Conneau et al. 2018, MUSE evaluation).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.store import VectorStore
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """A bilingual dictionary: ordered ``(source, target)`` pairs, duplicates removed.
+
+    Attributes
+    ----------
+    pairs : list of (str, str)
+        In file order.
+    source : str
+        Where the pairs came from (a path, or ``"identical"``).
+    """
+
+    pairs: list[tuple[str, str]]
+    source: str = "in-memory"
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def inverted(self) -> Dictionary:
+        """The same pairs as ``(target, source)`` (for the reverse translation direction)."""
+        return Dictionary([(t, s) for s, t in self.pairs], f"{self.source} (inverted)")
+
+
+@dataclass(frozen=True)
+class ResolvedDictionary:
+    """A dictionary resolved against two stores.
+
+    Attributes
+    ----------
+    src_rows, tgt_rows : ndarray of shape (n_pairs_in_vocab,), int64
+        Row indices of the in-vocabulary pairs.
+    n_pairs : int
+        Pairs in the dictionary.
+    n_oov_pairs : int
+        Pairs dropped because the source or target word is out of vocabulary.
+    oov_examples : list of (str, str)
+        Up to 10 of those pairs.
+    """
+
+    src_rows: np.ndarray
+    tgt_rows: np.ndarray
+    n_pairs: int
+    n_oov_pairs: int
+    oov_examples: list[tuple[str, str]] = field(default_factory=list)
+
+
+def read_dictionary(path: str | os.PathLike) -> Dictionary:
+    """Read a MUSE-format bilingual dictionary.
+
+    Each non-blank line holds exactly two whitespace-separated fields ``source target``
+    (MUSE files use a space or a tab). Lines starting with ``#`` are comments. Exact duplicate
+    pairs are kept once. Words are taken as written (no lower-casing, no accent stripping).
+
+    Raises
+    ------
+    InputError
+        The file does not exist, is not UTF-8, holds a line with other than two fields
+        (the message names the line), or holds no pairs.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"dictionary file not found: {p}")
+    pairs: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    try:
+        with open(p, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                text = line.strip()
+                if not text or text.startswith("#"):
+                    continue
+                fields = text.split()
+                if len(fields) != 2:
+                    raise InputError(
+                        f"{p}, line {lineno}: expected 2 fields 'source target', got {len(fields)}: {text[:60]!r}"
+                    )
+                pair = (fields[0], fields[1])
+                if pair not in seen:
+                    seen.add(pair)
+                    pairs.append(pair)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if not pairs:
+        raise InputError(f"{p}: the dictionary holds no pairs")
+    return Dictionary(pairs, str(p))
+
+
+def identical_dictionary(src: VectorStore, tgt: VectorStore, *, max_pairs: int | None = None) -> Dictionary:
+    """Seed dictionary of identical strings present in both vocabularies (source order).
+
+    Used by ``geobias align --dictionary identical`` for users without a dictionary
+    (Artetxe et al. 2017; Conneau et al. 2018 use it as a baseline).
+
+    Raises
+    ------
+    InputError
+        No string is shared by the two vocabularies.
+    """
+    shared = [w for w in src.words if w in tgt]
+    if max_pairs is not None:
+        shared = shared[:max_pairs]
+    if not shared:
+        raise InputError("the two vocabularies share no identical strings; pass --dictionary PATH")
+    return Dictionary([(w, w) for w in shared], "identical")
+
+
+def load_dictionary(spec: str | os.PathLike | Dictionary, src: VectorStore, tgt: VectorStore) -> Dictionary:
+    """A :class:`Dictionary` from a path, the word ``"identical"``, or a Dictionary."""
+    if isinstance(spec, Dictionary):
+        return spec
+    if str(spec) == "identical":
+        return identical_dictionary(src, tgt)
+    return read_dictionary(spec)
+
+
+def resolve(dictionary: Dictionary, src: VectorStore, tgt: VectorStore) -> ResolvedDictionary:
+    """Row indices of the pairs whose two words are both in vocabulary; count the others.
+
+    Raises
+    ------
+    InputError
+        No pair has both words in vocabulary.
+    """
+    si, ti, oov = [], [], []
+    for s, t in dictionary.pairs:
+        a, b = src.index.get(s), tgt.index.get(t)
+        if a is None or b is None:
+            oov.append((s, t))
+        else:
+            si.append(a)
+            ti.append(b)
+    if not si:
+        raise InputError(
+            f"none of the {len(dictionary)} dictionary pairs from {dictionary.source} has both words "
+            "in the vocabularies (check the language order: source first, target second)"
+        )
+    return ResolvedDictionary(
+        np.asarray(si, dtype=np.int64), np.asarray(ti, dtype=np.int64), len(dictionary), len(oov), oov[:10]
+    )

@@ -1,0 +1,37 @@
+"""``geobias correlate``: English WEAT vs signed MWEAT per occupation (Zhou et al. 2019, §4.4)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import app
+from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit
+
+
+@app.command("correlate")
+def correlate_command(
+    lang: Annotated[str, typer.Option("--lang", "-l", help="The gendered language (fr, es, de).")],
+    vectors: Vectors = None,
+    en_vectors: Annotated[str | None, typer.Option("--en-vectors", help="English vectors: registry name or path.")] = None,
+    limit: Limit = None,
+    trust_pickle: TrustPickle = False,
+    as_json: Json = False,
+) -> None:
+    """Spearman correlation of per-occupation bias in English and in LANG, with its p-value."""
+    from geobias import wordlists
+    from geobias.evaluation import correlate
+    from geobias.sources import resolve_store
+
+    src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
+    en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle)
+    result = correlate(src, en, wordlists.occupations(lang), wordlists.attribute_words(lang),
+                       wordlists.attribute_words("en"))
+
+    def render(console, r):
+        console.print(f"Spearman ρ = {r.spearman:.3f} (p = {r.p_value:.3g}) over {r.n_occupations} occupations")
+        if r.missing:
+            console.print(f"not in vocabulary: {', '.join(r.missing[:10])}")
+
+    emit(result, as_json, render)

@@ -1,0 +1,71 @@
+"""``geobias hard-debias``: Bolukbasi et al. (2016) hard debias of English vectors, with a
+DirectBias report before and after (and optionally the debiased vectors written out)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import app
+from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit
+from geobias.results import Result
+
+
+@dataclass(frozen=True)
+class HardDebiasReport(Result):
+    """DirectBias_1 over the neutral words before and after hard debias."""
+
+    direct_bias_before: float
+    direct_bias_after: float
+    c: float
+    n_neutral_words: int
+    missing: list
+    n_gender_specific: int
+    n_equalize_pairs: int
+    explained_variance_ratio: list
+    out: str | None
+
+
+@app.command("hard-debias")
+def hard_debias_command(
+    vectors: Vectors = None,
+    lang: Annotated[str, typer.Option("--lang", "-l", help="Language of the vectors (our lists are English).")] = "en",
+    neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: the English occupations).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the debiased vectors to this file.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    limit: Limit = None,
+    trust_pickle: TrustPickle = False,
+    as_json: Json = False,
+) -> None:
+    """Neutralise + equalise (Bolukbasi et al. 2016); report DirectBias (c = 1) before and after."""
+    from geobias import wordlists
+    from geobias.mitigation import HardDebias, direct_bias
+    from geobias.sources import resolve_store, write_vectors
+
+    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
+    hd = HardDebias().fit(store)
+    debiased = hd.transform(store)
+    words = (wordlists.read_word_file(neutral) if neutral is not None
+             else [o.english for o in wordlists.occupations("en")])
+    words = [w for w in dict.fromkeys(words) if w not in hd.gender_specific_]
+    before = direct_bias(store, hd.direction_, words)
+    after = direct_bias(debiased, hd.direction_, words)
+    if out is not None:
+        write_vectors(debiased, out, format=fmt)
+    report = HardDebiasReport(before.direct_bias, after.direct_bias, 1.0, before.n_words, before.missing,
+                              len(hd.gender_specific_), len(hd.equalize_pairs_),
+                              list(hd.explained_variance_ratio_[:5]), str(out) if out else None)
+
+    def render(console, r):
+        console.print(f"DirectBias_1 over {r.n_neutral_words} neutral words: {r.direct_bias_before:.4f} → "
+                      f"{r.direct_bias_after:.6f}")
+        console.print(f"{r.n_gender_specific} gender-specific words kept, {r.n_equalize_pairs} pairs equalised")
+        if r.missing:
+            console.print(f"not in vocabulary: {', '.join(r.missing[:10])}")
+        if r.out:
+            console.print(f"wrote {r.out}")
+
+    emit(report, as_json, render)

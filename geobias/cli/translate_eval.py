@@ -1,0 +1,60 @@
+"""``geobias translate-eval``: word translation P@1/5/10 (nearest neighbour and CSLS)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import app
+from geobias.cli._options import Json, Limit, TrustPickle, emit
+from geobias.results import Result
+
+
+@dataclass(frozen=True)
+class TranslateEvalResult(Result):
+    src: str
+    tgt: str
+    nn: dict
+    csls: dict
+
+
+@app.command("translate-eval")
+def translate_eval_command(
+    src: Annotated[str, typer.Option("--src", help="Source language.")],
+    tgt: Annotated[str, typer.Option("--tgt", help="Target language.")],
+    dictionary: Annotated[Path, typer.Option("--dictionary", help="MUSE test dictionary 'src tgt' per line.")],
+    src_vectors: Annotated[str | None, typer.Option("--src-vectors", help="ALIGNED source vectors (e.g. the output of geobias align).")] = None,
+    tgt_vectors: Annotated[str | None, typer.Option("--tgt-vectors", help="Target vectors.")] = None,
+    csls_k: Annotated[int, typer.Option("--csls-k", help="CSLS neighbourhood size.")] = 10,
+    limit: Limit = None,
+    trust_pickle: TrustPickle = False,
+    as_json: Json = False,
+) -> None:
+    """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved."""
+    from geobias.alignment import read_dictionary, translation_accuracy
+    from geobias.sources import resolve_store
+
+    dico = read_dictionary(dictionary)
+    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle)
+    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle)
+    nn = translation_accuracy(s, t, dico, method="nn")
+    cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
+    result = TranslateEvalResult(src, tgt, nn.to_dict(), cs.to_dict())
+
+    def render(console, r):
+        from rich.table import Table
+
+        tab = Table(title=f"Word translation {src} → {tgt}")
+        tab.add_column("retrieval")
+        for k in nn.precision:
+            tab.add_column(k.replace("p_at_", "P@"), justify="right")
+        for res in (nn, cs):
+            tab.add_row(res.method.upper(), *(f"{100 * v:.1f}" for v in res.precision.values()))
+        console.print(tab)
+        console.print(f"queries covered: {nn.n_queries:,} of {nn.n_source_words:,} source words "
+                      f"({100 * nn.coverage:.1f}%); {nn.n_oov_pairs:,} pairs with an out-of-vocabulary word")
+
+    emit(result, as_json, render)

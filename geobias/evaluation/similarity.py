@@ -1,0 +1,95 @@
+"""Word similarity: correlation of cosine similarities with human ratings."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+from geobias.errors import InputError
+from geobias.results import Result
+from geobias.store import VectorStore
+
+
+@dataclass(frozen=True)
+class SimilarityResult(Result):
+    """Pearson and Spearman correlation of cos(w1, w2) with the gold scores.
+
+    Attributes
+    ----------
+    pearson, spearman : float
+    n_pairs : int
+        Pairs in the file.
+    n_covered : int
+        Pairs with both words in vocabulary (the correlations use these only).
+    coverage : float
+    missing : list of str
+        Out-of-vocabulary words.
+    """
+
+    pearson: float
+    spearman: float
+    n_pairs: int
+    n_covered: int
+    coverage: float
+    missing: list[str] = field(default_factory=list)
+
+
+def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]]:
+    """Read ``word1 word2 score`` lines (tabs or spaces; blank and ``#`` lines skipped).
+
+    Raises
+    ------
+    InputError
+        Missing file, a line without three fields or with a non-numeric score (line named).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"similarity file not found: {p}")
+    rows = []
+    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        t = line.strip()
+        if not t or t.startswith("#"):
+            continue
+        f = t.split()
+        if len(f) != 3:
+            raise InputError(f"{p}, line {i}: expected 'word1 word2 score', got {len(f)} fields")
+        try:
+            rows.append((f[0], f[1], float(f[2])))
+        except ValueError:
+            raise InputError(f"{p}, line {i}: score {f[2]!r} is not a number") from None
+    if not rows:
+        raise InputError(f"{p}: no similarity pairs")
+    return rows
+
+
+def word_similarity(store: VectorStore, pairs: list[tuple[str, str, float]] | str | os.PathLike) -> SimilarityResult:
+    """Pearson and Spearman correlation between cosine similarity and human scores.
+
+    Raises
+    ------
+    InputError
+        Fewer than 3 pairs in vocabulary.
+    """
+    if not isinstance(pairs, list):
+        pairs = read_similarity_file(pairs)
+    covered = [(a, b, s) for a, b, s in pairs if a in store and b in store]
+    missing = sorted({w for a, b, _ in pairs for w in (a, b) if w not in store})
+    if len(covered) < 3:
+        raise InputError(f"only {len(covered)} similarity pairs are in the vocabulary")
+    u = store.unit_vectors
+    ia = np.array([store.index[a] for a, _, _ in covered])
+    ib = np.array([store.index[b] for _, b, _ in covered])
+    cos = np.sum(u[ia].astype(np.float64) * u[ib], axis=1)
+    gold = np.array([s for _, _, s in covered])
+    return SimilarityResult(
+        pearson=float(stats.pearsonr(cos, gold)[0]),
+        spearman=float(stats.spearmanr(cos, gold)[0]),
+        n_pairs=len(pairs),
+        n_covered=len(covered),
+        coverage=len(covered) / len(pairs),
+        missing=missing,
+    )

@@ -1,0 +1,59 @@
+"""Gender-bias mitigation estimators (Zhou et al. 2019 §3; Bolukbasi et al. 2016) and their
+registry: a new method is one class plus one line in :data:`METHODS`."""
+
+from __future__ import annotations
+
+from geobias.errors import InputError
+from geobias.mitigation.base import Mitigation
+from geobias.mitigation.bilingual import (
+    BilingualMitigation,
+    DeAlign,
+    HybridEN,
+    HybridOri,
+    MitigationReport,
+    ShiftEN,
+    ShiftOri,
+)
+from geobias.mitigation.hard_debias import DirectBiasResult, HardDebias, direct_bias
+from geobias.mitigation.lexicon import GenderLexicon
+
+METHODS: dict[str, type[Mitigation]] = {
+    "shift-ori": ShiftOri,
+    "shift-en": ShiftEN,
+    "de-align": DeAlign,
+    "hybrid-ori": HybridOri,
+    "hybrid-en": HybridEN,
+    "hard-debias": HardDebias,
+}
+
+
+def get_method(name: str) -> type[Mitigation]:
+    """The estimator class registered under ``name``.
+
+    Raises
+    ------
+    InputError
+        Unknown name; the message lists the registered ones.
+    """
+    try:
+        return METHODS[name]
+    except KeyError:
+        raise InputError(f"unknown mitigation method {name!r}; choose one of {', '.join(METHODS)}") from None
+
+
+__all__ = [
+    "METHODS",
+    "BilingualMitigation",
+    "DeAlign",
+    "DirectBiasResult",
+    "GenderLexicon",
+    "HardDebias",
+    "HybridEN",
+    "HybridOri",
+    "Mitigation",
+    "MitigationReport",
+    "ShiftEN",
+    "ShiftOri",
+    "direct_bias",
+    "get_method",
+]

@@ -1,0 +1,308 @@
+"""Zhou et al. (2019) §3 mitigation in a gendered language and its bilingual space with English:
+Shift Ori, Shift EN, De-Align, Hybrid Ori, Hybrid EN.
+
+Every method is one configuration of the same pipeline (DESIGN.md):
+
+1. *De-Align / Hybrid*: hard-debias the English store (Bolukbasi et al. 2016).
+2. Align the gendered store to the (possibly debiased) English store by orthogonal Procrustes
+   on the bilingual dictionary (MUSE supervised mode). Without a dictionary the stores are
+   taken as already aligned (e.g. MUSE-aligned files) and no map is applied.
+3. *Shift*: with d_s the orthogonalised semantic direction — d_PCA fitted on the definitional
+   pairs of BOTH languages (in the shared space), d_g the LDA direction of the gendered
+   language's nouns — project d_s out of every gender-neutral word (eq. 2) and move each
+   two-form pair (w_m, w_f) along d_s by δ = (2<a, d_s> − <w_m, d_s> − <w_f, d_s>)/2 (eq. 4),
+   so that the pair is symmetric about its anchor a: the origin (Ori) or the aligned English
+   translation (EN).
+
+Gender-neutral words (our choice, stated): every word of the gendered store except the words
+of the two-form pairs (occupations and adjectives with distinct feminine and masculine forms)
+and the definitional words. A two-form entry whose two forms coincide (epicene) is neutral.
+A word already used by an earlier pair is not moved twice (the later pair is skipped and listed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from geobias.alignment import Dictionary, ProcrustesAligner, load_dictionary
+from geobias.errors import InputError
+from geobias.mitigation._directions import (
+    grammatical_direction,
+    merged_store,
+    orthogonal_semantic,
+    semantic_direction,
+)
+from geobias.mitigation.base import Mitigation
+from geobias.mitigation.hard_debias import HardDebias
+from geobias.mitigation.lexicon import GenderLexicon
+from geobias.results import Result
+from geobias.store import VectorStore
+
+
+@dataclass(frozen=True)
+class MitigationReport(Result):
+    """What a fitted bilingual method learned.
+
+    Attributes
+    ----------
+    method : str
+    explained_variance_ratio : list of float
+        Of the bilingual d_PCA.
+    lda_cv_accuracy : float
+    cos_pca_grammatical : float
+        cos(d_PCA, d_g).
+    n_pairs_shifted : int
+    n_anchor_missing : int
+        Shift EN pairs whose English word is out of vocabulary (anchored at the origin instead).
+    skipped_pairs : list
+        Two-form entries not used (a form out of vocabulary, or a word reused).
+    alignment : dict or None
+    """
+
+    method: str
+    explained_variance_ratio: list[float]
+    lda_cv_accuracy: float | None
+    cos_pca_grammatical: float | None
+    n_pairs_shifted: int
+    n_anchor_missing: int
+    skipped_pairs: list = field(default_factory=list)
+    alignment: dict | None = None
+
+
+class BilingualMitigation(Mitigation):
+    """Shared pipeline of Zhou et al. (2019) §3 (see the module docstring).
+
+    Parameters
+    ----------
+    lexicon : GenderLexicon, optional
+        Lists of the gendered language (default: the project's lists for the store's language).
+    en_lexicon : GenderLexicon, optional
+        English lists (definitional pairs; gender-specific and equalise words for hard debias).
+    refine : int, default 0
+        Procrustes refinement rounds (see :class:`~geobias.alignment.ProcrustesAligner`).
+    grammatical : fitted GrammaticalDirection or ndarray of shape (dim,), optional
+        d_g precomputed on the store passed to :meth:`fit` (before alignment); it is carried
+        into the shared space by the alignment map (LDA is equivariant under rotations).
+        Default: fitted here by LDA on the lexicon's nouns. Lets several methods share one fit.
+
+    Attributes
+    ----------
+    aligner_ : ProcrustesAligner or None
+    en_debiaser_ : HardDebias or None
+    direction_ : ndarray of shape (dim,), float64
+        d_s (``None`` for De-Align, which does not shift).
+    d_pca_, d_g_ : ndarray of shape (dim,) or None
+    shift_pairs_ : list of (feminine, masculine, anchor_projection)
+    neutral_excluded_ : frozenset of str
+        Words of the gendered store that are NOT neutralised.
+    report_ : MitigationReport
+    """
+
+    debias_english: ClassVar[bool] = False
+    anchor: ClassVar[str | None] = None  # None (no shift), "origin", "english"
+    bilingual = True
+
+    def __init__(self, *, lexicon: GenderLexicon | None = None, en_lexicon: GenderLexicon | None = None,
+                 refine: int = 0, grammatical=None):
+        self.lexicon = lexicon
+        self.en_lexicon = en_lexicon
+        self.refine = refine
+        self.grammatical = grammatical
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, store: VectorStore, en_store: VectorStore | None = None,
+            dictionary: Dictionary | str | None = None) -> BilingualMitigation:
+        """Fit on the gendered-language ``store`` and the English ``en_store``.
+
+        Parameters
+        ----------
+        store : VectorStore
+            The gendered language (original, unaligned unless ``dictionary`` is None).
+        en_store : VectorStore, optional
+            English. Required except for Shift Ori, which then works monolingually.
+        dictionary : Dictionary, path or "identical", optional
+            Source → English pairs for Procrustes; required by De-Align and Hybrid.
+
+        Raises
+        ------
+        InputError
+            Missing English store or dictionary, dimension mismatch, empty word lists.
+        """
+        if en_store is None and (self.anchor == "english" or self.debias_english):
+            raise InputError(f"{self.name} needs the English vectors (--en-vectors)")
+        if dictionary is None and self.debias_english:
+            raise InputError(f"{self.name} re-aligns to the debiased English and needs a bilingual dictionary")
+        if en_store is not None and en_store.dim != store.dim:
+            raise InputError(f"dimensions differ: {store.lang} {store.dim}, en {en_store.dim}")
+        lex = self.lexicon or GenderLexicon.for_language(store.lang or "fr")
+        en_lex = self.en_lexicon
+        if en_store is not None and en_lex is None:
+            en_lex = GenderLexicon.for_language("en")
+        self.lang_ = store.lang
+        # 1. English side
+        self.en_debiaser_ = None
+        en_out = en_store
+        if self.debias_english:
+            self.en_debiaser_ = HardDebias(lexicon=en_lex).fit(en_store)
+            en_out = self.en_debiaser_.transform(en_store)
+        # 2. alignment
+        self.aligner_ = None
+        aligned = store
+        if dictionary is not None:
+            if en_out is None:
+                raise InputError("a dictionary was given but no English vectors to align to")
+            dico = load_dictionary(dictionary, store, en_out)
+            self.aligner_ = ProcrustesAligner(refine=self.refine).fit(store, en_out, dico)
+            aligned = self.aligner_.transform(store)
+        # 3. shift
+        self.direction_ = self.d_pca_ = self.d_g_ = None
+        self.shift_pairs_: list[tuple[str, str, float]] = []
+        skipped: list = []
+        evr, cv, cos_pg = [], None, None
+        n_missing_anchor = 0
+        excluded = {w for p in lex.definitional_pairs for w in p}
+        if self.anchor is not None:
+            parts = [(f"{store.lang or 'src'}:", aligned, [w for p in lex.definitional_pairs for w in p])]
+            pairs = [(f"{store.lang or 'src'}:{f}", f"{store.lang or 'src'}:{m}") for f, m in lex.definitional_pairs]
+            if en_out is not None and en_lex is not None:
+                parts.append(("en:", en_out, [w for p in en_lex.definitional_pairs for w in p]))
+                pairs += [(f"en:{f}", f"en:{m}") for f, m in en_lex.definitional_pairs]
+            merged = merged_store(parts)
+            pairs = [p for p in pairs if p[0] in merged and p[1] in merged]
+            self.d_pca_, evr = semantic_direction(merged, pairs)
+            if self.grammatical is None:
+                self.d_g_, cv = grammatical_direction(aligned, lex.masculine_nouns, lex.feminine_nouns)
+            else:
+                d_g = np.asarray(getattr(self.grammatical, "direction_", self.grammatical), dtype=np.float64)
+                cv = getattr(self.grammatical, "cv_accuracy_", None)
+                if d_g.shape != (store.dim,):
+                    raise InputError(f"grammatical direction has shape {d_g.shape}; expected ({store.dim},)")
+                if self.aligner_ is not None:
+                    d_g = d_g @ self.aligner_.W_
+                self.d_g_ = d_g / np.linalg.norm(d_g)
+            cos_pg = float(self.d_pca_ @ self.d_g_)
+            self.direction_ = orthogonal_semantic(self.d_pca_, self.d_g_)
+            used: set[str] = set()
+            for f, m, e in lex.two_form:
+                if f == m:
+                    continue  # epicene: neutral
+                if f not in aligned or m not in aligned:
+                    skipped.append((f, m, e, "out of vocabulary"))
+                    continue
+                if f in used or m in used:
+                    skipped.append((f, m, e, "word already in another pair"))
+                    excluded |= {f, m}
+                    continue
+                a = 0.0
+                if self.anchor == "english":
+                    if en_out is not None and e in en_out:
+                        a = float(en_out[e].astype(np.float64) @ self.direction_)
+                    else:
+                        n_missing_anchor += 1
+                used |= {f, m}
+                self.shift_pairs_.append((f, m, a))
+            excluded |= used
+        self.neutral_excluded_ = frozenset(excluded)
+        self.report_ = MitigationReport(
+            method=self.name,
+            explained_variance_ratio=list(evr),
+            lda_cv_accuracy=cv,
+            cos_pca_grammatical=cos_pg,
+            n_pairs_shifted=len(self.shift_pairs_),
+            n_anchor_missing=n_missing_anchor,
+            skipped_pairs=skipped,
+            alignment=self.aligner_.result_.to_dict() if self.aligner_ is not None else None,
+        )
+        self.fitted_ = True
+        return self
+
+    # ------------------------------------------------------------------ transform
+    def transform(self, store: VectorStore) -> VectorStore:
+        """The mitigated version of ``store`` (a new store; the input is unchanged).
+
+        A store whose language is ``"en"`` (and differs from the fitted gendered language) gets
+        the English side of the method (hard-debiased for De-Align/Hybrid, an unchanged copy
+        otherwise); any other store gets the gendered side: aligned, then shifted.
+        """
+        self._check_fitted()
+        if store.lang == "en" and self.lang_ != "en":
+            if self.en_debiaser_ is not None:
+                return self.en_debiaser_.transform(store)
+            return store.with_vectors(store.vectors, note=f"{self.name} (English unchanged)")
+        out = self.aligner_.transform(store) if self.aligner_ is not None else store
+        if self.direction_ is None:
+            return out if out is not store else store.with_vectors(store.vectors, note=self.name)
+        return self.apply_shift(out)
+
+    def apply_shift(self, out: VectorStore) -> VectorStore:
+        """The Shift step alone (eq. 2 and 4) on a store already in the shared space.
+
+        Idempotent: a second application changes rows only by float32 rounding.
+        """
+        self._check_fitted()
+        if self.direction_ is None:
+            return out.with_vectors(out.vectors, note=self.name)
+        if out.dim != len(self.direction_):
+            raise InputError(f"store dimension {out.dim} differs from the fitted direction's {len(self.direction_)}")
+        d = self.direction_
+        v = np.array(out.vectors, dtype=np.float64)
+        neutral = np.ones(len(out), dtype=bool)
+        idx = out.index
+        neutral[[idx[w] for w in self.neutral_excluded_ if w in idx]] = False
+        v[neutral] -= np.outer(v[neutral] @ d, d)  # eq. 2
+        pairs = [(idx[f], idx[m], a) for f, m, a in self.shift_pairs_ if f in idx and m in idx]
+        if pairs:
+            fi = np.array([p[0] for p in pairs])
+            mi = np.array([p[1] for p in pairs])
+            a = np.array([p[2] for p in pairs])
+            delta = (2 * a - v[mi] @ d - v[fi] @ d) / 2  # eq. 4
+            v[mi] += np.outer(delta, d)
+            v[fi] += np.outer(delta, d)
+        return out.with_vectors(v.astype(np.float32), note=self.name)
+
+    def transform_pair(self, store: VectorStore, en_store: VectorStore | None) -> tuple[VectorStore, VectorStore | None]:
+        """``(transform(store), transform(en_store))``."""
+        return self.transform(store), (self.transform(en_store) if en_store is not None else None)
+
+
+class ShiftOri(BilingualMitigation):
+    """Shift with the origin as anchor (Zhou et al. 2019, §3.2, eq. 2–4 with a = 0)."""
+
+    name = "shift-ori"
+    anchor = "origin"
+
+
+class ShiftEN(BilingualMitigation):
+    """Shift with the aligned English word as anchor (Zhou et al. 2019, §3.3)."""
+
+    name = "shift-en"
+    anchor = "english"
+
+
+class DeAlign(BilingualMitigation):
+    """Hard-debias English, then align the gendered language to it (Zhou et al. 2019, §3.3)."""
+
+    name = "de-align"
+    debias_english = True
+    changes_english = True
+
+
+class HybridOri(BilingualMitigation):
+    """De-Align, then Shift with the origin as anchor (Zhou et al. 2019, §3.3)."""
+
+    name = "hybrid-ori"
+    anchor = "origin"
+    debias_english = True
+    changes_english = True
+
+
+class HybridEN(BilingualMitigation):
+    """De-Align, then Shift with the (debiased) aligned English word as anchor."""
+
+    name = "hybrid-en"
+    anchor = "english"
+    debias_english = True
+    changes_english = True

@@ -1,0 +1,164 @@
+"""Hard debias (Bolukbasi et al. 2016): neutralise gender-neutral words, equalise pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.mitigation._directions import semantic_direction
+from geobias.mitigation.base import Mitigation
+from geobias.mitigation.lexicon import GenderLexicon, case_variants
+from geobias.results import Result
+from geobias.store import VectorStore
+
+
+@dataclass(frozen=True)
+class DirectBiasResult(Result):
+    """Bolukbasi's DirectBias_c = (1/|N|) Σ_{w∈N} |cos(w, g)|^c.
+
+    Attributes
+    ----------
+    direct_bias : float
+    c : float
+    n_words : int
+        Neutral words used (|N|).
+    missing : list of str
+        Requested neutral words not in the vocabulary.
+    per_word : dict
+        word → cos(w, g) (signed; positive = masculine side).
+    """
+
+    direct_bias: float
+    c: float
+    n_words: int
+    missing: list[str] = field(default_factory=list)
+    per_word: dict[str, float] = field(default_factory=dict)
+
+
+def direct_bias(store: VectorStore, direction: np.ndarray, words: Sequence[str], *, c: float = 1.0) -> DirectBiasResult:
+    """DirectBias_c of ``words`` with respect to a unit gender ``direction``.
+
+    Parameters
+    ----------
+    store : VectorStore
+    direction : ndarray of shape (dim,)
+    words : sequence of str
+        Gender-neutral words N (e.g. the English occupations); out-of-vocabulary ones are listed.
+    c : float, default 1.0
+        Strictness (Bolukbasi et al. 2016, §5.2 use c = 1).
+
+    Raises
+    ------
+    InputError
+        No word in vocabulary.
+
+    References
+    ----------
+    Bolukbasi et al. (2016). Man is to computer programmer as woman is to homemaker? NeurIPS, §5.2.
+    """
+    lk = store.lookup(list(dict.fromkeys(words)), oov="ignore", unit=True)
+    if not lk.words:
+        raise InputError("none of the neutral words is in the vocabulary")
+    d = np.asarray(direction, dtype=np.float64)
+    d = d / np.linalg.norm(d)
+    cos = lk.vectors.astype(np.float64) @ d
+    return DirectBiasResult(
+        direct_bias=float(np.mean(np.abs(cos) ** c)),
+        c=c,
+        n_words=len(lk.words),
+        missing=lk.missing,
+        per_word=dict(zip(lk.words, cos.tolist(), strict=True)),
+    )
+
+
+class HardDebias(Mitigation):
+    """Hard debias: neutralise every gender-neutral word, then equalise pairs.
+
+    With g the gender direction (first principal component of the pair-centred definitional
+    pairs, masculine positive) and unit-normalised vectors:
+
+    - neutralise: w ← normalise(w − <w, g> g) for every word not gender-specific;
+    - equalise: for each pair (a, b), μ = (a + b)/2, ν = μ − <μ, g> g,
+      a ← ν + sqrt(1 − |ν|²) sign(<a − b, g>) g and b ← ν − sqrt(1 − |ν|²) sign(<a − b, g>) g.
+
+    Gender-specific words (and every equalise word) are not neutralised; all output rows are
+    unit-normalised.
+
+    Parameters
+    ----------
+    lexicon : GenderLexicon, optional
+        Definitional pairs, gender-specific words and equalise pairs; default: the project's
+        English lists (``wordlists/en/gender_specific.txt``, ``equalize_pairs.tsv``).
+    case_variants : bool, default True
+        Also treat capitalised and upper-case forms as gender-specific / equalised.
+
+    Attributes
+    ----------
+    direction_ : ndarray of shape (dim,), float64
+    explained_variance_ratio_ : list of float
+    gender_specific_ : frozenset of str
+        Words left un-neutralised (in the fitted vocabulary).
+    equalize_pairs_ : list of (str, str)
+        Equalise pairs with both words in vocabulary.
+
+    References
+    ----------
+    Bolukbasi, Chang, Zou, Saligrama, Kalai (2016). NeurIPS, §5 (hard de-biasing).
+    """
+
+    name = "hard-debias"
+
+    def __init__(self, *, lexicon: GenderLexicon | None = None, case_variants: bool = True):
+        self.lexicon = lexicon
+        self.case_variants = case_variants
+
+    def _lexicon(self, store: VectorStore) -> GenderLexicon:
+        return self.lexicon or GenderLexicon.for_language(store.lang or "en")
+
+    def fit(self, store: VectorStore, en_store: VectorStore | None = None, dictionary=None) -> HardDebias:
+        """Learn g and the word sets from ``store`` (``en_store``/``dictionary`` are unused)."""
+        lex = self._lexicon(store)
+        self.direction_, self.explained_variance_ratio_ = semantic_direction(store, lex.definitional_pairs)
+        variants = case_variants if self.case_variants else (lambda w: [w])
+        spec = {v for w in lex.gender_specific for v in variants(w)}
+        spec |= {v for p in lex.definitional_pairs for w in p for v in variants(w)}
+        eq = []
+        for a, b in lex.equalize_pairs:
+            for va, vb in zip(variants(a), variants(b), strict=True):
+                spec |= {va, vb}
+                if va in store and vb in store:
+                    eq.append((va, vb))
+        self.gender_specific_ = frozenset(w for w in spec if w in store)
+        self.equalize_pairs_ = eq
+        self.fitted_ = True
+        return self
+
+    def transform(self, store: VectorStore) -> VectorStore:
+        """A new, hard-debiased store (unit rows; the input is unchanged)."""
+        self._check_fitted()
+        if store.dim != len(self.direction_):
+            raise InputError(f"store dimension {store.dim} differs from the fitted direction's {len(self.direction_)}")
+        g = self.direction_.astype(np.float32)
+        v = np.array(store.unit_vectors, dtype=np.float32)
+        neutral = np.ones(len(store), dtype=bool)
+        spec_rows = [store.index[w] for w in self.gender_specific_ if w in store.index]
+        neutral[spec_rows] = False
+        v[neutral] -= np.outer(v[neutral] @ g, g)
+        n = np.linalg.norm(v[neutral], axis=1, keepdims=True)
+        v[neutral] /= np.where(n > 0, n, 1.0)
+        pairs = [(store.index[a], store.index[b]) for a, b in self.equalize_pairs_ if a in store and b in store]
+        if pairs:
+            ia = np.array([p[0] for p in pairs])
+            ib = np.array([p[1] for p in pairs])
+            va, vb = v[ia].astype(np.float64), v[ib].astype(np.float64)
+            gd = self.direction_
+            mu = (va + vb) / 2
+            nu = mu - np.outer(mu @ gd, gd)
+            z = np.sqrt(np.clip(1.0 - np.sum(nu**2, axis=1), 0.0, None))
+            sign = np.where((va - vb) @ gd < 0, -1.0, 1.0)
+            v[ia] = nu + (z * sign)[:, None] * gd
+            v[ib] = nu - (z * sign)[:, None] * gd
+        return store.with_vectors(v, note="hard-debias")

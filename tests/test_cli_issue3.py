@@ -1,0 +1,194 @@
+"""CLI of issue 3: align, translate-eval, hard-debias, mitigate (every export format round-trips
+through gensim), correlate — on small vector files built from the project's word lists."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from gensim.models import KeyedVectors
+
+from geobias import wordlists
+from geobias.mitigation.lexicon import read_equalize_pairs, read_gender_specific
+
+pytest.importorskip("geobias.sources")
+
+DIM = 16
+FORMATS = {"w2v-text": "txt", "w2v-bin": "bin", "vec": "vec", "kv": "kv", "npz": "npz"}
+
+
+def _write_w2v(path, words, vecs):
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(f"{len(words)} {vecs.shape[1]}\n")
+        for w, v in zip(words, vecs, strict=True):
+            fh.write(w + " " + " ".join(f"{x:.6f}" for x in v) + "\n")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """French and English word2vec text files (random vectors + a planted gender axis) over the
+    project's own word lists, and a dictionary between their filler words."""
+    rng = np.random.default_rng(0)
+    d = tmp_path_factory.mktemp("vec")
+    masc, fem = wordlists.gendered_nouns("fr")
+    fr_words = [w for p in wordlists.definitional_pairs("fr") for w in p]
+    for o in [*wordlists.occupations("fr"), *wordlists.adjectives("fr")]:
+        fr_words += [o.feminine, o.masculine]
+    fr_words += masc[:80] + fem[:80]
+    fr_words += [w for pair in wordlists.attribute_words("fr") for w in pair]
+    fr_words = list(dict.fromkeys(fr_words)) + [f"frmot{i}" for i in range(200)] + ["et", "pour", "avec"]
+    en_words = [w for p in wordlists.definitional_pairs("en") for w in p] + read_gender_specific()
+    en_words += [w for p in read_equalize_pairs() for w in p]
+    en_words += [o.english for o in [*wordlists.occupations("en"), *wordlists.occupations("fr"), *wordlists.adjectives("fr")]]
+    en_words += [w for pair in wordlists.attribute_words("en") for w in pair]
+    en_words = list(dict.fromkeys(en_words)) + [f"enword{i}" for i in range(200)] + ["and", "for", "with"]
+    base = rng.standard_normal((200, DIM))
+    fem_set = {f for f, _ in wordlists.definitional_pairs("fr")} | set(fem[:80])
+
+    def vecs(words, filler, gendered):
+        out = rng.standard_normal((len(words), DIM))
+        for i, w in enumerate(words):
+            if w.startswith(filler):
+                out[i] = base[int(w[len(filler):])] + 0.05 * rng.standard_normal(DIM)
+            out[i, 0] += -1.0 if w in gendered else 0.0
+        return out
+
+    fr_vecs = vecs(fr_words, "frmot", fem_set)
+    en_vecs = vecs(en_words, "enword", {f for f, _ in wordlists.definitional_pairs("en")})
+    _write_w2v(d / "fr.txt", fr_words, fr_vecs)
+    _write_w2v(d / "en.txt", en_words, en_vecs)
+    (d / "dico.txt").write_text("".join(f"frmot{i} enword{i}\n" for i in range(200)) + "et and\npour for\n",
+                                encoding="utf-8")
+    (d / "test.txt").write_text("".join(f"frmot{i} enword{i}\n" for i in range(0, 200, 4)), encoding="utf-8")
+    return d
+
+
+def cli(capsys, *args):
+    """Run through geobias.cli.main (the real error handling); return (exit code, stdout, stderr)."""
+    from geobias.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_align_then_translate_eval(files, tmp_path, capsys):
+    out = tmp_path / "aligned"
+    code, stdout, err = cli(capsys, "align", "--src", "fr", "--tgt", "en", "--dictionary", str(files / "dico.txt"),
+                            "--out", str(out), "--src-vectors", str(files / "fr.txt"),
+                            "--tgt-vectors", str(files / "en.txt"), "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["n_pairs_used"] == 202  # 200 fillers + et/and + pour/for
+    code, stdout, err = cli(capsys, "translate-eval", "--src", "fr", "--tgt", "en", "--dictionary",
+                            str(files / "test.txt"), "--src-vectors", str(out), "--tgt-vectors",
+                            str(files / "en.txt"), "--json")
+    assert code == 0, err
+    res = json.loads(stdout)
+    assert res["csls"]["precision"]["p_at_1"] > 0.9 and res["nn"]["n_queries"] == 50
+    # the aligned store already exists: refused, one line
+    code, _, err = cli(capsys, "align", "--src", "fr", "--tgt", "en", "--dictionary", str(files / "dico.txt"),
+                       "--out", str(out), "--src-vectors", str(files / "fr.txt"), "--tgt-vectors", str(files / "en.txt"))
+    assert code == 1 and "already exists" in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_dictionary_is_one_line(files, tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("frmot1 enword1\nfrmot2\n", encoding="utf-8")
+    code, _, err = cli(capsys, "translate-eval", "--src", "fr", "--tgt", "en", "--dictionary", str(bad),
+                       "--src-vectors", str(files / "fr.txt"), "--tgt-vectors", str(files / "en.txt"))
+    assert code == 1 and "line 2" in err and len(err.strip().splitlines()) == 1
+
+
+def test_hard_debias_report(files, capsys):
+    code, stdout, err = cli(capsys, "hard-debias", "--vectors", str(files / "en.txt"), "--json")
+    assert code == 0, err
+    rep = json.loads(stdout)
+    assert rep["direct_bias_after"] < 1e-6 < rep["direct_bias_before"]
+    assert rep["n_neutral_words"] > 10
+
+
+def _load(path, fmt):
+    if fmt in ("w2v-text", "vec"):
+        return KeyedVectors.load_word2vec_format(str(path), binary=False)
+    if fmt == "w2v-bin":
+        return KeyedVectors.load_word2vec_format(str(path), binary=True)
+    if fmt == "kv":
+        return KeyedVectors.load(str(path))
+    z = np.load(path)
+    kv = KeyedVectors(z["vectors"].shape[1])
+    kv.add_vectors(list(z["words"]), z["vectors"])
+    return kv
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_mitigate_exports_round_trip(files, tmp_path, capsys, fmt):
+    from geobias.mitigation import HybridOri
+    from geobias.sources import read_vectors
+
+    out = tmp_path / "out"
+    before = (files / "fr.txt").read_bytes()
+    code, stdout, err = cli(capsys, "mitigate", "--method", "hybrid-ori", "--lang", "fr", "--vectors",
+                            str(files / "fr.txt"), "--en-vectors", str(files / "en.txt"), "--dictionary",
+                            str(files / "dico.txt"), "--out", str(out), "--format", fmt, "--json")
+    assert code == 0, err
+    res = json.loads(stdout)
+    assert set(res["files"]) == {"fr", "en"}  # Hybrid changes both sides
+    assert (files / "fr.txt").read_bytes() == before  # input untouched
+    # expected rows: the library on the same input
+    fr = read_vectors(files / "fr.txt")
+    en = read_vectors(files / "en.txt")
+    fr.lang, en.lang = "fr", "en"
+    est = HybridOri().fit(fr, en, str(files / "dico.txt"))
+    for side, store in (("fr", est.transform(fr)), ("en", est.transform(en))):
+        kv = _load(out / f"{side}.{FORMATS[fmt]}", fmt)
+        assert list(kv.index_to_key) == store.words  # original vocabulary order
+        assert kv.vectors.shape == (len(store), store.dim)  # header agrees with the rows
+        tol = 1e-6 if fmt in ("w2v-text", "vec") else 0  # text: 9 significant digits
+        np.testing.assert_allclose(kv.vectors, store.vectors, atol=tol)
+    assert json.loads((out / "mitigation.json").read_text())["method"] == "hybrid-ori"
+    # a second run into the same non-empty directory is refused and writes nothing
+    code, _, err = cli(capsys, "mitigate", "--method", "hybrid-ori", "--lang", "fr", "--vectors",
+                       str(files / "fr.txt"), "--en-vectors", str(files / "en.txt"), "--dictionary",
+                       str(files / "dico.txt"), "--out", str(out), "--format", fmt)
+    assert code == 1 and "already exists" in err
+
+
+def test_mitigate_shift_writes_only_the_gendered_side(files, tmp_path, capsys):
+    out = tmp_path / "s"
+    code, stdout, err = cli(capsys, "mitigate", "--method", "shift-ori", "--lang", "fr", "--vectors",
+                            str(files / "fr.txt"), "--out", str(out), "--json")
+    assert code == 0, err
+    assert set(json.loads(stdout)["files"]) == {"fr"}
+
+
+def test_mitigate_unknown_method(files, tmp_path, capsys):
+    code, _, err = cli(capsys, "mitigate", "--method", "nope", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                       "--out", str(tmp_path / "x"))
+    assert code == 1 and "shift-ori" in err
+
+
+def test_correlate_cli(files, capsys):
+    code, stdout, err = cli(capsys, "correlate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                            "--en-vectors", str(files / "en.txt"), "--json")
+    assert code == 0, err
+    res = json.loads(stdout)
+    assert res["n_occupations"] >= 10 and -1 <= res["spearman"] <= 1
+
+
+def test_mitigate_whitespace_words(tmp_path, capsys):
+    """A word with a thin space (as in spaCy's French vocabulary) cannot go into word2vec text:
+    refused with a hint, or dropped and listed with --drop-whitespace-words."""
+    rng = np.random.default_rng(0)
+    words = [w for p in wordlists.definitional_pairs("en") for w in p] + ["nurse", "doctor", "a\u2009b"]
+    np.savez(tmp_path / "en.npz", words=np.array(words), vectors=rng.standard_normal((len(words), 8)).astype(np.float32))
+    code, _, err = cli(capsys, "mitigate", "--method", "hard-debias", "--lang", "en", "--vectors",
+                       str(tmp_path / "en.npz"), "--out", str(tmp_path / "o1"))
+    assert code == 1 and "--drop-whitespace-words" in err and not (tmp_path / "o1").exists()
+    code, stdout, err = cli(capsys, "mitigate", "--method", "hard-debias", "--lang", "en", "--vectors",
+                            str(tmp_path / "en.npz"), "--out", str(tmp_path / "o2"), "--drop-whitespace-words", "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["report"]["dropped_whitespace_words"] == {"en": ["a\u2009b"]}
+    kv = KeyedVectors.load_word2vec_format(str(tmp_path / "o2" / "en.txt"))
+    assert list(kv.index_to_key) == words[:-1]

@@ -1,0 +1,169 @@
+"""Mitigation: one contract suite over the registry, plus the geometric properties of each method."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _synthetic_bilingual import FLOWERS, INSECTS, OCC, PLEASANT, UNPLEASANT, make_pair, weat_effect
+
+from geobias.errors import InputError, NotFittedError
+from geobias.mitigation import (
+    METHODS,
+    BilingualMitigation,
+    HardDebias,
+    ShiftOri,
+    direct_bias,
+    get_method,
+)
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return make_pair()
+
+
+def _fit(cls, pair):
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    if cls is HardDebias:
+        return cls(lexicon=en_lex).fit(en), en
+    return cls(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico), fr
+
+
+# ---------------------------------------------------------------- the shared contract
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_contract(name, pair):
+    cls = get_method(name)
+    est = cls()
+    assert not any(k.endswith("_") for k in vars(est)), "__init__ must only store parameters"
+    assert set(vars(est)) == set(est.get_params())
+    store = pair[1] if cls is HardDebias else pair[0]
+    with pytest.raises(NotFittedError):
+        est.transform(store)
+    fitted, store = _fit(cls, pair)
+    before = store.vectors.copy()
+    out = fitted.transform(store)
+    assert out is not store
+    np.testing.assert_array_equal(store.vectors, before)  # input unchanged
+    assert out.words == store.words and out.dim == store.dim  # vocabulary order kept
+    assert not out.vectors.flags.writeable
+    np.testing.assert_array_equal(fitted.transform(store).vectors, out.vectors)  # deterministic
+    # idempotence (float32 storage: a second projection moves rows by ~1e-7). Bilingual methods
+    # include an orthogonal alignment map, which is not idempotent; their mitigation step is.
+    again = fitted.apply_shift(out) if isinstance(fitted, BilingualMitigation) else fitted.transform(out)
+    np.testing.assert_allclose(again.vectors, out.vectors, atol=1e-6)
+    if cls.changes_english:
+        en = pair[1]
+        en_out = fitted.transform(en)
+        assert en_out.words == en.words and not np.allclose(en_out.vectors, en.unit_vectors)
+
+
+def test_unknown_method():
+    with pytest.raises(InputError, match="shift-ori"):
+        get_method("nope")
+
+
+# ---------------------------------------------------------------- Shift geometry
+@pytest.mark.parametrize("name", ["shift-ori", "shift-en", "hybrid-ori", "hybrid-en"])
+def test_shift_symmetry_and_neutralisation(name, pair):
+    est, fr = _fit(get_method(name), pair)
+    out = est.transform(fr)
+    d = est.direction_
+    proj = out.vectors.astype(np.float64) @ d
+    idx = out.index
+    assert len(est.shift_pairs_) == len(OCC)
+    for f, m, a in est.shift_pairs_:
+        # eq. 4: symmetric about the anchor; float32 rows of norm ~1 → error ~1e-7
+        assert abs(proj[idx[m]] + proj[idx[f]] - 2 * a) < 1e-5
+    if name.endswith("-en"):
+        assert any(abs(a) > 1e-3 for _, _, a in est.shift_pairs_)  # English anchors are not the origin
+    else:
+        assert all(a == 0.0 for _, _, a in est.shift_pairs_)
+    neutral = [w for w in out.words if w not in est.neutral_excluded_]
+    assert len(neutral) > 300
+    assert np.max(np.abs(proj[[idx[w] for w in neutral]])) < 1e-6  # eq. 2 (float32 rounding ~1e-8)
+    # definitional words keep their gender component
+    assert abs(proj[idx["homme"]]) > 0.05
+
+
+def test_shift_removes_occupation_bias_but_not_flowers_insects(pair):
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    est = ShiftOri(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
+    base = est.aligner_.transform(fr)
+    out = est.transform(fr)
+    occ_f = [f for f, _, _, _ in OCC]
+    occ_m = [m for _, m, _, _ in OCC]
+    # the masculine-minus-feminine gap along d_s is gone after the shift
+    d = est.direction_
+    gap_before = np.abs(base[occ_m] @ d + base[occ_f] @ d).mean()
+    gap_after = np.abs(out[occ_m] @ d + out[occ_f] @ d).mean()
+    assert gap_before > 0.05 and gap_after < 1e-5
+    fl = ["fr_" + w for w in FLOWERS]
+    ins = ["fr_" + w for w in INSECTS]
+    pl = ["fr_" + w for w in PLEASANT]
+    un = ["fr_" + w for w in UNPLEASANT]
+    before = weat_effect(base, fl, ins, pl, un)
+    after = weat_effect(out, fl, ins, pl, un)
+    assert abs(after - before) < 0.1  # control WEAT barely moves (effect sizes range over ±2)
+
+
+def test_shift_ori_monolingual_without_english(pair):
+    fr, _, _, fr_lex, _, _ = pair
+    est = ShiftOri(lexicon=fr_lex).fit(fr)
+    assert est.aligner_ is None
+    out = est.transform(fr)
+    proj = out.vectors.astype(np.float64) @ est.direction_
+    for f, m, _ in est.shift_pairs_:
+        assert abs(proj[out.index[f]] + proj[out.index[m]]) < 1e-5
+
+
+def test_bilingual_methods_need_inputs(pair):
+    fr, en, _, fr_lex, en_lex, _ = pair
+    with pytest.raises(InputError, match="English"):
+        get_method("shift-en")(lexicon=fr_lex).fit(fr)
+    with pytest.raises(InputError, match="dictionary"):
+        get_method("de-align")(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en)
+
+
+def test_dealign_aligns_to_debiased_english(pair):
+    fr, en, dico, fr_lex, en_lex, rot = pair
+    est = get_method("de-align")(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
+    fr_out, en_out = est.transform_pair(fr, en)
+    # French geometry is only rotated: within-language cosines are unchanged
+    np.testing.assert_allclose(fr_out.unit_vectors @ fr_out.unit_vectors[:5].T,
+                               fr.unit_vectors @ fr.unit_vectors[:5].T, atol=1e-5)
+    # and French words land next to their English translations
+    cos = np.sum(fr_out[[f"fr_w{i}" for i in range(50)]] * en_out.unit_vectors[[en_out.index[f"w{i}"] for i in range(50)]], axis=1)
+    assert np.median(cos) > 0.8
+
+
+# ---------------------------------------------------------------- hard debias
+def test_hard_debias_neutralises_and_equalises(pair):
+    _, en, _, _, en_lex, _ = pair
+    hd = HardDebias(lexicon=en_lex).fit(en)
+    out = hd.transform(en)
+    g = hd.direction_
+    neutral = [w for w in out.words if w not in hd.gender_specific_]
+    proj = out.unit_vectors[[out.index[w] for w in neutral]].astype(np.float64) @ g
+    assert np.max(np.abs(proj)) < 1e-6
+    np.testing.assert_allclose(out.norms, 1.0, atol=1e-6)
+    probe = out.unit_vectors[[out.index[w] for w in neutral]]
+    for a, b in hd.equalize_pairs_:
+        # equalised: every neutral word is equidistant from both words of the pair
+        np.testing.assert_allclose(probe @ out[a], probe @ out[b], atol=1e-5)
+    occupations = [e for _, _, e, _ in OCC]
+    before = direct_bias(en, g, occupations)
+    after = direct_bias(out, g, occupations)
+    assert before.direct_bias > 0.2 and after.direct_bias < 1e-6
+    assert after.n_words == len(occupations)
+
+
+def test_precomputed_grammatical_direction_is_carried_by_the_alignment(pair):
+    """LDA is rotation-equivariant: d_g fitted before alignment and mapped by W equals d_g fitted after."""
+    from geobias.mitigation._directions import grammatical_direction
+
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    fitted = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
+    d_g, _ = grammatical_direction(fr, fr_lex.masculine_nouns, fr_lex.feminine_nouns)
+    pre = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex, grammatical=d_g).fit(fr, en, dico)
+    assert abs(pre.d_g_ @ fitted.d_g_) > 1 - 1e-6  # same direction (float32 inputs)
+    np.testing.assert_allclose(pre.transform(fr).vectors, fitted.transform(fr).vectors, atol=1e-4)
