@@ -29,7 +29,7 @@ def evaluate_command(
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method."""
     from geobias.alignment import read_dictionary
     from geobias.errors import InputError
-    from geobias.evaluation import METHOD_KEYS, METRIC_LABELS, evaluate
+    from geobias.evaluation import METHOD_KEYS, evaluate
     from geobias.sources import resolve_store
 
     keys = list(METHOD_KEYS) if methods == "all" else [m.strip().replace("-", "_") for m in methods.split(",") if m.strip()]
@@ -44,28 +44,6 @@ def evaluate_command(
         result = evaluate(src, en, train, test, similarity=similarity, methods=keys, n_permutations=permutations,
                           seed=seed, progress=lambda m: status.update(f"evaluating {m}"))
 
-    def render(console, r):
-        from rich.table import Table
+    from geobias.report.tables import render_evaluation
 
-        tab = Table(title=f"Bias and utility, {lang.upper()}–EN bilingual space (Zhou et al. 2019, Tables 1–2)")
-        tab.add_column("metric")
-        for k in r.table:
-            tab.add_column(METHOD_KEYS[k], justify="right")
-        for mk, label in METRIC_LABELS.items():
-            vals = [r.table[k].get(mk) for k in r.table]
-            if all(v is None for v in vals):
-                continue
-            pct = mk.startswith("p_at_")
-            tab.add_row(label, *("—" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.4f}") for v in vals))
-        console.print(tab)
-        cov = r.coverage
-        tr = cov.get("translation_src_tgt", {})
-        console.print(f"translation queries covered: {tr.get('queries')} of {tr.get('source_words')} "
-                      f"(en→{lang}: {cov.get('translation_tgt_src', {}).get('queries')}); MWEAT pairs: "
-                      f"{cov.get('mweat', {}).get('n_pairs')}; analogy words: {cov.get('analogy', {}).get('words')}, "
-                      f"seeds {cov.get('analogy', {}).get('seeds')}; similarity pairs: "
-                      f"{cov.get('similarity', {}).get('covered')} of {cov.get('similarity', {}).get('pairs')}")
-        console.print("P@k in %; MWEAT: LANG occupations vs English attribute words, "
-                      f"{permutations:,} permutations, seed {seed}")
-
-    emit(result, as_json, render)
+    emit(result, as_json, lambda console, r: render_evaluation(console, r, lang, permutations, seed))

@@ -32,9 +32,9 @@ METHOD_KEYS = {
 METRIC_LABELS = {
     "mweat_statistic": "MWEAT statistic",
     "mweat_p_value": "MWEAT p-value",
-    "similarity_pearson": "Word similarity Pearson",
-    "similarity_spearman": "Word similarity Spearman",
-    "similarity_coverage": "Word similarity coverage",
+    "similarity_pearson": "Similarity Pearson",
+    "similarity_spearman": "Similarity Spearman",
+    "similarity_coverage": "Similarity coverage",
     "p_at_1_nn_src_tgt": "P@1 NN src→en",
     "p_at_5_nn_src_tgt": "P@5 NN src→en",
     "p_at_1_csls_src_tgt": "P@1 CSLS src→en",
@@ -43,9 +43,9 @@ METRIC_LABELS = {
     "p_at_5_nn_tgt_src": "P@5 NN en→src",
     "p_at_1_csls_tgt_src": "P@1 CSLS en→src",
     "p_at_5_csls_tgt_src": "P@5 CSLS en→src",
-    "mrr_feminine": "Word-pair MRR feminine",
-    "mrr_masculine": "Word-pair MRR masculine",
-    "mrr_difference": "MRR difference (m − f)",
+    "mrr_feminine": "MRR feminine",
+    "mrr_masculine": "MRR masculine",
+    "mrr_difference": "MRR diff. (m − f)",
     "asd": "ASD (m − f)",
 }
 

@@ -110,3 +110,46 @@ def directions_table(result) -> Table:
 
 def render(console: Console, renderable) -> None:
     console.print(renderable)
+
+
+def render_evaluation(console, result, lang: str, permutations: int, seed: int) -> None:
+    """Zhou et al. (2019) Tables 1–2 layout: metrics as rows, mitigation methods as columns.
+
+    P@k are shown in percent; every other value as computed. Coverage is printed below.
+    """
+    from rich import box
+
+    from geobias.evaluation import METHOD_KEYS, METRIC_LABELS
+
+    methods = list(result.table)
+    tab = Table(
+        title=f"Bias and utility, {lang.upper()}–EN bilingual space (Zhou et al. 2019, Tables 1–2)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    tab.add_column("metric", no_wrap=True)
+    for k in methods:
+        header = METHOD_KEYS[k].replace(" ", "\n", 1).replace("-", "-\n", 1)  # two-line headers fit 80 columns
+        tab.add_column(header, justify="right", no_wrap=True, min_width=7)
+    for key, label in METRIC_LABELS.items():
+        values = [result.table[k].get(key) for k in methods]
+        if all(v is None for v in values):
+            continue
+        pct = key.startswith("p_at_")
+        cells = ("—" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.4f}") for v in values)
+        tab.add_row(label.replace("src", lang), *cells)
+    console.print(tab)
+    cov = result.coverage
+    tr = cov.get("translation_src_tgt", {})
+    console.print(
+        f"translation queries covered: {tr.get('queries')} of {tr.get('source_words')} "
+        f"(en→{lang}: {cov.get('translation_tgt_src', {}).get('queries')}); MWEAT pairs: "
+        f"{cov.get('mweat', {}).get('n_pairs')}; analogy words: {cov.get('analogy', {}).get('words')}, "
+        f"seeds {cov.get('analogy', {}).get('seeds')}; similarity pairs: "
+        f"{cov.get('similarity', {}).get('covered')} of {cov.get('similarity', {}).get('pairs')}"
+    )
+    console.print(
+        f"P@k in %; MWEAT: {lang} occupations vs English attribute words in the shared space, "
+        f"{permutations:,} permutations, seed {seed}"
+    )
