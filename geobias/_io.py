@@ -26,6 +26,18 @@ from geobias.errors import InputError
 __all__ = ["atomic_directory", "atomic_write", "check_output_path", "read_text"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _publish_mode(path: Path, directory: bool) -> None:
+    """Give a finished temporary entry the permissions a plain ``open``/``mkdir`` would have:
+    mkstemp/mkdtemp create private (0600/0700) entries, which must not leak into user files."""
+    os.chmod(path, (0o777 if directory else 0o666) & ~_umask())
+
+
 def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
@@ -146,6 +158,7 @@ def atomic_write(
         kwargs = {"encoding": "utf-8", "newline": ""} if mode == "w" else {}
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
+        _publish_mode(tmp, directory=False)
         os.replace(tmp, dest)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -177,6 +190,7 @@ def atomic_directory(
         raise InputError(f"cannot write the {what} {dest}: {_reason(exc)}") from None
     try:
         yield tmp
+        _publish_mode(tmp, directory=True)
         if dest.exists():
             old = dest.with_name(f".{dest.name}.old")
             shutil.rmtree(old, ignore_errors=True)

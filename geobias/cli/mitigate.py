@@ -3,10 +3,6 @@ the debiased vectors."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -17,8 +13,6 @@ from geobias.cli._app import app
 from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit, stderr
 from geobias.results import Result
 
-EXTENSIONS = {"w2v-text": "txt", "w2v-bin": "bin", "vec": "vec", "kv": "kv", "npz": "npz"}
-
 
 @dataclass(frozen=True)
 class MitigateResult(Result):
@@ -27,45 +21,6 @@ class MitigateResult(Result):
     files: dict
     format: str
     report: dict
-
-
-def write_outputs(stores: dict, out: Path, fmt: str, report: dict) -> dict:
-    """Write ``{name: store}`` as ``out/<name>.<ext>`` plus ``mitigation.json``, atomically:
-    everything goes to a temporary sibling directory renamed into place.
-
-    Raises
-    ------
-    InputError
-        ``out`` exists and is not an empty directory; bad format.
-    """
-    from geobias.errors import InputError
-    from geobias.sources import write_vectors
-
-    if fmt not in EXTENSIONS:
-        raise InputError(f"--format must be one of {', '.join(EXTENSIONS)}; got {fmt!r}")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise InputError(f"{out} already exists and is not an empty directory; choose another --out")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    files = {}
-    try:
-        for name, store in stores.items():
-            path = tmp / f"{name}.{EXTENSIONS[fmt]}"
-            write_vectors(store, path, format=fmt)
-            files[name] = str(out / path.name)
-        (tmp / "mitigation.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp/mkstemp create private (0700/0600) entries
-        for f in tmp.iterdir():
-            os.chmod(f, 0o666 & ~umask)
-        if out.exists():
-            out.rmdir()
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return files
 
 
 @app.command("mitigate")
@@ -92,8 +47,10 @@ def mitigate_command(
     Zhou et al.'s bilingual setting; shift-ori without --dictionary and --en-vectors works
     monolingually. Files keep the original vocabulary order.
     """
+    from geobias._io import check_output_path
     from geobias.errors import InputError
     from geobias.mitigation import HardDebias, get_method
+    from geobias.report.export import EXTENSIONS, export_stores
     from geobias.sources import resolve_store
 
     cls = get_method(method)
@@ -101,6 +58,7 @@ def mitigate_command(
         raise InputError(f"--format must be one of {', '.join(EXTENSIONS)}; got {fmt!r}")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise InputError(f"{out} already exists and is not an empty directory; choose another --out")
+    check_output_path(out, what="output directory", overwrite=out.exists(), directory=True)  # fail before the fit
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     with stderr.status(f"fitting {method}"):
         if cls is HardDebias:
@@ -116,20 +74,10 @@ def mitigate_command(
             if cls.changes_english:
                 outputs["en"] = est.transform(en)
             report = est.report_.to_dict()
-    dropped: dict[str, list[str]] = {}
-    if fmt in ("w2v-text", "w2v-bin", "vec"):
-        for name, st in list(outputs.items()):
-            bad = [w for w in st.words if any(c.isspace() for c in w)]
-            if bad and not drop_whitespace_words:
-                raise InputError(
-                    f"{len(bad)} {name} word(s) contain whitespace (e.g. {bad[0]!r}) and cannot be written as "
-                    f"{fmt}; use --format npz or kv, or --drop-whitespace-words"
-                )
-            if bad:
-                dropped[name] = bad
-                outputs[name] = st.subset([w for w in st.words if w not in set(bad)])
-    report = {"method": method, "lang": lang, "dropped_whitespace_words": dropped, **report}
-    files = write_outputs(outputs, out, fmt, report)
+    report = {"method": method, "lang": lang, **report}
+    exported = export_stores(outputs, out, fmt, record=report, drop_whitespace_words=drop_whitespace_words)
+    report["dropped_whitespace_words"] = exported.dropped
+    files = exported.files
     result = MitigateResult(method, lang, files, fmt, report)
 
     def render(console, r):
