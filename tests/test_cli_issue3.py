@@ -93,6 +93,16 @@ def test_align_then_translate_eval(files, tmp_path, capsys):
     assert code == 1 and "already exists" in err and len(err.strip().splitlines()) == 1
 
 
+def test_translate_eval_warns_on_unaligned_and_aligns_on_request(files, capsys):
+    common = ("translate-eval", "--src", "fr", "--tgt", "en", "--dictionary", str(files / "test.txt"),
+              "--src-vectors", str(files / "fr.txt"), "--tgt-vectors", str(files / "en.txt"), "--json")
+    code, stdout, err = cli(capsys, *common)
+    assert code == 0 and "do not look aligned" in err and "--train-dictionary" in err
+    code, stdout, err = cli(capsys, *common, "--train-dictionary", str(files / "dico.txt"))
+    assert code == 0 and "do not look aligned" not in err, err
+    assert json.loads(stdout)["csls"]["precision"]["p_at_1"] > 0.9
+
+
 def test_bad_dictionary_is_one_line(files, tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("frmot1 enword1\nfrmot2\n", encoding="utf-8")

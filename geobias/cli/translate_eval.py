@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, TrustPickle, emit
+from geobias.cli._options import Json, Limit, TrustPickle, emit, stderr
 from geobias.results import Result
 
 
@@ -21,6 +21,14 @@ class TranslateEvalResult(Result):
     csls: dict
 
 
+def _looks_aligned(src, tgt) -> bool:
+    """True when provenance says the two stores share a space: MUSE-aligned sources, or a store
+    written by ``geobias align``/a Procrustes transform."""
+    prov = src.provenance
+    muse = all(str(st.provenance.get("source", "")).startswith("muse-") for st in (src, tgt))
+    return muse or "aligned_to" in prov or "procrustes-aligned" in prov.get("transforms", [])
+
+
 @app.command("translate-eval")
 def translate_eval_command(
     src: Annotated[str, typer.Option("--src", help="Source language.")],
@@ -28,18 +36,29 @@ def translate_eval_command(
     dictionary: Annotated[Path, typer.Option("--dictionary", help="MUSE test dictionary 'src tgt' per line.")],
     src_vectors: Annotated[str | None, typer.Option("--src-vectors", help="ALIGNED source vectors (e.g. the output of geobias align).")] = None,
     tgt_vectors: Annotated[str | None, typer.Option("--tgt-vectors", help="Target vectors.")] = None,
+    train_dictionary: Annotated[str | None, typer.Option(
+        "--train-dictionary",
+        help="Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'.")] = None,
     csls_k: Annotated[int, typer.Option("--csls-k", help="CSLS neighbourhood size.")] = 10,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
 ) -> None:
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved."""
-    from geobias.alignment import read_dictionary, translation_accuracy
+    from geobias.alignment import ProcrustesAligner, read_dictionary, translation_accuracy
     from geobias.sources import resolve_store
 
     dico = read_dictionary(dictionary)
     s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle)
     t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle)
+    if train_dictionary is not None:
+        with stderr.status("aligning"):
+            s = ProcrustesAligner().fit(s, t, train_dictionary).transform(s)
+    elif not _looks_aligned(s, t):
+        stderr.print(
+            f"warning: the {src} vectors do not look aligned to the {tgt} ones (not MUSE-aligned, not from "
+            "`geobias align`); pass --train-dictionary PATH to align them first, or precision will be near 0"
+        )
     nn = translation_accuracy(s, t, dico, method="nn")
     cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
     result = TranslateEvalResult(src, tgt, nn.to_dict(), cs.to_dict())
