@@ -16,7 +16,7 @@ def weat_command(
     lang: OptLang = None,
     test: Annotated[
         str,
-        typer.Option("--test", "-t", help="career-family, math-arts, science-arts or flowers-insects (control)."),
+        typer.Option("--test", "-t", help="career-family (WEAT 6, names), career-family-terms (gendered terms), math-arts, science-arts or flowers-insects (control)."),
     ] = "career-family",
     vectors: Vectors = None,
     limit: Limit = None,
