@@ -28,6 +28,14 @@ TrustPickle = Annotated[
         help="Allow loading gensim KeyedVectors files, which unpickles them and can run arbitrary code.",
     ),
 ]
+Subwords = Annotated[
+    bool,
+    typer.Option(
+        "--subwords",
+        help="fastText .bin only: build vectors for out-of-vocabulary list words from character n-grams "
+        "(opt-in; without it such words are reported missing).",
+    ),
+]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, OptLang, Seed, TrustPickle, Vectors, emit
+from geobias.cli._options import Json, Limit, OptLang, Seed, Subwords, TrustPickle, Vectors, emit
 from geobias.errors import InputError
 
 Permutations = Annotated[int, typer.Option("--permutations", "-n", help="Monte-Carlo permutations (exact test when fewer partitions exist).")]
@@ -40,6 +40,7 @@ def mweat_command(
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    subwords: Subwords = False,
     targets: Annotated[
         Path | None,
         typer.Option("--targets", help="TSV of occupations: feminine<TAB>masculine[<TAB>english] per line; # comments."),
@@ -73,7 +74,9 @@ def mweat_command(
         male, female = wordlists.attribute_words(need_lang(lang, "attribute words"))
     from geobias.sources import resolve_store
 
-    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
+    wanted = [w for o in occupations for w in (o.masculine, o.feminine)] + male + female
+    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle,
+                          subword_words=wanted if subwords else None)
     result = mweat(
         store, occupations, male, female,
         n_permutations=permutations, seed=seed, similarity=similarity, paired=paired, oov=oov,

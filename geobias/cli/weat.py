@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, OptLang, Seed, TrustPickle, Vectors, emit
+from geobias.cli._options import Json, Limit, OptLang, Seed, Subwords, TrustPickle, Vectors, emit
 from geobias.cli.mweat import Oov, Permutations, Similarity, check_permutations, need_lang
 
 
@@ -21,6 +21,7 @@ def weat_command(
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    subwords: Subwords = False,
     permutations: Permutations = 100_000,
     seed: Seed = 0,
     similarity: Similarity = "cosine",
@@ -37,7 +38,8 @@ def weat_command(
     sets = wordlists.weat_test(need_lang(lang, "WEAT tests"), test)
     from geobias.sources import resolve_store
 
-    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
+    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle,
+                          subword_words=[*sets.X, *sets.Y, *sets.A, *sets.B] if subwords else None)
     result = weat(
         store, sets.X, sets.Y, sets.A, sets.B,
         n_permutations=permutations, seed=seed, similarity=similarity, oov=oov,

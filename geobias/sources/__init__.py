@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from geobias.errors import GeobiasError, InputError
@@ -39,6 +40,7 @@ def resolve_store(
     *,
     limit: int | None = None,
     trust_pickle: bool = False,
+    subword_words: Iterable[str] | None = None,
 ) -> VectorStore:
     """The store a command should use, from ``--lang`` and ``--vectors``.
 
@@ -54,6 +56,9 @@ def resolve_store(
         Keep only the first ``limit`` vectors.
     trust_pickle : bool, default False
         Allow gensim KeyedVectors (pickle) files.
+    subword_words : iterable of str, optional
+        fastText ``.bin`` files only: also build vectors for these words from character n-grams
+        when they are out of vocabulary (opt-in; see :func:`read_vectors`).
 
     Returns
     -------
@@ -70,6 +75,8 @@ def resolve_store(
     code = get_language(lang).code if lang is not None else None
     if limit is not None and limit <= 0:
         raise InputError(f"--limit must be positive; got {limit}")
+    if subword_words is not None and (vectors is None or vectors in SOURCES):
+        raise InputError("--subwords needs a fastText .bin model passed with --vectors PATH")
     if vectors is None:
         if code is None:
             raise InputError("pass --lang LANG or --vectors PATH")
@@ -90,7 +97,7 @@ def resolve_store(
             f"--vectors {vectors}: no such file, directory or registry name, nor a store saved "
             f"under {vectors_dir()} (registry: {', '.join(SOURCES)})"
         )
-    store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle)
+    store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle, subword_words=subword_words)
     if code is not None:
         store.lang = code
     return store

@@ -1,0 +1,52 @@
+"""`--subwords` (opt-in): fastText .bin models give out-of-vocabulary list words n-gram vectors."""
+
+import json
+
+import pytest
+
+from geobias import wordlists
+
+
+def cli(capsys, *args):
+    from geobias.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def ft_bin(tmp_path_factory):
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    sets = wordlists.weat_test("en", "career-family-terms")
+    # half of each set in the training corpus; the other half only reachable through subwords
+    seen = sets.X[::2] + sets.Y[::2] + sets.A[::2] + sets.B[::2]
+    corpus = [seen[i : i + 5] for i in range(0, len(seen), 5)] * 30
+    model = FastText(vector_size=16, window=3, min_count=1, epochs=3, seed=0, workers=1, bucket=2000)
+    model.build_vocab(corpus)
+    model.train(corpus, total_examples=len(corpus), epochs=3)
+    path = tmp_path_factory.mktemp("ft") / "model.bin"
+    save_facebook_model(model, str(path))
+    return path, sets
+
+
+def test_weat_subwords_opt_in(ft_bin, capsys):
+    path, sets = ft_bin
+    base = ("weat", "--lang", "en", "--test", "career-family-terms", "--vectors", str(path),
+            "--permutations", "1000", "--json")
+    code, out, err = cli(capsys, *base)
+    assert code == 0, err
+    missing = json.loads(out)["missing"]
+    assert set(missing) == set(sets.X[1::2] + sets.Y[1::2] + sets.A[1::2] + sets.B[1::2])
+    code, out, err = cli(capsys, *base, "--subwords")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["missing"] == [] and res["n_x"] == len(sets.X)
+
+
+def test_subwords_need_a_fasttext_bin(capsys):
+    code, _, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", "fr-spacy-md", "--subwords")
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "--subwords needs a fastText .bin" in err
