@@ -74,7 +74,7 @@ def translation_accuracy(
         Cosine nearest neighbour, or CSLS (Conneau et al. 2018, eq. 6).
     ks : sequence of int, default (1, 5, 10)
     csls_k : int, default 10
-        Neighbourhood size of the CSLS penalties.
+        Neighbourhood size of the CSLS penalties (checked for every ``method``).
     index : CslsIndex, optional
         A prepared index for this ``(src, tgt)`` pair (reused across calls).
 
@@ -85,7 +85,8 @@ def translation_accuracy(
     Raises
     ------
     InputError
-        Bad method, non-positive k, dimension mismatch, or no covered query.
+        Bad method, non-positive k or ``csls_k``, dimension mismatch, or no covered query
+        (the message names the dictionary).
 
     References
     ----------
@@ -95,6 +96,8 @@ def translation_accuracy(
     ks = sorted({int(k) for k in ks})
     if not ks or ks[0] <= 0:
         raise InputError(f"ks must be positive integers; got {ks}")
+    if csls_k <= 0:
+        raise InputError(f"CSLS k must be positive; got {csls_k}")
     if src.dim != tgt.dim:
         raise InputError(f"source dimension {src.dim} differs from target dimension {tgt.dim}; align first")
     gold: dict[int, set[int]] = {}
@@ -108,7 +111,10 @@ def translation_accuracy(
             continue
         gold.setdefault(a, set()).add(b)
     if not gold:
-        raise InputError(f"no pair of {dictionary.source} has both words in vocabulary")
+        raise InputError(
+            f"none of the {len(dictionary)} pairs of {dictionary.source} has both words in the vocabularies "
+            "(check the language order: source first, target second)"
+        )
     queries = np.fromiter(gold, dtype=np.int64)
     kmax = ks[-1]
     if method == "nn":
