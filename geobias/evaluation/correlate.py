@@ -48,12 +48,24 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     occupations : sequence of (feminine, masculine, english)
     attributes, en_attributes : (male words, female words) of each language.
 
+    Returns
+    -------
+    CorrelationResult
+
     Raises
     ------
     InputError
-        Fewer than 3 occupations with all three words in vocabulary.
+        ``src`` is English, an attribute list entirely out of vocabulary, or fewer than 3
+        occupations with all three words in vocabulary.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.4 (Table 3: Spearman ρ of WEAT(EN) vs MWEAT(ES/FR) per occupation).
     """
     from geobias.metrics import association
+
+    if src.lang == "en":
+        raise InputError("correlate compares English with a gendered language; --lang must be fr, es or de, not en")
 
     male, female = attributes
     en_male, en_female = en_attributes

@@ -126,11 +126,23 @@ class BilingualMitigation(Mitigation):
         dictionary : Dictionary, path or "identical", optional
             Source → English pairs for Procrustes; required by De-Align and Hybrid.
 
+        Returns
+        -------
+        BilingualMitigation
+            ``self``, fitted.
+
         Raises
         ------
         InputError
-            Missing English store or dictionary, dimension mismatch, empty word lists.
+            ``store`` is English (these methods mitigate a gendered language; use
+            :class:`HardDebias` for English), missing English store or dictionary, dimension
+            mismatch, empty word lists, no dictionary pair in vocabulary.
         """
+        if store.lang == "en" and self.lexicon is None:
+            raise InputError(
+                f"{self.name} mitigates a gendered language (fr, es, de) in its bilingual space with English; "
+                "for English vectors use hard-debias"
+            )
         if en_store is None and (self.anchor == "english" or self.debias_english):
             raise InputError(f"{self.name} needs the English vectors (--en-vectors)")
         if dictionary is None and self.debias_english:
