@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._io import read_text
 from geobias.errors import InputError
 from geobias.store import VectorStore
 
@@ -72,31 +73,25 @@ def read_dictionary(path: str | os.PathLike) -> Dictionary:
     Raises
     ------
     InputError
-        The file does not exist, is not UTF-8, holds a line with other than two fields
-        (the message names the line), or holds no pairs.
+        The file does not exist, is a directory, is not UTF-8 (:func:`geobias._io.read_text`),
+        holds a line with other than two fields (the message names the line), or holds no pairs.
     """
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"dictionary file not found: {p}")
     pairs: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
-    try:
-        with open(p, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                text = line.strip()
-                if not text or text.startswith("#"):
-                    continue
-                fields = text.split()
-                if len(fields) != 2:
-                    raise InputError(
-                        f"{p}, line {lineno}: expected 2 fields 'source target', got {len(fields)}: {text[:60]!r}"
-                    )
-                pair = (fields[0], fields[1])
-                if pair not in seen:
-                    seen.add(pair)
-                    pairs.append(pair)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    for lineno, line in enumerate(read_text(p, what="dictionary").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        fields = text.split()
+        if len(fields) != 2:
+            raise InputError(
+                f"{p}, line {lineno}: expected 2 fields 'source target', got {len(fields)}: {text[:60]!r}"
+            )
+        pair = (fields[0], fields[1])
+        if pair not in seen:
+            seen.add(pair)
+            pairs.append(pair)
     if not pairs:
         raise InputError(f"{p}: the dictionary holds no pairs")
     return Dictionary(pairs, str(p))
