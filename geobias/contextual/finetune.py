@@ -16,6 +16,7 @@ it is a training-set loss, meant to show that training happened, not a held-out 
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -160,7 +161,8 @@ def finetune_mlm(
     Raises
     ------
     InputError
-        ``out`` exists without ``overwrite``; no documents; a bad option value.
+        ``out`` exists without ``overwrite``, or is the starting model's own directory (even
+        with ``overwrite``); no documents; a bad option value.
     ModelError
         The model cannot be loaded or has no masked-LM head.
 
@@ -185,6 +187,9 @@ def finetune_mlm(
     if not lr > 0:
         raise InputError(f"lr must be positive; got {lr}")
     out = check_output_path(out, what="fine-tuned model", overwrite=overwrite, directory=True)
+    start_dir = Path(model).expanduser()
+    if out.exists() and start_dir.is_dir() and os.path.samefile(start_dir, out):
+        raise InputError(f"{out} is the model being fine-tuned; write the output to another directory")
     docs = [d for d in documents if d.strip()]
     if not docs:
         raise InputError("the corpus has no documents")
