@@ -91,7 +91,7 @@ CASES = [
     # mitigate
     ("mitigate-unknown-method", ["mitigate", "--method", "foo", "--lang", "fr", "--vectors", "{d}/fr.txt", "--out", "{o}/m"],
      "unknown mitigation method 'foo'"),
-    ("mitigate-unknown-format", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{o}/m", "--format", "xml"], "--format must be"),
+    ("mitigate-unknown-format", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{o}/m", "--format", "xml"], "format must be one of"),
     ("mitigate-unknown-language", ["mitigate", "--method", "hybrid-ori", "--lang", "xx", "--vectors", "{d}/fr.txt",
                                    "--out", "{o}/m"], "unknown language 'xx'"),
     ("mitigate-negative-refine", [*MIT, "--dictionary", "{d}/dico.txt", "--refine", "-1", "--out", "{o}/m"], "refine must be"),
@@ -109,7 +109,7 @@ CASES = [
     ("mitigate-shift-english", ["mitigate", "--method", "shift-ori", "--lang", "en", "--vectors", "{d}/en.txt",
                                 "--out", "{o}/m"], "use hard-debias"),
     # hard-debias
-    ("hd-unknown-format", [*HD, "--out", "{o}/h.txt", "--format", "xml"], "--format must be"),
+    ("hd-unknown-format", [*HD, "--out", "{o}/h.txt", "--format", "xml"], "format must be one of"),
     ("hd-out-exists", [*HD, "--out", "{d}/fr.txt"], "already exists"),
     ("hd-out-is-input", [*HD, "--out", "{d}/en.txt", "--overwrite"], "source of these vectors"),
     ("hd-out-missing-directory", [*HD, "--out", "{o}/x/h.txt"], "does not exist"),
