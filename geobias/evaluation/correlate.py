@@ -9,6 +9,7 @@ import numpy as np
 from scipy import stats
 
 from geobias.errors import InputError
+from geobias.evaluation.analogy import split_triples
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -75,14 +76,7 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     en_female = [w for w in en_female if w in en]
     if not (male and female and en_male and en_female):
         raise InputError("an attribute list is entirely out of vocabulary")
-    used, missing = [], []
-    for o in occupations:
-        f, m, e = o[0], o[1], o[2]
-        miss = [w for w in (f, m) if w not in src] + ([e] if e not in en else [])
-        if miss:
-            missing.extend(miss)
-        else:
-            used.append((f, m, e))
+    used, missing = split_triples(occupations, src, en)
     # several forms can share one English word; keep the first
     seen, uniq = set(), []
     for t in used:
@@ -98,4 +92,4 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     rho, p = stats.spearmanr(s_en, signed)
     per = [{"english": e, "feminine": f, "masculine": m, "weat_en": float(a), "mweat_signed": float(b)}
            for (f, m, e), a, b in zip(uniq, s_en, signed, strict=True)]
-    return CorrelationResult(float(rho), float(p), len(uniq), per, sorted(set(missing)))
+    return CorrelationResult(float(rho), float(p), len(uniq), per, missing)
