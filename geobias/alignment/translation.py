@@ -123,13 +123,14 @@ def translation_accuracy(
         if index is None:
             index = CslsIndex(src.unit_vectors, tgt.unit_vectors, k=csls_k)
         _, rows = index.search(src.unit_vectors[queries], kmax)
+    # one row per (query, gold target): the rank of that target in the query's list, then the
+    # best rank over each query's gold targets
+    gq = np.repeat(np.arange(len(queries)), [len(gold[int(q)]) for q in queries])
+    gt = np.fromiter((b for q in queries for b in gold[int(q)]), dtype=np.int64, count=len(gq))
+    hits = rows[gq] == gt[:, None]
+    first = np.where(hits.any(axis=1), hits.argmax(axis=1), np.inf)
     hit_rank = np.full(len(queries), np.inf)
-    for i, q in enumerate(queries):
-        g = gold[int(q)]
-        for rank, r in enumerate(rows[i]):
-            if int(r) in g:
-                hit_rank[i] = rank
-                break
+    np.minimum.at(hit_rank, gq, first)
     precision = {f"p_at_{k}": float(np.mean(hit_rank < k)) for k in ks}
     return TranslationResult(
         method=method,
