@@ -103,6 +103,18 @@ def identical_dictionary(src: VectorStore, tgt: VectorStore, *, max_pairs: int |
     Used by ``geobias align --dictionary identical`` for users without a dictionary
     (Artetxe et al. 2017; Conneau et al. 2018 use it as a baseline).
 
+    Parameters
+    ----------
+    src, tgt : VectorStore
+    max_pairs : int, optional
+        Keep the first ``max_pairs`` shared strings (source vocabulary order, i.e. frequency
+        order for word2vec/fastText files). Default: all.
+
+    Returns
+    -------
+    Dictionary
+        ``(w, w)`` pairs, ``source="identical"``.
+
     Raises
     ------
     InputError
@@ -117,7 +129,13 @@ def identical_dictionary(src: VectorStore, tgt: VectorStore, *, max_pairs: int |
 
 
 def load_dictionary(spec: str | os.PathLike | Dictionary, src: VectorStore, tgt: VectorStore) -> Dictionary:
-    """A :class:`Dictionary` from a path, the word ``"identical"``, or a Dictionary."""
+    """A :class:`Dictionary` from a path, the word ``"identical"``, or a Dictionary.
+
+    Raises
+    ------
+    InputError
+        See :func:`read_dictionary` and :func:`identical_dictionary`.
+    """
     if isinstance(spec, Dictionary):
         return spec
     if str(spec) == "identical":
@@ -127,6 +145,19 @@ def load_dictionary(spec: str | os.PathLike | Dictionary, src: VectorStore, tgt:
 
 def resolve(dictionary: Dictionary, src: VectorStore, tgt: VectorStore) -> ResolvedDictionary:
     """Row indices of the pairs whose two words are both in vocabulary; count the others.
+
+    Parameters
+    ----------
+    dictionary : Dictionary
+        ``(source, target)`` pairs.
+    src, tgt : VectorStore
+        The source words are looked up in ``src``, the targets in ``tgt``.
+
+    Returns
+    -------
+    ResolvedDictionary
+        Out-of-vocabulary pairs are counted (``n_oov_pairs``, ``oov_examples``), never dropped
+        silently.
 
     Raises
     ------
