@@ -86,7 +86,21 @@ def split_triples(triples: Sequence, src: VectorStore, en: VectorStore, *, disti
 def seed_pairs(dictionary: Dictionary, src: VectorStore, en: VectorStore,
                english: Sequence[str] = NEUTRAL_SEEDS) -> list[tuple[str, str]]:
     """(E_i, S_i): each neutral English word with its first translation in ``dictionary``
-    (source → English pairs), both in vocabulary."""
+    (source → English pairs), both in vocabulary.
+
+    Parameters
+    ----------
+    dictionary : Dictionary
+        Source → English pairs (the training dictionary).
+    src, en : VectorStore
+    english : sequence of str, default :data:`NEUTRAL_SEEDS`
+
+    Returns
+    -------
+    list of (str, str)
+        ``(E_i, S_i)`` in the order of ``english``; English words without an in-vocabulary
+        translation are left out (the caller reports ``len(seeds)``).
+    """
     out = []
     for e in english:
         s = next((s for s, t in dictionary.pairs if t == e and s in src), None)
@@ -106,10 +120,21 @@ def word_pair_translation(src: VectorStore, en: VectorStore, triples: Sequence, 
     triples : sequence of (feminine, masculine, english)
     seeds : sequence of (E_i, S_i)
 
+    Returns
+    -------
+    AnalogyResult
+        Ranks among all words of ``src`` (1 = best; ties share the best rank), averaged over
+        every (triple, seed) combination; cosines on unit-normalised float32 rows.
+
     Raises
     ------
     InputError
         No usable triple or no seed.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.3 (word-pair translation: MRR of the feminine and masculine forms,
+    and ASD).
     """
     if not seeds:
         raise InputError("no seed translation pair (E_i, S_i) is in the vocabularies")

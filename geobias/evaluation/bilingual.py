@@ -97,7 +97,33 @@ def bilingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, ma
     """MWEAT with the gendered language's occupations (both forms, in ``src``) as targets and
     English male/female attribute words (in ``en``) as attributes, in the shared space.
 
-    Returns a :class:`geobias.metrics.MweatResult` (attribute words appear prefixed ``en:``).
+    Parameters
+    ----------
+    src : VectorStore
+        The gendered language, in the space shared with ``en``.
+    en : VectorStore
+    occupations : sequence of (feminine, masculine, english)
+        X = masculine forms, Y = feminine forms.
+    male, female : sequence of str
+        English attribute words A and B.
+    n_permutations : int
+        Monte-Carlo permutations (exact enumeration when the partitions fit the budget).
+    seed : int
+
+    Returns
+    -------
+    MweatResult
+        See :func:`geobias.metrics.mweat`; attribute words appear prefixed ``en:``, and words
+        out of vocabulary are listed in ``missing``.
+
+    Raises
+    ------
+    InputError
+        Stores of different dimensions, or too few words in vocabulary.
+
+    References
+    ----------
+    Zhou et al. (2019), eq. 1 and §4.2 (MWEAT).
     """
     from geobias.metrics import mweat
 

@@ -72,10 +72,26 @@ def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]
 def word_similarity(store: VectorStore, pairs: list[tuple[str, str, float]] | str | os.PathLike) -> SimilarityResult:
     """Pearson and Spearman correlation between cosine similarity and human scores.
 
+    Parameters
+    ----------
+    store : VectorStore
+    pairs : list of (str, str, float) or path
+        ``(word1, word2, score)`` triples, or a file for :func:`read_similarity_file`.
+
+    Returns
+    -------
+    SimilarityResult
+        Correlations over the covered pairs only (cosine of unit-normalised rows, float64);
+        the out-of-vocabulary words are listed.
+
     Raises
     ------
     InputError
-        Fewer than 3 pairs in vocabulary.
+        Fewer than 3 pairs in vocabulary; a malformed file.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.3 (word similarity as a utility measure after mitigation).
     """
     if not isinstance(pairs, list):
         pairs = read_similarity_file(pairs)

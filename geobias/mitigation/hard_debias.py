@@ -50,6 +50,11 @@ def direct_bias(store: VectorStore, direction: np.ndarray, words: Sequence[str],
     c : float, default 1.0
         Strictness (Bolukbasi et al. 2016, §5.2 use c = 1).
 
+    Returns
+    -------
+    DirectBiasResult
+        ``direct_bias`` in [0, 1]; cosines on unit-normalised float32 rows, summed in float64.
+
     Raises
     ------
     InputError
