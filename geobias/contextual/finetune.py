@@ -168,7 +168,8 @@ def finetune_mlm(
 
     References
     ----------
-    Devlin et al. (2019), §3.1 (masked LM); Bartl et al. (2020), §5; Maudslay et al. (2019).
+    Devlin et al. (2019), §3.1 (masked LM); Bartl et al. (2020), §5; Maudslay et al. (2019)
+    (CDS); Webster et al. (2018) (GAP, the corpus Bartl et al. fine-tune on).
     """
     import torch
     from tqdm.auto import tqdm
