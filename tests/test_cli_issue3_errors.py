@@ -76,7 +76,7 @@ CASES = [
     ("align-out-missing-directory", [*ALIGN, "--dictionary", "{d}/dico.txt", "--out", "{o}/x/y"], "does not exist"),
     ("align-out-is-input", [*ALIGN, "--dictionary", "{d}/dico.txt", "--out", "{d}/fr.txt"], "already exists"),
     ("align-vectors-missing", ["align", "--src", "fr", "--tgt", "en", "--src-vectors", "{d}/nope.txt", "--tgt-vectors",
-                               "{d}/en.txt", "--dictionary", "{d}/dico.txt", "--out", "{o}/a"], "no such file"),
+                               "{d}/en.txt", "--dictionary", "{d}/dico.txt", "--out", "{o}/a"], "--src-vectors {d}/nope.txt: no such file"),
     # translate-eval
     ("te-malformed-dictionary", [*TE, "--dictionary", "{d}/bad_dico.txt"], "line 2: expected 2 fields"),
     ("te-oov-dictionary", [*TE, "--dictionary", "{d}/oov_dico.txt"], "none of the 2 pairs"),
@@ -101,6 +101,8 @@ CASES = [
     ("mitigate-dictionary-is-directory", [*MIT, "--dictionary", "{d}/adir", "--out", "{o}/m"], "is a directory"),
     ("mitigate-dimension-mismatch", ["mitigate", "--method", "shift-en", "--lang", "fr", "--vectors", "{d}/fr.txt",
                                      "--en-vectors", "{d}/en8.txt", "--out", "{o}/m"], "dimensions differ"),
+    ("mitigate-english-not-installed", ["mitigate", "--method", "hybrid-ori", "--lang", "fr", "--vectors", "{d}/fr.txt",
+                                        "--dictionary", "{d}/dico.txt", "--out", "{o}/m"], "pass --en-vectors PATH"),
     ("mitigate-out-not-empty", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{d}"], "not an empty directory"),
     ("mitigate-out-missing-directory", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{o}/x/y"], "does not exist"),
     ("mitigate-out-is-input", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{d}/fr.txt"], "not an empty directory"),
@@ -179,6 +181,6 @@ def test_bad_input_one_line_exit_1_nothing_written(bad, tmp_path, capsys, monkey
     assert len(lines) == 1, err
     assert lines[0].startswith("geobias: error: ") and "internal error" not in lines[0], lines[0]
     assert "Traceback" not in err
-    assert expected in lines[0], lines[0]
+    assert expected.format(d=bad, o=out) in lines[0], lines[0]
     assert _snapshot(bad) == before_in, "the command wrote into the input folder"
     assert _snapshot(out) == before_out, "the command wrote an output"

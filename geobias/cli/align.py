@@ -35,8 +35,8 @@ def align_command(
     if out.exists():
         raise InputError(f"{out} already exists; choose another --out")
     check_output_path(out, what="store", overwrite=False, directory=True)  # fail before loading and fitting
-    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle)
-    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle)
+    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
+    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
     with stderr.status("aligning"):
         aligner = ProcrustesAligner(refine=refine, center=center).fit(s, t, dictionary)
         aligned = aligner.transform(s)

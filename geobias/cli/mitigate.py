@@ -61,7 +61,8 @@ def mitigate_command(
             report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
                       "n_gender_specific": len(est.gender_specific_), "n_equalize_pairs": len(est.equalize_pairs_)}
         else:
-            en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle) if (
+            en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
+                               option="--en-vectors") if (
                 en_vectors is not None or dictionary is not None or cls.bilingual and method != "shift-ori") else None
             est = cls(refine=refine).fit(store, en, dictionary)
             outputs = {lang: est.transform(store)}

@@ -52,8 +52,8 @@ def translate_eval_command(
     if csls_k <= 0:
         raise InputError(f"--csls-k must be positive; got {csls_k}")
     dico = read_dictionary(dictionary)
-    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle)
-    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle)
+    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
+    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
     if train_dictionary is not None:
         with stderr.status("aligning"):
             s = ProcrustesAligner().fit(s, t, train_dictionary).transform(s)
