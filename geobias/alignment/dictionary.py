@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._io import read_text
 from geobias.errors import InputError
 from geobias.store import VectorStore
 
@@ -72,31 +73,25 @@ def read_dictionary(path: str | os.PathLike) -> Dictionary:
     Raises
     ------
     InputError
-        The file does not exist, is not UTF-8, holds a line with other than two fields
-        (the message names the line), or holds no pairs.
+        The file does not exist, is a directory, is not UTF-8 (:func:`geobias._io.read_text`),
+        holds a line with other than two fields (the message names the line), or holds no pairs.
     """
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"dictionary file not found: {p}")
     pairs: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
-    try:
-        with open(p, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                text = line.strip()
-                if not text or text.startswith("#"):
-                    continue
-                fields = text.split()
-                if len(fields) != 2:
-                    raise InputError(
-                        f"{p}, line {lineno}: expected 2 fields 'source target', got {len(fields)}: {text[:60]!r}"
-                    )
-                pair = (fields[0], fields[1])
-                if pair not in seen:
-                    seen.add(pair)
-                    pairs.append(pair)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    for lineno, line in enumerate(read_text(p, what="dictionary").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        fields = text.split()
+        if len(fields) != 2:
+            raise InputError(
+                f"{p}, line {lineno}: expected 2 fields 'source target', got {len(fields)}: {text[:60]!r}"
+            )
+        pair = (fields[0], fields[1])
+        if pair not in seen:
+            seen.add(pair)
+            pairs.append(pair)
     if not pairs:
         raise InputError(f"{p}: the dictionary holds no pairs")
     return Dictionary(pairs, str(p))
@@ -107,6 +102,18 @@ def identical_dictionary(src: VectorStore, tgt: VectorStore, *, max_pairs: int |
 
     Used by ``geobias align --dictionary identical`` for users without a dictionary
     (Artetxe et al. 2017; Conneau et al. 2018 use it as a baseline).
+
+    Parameters
+    ----------
+    src, tgt : VectorStore
+    max_pairs : int, optional
+        Keep the first ``max_pairs`` shared strings (source vocabulary order, i.e. frequency
+        order for word2vec/fastText files). Default: all.
+
+    Returns
+    -------
+    Dictionary
+        ``(w, w)`` pairs, ``source="identical"``.
 
     Raises
     ------
@@ -122,7 +129,13 @@ def identical_dictionary(src: VectorStore, tgt: VectorStore, *, max_pairs: int |
 
 
 def load_dictionary(spec: str | os.PathLike | Dictionary, src: VectorStore, tgt: VectorStore) -> Dictionary:
-    """A :class:`Dictionary` from a path, the word ``"identical"``, or a Dictionary."""
+    """A :class:`Dictionary` from a path, the word ``"identical"``, or a Dictionary.
+
+    Raises
+    ------
+    InputError
+        See :func:`read_dictionary` and :func:`identical_dictionary`.
+    """
     if isinstance(spec, Dictionary):
         return spec
     if str(spec) == "identical":
@@ -132,6 +145,19 @@ def load_dictionary(spec: str | os.PathLike | Dictionary, src: VectorStore, tgt:
 
 def resolve(dictionary: Dictionary, src: VectorStore, tgt: VectorStore) -> ResolvedDictionary:
     """Row indices of the pairs whose two words are both in vocabulary; count the others.
+
+    Parameters
+    ----------
+    dictionary : Dictionary
+        ``(source, target)`` pairs.
+    src, tgt : VectorStore
+        The source words are looked up in ``src``, the targets in ``tgt``.
+
+    Returns
+    -------
+    ResolvedDictionary
+        Out-of-vocabulary pairs are counted (``n_oov_pairs``, ``oov_examples``), never dropped
+        silently.
 
     Raises
     ------

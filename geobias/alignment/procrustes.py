@@ -79,8 +79,10 @@ class ProcrustesAligner:
         Mean-centre the unit rows before the SVD (MUSE ``normalize_embeddings=renorm,center``);
         the fitted map is then affine: ``x ↦ (x̂ − μ_src) W + μ_tgt`` with ``x̂`` the unit row.
     csls_k : int, default 10
+        Neighbourhood size of the CSLS penalties used to induce the refinement dictionary.
     max_rank : int, default 15000
-        Words considered when inducing a dictionary (MUSE ``dico_max_rank``).
+        Words considered when inducing a dictionary (MUSE ``dico_max_rank``): the first
+        ``max_rank`` rows of each store, i.e. the most frequent words of frequency-sorted files.
 
     Attributes
     ----------
@@ -94,6 +96,11 @@ class ProcrustesAligner:
     -----
     Procrustes runs on unit-normalised rows, and :meth:`transform` returns unit-normalised,
     rotated rows (the norm carries no meaning for cosine retrieval; MUSE normalises too).
+
+    References
+    ----------
+    Xing, Wang, Liu, Lin (2015), orthogonal transform; Conneau et al. (2018), ICLR, §2 eq. 2
+    (Procrustes) and §2.2 (refinement: Procrustes on mutual CSLS nearest neighbours).
     """
 
     def __init__(self, *, refine: int = 0, center: bool = False, csls_k: int = 10, max_rank: int = 15000):
@@ -104,6 +111,19 @@ class ProcrustesAligner:
 
     def fit(self, src: VectorStore, tgt: VectorStore, dictionary) -> ProcrustesAligner:
         """Learn the map from ``dictionary`` (a :class:`Dictionary`, a path or ``"identical"``).
+
+        Parameters
+        ----------
+        src, tgt : VectorStore
+            Source and target stores of one dimension; only their unit rows are used.
+        dictionary : Dictionary, path or "identical"
+            ``(source, target)`` seed pairs; pairs with an out-of-vocabulary word are counted
+            in ``result_`` and skipped.
+
+        Returns
+        -------
+        ProcrustesAligner
+            ``self``, fitted.
 
         Raises
         ------
@@ -153,10 +173,22 @@ class ProcrustesAligner:
     def transform(self, store: VectorStore) -> VectorStore:
         """A new store: ``store``'s unit rows mapped into the target space (input unchanged).
 
+        Parameters
+        ----------
+        store : VectorStore
+            Usually the ``src`` passed to :meth:`fit`.
+
+        Returns
+        -------
+        VectorStore
+            Same words and order; float32 rows ``unit(x) @ W_`` (plus the centring terms).
+
         Raises
         ------
         NotFittedError
             Before :meth:`fit`.
+        InputError
+            Dimension differs from the fitted map's.
         """
         if not hasattr(self, "W_"):
             raise NotFittedError("ProcrustesAligner is not fitted; call fit(src, tgt, dictionary) first")
@@ -167,6 +199,15 @@ class ProcrustesAligner:
 
 def mutual_csls_pairs(src: np.ndarray, tgt: np.ndarray, *, k: int = 10) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i, j) that are each other's CSLS nearest neighbour (MUSE ``S2T&T2S``).
+
+    Parameters
+    ----------
+    src : ndarray of shape (n_src, dim)
+        Mapped source vectors.
+    tgt : ndarray of shape (n_tgt, dim)
+        Target vectors.
+    k : int, default 10
+        CSLS neighbourhood size.
 
     Returns
     -------
@@ -183,7 +224,11 @@ def mutual_csls_pairs(src: np.ndarray, tgt: np.ndarray, *, k: int = 10) -> tuple
 
 
 def align(src: VectorStore, tgt: VectorStore, dictionary, **params) -> tuple[VectorStore, ProcrustesAligner]:
-    """Fit a :class:`ProcrustesAligner` and return ``(aligned source store, aligner)``."""
+    """Fit a :class:`ProcrustesAligner` and return ``(aligned source store, aligner)``.
+
+    ``params`` are the aligner's keyword parameters (``refine``, ``center``, ``csls_k``,
+    ``max_rank``). Raises as :meth:`ProcrustesAligner.fit`.
+    """
     aligner = ProcrustesAligner(**params).fit(src, tgt, dictionary)
     return aligner.transform(src), aligner
 

@@ -74,7 +74,7 @@ def translation_accuracy(
         Cosine nearest neighbour, or CSLS (Conneau et al. 2018, eq. 6).
     ks : sequence of int, default (1, 5, 10)
     csls_k : int, default 10
-        Neighbourhood size of the CSLS penalties.
+        Neighbourhood size of the CSLS penalties (checked for every ``method``).
     index : CslsIndex, optional
         A prepared index for this ``(src, tgt)`` pair (reused across calls).
 
@@ -85,7 +85,8 @@ def translation_accuracy(
     Raises
     ------
     InputError
-        Bad method, non-positive k, dimension mismatch, or no covered query.
+        Bad method, non-positive k or ``csls_k``, dimension mismatch, or no covered query
+        (the message names the dictionary).
 
     References
     ----------
@@ -95,6 +96,8 @@ def translation_accuracy(
     ks = sorted({int(k) for k in ks})
     if not ks or ks[0] <= 0:
         raise InputError(f"ks must be positive integers; got {ks}")
+    if csls_k <= 0:
+        raise InputError(f"CSLS k must be positive; got {csls_k}")
     if src.dim != tgt.dim:
         raise InputError(f"source dimension {src.dim} differs from target dimension {tgt.dim}; align first")
     gold: dict[int, set[int]] = {}
@@ -108,7 +111,10 @@ def translation_accuracy(
             continue
         gold.setdefault(a, set()).add(b)
     if not gold:
-        raise InputError(f"no pair of {dictionary.source} has both words in vocabulary")
+        raise InputError(
+            f"none of the {len(dictionary)} pairs of {dictionary.source} has both words in the vocabularies "
+            "(check the language order: source first, target second)"
+        )
     queries = np.fromiter(gold, dtype=np.int64)
     kmax = ks[-1]
     if method == "nn":
@@ -117,13 +123,14 @@ def translation_accuracy(
         if index is None:
             index = CslsIndex(src.unit_vectors, tgt.unit_vectors, k=csls_k)
         _, rows = index.search(src.unit_vectors[queries], kmax)
+    # one row per (query, gold target): the rank of that target in the query's list, then the
+    # best rank over each query's gold targets
+    gq = np.repeat(np.arange(len(queries)), [len(gold[int(q)]) for q in queries])
+    gt = np.fromiter((b for q in queries for b in gold[int(q)]), dtype=np.int64, count=len(gq))
+    hits = rows[gq] == gt[:, None]
+    first = np.where(hits.any(axis=1), hits.argmax(axis=1), np.inf)
     hit_rank = np.full(len(queries), np.inf)
-    for i, q in enumerate(queries):
-        g = gold[int(q)]
-        for rank, r in enumerate(rows[i]):
-            if int(r) in g:
-                hit_rank[i] = rank
-                break
+    np.minimum.at(hit_rank, gq, first)
     precision = {f"p_at_{k}": float(np.mean(hit_rank < k)) for k in ks}
     return TranslationResult(
         method=method,

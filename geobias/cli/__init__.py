@@ -1,7 +1,8 @@
 """Command-line interface: a thin shell over library calls (STYLE.md §11).
 
 One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
-A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; any other exception
+A :class:`~geobias.errors.GeobiasError` or a usage error (unknown option, a value of the
+wrong type, a missing required option) prints one line and exits 1; any other exception
 does the same with an "internal error" prefix. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
 """
 
@@ -43,6 +44,34 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name)
 
 
+def _click_classes(name: str) -> tuple[type[BaseException], ...]:
+    """``click.exceptions.<name>`` plus Typer's vendored copy (typer ≥ 0.2x ships its own
+    ``typer._click``, whose exceptions are not click's: a bad ``--refine abc`` was reported as
+    an "internal error")."""
+    classes: list[type[BaseException]] = [getattr(click.exceptions, name)]
+    try:
+        vendored = importlib.import_module("typer._click.exceptions")
+    except ImportError:  # older typer uses click itself
+        vendored = None
+    extra = getattr(vendored, name, None)
+    if isinstance(extra, type) and extra not in classes:
+        classes.append(extra)
+    return tuple(classes)
+
+
+_EXIT = _click_classes("Exit")
+_ABORT = _click_classes("Abort")
+_USAGE = _click_classes("ClickException")
+
+
+def _usage_line(exc: BaseException) -> str:
+    """One line for a command-line usage error: the message and where to find the options."""
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    ctx = getattr(exc, "ctx", None)
+    path = getattr(ctx, "command_path", None)
+    return f"{message} (see `{path} --help`)" if path else message
+
+
 def _fail(message: str) -> int:
     first = " ".join(str(message).split("\n")[0].split()) or "unknown error"
     print(f"geobias: error: {first}", file=sys.stderr)
@@ -54,13 +83,12 @@ def main(argv: list[str] | None = None) -> None:
     debug = os.environ.get("GEOBIAS_DEBUG") == "1"
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="geobias")
-    except click.exceptions.Exit as exc:
+    except _EXIT as exc:
         rc = exc.exit_code
-    except click.exceptions.Abort:
+    except _ABORT:
         rc = _fail("aborted")
-    except click.ClickException as exc:
-        exc.show()
-        rc = 1
+    except _USAGE as exc:
+        rc = _fail(_usage_line(exc))
     except GeobiasError as exc:
         if debug:
             raise

@@ -26,6 +26,7 @@ def align_command(
     as_json: Json = False,
 ) -> None:
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store."""
+    from geobias._io import check_output_path
     from geobias.alignment import ProcrustesAligner
     from geobias.errors import InputError
     from geobias.sources import resolve_store
@@ -33,8 +34,9 @@ def align_command(
 
     if out.exists():
         raise InputError(f"{out} already exists; choose another --out")
-    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle)
-    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle)
+    check_output_path(out, what="store", overwrite=False, directory=True)  # fail before loading and fitting
+    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
+    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
     with stderr.status("aligning"):
         aligner = ProcrustesAligner(refine=refine, center=center).fit(s, t, dictionary)
         aligned = aligner.transform(s)

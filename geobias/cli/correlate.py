@@ -25,7 +25,7 @@ def correlate_command(
     from geobias.sources import resolve_store
 
     src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle)
+    en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
     result = correlate(src, en, wordlists.occupations(lang), wordlists.attribute_words(lang),
                        wordlists.attribute_words("en"))
 

@@ -39,7 +39,7 @@ def evaluate_command(
         raise InputError(f"--permutations must be positive; got {permutations}")
     train, test = read_dictionary(dictionary), read_dictionary(test_dictionary)
     src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle)
+    en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
     with stderr.status("evaluating") as status:
         result = evaluate(src, en, train, test, similarity=similarity, methods=keys, n_permutations=permutations,
                           seed=seed, progress=lambda m: status.update(f"evaluating {m}"))

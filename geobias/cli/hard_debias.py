@@ -36,20 +36,27 @@ def hard_debias_command(
     neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: the English occupations).")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write the debiased vectors to this file.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file (never the input).")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
 ) -> None:
     """Neutralise + equalise (Bolukbasi et al. 2016); report DirectBias (c = 1) before and after."""
     from geobias import wordlists
+    from geobias._io import check_output_path
     from geobias.mitigation import HardDebias, direct_bias
     from geobias.sources import resolve_store, write_vectors
+    from geobias.sources.formats import WriteFormat
+    from geobias.store import check_choice
 
+    if out is not None:  # fail before loading and fitting
+        check_choice("--format", fmt, WriteFormat)
+        check_output_path(out, what="vector file", overwrite=overwrite)
+    words = (wordlists.read_word_file(neutral) if neutral is not None
+             else [o.english for o in wordlists.occupations("en")])
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     hd = HardDebias().fit(store)
     debiased = hd.transform(store)
-    words = (wordlists.read_word_file(neutral) if neutral is not None
-             else [o.english for o in wordlists.occupations("en")])
     words = [w for w in dict.fromkeys(words) if w not in hd.gender_specific_]
     before = direct_bias(store, hd.direction_, words)
     after = direct_bias(debiased, hd.direction_, words)

@@ -47,18 +47,12 @@ def mitigate_command(
     Zhou et al.'s bilingual setting; shift-ori without --dictionary and --en-vectors works
     monolingually. Files keep the original vocabulary order.
     """
-    from geobias._io import check_output_path
-    from geobias.errors import InputError
     from geobias.mitigation import HardDebias, get_method
-    from geobias.report.export import EXTENSIONS, export_stores
+    from geobias.report.export import check_export, export_stores
     from geobias.sources import resolve_store
 
     cls = get_method(method)
-    if fmt not in EXTENSIONS:
-        raise InputError(f"--format must be one of {', '.join(EXTENSIONS)}; got {fmt!r}")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise InputError(f"{out} already exists and is not an empty directory; choose another --out")
-    check_output_path(out, what="output directory", overwrite=out.exists(), directory=True)  # fail before the fit
+    check_export(out, fmt)  # fail before loading and fitting
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     with stderr.status(f"fitting {method}"):
         if cls is HardDebias:
@@ -67,7 +61,8 @@ def mitigate_command(
             report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
                       "n_gender_specific": len(est.gender_specific_), "n_equalize_pairs": len(est.equalize_pairs_)}
         else:
-            en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle) if (
+            en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
+                               option="--en-vectors") if (
                 en_vectors is not None or dictionary is not None or cls.bilingual and method != "shift-ori") else None
             est = cls(refine=refine).fit(store, en, dictionary)
             outputs = {lang: est.transform(store)}

@@ -46,21 +46,25 @@ def translate_eval_command(
 ) -> None:
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved."""
     from geobias.alignment import ProcrustesAligner, read_dictionary, translation_accuracy
+    from geobias.errors import InputError
     from geobias.sources import resolve_store
 
+    if csls_k <= 0:
+        raise InputError(f"--csls-k must be positive; got {csls_k}")
     dico = read_dictionary(dictionary)
-    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle)
-    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle)
+    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
+    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
     if train_dictionary is not None:
         with stderr.status("aligning"):
             s = ProcrustesAligner().fit(s, t, train_dictionary).transform(s)
-    elif not _looks_aligned(s, t):
+    nn = translation_accuracy(s, t, dico, method="nn")
+    cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
+    if train_dictionary is None and not _looks_aligned(s, t):
+        # only once the evaluation succeeded: an input error stays the one line on stderr
         stderr.print(
             f"warning: the {src} vectors do not look aligned to the {tgt} ones (not MUSE-aligned, not from "
             "`geobias align`); pass --train-dictionary PATH to align them first, or precision will be near 0"
         )
-    nn = translation_accuracy(s, t, dico, method="nn")
-    cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
     result = TranslateEvalResult(src, tgt, nn.to_dict(), cs.to_dict())
 
     def render(console, r):

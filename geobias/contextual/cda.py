@@ -30,6 +30,8 @@ Maudslay, Gonen, Cotterell, Teufel (2019), *It's All in the Name: Mitigating Gen
 Name-Based Counterfactual Data Substitution*, EMNLP (CDS, names swapped too).
 Bartl, Nissim, Gatt (2020), *Unmasking Contextual Stereotypes*, GeBNLP §5 (CDS on GAP, then
 MLM fine-tuning).
+Webster, Recasens, Axelrod, Baldridge (2018), *Mind the GAP: A Balanced Corpus of Gendered
+Ambiguous Pronouns*, TACL (the GAP TSV files, text column ``Text``).
 """
 
 from __future__ import annotations
@@ -387,6 +389,7 @@ def augment_file(
     column : str, optional
     overwrite : bool, default False
     swapper : CounterfactualSwapper, optional
+        Default: :func:`load_swapper` ``("en")`` (names swapped too).
 
     Returns
     -------
@@ -396,6 +399,10 @@ def augment_file(
     ------
     InputError
         See :func:`read_documents` and :func:`check_output`; an unknown mode.
+
+    References
+    ----------
+    Maudslay et al. (2019), §3 (CDS with names); Webster et al. (2018) (GAP, ``column="Text"``).
     """
     check_choice("mode", mode, CdaMode)
     dest = check_output(input_path, out, overwrite=overwrite)

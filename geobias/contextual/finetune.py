@@ -16,6 +16,7 @@ it is a training-set loss, meant to show that training happened, not a held-out 
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -160,13 +161,15 @@ def finetune_mlm(
     Raises
     ------
     InputError
-        ``out`` exists without ``overwrite``; no documents; a bad option value.
+        ``out`` exists without ``overwrite``, or is the starting model's own directory (even
+        with ``overwrite``); no documents; a bad option value.
     ModelError
         The model cannot be loaded or has no masked-LM head.
 
     References
     ----------
-    Devlin et al. (2019), §3.1 (masked LM); Bartl et al. (2020), §5; Maudslay et al. (2019).
+    Devlin et al. (2019), §3.1 (masked LM); Bartl et al. (2020), §5; Maudslay et al. (2019)
+    (CDS); Webster et al. (2018) (GAP, the corpus Bartl et al. fine-tune on).
     """
     import torch
     from tqdm.auto import tqdm
@@ -185,6 +188,9 @@ def finetune_mlm(
     if not lr > 0:
         raise InputError(f"lr must be positive; got {lr}")
     out = check_output_path(out, what="fine-tuned model", overwrite=overwrite, directory=True)
+    start_dir = Path(model).expanduser()
+    if out.exists() and start_dir.is_dir() and os.path.samefile(start_dir, out):
+        raise InputError(f"{out} is the model being fine-tuned; write the output to another directory")
     docs = [d for d in documents if d.strip()]
     if not docs:
         raise InputError("the corpus has no documents")

@@ -52,10 +52,55 @@ class AnalogyResult(Result):
     missing: list[str] = field(default_factory=list)
 
 
+def split_triples(triples: Sequence, src: VectorStore, en: VectorStore, *, distinct_forms: bool = False
+                  ) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """Split ``(feminine, masculine, english)`` triples into usable ones and missing words.
+
+    Parameters
+    ----------
+    triples : sequence of (feminine, masculine, english)
+        Extra fields (e.g. an :class:`~geobias.wordlists.Occupation`'s) are ignored.
+    src, en : VectorStore
+        The two forms are looked up in ``src``, the English word in ``en``.
+    distinct_forms : bool, default False
+        Also leave out triples whose two forms coincide (epicene words), without listing them.
+
+    Returns
+    -------
+    used : list of (str, str, str)
+        Triples with all three words in vocabulary, in input order.
+    missing : list of str
+        Out-of-vocabulary words, sorted, each once (never dropped silently: results list them).
+    """
+    used, missing = [], set()
+    for t in triples:
+        f, m, e = t[0], t[1], t[2]
+        miss = [w for w in (f, m) if w not in src] + ([e] if e not in en else [])
+        if miss:
+            missing.update(miss)
+        elif not (distinct_forms and f == m):
+            used.append((f, m, e))
+    return used, sorted(missing)
+
+
 def seed_pairs(dictionary: Dictionary, src: VectorStore, en: VectorStore,
                english: Sequence[str] = NEUTRAL_SEEDS) -> list[tuple[str, str]]:
     """(E_i, S_i): each neutral English word with its first translation in ``dictionary``
-    (source → English pairs), both in vocabulary."""
+    (source → English pairs), both in vocabulary.
+
+    Parameters
+    ----------
+    dictionary : Dictionary
+        Source → English pairs (the training dictionary).
+    src, en : VectorStore
+    english : sequence of str, default :data:`NEUTRAL_SEEDS`
+
+    Returns
+    -------
+    list of (str, str)
+        ``(E_i, S_i)`` in the order of ``english``; English words without an in-vocabulary
+        translation are left out (the caller reports ``len(seeds)``).
+    """
     out = []
     for e in english:
         s = next((s for s, t in dictionary.pairs if t == e and s in src), None)
@@ -75,21 +120,25 @@ def word_pair_translation(src: VectorStore, en: VectorStore, triples: Sequence, 
     triples : sequence of (feminine, masculine, english)
     seeds : sequence of (E_i, S_i)
 
+    Returns
+    -------
+    AnalogyResult
+        Ranks among all words of ``src`` (1 = best; ties share the best rank), averaged over
+        every (triple, seed) combination; cosines on unit-normalised float32 rows.
+
     Raises
     ------
     InputError
         No usable triple or no seed.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.3 (word-pair translation: MRR of the feminine and masculine forms,
+    and ASD).
     """
     if not seeds:
         raise InputError("no seed translation pair (E_i, S_i) is in the vocabularies")
-    used, missing = [], []
-    for t in triples:
-        f, m, e = t[0], t[1], t[2]
-        miss = [w for w in (f, m) if w not in src] + ([e] if e not in en else [])
-        if miss:
-            missing.extend(miss)
-        elif f != m:
-            used.append((f, m, e))
+    used, missing = split_triples(triples, src, en, distinct_forms=True)
     if not used:
         raise InputError("no (feminine, masculine, english) triple is fully in vocabulary")
     su = src.unit_vectors
@@ -109,4 +158,4 @@ def word_pair_translation(src: VectorStore, en: VectorStore, triples: Sequence, 
     cos_f = np.sum(e_o * su[[src.index[f] for f, _, _ in used]], axis=1)
     cos_m = np.sum(e_o * su[[src.index[m] for _, m, _ in used]], axis=1)
     return AnalogyResult(mrr_f, mrr_m, mrr_m - mrr_f, float(np.mean(cos_m - cos_f)), len(used),
-                         list(seeds), sorted(set(missing)))
+                         list(seeds), missing)

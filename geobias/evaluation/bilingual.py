@@ -9,7 +9,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from geobias.alignment import CslsIndex, Dictionary, ProcrustesAligner, translation_accuracy
+from geobias.alignment import (
+    CslsIndex,
+    Dictionary,
+    ProcrustesAligner,
+    resolve,
+    translation_accuracy,
+)
 from geobias.errors import InputError
 from geobias.evaluation.analogy import NEUTRAL_SEEDS, seed_pairs, word_pair_translation
 from geobias.evaluation.similarity import read_similarity_file, word_similarity
@@ -91,7 +97,33 @@ def bilingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, ma
     """MWEAT with the gendered language's occupations (both forms, in ``src``) as targets and
     English male/female attribute words (in ``en``) as attributes, in the shared space.
 
-    Returns a :class:`geobias.metrics.MweatResult` (attribute words appear prefixed ``en:``).
+    Parameters
+    ----------
+    src : VectorStore
+        The gendered language, in the space shared with ``en``.
+    en : VectorStore
+    occupations : sequence of (feminine, masculine, english)
+        X = masculine forms, Y = feminine forms.
+    male, female : sequence of str
+        English attribute words A and B.
+    n_permutations : int
+        Monte-Carlo permutations (exact enumeration when the partitions fit the budget).
+    seed : int
+
+    Returns
+    -------
+    MweatResult
+        See :func:`geobias.metrics.mweat`; attribute words appear prefixed ``en:``, and words
+        out of vocabulary are listed in ``missing``.
+
+    Raises
+    ------
+    InputError
+        Stores of different dimensions, or too few words in vocabulary.
+
+    References
+    ----------
+    Zhou et al. (2019), eq. 1 and §4.2 (MWEAT).
     """
     from geobias.metrics import mweat
 
@@ -150,6 +182,18 @@ def evaluate(
     -------
     EvaluationResult
 
+    Raises
+    ------
+    InputError
+        ``src`` is English; unknown method key; dimension mismatch; a dictionary with no pair
+        in vocabulary; a similarity file that is malformed or has fewer than 3 pairs in
+        vocabulary; word lists entirely out of vocabulary. Checked before the first method runs
+        where the check does not depend on the method.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.3 and Tables 1–2; Conneau et al. (2018) (P@k, CSLS k = 10).
+
     Notes
     -----
     MWEAT is measured across languages: X/Y = masculine/feminine occupation forms of the gendered
@@ -159,6 +203,8 @@ def evaluate(
     """
     import time
 
+    if src.lang == "en":
+        raise InputError("evaluate compares mitigation methods on a gendered language (fr, es, de); got en")
     unknown = [m for m in methods if m not in METHOD_KEYS]
     if unknown:
         raise InputError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHOD_KEYS)}")
@@ -175,6 +221,16 @@ def evaluate(
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
     src = src.normalized()
     en = en.normalized()
+    # fail before the first (slow) method on inputs whose coverage no method changes
+    if src.dim != en.dim:
+        raise InputError(f"dimensions differ: {lang} {src.dim}, en {en.dim}")
+    resolve(dictionary, src, en)
+    resolve(test_dictionary, src, en)
+    if sim_pairs is not None:
+        try:
+            word_similarity(src, sim_pairs)
+        except InputError as exc:
+            raise InputError(f"{similarity}: {exc}") from None
     test_inv = test_dictionary.inverted()
     # d_g is fitted once on the unaligned store and carried into each aligned space
     from geobias.mitigation._directions import grammatical_direction

@@ -9,6 +9,7 @@ import numpy as np
 from scipy import stats
 
 from geobias.errors import InputError
+from geobias.evaluation.analogy import split_triples
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -48,12 +49,24 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     occupations : sequence of (feminine, masculine, english)
     attributes, en_attributes : (male words, female words) of each language.
 
+    Returns
+    -------
+    CorrelationResult
+
     Raises
     ------
     InputError
-        Fewer than 3 occupations with all three words in vocabulary.
+        ``src`` is English, an attribute list entirely out of vocabulary, or fewer than 3
+        occupations with all three words in vocabulary.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.4 (Table 3: Spearman ρ of WEAT(EN) vs MWEAT(ES/FR) per occupation).
     """
     from geobias.metrics import association
+
+    if src.lang == "en":
+        raise InputError("correlate compares English with a gendered language; --lang must be fr, es or de, not en")
 
     male, female = attributes
     en_male, en_female = en_attributes
@@ -63,14 +76,7 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     en_female = [w for w in en_female if w in en]
     if not (male and female and en_male and en_female):
         raise InputError("an attribute list is entirely out of vocabulary")
-    used, missing = [], []
-    for o in occupations:
-        f, m, e = o[0], o[1], o[2]
-        miss = [w for w in (f, m) if w not in src] + ([e] if e not in en else [])
-        if miss:
-            missing.extend(miss)
-        else:
-            used.append((f, m, e))
+    used, missing = split_triples(occupations, src, en)
     # several forms can share one English word; keep the first
     seen, uniq = set(), []
     for t in used:
@@ -86,4 +92,4 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     rho, p = stats.spearmanr(s_en, signed)
     per = [{"english": e, "feminine": f, "masculine": m, "weat_en": float(a), "mweat_signed": float(b)}
            for (f, m, e), a, b in zip(uniq, s_en, signed, strict=True)]
-    return CorrelationResult(float(rho), float(p), len(uniq), per, sorted(set(missing)))
+    return CorrelationResult(float(rho), float(p), len(uniq), per, missing)

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from geobias._io import read_text
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -44,13 +45,12 @@ def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]
     Raises
     ------
     InputError
-        Missing file, a line without three fields or with a non-numeric score (line named).
+        Missing file, a directory, not UTF-8 (:func:`geobias._io.read_text`), a line without
+        three fields or with a non-numeric or non-finite score (line named), or no pairs.
     """
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"similarity file not found: {p}")
     rows = []
-    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for i, line in enumerate(read_text(p, what="similarity").splitlines(), 1):
         t = line.strip()
         if not t or t.startswith("#"):
             continue
@@ -58,9 +58,12 @@ def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]
         if len(f) != 3:
             raise InputError(f"{p}, line {i}: expected 'word1 word2 score', got {len(f)} fields")
         try:
-            rows.append((f[0], f[1], float(f[2])))
+            score = float(f[2])
         except ValueError:
             raise InputError(f"{p}, line {i}: score {f[2]!r} is not a number") from None
+        if not np.isfinite(score):
+            raise InputError(f"{p}, line {i}: score {f[2]!r} is not a finite number")
+        rows.append((f[0], f[1], score))
     if not rows:
         raise InputError(f"{p}: no similarity pairs")
     return rows
@@ -69,17 +72,37 @@ def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]
 def word_similarity(store: VectorStore, pairs: list[tuple[str, str, float]] | str | os.PathLike) -> SimilarityResult:
     """Pearson and Spearman correlation between cosine similarity and human scores.
 
+    Parameters
+    ----------
+    store : VectorStore
+    pairs : list of (str, str, float) or path
+        ``(word1, word2, score)`` triples, or a file for :func:`read_similarity_file`.
+
+    Returns
+    -------
+    SimilarityResult
+        Correlations over the covered pairs only (cosine of unit-normalised rows, float64);
+        the out-of-vocabulary words are listed.
+
     Raises
     ------
     InputError
-        Fewer than 3 pairs in vocabulary.
+        Fewer than 3 pairs in vocabulary; a malformed file.
+
+    References
+    ----------
+    Zhou et al. (2019), §4.3 (word similarity as a utility measure after mitigation).
     """
     if not isinstance(pairs, list):
         pairs = read_similarity_file(pairs)
     covered = [(a, b, s) for a, b, s in pairs if a in store and b in store]
     missing = sorted({w for a, b, _ in pairs for w in (a, b) if w not in store})
     if len(covered) < 3:
-        raise InputError(f"only {len(covered)} similarity pairs are in the vocabulary")
+        lang = f" {store.lang}" if store.lang else ""
+        raise InputError(
+            f"only {len(covered)} of {len(pairs)} similarity pairs have both words in the{lang} vocabulary; "
+            "need at least 3"
+        )
     u = store.unit_vectors
     ia = np.array([store.index[a] for a, _, _ in covered])
     ib = np.array([store.index[b] for _, b, _ in covered])

@@ -15,23 +15,50 @@ from geobias.store import VectorStore
 def merged_store(parts: Sequence[tuple[str, VectorStore, Sequence[str]]]) -> VectorStore:
     """One small store holding ``words`` of several stores, each prefixed (``"fr:"``, ``"en:"``).
 
-    Words absent from their store are skipped. Used to fit a single direction on the
-    definitional pairs of two aligned languages.
+    Used to fit a single direction on the definitional pairs of two aligned languages, and to
+    run MWEAT across languages.
+
+    Parameters
+    ----------
+    parts : sequence of (prefix, store, words)
+        Stores of one dimension. Duplicate words are kept once; words absent from their store
+        are left out (the callers' metrics list them as missing under their prefixed name).
+
+    Returns
+    -------
+    VectorStore
+        Rows copied from each store (float32, not re-normalised), in ``parts`` order.
+
+    Raises
+    ------
+    InputError
+        The stores differ in dimension, or no word is in its store's vocabulary.
     """
-    words, rows = [], []
+    dims = {store.dim for _, store, _ in parts}
+    if len(dims) > 1:
+        raise InputError(f"cannot merge stores of different dimensions ({', '.join(map(str, sorted(dims)))})")
+    words: list[str] = []
+    blocks = []
     for prefix, store, ws in parts:
-        for w in dict.fromkeys(ws):
-            i = store.index.get(w)
-            if i is not None:
-                words.append(prefix + w)
-                rows.append(store.vectors[i])
+        lk = store.lookup(list(dict.fromkeys(ws)), oov="ignore")
+        words += [prefix + w for w in lk.words]
+        blocks.append(lk.vectors)
     if not words:
         raise InputError("no definitional word is in the vocabulary")
-    return VectorStore(words, np.asarray(rows, dtype=np.float32))
+    return VectorStore(words, np.concatenate(blocks).astype(np.float32, copy=False))
 
 
 def semantic_direction(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, list[float]]:
-    """d_PCA (unit float64, masculine positive) and its explained-variance ratios."""
+    """d_PCA (unit float64 of shape (dim,), masculine positive) and its explained-variance ratios.
+
+    First principal component of the pair-centred definitional pairs (each pair (f, m) with
+    c = (f + m)/2 gives rows f − c and m − c); pairs with a word out of vocabulary are skipped
+    (``oov="ignore"``) and listed by :class:`geobias.directions.SemanticDirection`.
+
+    References
+    ----------
+    Bolukbasi et al. (2016), §5 (gender subspace); Zhou et al. (2019), §3.1.
+    """
     from geobias.directions import SemanticDirection
 
     sd = SemanticDirection(oov="ignore").fit(store, list(pairs))
@@ -39,7 +66,15 @@ def semantic_direction(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> 
 
 
 def grammatical_direction(store: VectorStore, masculine: Sequence[str], feminine: Sequence[str]) -> tuple[np.ndarray, float]:
-    """d_g (unit float64, masculine positive) and its 5-fold CV accuracy."""
+    """d_g (unit float64 of shape (dim,), masculine positive) and its 5-fold CV accuracy.
+
+    LDA (scikit-learn ``LinearDiscriminantAnalysis``) on grammatically masculine vs feminine
+    nouns, ``random_state=0``; out-of-vocabulary nouns are skipped.
+
+    References
+    ----------
+    Zhou et al. (2019), §3.1 (grammatical gender direction).
+    """
     from geobias.directions import GrammaticalDirection
 
     gd = GrammaticalDirection(cv=5, random_state=0, oov="ignore").fit(store, list(masculine), list(feminine))

@@ -99,6 +99,13 @@ class BilingualMitigation(Mitigation):
     neutral_excluded_ : frozenset of str
         Words of the gendered store that are NOT neutralised.
     report_ : MitigationReport
+
+    References
+    ----------
+    Zhou, Ma, Wang, Gu, Sun, Gao, Chang, Lee (2019). Examining Gender Bias in Languages with
+    Grammatical Gender. EMNLP. §3.1 (d_PCA, d_g, d_s), §3.2 eq. 2–4 (Shift), §3.3 (De-Align,
+    Hybrid). Bolukbasi et al. (2016), §5 (hard debias of the English side). Conneau et al.
+    (2018), §2 (Procrustes alignment).
     """
 
     debias_english: ClassVar[bool] = False
@@ -126,11 +133,23 @@ class BilingualMitigation(Mitigation):
         dictionary : Dictionary, path or "identical", optional
             Source → English pairs for Procrustes; required by De-Align and Hybrid.
 
+        Returns
+        -------
+        BilingualMitigation
+            ``self``, fitted.
+
         Raises
         ------
         InputError
-            Missing English store or dictionary, dimension mismatch, empty word lists.
+            ``store`` is English (these methods mitigate a gendered language; use
+            :class:`HardDebias` for English), missing English store or dictionary, dimension
+            mismatch, empty word lists, no dictionary pair in vocabulary.
         """
+        if store.lang == "en" and self.lexicon is None:
+            raise InputError(
+                f"{self.name} mitigates a gendered language (fr, es, de) in its bilingual space with English; "
+                "for English vectors use hard-debias"
+            )
         if en_store is None and (self.anchor == "english" or self.debias_english):
             raise InputError(f"{self.name} needs the English vectors (--en-vectors)")
         if dictionary is None and self.debias_english:
@@ -226,6 +245,24 @@ class BilingualMitigation(Mitigation):
         A store whose language is ``"en"`` (and differs from the fitted gendered language) gets
         the English side of the method (hard-debiased for De-Align/Hybrid, an unchanged copy
         otherwise); any other store gets the gendered side: aligned, then shifted.
+
+        Parameters
+        ----------
+        store : VectorStore
+            The gendered store passed to :meth:`fit`, or the English one.
+
+        Returns
+        -------
+        VectorStore
+            Same words and order, float32. Aligned rows are unit-normalised (Procrustes runs on
+            unit rows); shifted rows are not re-normalised (eq. 2 and 4 are linear moves).
+
+        Raises
+        ------
+        NotFittedError
+            Before :meth:`fit`.
+        InputError
+            Dimension differs from the fitted one.
         """
         self._check_fitted()
         if store.lang == "en" and self.lang_ != "en":
@@ -240,7 +277,28 @@ class BilingualMitigation(Mitigation):
     def apply_shift(self, out: VectorStore) -> VectorStore:
         """The Shift step alone (eq. 2 and 4) on a store already in the shared space.
 
-        Idempotent: a second application changes rows only by float32 rounding.
+        Neutral words: w ← w − <w, d_s> d_s (eq. 2). Each two-form pair (w_m, w_f) with anchor
+        projection a = <anchor, d_s> (0 for Shift Ori): both move by
+        δ = (2a − <w_m, d_s> − <w_f, d_s>)/2 along d_s (eq. 4), so that
+        <w_m, d_s> + <w_f, d_s> = 2a afterwards. Idempotent: a second application changes rows
+        only by float32 rounding.
+
+        Parameters
+        ----------
+        out : VectorStore
+            In the shared space (already aligned), of dimension ``len(direction_)``.
+
+        Returns
+        -------
+        VectorStore
+            Same words and order, float32 (computed in float64).
+
+        Raises
+        ------
+        NotFittedError
+            Before :meth:`fit`.
+        InputError
+            Dimension differs from the fitted direction's.
         """
         self._check_fitted()
         if self.direction_ is None:
@@ -264,26 +322,34 @@ class BilingualMitigation(Mitigation):
         return out.with_vectors(v.astype(np.float32), note=self.name)
 
     def transform_pair(self, store: VectorStore, en_store: VectorStore | None) -> tuple[VectorStore, VectorStore | None]:
-        """``(transform(store), transform(en_store))``."""
+        """``(transform(store), transform(en_store))``; the English side is ``None`` when
+        ``en_store`` is None."""
         return self.transform(store), (self.transform(en_store) if en_store is not None else None)
 
 
 class ShiftOri(BilingualMitigation):
-    """Shift with the origin as anchor (Zhou et al. 2019, §3.2, eq. 2–4 with a = 0)."""
+    """Shift with the origin as anchor (Zhou et al. 2019, §3.2, eq. 2–4 with a = 0).
+
+    Works monolingually when :meth:`fit` gets no English store; with one, d_PCA uses the
+    definitional pairs of both languages.
+    """
 
     name = "shift-ori"
     anchor = "origin"
 
 
 class ShiftEN(BilingualMitigation):
-    """Shift with the aligned English word as anchor (Zhou et al. 2019, §3.3)."""
+    """Shift with the aligned English word as anchor (Zhou et al. 2019, §3.2, eq. 4 with
+    a = the English translation; a pair whose English word is out of vocabulary is anchored at
+    the origin and counted in ``report_.n_anchor_missing``)."""
 
     name = "shift-en"
     anchor = "english"
 
 
 class DeAlign(BilingualMitigation):
-    """Hard-debias English, then align the gendered language to it (Zhou et al. 2019, §3.3)."""
+    """Hard-debias English (Bolukbasi et al. 2016, §5), then align the gendered language to it
+    by Procrustes on the dictionary (Zhou et al. 2019, §3.3). No shift."""
 
     name = "de-align"
     debias_english = True
@@ -300,7 +366,8 @@ class HybridOri(BilingualMitigation):
 
 
 class HybridEN(BilingualMitigation):
-    """De-Align, then Shift with the (debiased) aligned English word as anchor."""
+    """De-Align, then Shift with the (debiased) aligned English word as anchor (Zhou et al.
+    2019, §3.3, eq. 2–4)."""
 
     name = "hybrid-en"
     anchor = "english"

@@ -50,6 +50,11 @@ def direct_bias(store: VectorStore, direction: np.ndarray, words: Sequence[str],
     c : float, default 1.0
         Strictness (Bolukbasi et al. 2016, §5.2 use c = 1).
 
+    Returns
+    -------
+    DirectBiasResult
+        ``direct_bias`` in [0, 1]; cosines on unit-normalised float32 rows, summed in float64.
+
     Raises
     ------
     InputError
@@ -119,8 +124,32 @@ class HardDebias(Mitigation):
         return self.lexicon or GenderLexicon.for_language(store.lang or "en")
 
     def fit(self, store: VectorStore, en_store: VectorStore | None = None, dictionary=None) -> HardDebias:
-        """Learn g and the word sets from ``store`` (``en_store``/``dictionary`` are unused)."""
+        """Learn g and the word sets from ``store`` (``en_store``/``dictionary`` are unused).
+
+        Parameters
+        ----------
+        store : VectorStore
+            Vectors of the lexicon's language (English for the default lists).
+        en_store, dictionary : ignored
+            Accepted so that every method of :data:`geobias.mitigation.METHODS` fits alike.
+
+        Returns
+        -------
+        HardDebias
+            ``self``, fitted.
+
+        Raises
+        ------
+        InputError
+            The lexicon has neither gender-specific words nor equalise pairs (the project ships
+            them for English only), or no definitional pair is in the vocabulary.
+        """
         lex = self._lexicon(store)
+        if not lex.gender_specific and not lex.equalize_pairs:
+            raise InputError(
+                f"hard debias needs gender-specific words and equalise pairs, which geobias has for English "
+                f"only (language {lex.lang!r}); for a gendered language use shift-ori, shift-en, de-align or hybrid-*"
+            )
         self.direction_, self.explained_variance_ratio_ = semantic_direction(store, lex.definitional_pairs)
         variants = case_variants if self.case_variants else (lambda w: [w])
         spec = {v for w in lex.gender_specific for v in variants(w)}
@@ -137,7 +166,25 @@ class HardDebias(Mitigation):
         return self
 
     def transform(self, store: VectorStore) -> VectorStore:
-        """A new, hard-debiased store (unit rows; the input is unchanged)."""
+        """A new, hard-debiased store (unit rows; the input is unchanged).
+
+        Parameters
+        ----------
+        store : VectorStore
+            Of the fitted dimension; usually the store passed to :meth:`fit`.
+
+        Returns
+        -------
+        VectorStore
+            Same words and order; float32 unit rows.
+
+        Raises
+        ------
+        NotFittedError
+            Before :meth:`fit`.
+        InputError
+            Dimension differs from the fitted direction's.
+        """
         self._check_fitted()
         if store.dim != len(self.direction_):
             raise InputError(f"store dimension {store.dim} differs from the fitted direction's {len(self.direction_)}")

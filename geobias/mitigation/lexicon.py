@@ -3,54 +3,37 @@ fitted on synthetic stores in tests and on the project's lists by default)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from geobias.errors import InputError
-
-
-def wordlist_dir() -> Path:
-    """The project's ``wordlists/`` folder (package data in a wheel, top level in a checkout)."""
-    here = Path(__file__).resolve().parents[1]
-    for cand in (here / "_wordlists", here.parent / "wordlists"):
-        if cand.is_dir():
-            return cand
-    raise InputError("the geobias word lists are missing (reinstall geobias)")
+from geobias import wordlists
 
 
-def _read_lines(path: Path) -> list[str]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        t = line.strip()
-        if t and not t.startswith("#"):
-            out.append(t)
-    return out
+def read_gender_specific(path: str | os.PathLike | None = None) -> list[str]:
+    """Our English gender-specific words (default ``wordlists/en/gender_specific.txt``).
 
-
-def read_gender_specific(path: Path | None = None) -> list[str]:
-    """Our English gender-specific words (``wordlists/en/gender_specific.txt``)."""
-    return _read_lines(path or wordlist_dir() / "en" / "gender_specific.txt")
-
-
-def read_equalize_pairs(path: Path | None = None) -> list[tuple[str, str]]:
-    """Our English equalise pairs (female, male) (``wordlists/en/equalize_pairs.tsv``).
+    Read by :func:`geobias.wordlists.read_word_file` (one word per line, ``#`` comments).
 
     Raises
     ------
     InputError
-        A line without exactly two tab-separated fields (the message names the line).
+        Missing file, a line with more than one word, a duplicate, or no word.
     """
-    p = path or wordlist_dir() / "en" / "equalize_pairs.tsv"
-    pairs = []
-    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
-        t = line.strip()
-        if not t or t.startswith("#"):
-            continue
-        f = t.split("\t")
-        if len(f) != 2:
-            raise InputError(f"{p}, line {i}: expected 'female<TAB>male'")
-        pairs.append((f[0].strip(), f[1].strip()))
-    return pairs
+    return wordlists.read_word_file(path or wordlists.wordlist_dir() / "en" / "gender_specific.txt")
+
+
+def read_equalize_pairs(path: str | os.PathLike | None = None) -> list[tuple[str, str]]:
+    """Our English equalise pairs (female, male) (default ``wordlists/en/equalize_pairs.tsv``).
+
+    Read by :func:`geobias.wordlists.read_pair_file` (``female<TAB>male`` per line).
+
+    Raises
+    ------
+    InputError
+        A line without exactly two fields (the message names the line), a duplicate pair, or
+        no pair.
+    """
+    return wordlists.read_pair_file(path or wordlists.wordlist_dir() / "en" / "equalize_pairs.tsv")
 
 
 def case_variants(word: str) -> list[str]:
@@ -87,9 +70,13 @@ class GenderLexicon:
 
     @classmethod
     def for_language(cls, lang: str) -> GenderLexicon:
-        """The project's lists for ``lang`` (from :mod:`geobias.wordlists` and our hard-debias lists)."""
-        from geobias import wordlists
+        """The project's lists for ``lang`` (from :mod:`geobias.wordlists` and our hard-debias lists).
 
+        Raises
+        ------
+        InputError
+            Unknown language, or a list missing for it.
+        """
         defs = [tuple(p) for p in wordlists.definitional_pairs(lang)]
         two_form: list[tuple[str, str, str]] = []
         items = list(wordlists.occupations(lang))

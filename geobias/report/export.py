@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from geobias._io import atomic_directory
+from geobias._io import atomic_directory, check_output_path
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -39,6 +39,36 @@ class ExportResult(Result):
     format: str
     record: str
     dropped: dict[str, list[str]]
+
+
+def check_export(out: str | os.PathLike, fmt: str) -> Path:
+    """Check an export destination and format without writing anything (call it before a long fit).
+
+    Parameters
+    ----------
+    out : path-like
+        A new directory, or an existing empty one; its parent must exist and be writable.
+    fmt : str
+        One of :data:`EXTENSIONS`.
+
+    Returns
+    -------
+    Path
+        ``out``, user-expanded.
+
+    Raises
+    ------
+    InputError
+        Unknown format; ``out`` is a file or a non-empty directory (this also protects the input
+        vector file); its parent is missing, not a directory or not writable.
+    """
+    if fmt not in EXTENSIONS:
+        raise InputError(f"format must be one of {', '.join(EXTENSIONS)}; got {fmt!r}")
+    dest = Path(out).expanduser()
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise InputError(f"{dest} already exists and is not an empty directory; choose another output")
+    check_output_path(dest, what="output directory", overwrite=dest.exists(), directory=True)
+    return dest
 
 
 def export_stores(
@@ -77,17 +107,13 @@ def export_stores(
     Raises
     ------
     InputError
-        Unknown format; ``out`` exists and is not an empty directory; whitespace-containing
+        Unknown format; ``out`` exists and is not an empty directory (:func:`check_export`); whitespace-containing
         words in a whitespace-separated format without ``drop_whitespace_words``; an unwritable
         destination.
     """
     from geobias.sources import write_vectors
 
-    if fmt not in EXTENSIONS:
-        raise InputError(f"format must be one of {', '.join(EXTENSIONS)}; got {fmt!r}")
-    dest = Path(out)
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise InputError(f"{dest} already exists and is not an empty directory; choose another output")
+    dest = check_export(out, fmt)
     dropped: dict[str, list[str]] = {}
     if fmt in WHITESPACE_FORMATS:
         for name, store in list(stores.items()):

@@ -41,6 +41,7 @@ def resolve_store(
     limit: int | None = None,
     trust_pickle: bool = False,
     subword_words: Iterable[str] | None = None,
+    option: str = "--vectors",
 ) -> VectorStore:
     """The store a command should use, from ``--lang`` and ``--vectors``.
 
@@ -59,6 +60,9 @@ def resolve_store(
     subword_words : iterable of str, optional
         fastText ``.bin`` files only: also build vectors for these words from character n-grams
         when they are out of vocabulary (opt-in; see :func:`read_vectors`).
+    option : str, default "--vectors"
+        The command-line option that gave ``vectors``, named in error messages (commands with
+        two stores use ``--en-vectors``, ``--src-vectors``, ``--tgt-vectors``).
 
     Returns
     -------
@@ -82,19 +86,19 @@ def resolve_store(
             raise InputError("pass --lang LANG or --vectors PATH")
         src = get_source(get_language(code).default_source)
         if not is_installed(src.name):
-            raise GeobiasError(not_installed_message(src))
+            raise GeobiasError(not_installed_message(src, option))
         return load_installed(src.name, limit=limit)
     if vectors in SOURCES:
         src = SOURCES[vectors]
         if code is not None and src.lang != code:
-            raise InputError(f"--vectors {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
+            raise InputError(f"{option} {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
         return load_installed(src.name, limit=limit)
     path = Path(vectors).expanduser()
     if not path.exists() and is_cache(vectors_dir() / vectors):
         path = vectors_dir() / vectors  # a store saved by name (`vectors pool --out NAME`, `align --out NAME`)
     if not path.exists():
         raise InputError(
-            f"--vectors {vectors}: no such file, directory or registry name, nor a store saved "
+            f"{option} {vectors}: no such file, directory or registry name, nor a store saved "
             f"under {vectors_dir()} (registry: {', '.join(SOURCES)})"
         )
     store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle, subword_words=subword_words)

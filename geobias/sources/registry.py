@@ -195,11 +195,12 @@ def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
     return store
 
 
-def not_installed_message(src: Source) -> str:
-    """The one-line error for a missing source: how to install it or pass a file instead."""
+def not_installed_message(src: Source, option: str = "--vectors") -> str:
+    """The one-line error for a missing source: how to install it or pass a file instead
+    (through ``option``, the command's vectors option: ``--en-vectors`` for the English side)."""
     return (
         f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
-        f"`geobias vectors install {src.name}` or pass --vectors PATH (a vector file or store)"
+        f"`geobias vectors install {src.name}` or pass {option} PATH (a vector file or store)"
     )
 
 
