@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,7 +15,7 @@ def align_command(
     src: Annotated[str, typer.Option("--src", help="Source language (e.g. fr).")],
     tgt: Annotated[str, typer.Option("--tgt", help="Target language (e.g. en).")],
     dictionary: Annotated[str, typer.Option("--dictionary", help="MUSE dictionary 'src tgt' per line, or 'identical'.")],
-    out: Annotated[Path, typer.Option("--out", help="Directory to save the aligned source store (geobias cache format).")],
+    out: Annotated[str, typer.Option("--out", help="Store name (saved under the vectors directory; use it as --src-vectors NAME) or a directory path.")],
     refine: Annotated[int, typer.Option("--refine", help="Refinement rounds (mutual CSLS nearest neighbours).")] = 0,
     center: Annotated[bool, typer.Option("--center", help="Mean-centre unit rows before Procrustes.")] = False,
     src_vectors: Annotated[str | None, typer.Option("--src-vectors", help="Source vectors (default: the language's).")] = None,
@@ -29,9 +28,10 @@ def align_command(
     from geobias._io import check_output_path
     from geobias.alignment import ProcrustesAligner
     from geobias.errors import InputError
-    from geobias.sources import resolve_store
+    from geobias.sources import resolve_store, store_path
     from geobias.store import save_store
 
+    out = store_path(out)
     if out.exists():
         raise InputError(f"{out} already exists; choose another --out")
     check_output_path(out, what="store", overwrite=False, directory=True)  # fail before loading and fitting

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -11,18 +10,6 @@ import typer
 from geobias.cli._app import vectors_app
 from geobias.cli._options import OptLang, stderr, stdout
 from geobias.cli.probe_association import BatchSize, Device
-
-
-def output_path(out: str) -> Path:
-    """``--out``: a bare name goes under the vectors directory (created if needed); anything
-    with a slash is a path, whose directory must exist."""
-    if os.sep in out or "/" in out or out.startswith("."):
-        return Path(out).expanduser()
-    from geobias.sources import vectors_dir
-
-    base = vectors_dir()
-    base.mkdir(parents=True, exist_ok=True)
-    return base / out
 
 
 @vectors_app.command("pool")
@@ -46,6 +33,7 @@ def pool(
     from geobias.contextual.models import load_encoder
     from geobias.contextual.pooling import pool_vectors
     from geobias.languages import get_language
+    from geobias.sources import store_path
     from geobias.store import save_store
     from geobias.wordlists import read_lines, read_words
 
@@ -53,7 +41,7 @@ def pool(
     word_list = read_words(words)
     ctx = read_lines(contexts, what="contexts") if contexts is not None else None
     code = get_language(lang).code if lang is not None else None
-    target = check_output_path(output_path(out), what="store", overwrite=overwrite, directory=True)
+    target = check_output_path(store_path(out), what="store", overwrite=overwrite, directory=True)
     store = pool_vectors(load_encoder(model, device), word_list, ctx, layer=layer, batch_size=batch_size,
                          lang=code, progress=stderr.is_terminal)
     save_store(store, target, overwrite=overwrite)

@@ -16,6 +16,7 @@ from geobias.sources.registry import (
     is_installed,
     load_installed,
     not_installed_message,
+    store_path,
     vectors_dir,
 )
 from geobias.store import VectorStore, is_cache
@@ -29,6 +30,7 @@ __all__ = [
     "load_installed",
     "read_vectors",
     "resolve_store",
+    "store_path",
     "vectors_dir",
     "write_vectors",
 ]
