@@ -89,3 +89,13 @@ def test_vectors_pool_minilm_cli(tmp_path):
     assert s.provenance["model"] == "minilm-l6" and s.provenance["layer"] == 6
     r = run("vectors", "pool", "--model", "minilm-l6", "--words", str(words), "--out", str(out))
     assert r.returncode == 1 and "exists" in r.stderr
+
+
+def test_missing_local_model_path_is_named(capsys):
+    from geobias.cli import main
+
+    for bad in ("./missing-model-dir", "/nonexistent/model", "a/b/c"):
+        with pytest.raises(SystemExit) as exc:
+            main(["probe", "malor", "--model", bad])
+        err = capsys.readouterr().err
+        assert exc.value.code == 1 and err.strip() == f"geobias: error: model {bad}: no such directory"

@@ -96,7 +96,8 @@ def resolve_model(name: str) -> tuple[str, bool, RegistryModel | None]:
     Raises
     ------
     ModelError
-        A registry model whose package is not installed, or an empty name.
+        A registry model whose package is not installed, an empty name, or a local path
+        (``./x``, ``/x``, ``~/x``, ``a/b/c``) that does not exist.
     """
     if not name or not name.strip():
         raise ModelError("no model given (pass --model ID|PATH)")
@@ -116,6 +117,9 @@ def resolve_model(name: str) -> tuple[str, bool, RegistryModel | None]:
         if not (path / "config.json").is_file():
             raise ModelError(f"model {name}: directory has no config.json (not a Hugging Face model)")
         return str(path), True, None
+    if name.startswith((".", "/", "~")) or name.count("/") > 1 or "\\" in name:
+        # a Hugging Face id is "name" or "org/name"; this can only be a local path
+        raise ModelError(f"model {name}: no such directory")
     return name, os.environ.get("HF_HUB_OFFLINE") == "1", None
 
 
@@ -132,11 +136,14 @@ def _load_tokenizer(source: str, local: bool, name: str):
 def _loading(name: str):
     """Silence transformers' warnings and progress bars while loading; a load failure becomes
     one-line :class:`ModelError`."""
+    from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
     verbosity = hf_logging.get_verbosity()
+    hub_verbosity = hub_logging.get_verbosity()
     bars = hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()
+    hub_logging.set_verbosity_error()  # the hub's retry warnings would add lines to the one-line error
     hf_logging.disable_progress_bar()
     try:
         yield
@@ -144,6 +151,7 @@ def _loading(name: str):
         raise ModelError(f"cannot load model {name}: {_first_line(exc)}") from None
     finally:
         hf_logging.set_verbosity(verbosity)
+        hub_logging.set_verbosity(hub_verbosity)
         if bars:
             hf_logging.enable_progress_bar()
 
