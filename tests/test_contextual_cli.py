@@ -98,4 +98,4 @@ def test_missing_local_model_path_is_named(capsys):
         with pytest.raises(SystemExit) as exc:
             main(["probe", "malor", "--model", bad])
         err = capsys.readouterr().err
-        assert exc.value.code == 1 and err.strip() == f"geobias: error: model {bad}: no such directory"
+        assert exc.value.code == 1 and err.strip() == f"geobias: error: cannot load model {bad}: no such directory"

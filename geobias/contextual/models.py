@@ -119,7 +119,7 @@ def resolve_model(name: str) -> tuple[str, bool, RegistryModel | None]:
         return str(path), True, None
     if name.startswith((".", "/", "~")) or name.count("/") > 1 or "\\" in name:
         # a Hugging Face id is "name" or "org/name"; this can only be a local path
-        raise ModelError(f"model {name}: no such directory")
+        raise ModelError(f"cannot load model {name}: no such directory")
     return name, os.environ.get("HF_HUB_OFFLINE") == "1", None
 
 
