@@ -50,3 +50,25 @@ def test_weat_subwords_opt_in(ft_bin, capsys):
 def test_subwords_need_a_fasttext_bin(capsys):
     code, _, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", "fr-spacy-md", "--subwords")
     assert code == 1 and len(err.strip().splitlines()) == 1 and "--subwords needs a fastText .bin" in err
+
+
+def test_directions_subwords_opt_in(tmp_path, capsys):
+    """English directions on a fastText .bin that saw only some definitional words."""
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    pairs = wordlists.definitional_pairs("en")
+    seen = [w for f, m in pairs[::2] for w in (f, m)]
+    corpus = [seen[i : i + 4] for i in range(0, len(seen), 4)] * 30
+    model = FastText(vector_size=16, window=3, min_count=1, epochs=3, seed=0, workers=1, bucket=2000)
+    model.build_vocab(corpus)
+    model.train(corpus, total_examples=len(corpus), epochs=3)
+    path = tmp_path / "en.bin"
+    save_facebook_model(model, str(path))
+    base = ("directions", "--lang", "en", "--vectors", str(path), "--json")
+    code, out, err = cli(capsys, *base)
+    assert code == 0, err
+    assert len(json.loads(out)["missing"]["definitional_pairs"]) > 0
+    code, out, err = cli(capsys, *base, "--subwords")
+    assert code == 0, err
+    assert json.loads(out)["missing"]["definitional_pairs"] == []

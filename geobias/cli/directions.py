@@ -7,7 +7,18 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Lang, Limit, Plot, Seed, TrustPickle, Vectors, emit, stderr
+from geobias.cli._options import (
+    Json,
+    Lang,
+    Limit,
+    Plot,
+    Seed,
+    Subwords,
+    TrustPickle,
+    Vectors,
+    emit,
+    stderr,
+)
 from geobias.cli.mweat import Oov
 
 N_PLOT_NOUNS = 25  # inanimate nouns of each gender drawn on the plot
@@ -19,6 +30,7 @@ def directions_command(
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    subwords: Subwords = False,
     seed: Seed = 0,
     cv: Annotated[int, typer.Option("--cv", help="Cross-validation folds of the LDA.")] = 5,
     max_per_class: Annotated[int | None, typer.Option("--max-per-class", help="Cap the nouns per gender.")] = None,
@@ -42,7 +54,12 @@ def directions_command(
         raise InputError(f"--plot needs a grammatical direction; {language.name} has no grammatical gender")
     if plot is not None:
         check_output_path(plot, what="plot")  # fail before the fit, not after it
-    store = resolve_store(language.code, vectors, limit=limit, trust_pickle=trust_pickle)
+    wanted = None
+    if subwords:
+        wanted = [w for pair in wordlists.definitional_pairs(language.code) for w in pair]
+        if language.grammatical_gender:
+            wanted += [w for nouns in wordlists.gendered_nouns(language.code) for w in nouns]
+    store = resolve_store(language.code, vectors, limit=limit, trust_pickle=trust_pickle, subword_words=wanted)
     result = gender_directions(
         store, language.code, cv=cv, random_state=seed, max_per_class=max_per_class, oov=oov
     )
