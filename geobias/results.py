@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import json
 import math
@@ -43,3 +44,50 @@ class Result:
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+# Inputs that a command resolved while it ran (vector stores with their provenance), collected
+# for the result envelope. A context variable, so concurrent service requests do not mix them.
+_RECORDED: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("geobias_inputs", default=None)
+
+
+def start_recording() -> contextvars.Token:
+    """Begin collecting inputs for one command (returns the token for :func:`stop_recording`)."""
+    return _RECORDED.set({})
+
+
+def stop_recording(token: contextvars.Token) -> None:
+    _RECORDED.reset(token)
+
+
+def record_input(key: str, value: Any) -> None:
+    """Note an input that a command resolved (no-op outside a recording)."""
+    current = _RECORDED.get()
+    if current is not None:
+        current[key] = jsonable(value)
+
+
+def recorded_inputs() -> dict[str, Any]:
+    """The inputs recorded since :func:`start_recording` (empty outside a recording)."""
+    return dict(_RECORDED.get() or {})
+
+
+def envelope(command: str, inputs: dict[str, Any], result: Any) -> dict[str, Any]:
+    """The one JSON shape of every result, on every front door (CLI ``--json``, Python, HTTP).
+
+    Returns
+    -------
+    dict
+        ``{"command": str, "geobias_version": str, "inputs": dict, "result": dict}``;
+        ``inputs`` holds the options the command was given and the vector stores it resolved
+        (provenance, sha256 when known), ``result`` the result's ``to_dict()``.
+    """
+    from geobias import __version__
+
+    body = result.to_dict() if hasattr(result, "to_dict") else jsonable(result)
+    return {
+        "command": command,
+        "geobias_version": __version__,
+        "inputs": jsonable(inputs),
+        "result": body,
+    }

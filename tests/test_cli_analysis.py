@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 import types
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from _envelope import result_of
 
 import geobias
 from geobias.cli import main
@@ -113,7 +113,7 @@ def test_mweat_json_schema(env, capsys):
     _, cache = env
     rc, out, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--permutations", "2000", "--json"], capsys)
     assert rc == 0, err
-    d = json.loads(out)
+    d = result_of(out)
     for key in ("statistic", "p_value", "p_value_ci", "n_permutations", "exact", "seed", "n_pairs", "missing", "per_word"):
         assert key in d
     assert d["n_pairs"] == N_OCC and d["n_permutations"] == 2000 and d["seed"] == 0
@@ -163,7 +163,7 @@ def test_weat_json_and_table(env, capsys):
     rc, out, err = run(["weat", "--lang", "fr", "--vectors", cache, "--test", "career-family", "--json",
                         "--permutations", "5000"], capsys)
     assert rc == 0, err
-    d = json.loads(out)
+    d = result_of(out)
     for key in ("statistic", "effect_size", "effect_size_ddof", "effect_size_ddof0", "p_value", "p_value_ci",
                 "n_permutations", "exact", "seed", "missing"):
         assert key in d
@@ -179,7 +179,7 @@ def test_directions_json_and_plot(env, capsys):
     png = tmp / "plane.png"
     rc, out, err = run(["directions", "--lang", "fr", "--vectors", cache, "--json", "--plot", str(png)], capsys)
     assert rc == 0, err
-    d = json.loads(out)
+    d = result_of(out)
     assert isinstance(d["explained_variance_ratio"], list)
     assert d["n_nouns"] == {"masculine": 60, "feminine": 60}
     assert d["lda_cv_accuracy"] > 0.95  # classes 4 sd apart

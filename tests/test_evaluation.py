@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from _envelope import result_of
 from _synthetic_bilingual import make_pair
 
 from geobias.alignment import Dictionary, ProcrustesAligner
@@ -123,7 +124,7 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
                                    "--json"])
     elapsed = time.perf_counter() - t0
     assert out.exit_code == 0, out.output
-    table = json.loads(out.stdout)
+    table = result_of(out.stdout)
     assert set(table) == set(METHOD_KEYS)
     orig, hyb = table["original"], table["hybrid_ori"]
     # the paper's pattern, with tolerances wide enough for this smaller vocabulary

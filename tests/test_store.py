@@ -1,7 +1,7 @@
-import json
 
 import numpy as np
 import pytest
+from _envelope import result_of
 
 from geobias import VectorStore
 from geobias.errors import InputError, OutOfVocabularyError
@@ -122,7 +122,7 @@ def test_cli_verify_and_install_refuse_a_damaged_store(tmp_path, capsys, monkeyp
     cache = tmp_path / "installed" / "muse-es"
     for target in ("muse-es", str(cache)):
         code, (out, _) = run("vectors", "info", target, "--verify", "--json")
-        assert code == 0 and json.loads(out)["sha256_ok"] is True
+        assert code == 0 and result_of(out)["sha256_ok"] is True
     _damage(cache)
     for args in (("vectors", "info", "muse-es", "--verify"), ("vectors", "info", str(cache), "--verify"),
                  ("vectors", "install", "muse-es")):

@@ -1,13 +1,14 @@
 """Command-line interface: a thin shell over library calls (STYLE.md §11).
 
 One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
-A :class:`~geobias.errors.GeobiasError` or a usage error (unknown option, a value of the
-wrong type, a missing required option) prints one line and exits 1; any other exception
-does the same with an "internal error" prefix. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
+A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; a usage error (unknown
+option, a value of the wrong type, a missing required option) prints one line and exits 2, as
+click does; any other exception prints one line with an "internal error" prefix and exits 1. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import sys
@@ -44,6 +45,32 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name)
 
 
+def _record_invocations(typer_app, prefix: str = "") -> None:
+    """Wrap every registered command so that, when it runs, its name and the options it was
+    given are recorded for the result envelope (:func:`geobias.cli._options.emit`). Uses only
+    Typer's public registration lists; the wrapper keeps the signature Typer reads."""
+    for info in typer_app.registered_commands:
+        name = f"{prefix}{info.name or info.callback.__name__.replace('_', '-')}"
+        info.callback = _recording(info.callback, name)
+    for group in typer_app.registered_groups:
+        _record_invocations(group.typer_instance, f"{prefix}{group.name} ")
+
+
+def _recording(callback, name: str):
+    @functools.wraps(callback)
+    def wrapper(*args, **kwargs):
+        from geobias.results import record_input
+
+        record_input("command", name)
+        record_input("options", {k: v for k, v in kwargs.items() if k != "as_json"})
+        return callback(*args, **kwargs)
+
+    return wrapper
+
+
+_record_invocations(app)
+
+
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:
     """``click.exceptions.<name>`` plus Typer's vendored copy (typer ≥ 0.2x ships its own
     ``typer._click``, whose exceptions are not click's: a bad ``--refine abc`` was reported as
@@ -72,15 +99,18 @@ def _usage_line(exc: BaseException) -> str:
     return f"{message} (see `{path} --help`)" if path else message
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = 1) -> int:
     first = " ".join(str(message).split("\n")[0].split()) or "unknown error"
     print(f"geobias: error: {first}", file=sys.stderr)
-    return 1
+    return code
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (``geobias``)."""
+    from geobias.results import start_recording, stop_recording
+
     debug = os.environ.get("GEOBIAS_DEBUG") == "1"
+    token = start_recording()
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="geobias")
     except _EXIT as exc:
@@ -88,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     except _ABORT:
         rc = _fail("aborted")
     except _USAGE as exc:
-        rc = _fail(_usage_line(exc))
+        rc = _fail(_usage_line(exc), code=2)
     except GeobiasError as exc:
         if debug:
             raise
@@ -103,4 +133,6 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail(f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows the traceback)")
+    finally:
+        stop_recording(token)
     sys.exit(rc if isinstance(rc, int) else 0)

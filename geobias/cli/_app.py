@@ -16,3 +16,18 @@ becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args
 app.add_typer(vectors_app, name="vectors")
 app.add_typer(probe_app, name="probe")
 app.add_typer(becpro_app, name="becpro")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from geobias import __version__
+
+        print(f"geobias {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
+) -> None:
+    """Measure and mitigate gender bias in word representations (static and contextual)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -44,9 +45,21 @@ stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True)
 
 
+def command_envelope(result: Any) -> dict[str, Any]:
+    """The result envelope for the running command: its name, the options it was given and the
+    stores it resolved, as recorded by :func:`geobias.results.record_input`."""
+    from geobias.results import envelope, recorded_inputs
+
+    inputs = recorded_inputs()
+    command = inputs.pop("command", "")
+    inputs.setdefault("options", {})
+    return envelope(command, inputs, result)
+
+
 def emit(result: Any, as_json: bool, render) -> None:
-    """Print ``result`` as JSON (``result.to_json()``) or through ``render(console, result)``."""
+    """Print ``result`` as the JSON envelope ``{command, geobias_version, inputs, result}``, or
+    through ``render(console, result)``."""
     if as_json:
-        sys.stdout.write(result.to_json() + "\n")
+        sys.stdout.write(json.dumps(command_envelope(result), indent=2, ensure_ascii=False) + "\n")
     else:
         render(stdout, result)

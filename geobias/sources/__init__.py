@@ -36,6 +36,17 @@ __all__ = [
 ]
 
 
+def _recorded(store: VectorStore, option: str, given: str | None) -> VectorStore:
+    """Note the resolved store in the result envelope's inputs (see :mod:`geobias.results`)."""
+    from geobias.results import record_input
+
+    record_input(option.lstrip("-").replace("-", "_"), {
+        "given": given, "lang": store.lang, "shape": list(store.vectors.shape),
+        "provenance": store.provenance,
+    })
+    return store
+
+
 def resolve_store(
     lang: str | None,
     vectors: str | None,
@@ -89,12 +100,12 @@ def resolve_store(
         src = get_source(get_language(code).default_source)
         if not is_installed(src.name):
             raise GeobiasError(not_installed_message(src, option))
-        return load_installed(src.name, limit=limit)
+        return _recorded(load_installed(src.name, limit=limit), option, vectors)
     if vectors in SOURCES:
         src = SOURCES[vectors]
         if code is not None and src.lang != code:
             raise InputError(f"{option} {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
-        return load_installed(src.name, limit=limit)
+        return _recorded(load_installed(src.name, limit=limit), option, vectors)
     path = Path(vectors).expanduser()
     if not path.exists() and is_cache(vectors_dir() / vectors):
         path = vectors_dir() / vectors  # a store saved by name (`vectors pool --out NAME`, `align --out NAME`)
@@ -106,4 +117,4 @@ def resolve_store(
     store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle, subword_words=subword_words)
     if code is not None:
         store.lang = code
-    return store
+    return _recorded(store, option, vectors)
