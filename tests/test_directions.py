@@ -137,7 +137,9 @@ def test_not_fitted_errors():
             est.direction_  # noqa: B018
         with pytest.raises(NotFittedError):
             est.project(np.zeros((2, 3)))
-    assert repr(SemanticDirection(5)) == "SemanticDirection(n_components=5, normalize=True, oov='raise')"
+    # scikit-learn's repr: only the parameters that differ from their defaults
+    assert repr(SemanticDirection(5)) == "SemanticDirection(n_components=5)"
+    assert SemanticDirection(5).get_params() == {"n_components": 5, "normalize": True, "oov": "raise"}
 
 
 def test_fit_returns_self_and_does_not_mutate_store(planted):

@@ -10,7 +10,8 @@ import numpy as np
 
 from geobias.alignment.csls import CslsIndex, unit_rows
 from geobias.alignment.dictionary import Dictionary, load_dictionary, resolve
-from geobias.errors import InputError, NotFittedError
+from geobias.errors import InputError
+from geobias.estimator import Estimator
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -67,7 +68,7 @@ class AlignmentResult(Result):
     dictionary: str
 
 
-class ProcrustesAligner:
+class ProcrustesAligner(Estimator):
     """Map a source store into a target store's space by an orthogonal matrix.
 
     Parameters
@@ -190,8 +191,7 @@ class ProcrustesAligner:
         InputError
             Dimension differs from the fitted map's.
         """
-        if not hasattr(self, "W_"):
-            raise NotFittedError("ProcrustesAligner is not fitted; call fit(src, tgt, dictionary) first")
+        self._check_fitted()
         if store.dim != self.W_.shape[0]:
             raise InputError(f"store dimension {store.dim} differs from the fitted map's {self.W_.shape[0]}")
         return store.with_vectors(self._map(store.unit_vectors), note="procrustes-aligned")
