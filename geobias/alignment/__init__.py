@@ -13,7 +13,6 @@ from geobias.alignment.dictionary import (
 from geobias.alignment.procrustes import (
     AlignmentResult,
     ProcrustesAligner,
-    align,
     mutual_csls_pairs,
     procrustes,
 )
@@ -26,7 +25,6 @@ __all__ = [
     "ProcrustesAligner",
     "ResolvedDictionary",
     "TranslationResult",
-    "align",
     "csls_dense",
     "identical_dictionary",
     "load_dictionary",

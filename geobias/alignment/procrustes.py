@@ -221,16 +221,3 @@ def mutual_csls_pairs(src: np.ndarray, tgt: np.ndarray, *, k: int = 10) -> tuple
     mutual = t2s[s2t, 0] == np.arange(len(src))
     rows = np.flatnonzero(mutual)
     return rows.astype(np.int64), s2t[rows].astype(np.int64)
-
-
-def align(src: VectorStore, tgt: VectorStore, dictionary, **params) -> tuple[VectorStore, ProcrustesAligner]:
-    """Fit a :class:`ProcrustesAligner` and return ``(aligned source store, aligner)``.
-
-    ``params`` are the aligner's keyword parameters (``refine``, ``center``, ``csls_k``,
-    ``max_rank``). Raises as :meth:`ProcrustesAligner.fit`.
-    """
-    aligner = ProcrustesAligner(**params).fit(src, tgt, dictionary)
-    return aligner.transform(src), aligner
-
-
-__all__ = ["AlignmentResult", "Dictionary", "ProcrustesAligner", "align", "mutual_csls_pairs", "procrustes", "unit_rows"]
