@@ -221,3 +221,6 @@ def mutual_csls_pairs(src: np.ndarray, tgt: np.ndarray, *, k: int = 10) -> tuple
     mutual = t2s[s2t, 0] == np.arange(len(src))
     rows = np.flatnonzero(mutual)
     return rows.astype(np.int64), s2t[rows].astype(np.int64)
+
+
+__all__ = ["AlignmentResult", "Dictionary", "ProcrustesAligner", "mutual_csls_pairs", "procrustes", "unit_rows"]
