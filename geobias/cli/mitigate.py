@@ -75,7 +75,7 @@ def mitigate_command(
     report["dropped_whitespace_words"] = exported.dropped
     for name, words in exported.dropped.items():  # whitespace-only words: no word2vec/fastText text form
         stderr.print(f"warning: left out {len(words)} {name} word(s) that {fmt} cannot hold: "
-                     f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False)
+                     f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False, soft_wrap=True)
     files = exported.files
     result = MitigateResult(method, lang, files, fmt, report)
 

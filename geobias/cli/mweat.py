@@ -115,7 +115,11 @@ def word_set(value: str, option: str) -> list[str]:
     from geobias.wordlists import read_word_file
 
     p = Path(value).expanduser()
-    if p.exists():
+    try:
+        exists = p.exists()
+    except OSError:  # e.g. a long inline list is not a valid file name
+        exists = False
+    if exists:
         return read_word_file(p)
     if "," not in value and ("/" in value or p.suffix.lower() in {".txt", ".tsv", ".csv", ".lst"}):
         raise InputError(f"{option}: no such file {value} (give a file, or words separated by commas)")

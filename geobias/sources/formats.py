@@ -542,7 +542,9 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
         if src and _same_path(Path(src), dest):
             raise InputError(f"refusing to overwrite {dest}: it is the source of these vectors; choose another path")
     if format in ("w2v-text", "vec", "w2v-bin"):
-        bad = next((w for w in store.words if any(c.isspace() for c in w)), None)
+        # text formats split on any whitespace; word2vec binary ends a word at an ASCII space/newline
+        ws = str.isspace if format != "w2v-bin" else " \t\n\r\x0b\x0c".__contains__
+        bad = next((w for w in store.words if any(ws(c) for c in w)), None)
         if bad is not None:
             raise InputError(f"word {bad!r} contains whitespace and cannot be written as {format}")
     with atomic_write(dest, what="vector file") as fh:
