@@ -221,6 +221,29 @@ def test_two_writers_one_destination_the_loser_fails(tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(f".out{round_}.")) == []
 
 
+def test_atomic_write_never_replaces_a_file_written_meanwhile(tmp_path):
+    from geobias._io import atomic_write
+
+    dest = tmp_path / "out.txt"
+    with pytest.raises(InputError, match="another process wrote it"):
+        with atomic_write(dest, mode="w", overwrite=False) as fh:
+            fh.write("mine")
+            dest.write_text("theirs", encoding="utf-8")  # appears while we work
+    assert dest.read_text(encoding="utf-8") == "theirs"
+    # overwrite=True replaces the file seen at the start, but not one put there meanwhile
+    with atomic_write(dest, mode="w") as fh:
+        fh.write("v2")
+    assert dest.read_text(encoding="utf-8") == "v2"
+    with pytest.raises(InputError, match="another process wrote it"):
+        with atomic_write(dest, mode="w") as fh:
+            fh.write("mine")
+            other = tmp_path / "other"
+            other.write_text("theirs", encoding="utf-8")
+            os.replace(other, dest)
+    assert dest.read_text(encoding="utf-8") == "theirs"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
 def test_two_mitigate_runs_same_out(tmp_path):
     """Two real `geobias mitigate` processes on one --out: exactly one writes, the other fails
     with one line; the output is complete (whichever interleaving the scheduler picks)."""
