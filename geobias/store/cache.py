@@ -69,14 +69,20 @@ def sample_checksum(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
-def _repair_hint(meta: dict) -> str:
+def _repair_hint(p: Path, meta: dict) -> str:
     source = (meta.get("provenance") or {}).get("source")
     try:
-        from geobias.sources.registry import SOURCES
+        from geobias.sources.registry import SOURCES, install_path
     except ImportError:  # pragma: no cover - partial installs
-        SOURCES = {}
+        SOURCES, install_path = {}, None
     if source in SOURCES:
-        return f"repair it with: geobias vectors install {source} --force"
+        try:
+            installed = install_path(source).resolve() == p.resolve()
+        except OSError:
+            installed = False
+        if installed:
+            return f"repair it with: geobias vectors install {source} --force"
+        return f"rebuild it from its source ({source}: geobias vectors install {source} --force, then copy it)"
     return "rebuild it from its source vectors (or delete the folder and save it again)"
 
 
@@ -91,7 +97,7 @@ def check_integrity(p: Path, meta: dict, vectors: np.ndarray) -> None:
     recorded = meta.get("sample_sha256")
     if recorded is not None and sample_checksum(p / "vectors.npy") != recorded:
         raise VectorFormatError(
-            f"{p}: vectors.npy does not match its recorded checksum (damaged on disk); {_repair_hint(meta)}"
+            f"{p}: vectors.npy does not match its recorded checksum (damaged on disk); {_repair_hint(p, meta)}"
         )
     n = vectors.shape[0]
     if vectors.nbytes <= FULL_SCAN_BYTES or n <= _SAMPLE_ROWS:
@@ -100,7 +106,7 @@ def check_integrity(p: Path, meta: dict, vectors: np.ndarray) -> None:
         rows = vectors[:: max(1, n // _SAMPLE_ROWS)]
     if not np.isfinite(np.asarray(rows).sum(axis=1, dtype=np.float64)).all():
         raise VectorFormatError(
-            f"{p}: vectors.npy contains NaN or inf rows (damaged on disk); {_repair_hint(meta)}"
+            f"{p}: vectors.npy contains NaN or inf rows (damaged on disk); {_repair_hint(p, meta)}"
         )
 
 
