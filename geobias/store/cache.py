@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias._io import atomic_directory
+from geobias._io import atomic_directory, clean_stale_temporaries
 from geobias.errors import InputError, VectorFormatError
 from geobias.store.vector_store import VectorStore
 
@@ -218,6 +218,7 @@ def load_store(
         words, vectors = words[:limit], vectors[:limit]
     if check:
         check_integrity(p, meta, vectors)
+    clean_stale_temporaries(p)  # leftovers of a killed install/save of this store (ours, stale only)
     prov = dict(meta.get("provenance") or {}, cache=str(p))
     # check_integrity did the finiteness scan (or its sample): VectorStore need not repeat it.
     return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
