@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test lint install bench clean-vectors
+.PHONY: demo test test-slow test-all lint install bench clean-vectors
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,9 +25,16 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# `make test`: lint + every test but the slow reproductions (minutes on a loaded 2-core machine).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# `make test-slow`: only the real-data reproductions and training tests (@pytest.mark.slow).
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
+
+test-all: test test-slow
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done

@@ -301,6 +301,9 @@ def read_occupation_file(path: str | os.PathLike) -> list[Occupation]:
     n_columns = len(first.split("\t") if "\t" in first else first.split())
     if rows and n_columns == 2:
         return [Occupation(f, m, m) for f, m in _pairs(path)]
+    if rows and n_columns != 3:
+        raise InputError(f"{path}:{rows[0][0]}: expected 2 or 3 tab-separated columns (feminine, masculine"
+                         f"[, english]), got {n_columns}: {first!r}")
     return list(_triples(path))
 
 

@@ -105,7 +105,7 @@ CASES = [
                                         "--dictionary", "{d}/dico.txt", "--out", "{o}/m"], "pass --en-vectors PATH"),
     ("mitigate-out-not-empty", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{d}"], "not an empty directory"),
     ("mitigate-out-missing-directory", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{o}/x/y"], "does not exist"),
-    ("mitigate-out-is-input", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{d}/fr.txt"], "not an empty directory"),
+    ("mitigate-out-is-input", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{d}/fr.txt"], "is an existing file"),
     ("mitigate-hard-debias-french", ["mitigate", "--method", "hard-debias", "--lang", "fr", "--vectors", "{d}/fr.txt",
                                      "--out", "{o}/m"], "English only"),
     ("mitigate-shift-english", ["mitigate", "--method", "shift-ori", "--lang", "en", "--vectors", "{d}/en.txt",

@@ -112,6 +112,7 @@ def test_empty_corpus(model_dir, tmp_path):
         finetune_mlm(str(model_dir), ["", "  "], tmp_path / "x")
 
 
+@pytest.mark.slow  # fine-tunes a model through the CLI (training, ~40 s loaded)
 def test_cli_finetune_then_compare(model_dir, tmp_path):
     corpus = tmp_path / "gap.tsv"
     corpus.write_text("ID\tText\n" + "".join(f"{i}\t{t}\n" for i, t in enumerate(CORPUS)), encoding="utf-8")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -110,19 +109,17 @@ def real_stores(installed):
 
 @pytest.mark.slow
 def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
-    """The whole `geobias evaluate` on fr-spacy-md ↔ en-w2v-gnews (target ≤ 60 s on an idle machine)."""
+    """The whole `geobias evaluate` on fr-spacy-md ↔ en-w2v-gnews (timing: benchmarks/, not here)."""
     from typer.testing import CliRunner
 
     from geobias.cli import app
 
     d = shared_data / "muse" / "dictionaries"
-    t0 = time.perf_counter()
     out = CliRunner().invoke(app, ["evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
                                    "--dictionary", str(d / "fr-en.0-5000.txt"),
                                    "--test-dictionary", str(d / "fr-en.5000-6500.txt"),
                                    "--similarity", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"),
                                    "--json"])
-    elapsed = time.perf_counter() - t0
     assert out.exit_code == 0, out.output
     table = result_of(out.stdout)
     assert set(table) == set(METHOD_KEYS)
@@ -133,8 +130,6 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     assert abs(hyb["p_at_1_csls_src_tgt"] - orig["p_at_1_csls_src_tgt"]) < 0.03  # P@1 barely moves
     assert abs(hyb["similarity_pearson"] - orig["similarity_pearson"]) < 0.05
     assert orig["p_at_1_csls_src_tgt"] > 0.6
-    print(f"evaluate on real FR-EN data: {elapsed:.1f} s")
-    assert elapsed < 300  # generous on a shared CI machine; ≤ 60 s is the target on an idle one
 
 
 @pytest.mark.slow

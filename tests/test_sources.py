@@ -311,6 +311,7 @@ def test_install_fr_spacy_md_for_real():
     assert install("fr-spacy-md").already_installed
 
 
+@pytest.mark.slow  # loads spaCy's own French model to cross-check every row (~1 min loaded)
 @needs_fr
 def test_spacy_rows_equal_spacy_vocab():
     spacy = pytest.importorskip("spacy")

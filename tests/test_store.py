@@ -90,7 +90,7 @@ def _damage(cache):
     del arr
 
 
-def test_verify_store_catches_damage_that_load_skips(tmp_path):
+def test_load_and_verify_catch_damage_in_place(tmp_path):
     from geobias.errors import VectorFormatError
     from geobias.store import verify_store
 
@@ -98,7 +98,9 @@ def test_verify_store_catches_damage_that_load_skips(tmp_path):
     sha = verify_store(cache)
     assert len(sha) == 64
     _damage(cache)
-    assert np.isnan(load_store(cache).vectors[1]).all()  # the fast reload does not look
+    with pytest.raises(VectorFormatError, match="damaged on disk"):
+        load_store(cache)  # the cheap on-open check sees it
+    assert np.isnan(load_store(cache, check=False).vectors[1]).all()
     with pytest.raises(VectorFormatError, match="sha256 .* but meta.json records"):
         verify_store(cache)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -63,3 +64,76 @@ def emit(result: Any, as_json: bool, render) -> None:
         sys.stdout.write(json.dumps(command_envelope(result), indent=2, ensure_ascii=False) + "\n")
     else:
         render(stdout, result)
+
+
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
+
+
+def progress_enabled(quiet: bool = False, as_json: bool = False) -> bool:
+    """Whether a command shows progress on stderr: only on a terminal, never with ``--quiet``,
+    and never when ``--json`` output goes to a pipe or file. ``GEOBIAS_PROGRESS=1`` forces it on
+    (tests), ``GEOBIAS_PROGRESS=0`` off."""
+    import os
+
+    forced = os.environ.get("GEOBIAS_PROGRESS")
+    if quiet:
+        return False
+    if forced in ("0", "1"):
+        return forced == "1"
+    if as_json and not sys.stdout.isatty():
+        return False
+    return stderr.is_terminal
+
+
+class Progress:
+    """The one progress mechanism of the CLI: rich stages and bars on stderr.
+
+    ``with p.stage("loading vectors"): ...`` shows a spinner with the stage name;
+    ``with p.bar("permutations", total) as advance: advance(k)`` shows a bar with the time left.
+    Disabled, both are silent no-ops.
+    """
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def _progress(self, *, bar: bool):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as RichProgress
+
+        columns = [SpinnerColumn(), TextColumn("{task.description}")]
+        if bar:
+            columns += [BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
+        else:
+            columns += [TimeElapsedColumn()]
+        console = stderr if stderr.is_terminal else Console(stderr=True, force_terminal=False)
+        return RichProgress(*columns, console=console, transient=stderr.is_terminal)
+
+    @contextmanager
+    def stage(self, description: str):
+        if not self.enabled:
+            yield
+            return
+        with self._progress(bar=False) as p:
+            p.add_task(description, total=None)
+            yield
+
+    @contextmanager
+    def bar(self, description: str, total: int):
+        if not self.enabled:
+            yield lambda n=1: None
+            return
+        with self._progress(bar=True) as p:
+            task = p.add_task(description, total=total)
+            yield lambda n=1: p.advance(task, n)
+
+
+def progress(quiet: bool = False, as_json: bool = False) -> Progress:
+    """The progress reporter for a command (see :func:`progress_enabled`)."""
+    return Progress(progress_enabled(quiet, as_json))

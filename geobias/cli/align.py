@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, TrustPickle, emit, stderr
+from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress
 
 
 @app.command("align")
@@ -22,6 +22,7 @@ def align_command(
     tgt_vectors: Annotated[str | None, typer.Option("--tgt-vectors", help="Target vectors (default: the language's).")] = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store."""
@@ -35,13 +36,17 @@ def align_command(
     if out.exists():
         raise InputError(f"{out} already exists; choose another --out")
     check_output_path(out, what="store", overwrite=False, directory=True)  # fail before loading and fitting
-    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
-    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
-    with stderr.status("aligning"):
+    ui = progress(quiet, as_json)
+    with ui.stage(f"loading {src} vectors"):
+        s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
+    with ui.stage(f"loading {tgt} vectors"):
+        t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
+    with ui.stage(f"aligning (Procrustes{f', {refine} refinement rounds' if refine else ''})"):
         aligner = ProcrustesAligner(refine=refine, center=center).fit(s, t, dictionary)
         aligned = aligner.transform(s)
     aligned.provenance["aligned_to"] = t.provenance.get("source") or t.provenance.get("path") or tgt
-    save_store(aligned, out)
+    with ui.stage("saving the aligned store"):
+        save_store(aligned, out)
 
     def render(console, r):
         console.print(f"aligned {len(s):,} {src} words to {tgt}: {r.n_pairs_used:,} of {r.n_pairs:,} dictionary pairs "

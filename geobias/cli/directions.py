@@ -12,11 +12,13 @@ from geobias.cli._options import (
     Lang,
     Limit,
     Plot,
+    Quiet,
     Seed,
     Subwords,
     TrustPickle,
     Vectors,
     emit,
+    progress,
     stderr,
 )
 from geobias.cli.mweat import Oov
@@ -36,6 +38,7 @@ def directions_command(
     max_per_class: Annotated[int | None, typer.Option("--max-per-class", help="Cap the nouns per gender.")] = None,
     oov: Oov = "ignore",
     plot: Plot = None,
+    quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s."""
@@ -59,10 +62,13 @@ def directions_command(
         wanted = [w for pair in wordlists.definitional_pairs(language.code) for w in pair]
         if language.grammatical_gender:
             wanted += [w for nouns in wordlists.gendered_nouns(language.code) for w in nouns]
-    store = resolve_store(language.code, vectors, limit=limit, trust_pickle=trust_pickle, subword_words=wanted)
-    result = gender_directions(
-        store, language.code, cv=cv, random_state=seed, max_per_class=max_per_class, oov=oov
-    )
+    ui = progress(quiet, as_json)
+    with ui.stage("loading vectors"):
+        store = resolve_store(language.code, vectors, limit=limit, trust_pickle=trust_pickle, subword_words=wanted)
+    with ui.stage("fitting d_PCA, d_g (LDA, cross-validated) and d_s"):
+        result = gender_directions(
+            store, language.code, cv=cv, random_state=seed, max_per_class=max_per_class, oov=oov
+        )
     if plot is not None:
         from geobias.report.plots import plot_gender_plane
 
@@ -80,9 +86,10 @@ def directions_command(
             gender += [g] * len(chosen)
             kind += ["noun"] * len(chosen)
         unit = store.lookup(words, unit=True).vectors.astype(np.float64)
-        path = plot_gender_plane(
-            plot, words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64),
-            gender, kind, title=f"{language.name}: semantic × grammatical gender ({store.provenance.get('source', 'vectors')})",
-        )
+        with ui.stage("plotting"):
+            path = plot_gender_plane(
+                plot, words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64),
+                gender, kind, title=f"{language.name}: semantic × grammatical gender ({store.provenance.get('source', 'vectors')})",
+            )
         stderr.print(f"plot written to {path}")
     emit(result, as_json, lambda console, r: render(console, directions_table(r)))

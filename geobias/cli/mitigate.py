@@ -35,8 +35,9 @@ def mitigate_command(
     refine: Annotated[int, typer.Option("--refine", help="Procrustes refinement rounds.")] = 0,
     drop_whitespace_words: Annotated[bool, typer.Option(
         "--drop-whitespace-words",
-        help="Leave out words containing whitespace (e.g. U+2009 in spaCy's French vocabulary), which "
-        "word2vec/fastText formats cannot hold; they are listed in mitigation.json.")] = False,
+        help="Leave out words containing whitespace, which word2vec/fastText formats cannot hold; they are "
+        "listed in mitigation.json. Whitespace-only words (e.g. U+2009 in spaCy's French vocabulary) are "
+        "always left out, with a warning.")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
@@ -72,6 +73,9 @@ def mitigate_command(
     report = {"method": method, "lang": lang, **report}
     exported = export_stores(outputs, out, fmt, record=report, drop_whitespace_words=drop_whitespace_words)
     report["dropped_whitespace_words"] = exported.dropped
+    for name, words in exported.dropped.items():  # whitespace-only words: no word2vec/fastText text form
+        stderr.print(f"warning: left out {len(words)} {name} word(s) that {fmt} cannot hold: "
+                     f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False, soft_wrap=True)
     files = exported.files
     result = MitigateResult(method, lang, files, fmt, report)
 

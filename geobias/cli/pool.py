@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import vectors_app
-from geobias.cli._options import OptLang, stderr, stdout
+from geobias.cli._options import OptLang, Quiet, progress_enabled, stdout
 from geobias.cli.probe_association import BatchSize, Device
 
 
@@ -27,6 +27,10 @@ def pool(
     batch_size: BatchSize = 32,
     device: Device = "auto",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing store.")] = False,
+    trust_pickle: Annotated[bool, typer.Option(
+        "--trust-pickle", help="Allow a local model folder with only pickled pytorch_model.bin weights "
+        "(unpickling can run arbitrary code); safetensors weights are always preferred.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Average each word's sub-token vectors over many contexts into a store for the static metrics."""
     from geobias._io import check_output_path
@@ -42,7 +46,7 @@ def pool(
     ctx = read_lines(contexts, what="contexts") if contexts is not None else None
     code = get_language(lang).code if lang is not None else None
     target = check_output_path(store_path(out), what="store", overwrite=overwrite, directory=True)
-    store = pool_vectors(load_encoder(model, device), word_list, ctx, layer=layer, batch_size=batch_size,
-                         lang=code, progress=stderr.is_terminal)
+    store = pool_vectors(load_encoder(model, device, trust_pickle=trust_pickle), word_list, ctx, layer=layer,
+                         batch_size=batch_size, lang=code, progress=progress_enabled(quiet))
     save_store(store, target, overwrite=overwrite)
     stdout.print(f"pooled {len(store)} words x {store.dim} d from {model} into {target}")

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, TrustPickle, emit, stderr
+from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress, stderr
 from geobias.results import Result
 
 
@@ -42,6 +42,7 @@ def translate_eval_command(
     csls_k: Annotated[int, typer.Option("--csls-k", help="CSLS neighbourhood size.")] = 10,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved."""
@@ -52,13 +53,18 @@ def translate_eval_command(
     if csls_k <= 0:
         raise InputError(f"--csls-k must be positive; got {csls_k}")
     dico = read_dictionary(dictionary)
-    s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
-    t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
+    ui = progress(quiet, as_json)
+    with ui.stage(f"loading {src} vectors"):
+        s = resolve_store(src, src_vectors, limit=limit, trust_pickle=trust_pickle, option="--src-vectors")
+    with ui.stage(f"loading {tgt} vectors"):
+        t = resolve_store(tgt, tgt_vectors, limit=limit, trust_pickle=trust_pickle, option="--tgt-vectors")
     if train_dictionary is not None:
-        with stderr.status("aligning"):
+        with ui.stage("aligning (Procrustes)"):
             s = ProcrustesAligner().fit(s, t, train_dictionary).transform(s)
-    nn = translation_accuracy(s, t, dico, method="nn")
-    cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
+    with ui.stage("nearest-neighbour retrieval"):
+        nn = translation_accuracy(s, t, dico, method="nn")
+    with ui.stage(f"CSLS retrieval (k={csls_k})"):
+        cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
     if train_dictionary is None and not _looks_aligned(s, t):
         # only once the evaluation succeeded: an input error stays the one line on stderr
         stderr.print(

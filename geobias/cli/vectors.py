@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from geobias.cli._app import vectors_app
-from geobias.cli._options import Json, Limit, TrustPickle, emit, stderr
+from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress, stderr
 from geobias.results import Result
 
 
@@ -88,12 +88,18 @@ def install_cmd(
         typer.Option("--from", help="Build from this local file (or spaCy package directory) instead of downloading."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if already installed.")] = False,
+    quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """Materialise a named source as a fast cached store under vectors/NAME/."""
-    from geobias.sources.registry import install
+    from geobias.sources.registry import SOURCES, install
 
-    result = install(name, from_path=from_path, force=force)
+    ui = progress(quiet, as_json)
+    if from_path is None and name in SOURCES and SOURCES[name].kind == "url":
+        result = install(name, from_path=from_path, force=force, progress=ui.enabled)  # the download's own bar
+    else:
+        with ui.stage(f"installing {name}"):
+            result = install(name, from_path=from_path, force=force, progress=False)
     emit(result, as_json, _render_install)
 
 

@@ -8,7 +8,6 @@ token with attention mask 0.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,9 +24,9 @@ class MaskedQuery:
 
 
 def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
+    from geobias._progress import progress_bar
 
-    return tqdm(total=total, desc=desc, file=sys.stderr, disable=not enabled, leave=False)
+    return progress_bar(total, desc, enabled)
 
 
 def masked_log_probs(

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -172,9 +171,9 @@ def finetune_mlm(
     (CDS); Webster et al. (2018) (GAP, the corpus Bartl et al. fine-tune on).
     """
     import torch
-    from tqdm.auto import tqdm
     from transformers import DataCollatorForLanguageModeling
 
+    from geobias._progress import progress_bar
     from geobias.contextual.models import load_masked_lm
 
     check_choice("cda", cda, CdaChoice)
@@ -230,7 +229,7 @@ def finetune_mlm(
     losses: list[float] = []
     net.train()
     start = time.perf_counter()
-    with tqdm(total=total, desc="fine-tuning (MLM)", file=sys.stderr, disable=not progress, leave=False) as bar:
+    with progress_bar(total, "fine-tuning (MLM)", progress) as bar:
         epoch = 0
         while len(losses) < total:
             epoch += 1

@@ -156,11 +156,45 @@ def _loading(name: str):
             hf_logging.enable_progress_bar()
 
 
+_SAFE_WEIGHTS = ("model.safetensors", "model.safetensors.index.json")
+_PICKLED_WEIGHTS = ("pytorch_model.bin", "pytorch_model.bin.index.json")
+
+
+def weights_kwargs(source: str, name: str, trust_pickle: bool = False) -> dict[str, Any]:
+    """``from_pretrained`` keyword arguments choosing the weights file of a local model folder.
+
+    A folder with safetensors weights loads them (``use_safetensors=True``), even when a
+    ``pytorch_model.bin`` sits beside them. A folder with only pickled PyTorch weights is
+    refused unless ``trust_pickle`` (``--trust-pickle``, or ``GEOBIAS_TRUST_PICKLE=1`` for
+    commands without the option): unpickling can run arbitrary code. Hub ids and registry
+    models are left to ``transformers`` (which prefers safetensors).
+
+    Raises
+    ------
+    ModelError
+        Only pickled weights and no opt-in.
+    """
+    path = Path(source)
+    if not path.is_dir():
+        return {}
+    if any((path / f).is_file() for f in _SAFE_WEIGHTS):
+        return {"use_safetensors": True}
+    if any((path / f).is_file() for f in _PICKLED_WEIGHTS):
+        if not (trust_pickle or os.environ.get("GEOBIAS_TRUST_PICKLE") == "1"):
+            raise ModelError(
+                f"model {name} has only pickled weights (pytorch_model.bin), whose loading can run arbitrary "
+                "code; convert them to safetensors, or pass --trust-pickle (GEOBIAS_TRUST_PICKLE=1) if you "
+                "trust their origin"
+            )
+        return {"use_safetensors": False}
+    return {}
+
+
 def _first_line(exc: BaseException) -> str:
     return " ".join(str(exc).split("\n")[0].split())[:300]
 
 
-def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
+def load_masked_lm(name: str, device: str | None = None, *, trust_pickle: bool = False) -> LoadedModel:
     """Load a masked language model (``AutoModelForMaskedLM`` + ``AutoTokenizer``).
 
     Parameters
@@ -169,6 +203,9 @@ def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
         Registry name, local directory, or Hugging Face id.
     device : str, optional
         ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; default: CUDA when available.
+    trust_pickle : bool, default False
+        Allow a local folder with only pickled ``pytorch_model.bin`` weights
+        (:func:`weights_kwargs`).
 
     Returns
     -------
@@ -186,11 +223,12 @@ def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
         raise ModelError(
             f"model {name} has no masked-LM head (it is an encoder only: use it with `geobias vectors pool`)"
         )
+    weights = weights_kwargs(source, name, trust_pickle) if entry is None else {}
     from transformers import AutoModelForMaskedLM
 
     with _loading(name):
         model, info = AutoModelForMaskedLM.from_pretrained(
-            source, local_files_only=local, output_loading_info=True
+            source, local_files_only=local, output_loading_info=True, **weights
         )
     prefix = getattr(model, "base_model_prefix", "")
     head_missing = [k for k in info.get("missing_keys", []) if not (prefix and k.startswith(prefix + "."))]
@@ -207,19 +245,22 @@ def load_masked_lm(name: str, device: str | None = None) -> LoadedModel:
     return LoadedModel(name=name, model=model, tokenizer=tokenizer, device=dev)
 
 
-def load_encoder(name: str, device: str | None = None) -> LoadedModel:
+def load_encoder(name: str, device: str | None = None, *, trust_pickle: bool = False) -> LoadedModel:
     """Load the encoder of a model (``AutoModel``; any masked-LM head is dropped).
+
+    ``trust_pickle`` as in :func:`load_masked_lm`.
 
     Raises
     ------
     ModelError
-        Unknown id or path.
+        Unknown id or path; a local folder with only pickled weights and no opt-in.
     """
-    source, local, _ = resolve_model(name)
+    source, local, entry = resolve_model(name)
+    weights = weights_kwargs(source, name, trust_pickle) if entry is None else {}
     from transformers import AutoModel
 
     with _loading(name):
-        model = AutoModel.from_pretrained(source, local_files_only=local)
+        model = AutoModel.from_pretrained(source, local_files_only=local, **weights)
     tokenizer = _load_tokenizer(source, local, name)
     dev = resolve_device(device)
     model.to(dev).eval()

@@ -6,7 +6,6 @@ representations unchanged.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -78,7 +77,8 @@ def pool_vectors(
         an unknown ``lang``.
     """
     import torch
-    from tqdm.auto import tqdm
+
+    from geobias._progress import progress_bar
 
     words = list(words)
     if not words:
@@ -112,7 +112,7 @@ def pool_vectors(
     sums = np.zeros((len(words), dim), dtype=np.float64)
     counts = np.zeros(len(words), dtype=np.int64)
     pad = encoder.tokenizer.pad_token_id or 0
-    with torch.inference_mode(), tqdm(total=len(items), desc="pooling", file=sys.stderr, disable=not progress, leave=False) as bar:
+    with torch.inference_mode(), progress_bar(len(items), "pooling", progress) as bar:
         for b0 in range(0, len(order), batch_size):
             batch = [items[i] for i in order[b0 : b0 + batch_size]]
             width = max(len(b[1]) for b in batch)

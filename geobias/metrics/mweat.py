@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -150,6 +150,7 @@ def mweat(
     paired: bool = False,
     oov: Literal["raise", "ignore"] = "raise",
     method: Method = "auto",
+    progress: Callable[[int], None] | None = None,
 ) -> MweatResult:
     """Modified WEAT for grammatical-gender languages (Zhou et al. 2019, eq. 1 and §4.2).
 
@@ -171,6 +172,9 @@ def mweat(
         With ``"ignore"`` an occupation with an out-of-vocabulary form is left out as a whole
         and listed in ``dropped_pairs``; its missing forms are listed in ``missing``.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
+        See :func:`~geobias.metrics.permutation_test`.
+    progress : callable, optional
+        Called with the partitions done after each chunk (a progress bar's ``advance``).
 
     Returns
     -------
@@ -234,6 +238,7 @@ def mweat(
         seed=seed,
         paired=paired,
         method=method,
+        progress=progress,
     )
     two_form = np.array([f != m for f, m, _ in kept])
     bias = word_bias(s_m, s_f, two_form=two_form)

@@ -171,6 +171,7 @@ def permutation_test(
     method: Method = "auto",
     tie_tolerance: float = 1e-10,
     chunk_size: int = 10_000,
+    progress: Callable[[int], None] | None = None,
 ) -> PermutationResult:
     """Permutation test of a two-group statistic of per-item scores.
 
@@ -202,6 +203,9 @@ def permutation_test(
         ties (float rounding of differently ordered sums).
     chunk_size : int, default 10_000
         Permutations evaluated per vectorised chunk (memory ~ chunk_size × n × 8 bytes).
+    progress : callable, optional
+        Called after each chunk with the number of partitions it evaluated (a progress bar's
+        ``advance``); the total is ``result.n_permutations``.
 
     Returns
     -------
@@ -247,7 +251,7 @@ def permutation_test(
     if exact and count > MAX_EXACT:
         raise InputError(
             f"exact enumeration of {count:.3g} partitions exceeds the limit of {MAX_EXACT:,};"
-            " use the Monte-Carlo method"
+            " use the Monte-Carlo method (--method monte-carlo)"
         )
     if exact:
         used_seed = None
@@ -264,6 +268,8 @@ def permutation_test(
         stats = stat_fn(sum_x, total - sum_x)
         n_ge += int(np.count_nonzero(stats >= observed - gamma))
         n_le += int(np.count_nonzero(stats <= observed + gamma))
+        if progress is not None:
+            progress(len(stats))
 
     adj = 0 if exact else 1
     k_ge, k_le, denom = n_ge + adj, n_le + adj, n_draws + adj

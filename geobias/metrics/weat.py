@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -202,6 +202,7 @@ def weat(
     oov: Literal["raise", "ignore"] = "raise",
     alternative: Alternative = "greater",
     method: Method = "auto",
+    progress: Callable[[int], None] | None = None,
     test: str | None = None,
 ) -> WeatResult:
     """Word Embedding Association Test.
@@ -221,6 +222,9 @@ def weat(
     alternative : {"greater", "less", "two-sided"}, default "greater"
         Caliskan et al. use the one-sided ``"greater"``.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
+        See :func:`~geobias.metrics.permutation_test`.
+    progress : callable, optional
+        Called with the partitions done after each chunk (a progress bar's ``advance``).
     test : str, optional
         A name recorded in the result.
 
@@ -255,6 +259,7 @@ def weat(
         n_permutations=n_permutations,
         seed=seed,
         method=method,
+        progress=progress,
     )
     per_word = [WordAssociation(w, "X", float(v)) for w, v in zip(found["X"], s_x, strict=True)]
     per_word += [WordAssociation(w, "Y", float(v)) for w, v in zip(found["Y"], s_y, strict=True)]

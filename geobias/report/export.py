@@ -41,6 +41,14 @@ class ExportResult(Result):
     dropped: dict[str, list[str]]
 
 
+def _representable(word: str, fmt: str) -> bool:
+    """Whether ``word`` survives a round trip through ``fmt``: text formats split lines on any
+    (Unicode) whitespace; word2vec binary ends a word at an ASCII space or newline only."""
+    if fmt == "w2v-bin":
+        return not any(c in " \t\n\r\x0b\x0c" for c in word)
+    return not any(c.isspace() for c in word)
+
+
 def check_export(out: str | os.PathLike, fmt: str) -> Path:
     """Check an export destination and format without writing anything (call it before a long fit).
 
@@ -65,7 +73,9 @@ def check_export(out: str | os.PathLike, fmt: str) -> Path:
     if fmt not in EXTENSIONS:
         raise InputError(f"format must be one of {', '.join(EXTENSIONS)}; got {fmt!r}")
     dest = Path(out).expanduser()
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+    if dest.exists() and not dest.is_dir():
+        raise InputError(f"{dest} is an existing file; give a new directory name for the output")
+    if dest.exists() and any(dest.iterdir()):
         raise InputError(f"{dest} already exists and is not an empty directory; choose another output")
     check_output_path(dest, what="output directory", overwrite=dest.exists(), directory=True)
     return dest
@@ -96,9 +106,11 @@ def export_stores(
     record : dict, optional
         JSON-able description of what was done; ``dropped_whitespace_words`` is added.
     drop_whitespace_words : bool, default False
-        Word2vec/fastText formats cannot hold words containing whitespace (spaCy's French
-        vocabulary has six, e.g. U+2009). By default such words are an error; with True they
-        are left out and listed in the result and the record.
+        Word2vec/fastText text formats cannot hold words containing whitespace (spaCy's French
+        vocabulary has six whitespace-only entries, e.g. U+2009); word2vec binary cannot hold
+        ASCII spaces or newlines. Whitespace-only words are always left out (listed in the result
+        and the record, for the caller to warn about); other such words are an error unless
+        this is True. npz and kv keep every word.
 
     Returns
     -------
@@ -117,8 +129,8 @@ def export_stores(
     dropped: dict[str, list[str]] = {}
     if fmt in WHITESPACE_FORMATS:
         for name, store in list(stores.items()):
-            bad = [w for w in store.words if any(c.isspace() for c in w)]
-            if bad and not drop_whitespace_words:
+            bad = [w for w in store.words if not _representable(w, fmt)]
+            if bad and not (drop_whitespace_words or all(not w.strip() for w in bad)):
                 raise InputError(
                     f"{len(bad)} {name} word(s) contain whitespace (e.g. {bad[0]!r}) and cannot be written "
                     f"as {fmt}; use format npz or kv, or drop them (--drop-whitespace-words)"

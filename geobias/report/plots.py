@@ -24,6 +24,24 @@ def atomic_savefig(fig, path: str | os.PathLike, *, dpi: int = 150) -> Path:
     return Path(path)
 
 
+def choose_labels(x: np.ndarray, y: np.ndarray, max_labels: int, min_gap: float = 0.06) -> list[int]:
+    """Indices of at most ``max_labels`` points to label: the farthest from the origin first
+    (in units of each axis' range), skipping any within ``min_gap`` of a label already chosen."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if x.size == 0:
+        return []
+    sx = max(float(np.ptp(x)), 1e-12)
+    sy = max(float(np.ptp(y)), 1e-12)
+    u, v = x / sx, y / sy
+    chosen: list[int] = []
+    for i in np.argsort(-(u**2 + v**2), kind="stable"):
+        if len(chosen) >= max_labels:
+            break
+        if all((u[i] - u[j]) ** 2 + (v[i] - v[j]) ** 2 >= min_gap**2 for j in chosen):
+            chosen.append(int(i))
+    return chosen
+
+
 def plot_gender_plane(
     path: str | os.PathLike,
     words: Sequence[str],
@@ -33,6 +51,7 @@ def plot_gender_plane(
     kind: Sequence[str],
     *,
     title: str = "",
+    max_labels: int = 24,
 ) -> Path:
     """Scatter words on the semantic (x = <w, d_s>) × grammatical (y = <w, d_g>) plane.
 
@@ -45,7 +64,10 @@ def plot_gender_plane(
     gender : sequence of {"masculine", "feminine"}
         Colour (masculine blue, feminine orange).
     kind : sequence of {"occupation", "noun"}
-        Marker (occupations: circles, labelled; inanimate nouns: crosses).
+        Marker (occupations: filled circles; inanimate nouns: crosses, labelled in grey italics).
+    max_labels : int, default 24
+        Words labelled: a chosen few (:func:`choose_labels`), the farthest from the origin first
+        and none closer than 6% of the plot to another label, so dense clusters stay readable.
     """
     import matplotlib
 
@@ -63,9 +85,10 @@ def plot_gender_plane(
                 if sel:
                     ax.scatter(x[sel], y[sel], c=colours[g], marker=markers[k], s=22, alpha=0.8,
                                label=f"{g} {'occupations' if k == 'occupation' else 'inanimate nouns'}")
-        for i, w in enumerate(words):
-            if kind[i] == "occupation":
-                ax.annotate(w, (x[i], y[i]), fontsize=6, alpha=0.75, xytext=(2, 2), textcoords="offset points")
+        for i in choose_labels(x, y, max_labels):
+            noun = kind[i] != "occupation"
+            ax.annotate(words[i], (x[i], y[i]), fontsize=7, alpha=0.85, xytext=(3, 3), textcoords="offset points",
+                        color="dimgrey" if noun else "black", style="italic" if noun else "normal")
         ax.axhline(0, color="grey", lw=0.5)
         ax.axvline(0, color="grey", lw=0.5)
         ax.set_xlabel("semantic gender ⟨w, d_s⟩  (masculine →)")

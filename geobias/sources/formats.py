@@ -47,6 +47,7 @@ WriteFormat = Literal["w2v-text", "vec", "w2v-bin", "kv", "npz"]
 
 _FASTTEXT_MAGIC = (793712314).to_bytes(4, "little")
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
+_SIGNED_HEADER_RE = re.compile(rb"^\s*(-?\d+)\s+(-?\d+)\s*$")
 _CONTROL_RE = re.compile(rb"[\x00-\x08\x0e-\x1f]")
 _BLOCK = 1 << 23  # text is parsed in ~8 MiB blocks of whole lines (bounded peak memory)
 _PICKLE_SUFFIXES = {".kv", ".model", ".pkl", ".pickle", ".wv"}
@@ -181,6 +182,23 @@ def read_vectors(
         raise VectorFormatError(f"{p}: {exc}") from None
 
 
+def _shown(line: bytes, n: int = 40) -> str:
+    """A short, readable excerpt of a raw line for a message (never a wall of escaped bytes)."""
+    text = line[:n].decode("utf-8", "replace")
+    text = "".join(c if c.isprintable() else "\ufffd" for c in text)
+    return repr(text + ("…" if len(line) > n else ""))
+
+
+def _looks_binary(line: bytes) -> bool:
+    """Control bytes, or mostly non-ASCII bytes that are not UTF-8: raw data, not a text line."""
+    line = line[:4096]
+    if _CONTROL_RE.search(line):
+        return True
+    if _is_text_line(line):
+        return False
+    return sum(b >= 0x80 for b in line) > 0.3 * max(len(line), 1)
+
+
 def _fail(path: Path, line: int | None, message: str) -> VectorFormatError:
     where = f"{path}, line {line}" if line is not None else str(path)
     return VectorFormatError(f"{where}: {message}")
@@ -213,9 +231,16 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
         if not first_block[0].strip():
             raise _fail(path, 1, "empty line at the start of the file")
         first = first_block[0].rstrip()
+        utf8 = encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
+        if utf8 and _looks_binary(first):
+            raise _fail(path, None, "binary data, not a word2vec/fastText text file (a word2vec binary "
+                        "file starts with a text header 'n_words dim')")
+        neg = _SIGNED_HEADER_RE.match(first)
+        if neg and header is not False and (neg.group(1).startswith(b"-") or neg.group(2).startswith(b"-")):
+            raise _fail(path, 1, f"header declares {int(neg.group(1))} vectors of dimension {int(neg.group(2))}")
         m = _HEADER_RE.match(first)
         if header is True and not m:
-            raise _fail(path, 1, f"expected a header line 'n_words dim', found {first[:60]!r}")
+            raise _fail(path, 1, f"expected a header line 'n_words dim', found {_shown(first)}")
         n_declared: int | None = None
         if m and header is not False:
             n_declared, dim = int(m.group(1)), int(m.group(2))
@@ -226,7 +251,7 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
         else:
             parts = first.split()
             if len(parts) < 2:
-                raise _fail(path, 1, f"expected 'word v1 v2 ...', found {first[:60]!r}")
+                raise _fail(path, 1, f"expected 'word v1 v2 ...', found {_shown(first)}")
             dim = len(parts) - 1
             line_no = 0
             pending = [first_block]
@@ -261,7 +286,7 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
                     )
                 sp = line.find(b" ")
                 if sp <= 0:
-                    raise _fail(path, line_no, f"expected 'word' followed by {dim} values, found {line[:60]!r}")
+                    raise _fail(path, line_no, f"expected 'word' followed by {dim} values, found {_shown(line)}")
                 rest = line[sp + 1 :]
                 if rest.count(b" ") != dim - 1:
                     n = len(rest.split())
@@ -364,9 +389,12 @@ def _read_w2v_binary(path: Path, limit: int | None, encoding: str):
         head = fh.readline()
         if not head.strip():
             raise _fail(path, None, "empty file (no vectors)")
+        neg = _SIGNED_HEADER_RE.match(head.rstrip(b"\n"))
+        if neg and (neg.group(1).startswith(b"-") or neg.group(2).startswith(b"-")):
+            raise _fail(path, 1, f"header declares {int(neg.group(1))} vectors of dimension {int(neg.group(2))}")
         m = _HEADER_RE.match(head.rstrip(b"\n"))
         if not m:
-            raise _fail(path, 1, f"expected a word2vec header 'n_words dim', found {head[:60]!r}")
+            raise _fail(path, 1, f"expected a word2vec header 'n_words dim', found {_shown(head.rstrip())}")
         n, dim = int(m.group(1)), int(m.group(2))
         if n <= 0 or dim <= 0:
             raise _fail(path, 1, f"header declares {n} vectors of dimension {dim}")
@@ -463,6 +491,9 @@ def _read_npz(path: Path, limit: int | None):
                 raise _fail(path, None, f"an .npz vector file needs 'words' and 'vectors' arrays; found {z.files}")
             words_arr, vectors = z["words"], z["vectors"]
     except ValueError as exc:  # object arrays need pickle: refused
+        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+            raise _fail(path, None, "'words' or 'vectors' is an object array, which needs unpickling and is "
+                        "refused; save words with np.array(words, dtype=str)") from None
         raise _fail(path, None, f"unreadable .npz ({exc})") from None
     if words_arr.ndim != 1 or words_arr.dtype.kind != "U":
         raise _fail(path, None, f"'words' must be a 1-D unicode array; got {words_arr.dtype} {words_arr.shape}")
@@ -511,7 +542,9 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
         if src and _same_path(Path(src), dest):
             raise InputError(f"refusing to overwrite {dest}: it is the source of these vectors; choose another path")
     if format in ("w2v-text", "vec", "w2v-bin"):
-        bad = next((w for w in store.words if any(c.isspace() for c in w)), None)
+        # text formats split on any whitespace; word2vec binary ends a word at an ASCII space/newline
+        ws = str.isspace if format != "w2v-bin" else " \t\n\r\x0b\x0c".__contains__
+        bad = next((w for w in store.words if any(ws(c) for c in w)), None)
         if bad is not None:
             raise InputError(f"word {bad!r} contains whitespace and cannot be written as {format}")
     with atomic_write(dest, what="vector file") as fh:
