@@ -205,3 +205,25 @@ def test_precomputed_grammatical_direction_is_carried_by_the_alignment(pair):
     pre = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex, grammatical=d_g).fit(fr, en, dico)
     assert abs(pre.d_g_ @ fitted.d_g_) > 1 - 1e-6  # same direction (float32 inputs)
     np.testing.assert_allclose(pre.transform(fr).vectors, fitted.transform(fr).vectors, atol=1e-4)
+
+
+def test_hard_debias_paper_protected_set_is_the_gender_specific_words(pair):
+    """Bolukbasi et al.'s debias.py: only the gender-specific words escape neutralisation;
+    definitional words are neutralised; ours ("extended") protects them too."""
+    from dataclasses import replace
+
+    _, en, _, _, en_lex, _ = pair
+    lex = replace(en_lex, gender_specific=["he", "she"], equalize_pairs=[("woman", "man")])
+    paper = HardDebias(lexicon=lex).fit(en)
+    ext = HardDebias(lexicon=lex, protect="extended").fit(en)
+    assert paper.gender_specific_ == {"he", "she"}
+    assert {"king", "queen", "woman", "man"} <= ext.gender_specific_
+    g = paper.direction_
+    p_out, e_out = paper.transform(en), ext.transform(en)
+    assert abs(float(p_out["king"].astype(np.float64) @ g)) < 1e-6  # neutralised under the paper's set
+    assert abs(float(e_out["king"].astype(np.float64) @ g)) > 0.05  # kept under ours
+    assert abs(float(p_out["he"].astype(np.float64) @ g)) > 0.05
+    # equalised pair: symmetric about the neutral plane, unit rows
+    assert float(p_out["woman"].astype(np.float64) @ g) == pytest.approx(-float(p_out["man"].astype(np.float64) @ g), abs=1e-6)
+    with pytest.raises(InputError, match="protect"):
+        HardDebias(lexicon=lex, protect="all").fit(en)
