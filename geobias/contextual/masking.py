@@ -19,7 +19,6 @@ from typing import Literal
 
 from geobias.errors import InputError, ModelError
 
-
 #: How the attribute is masked for p_prior (see the module docstring).
 PriorMask = Literal["word", "subtoken"]
 

@@ -11,9 +11,9 @@ from geobias.evaluation.bilingual import (
     METRIC_LABELS,
     EvaluationResult,
     crosslingual_mweat,
+    evaluate,
     inanimate_bias,
     monolingual_mweat,
-    evaluate,
 )
 from geobias.evaluation.correlate import CorrelationResult, correlate
 from geobias.evaluation.similarity import SimilarityResult, read_similarity_file, word_similarity
