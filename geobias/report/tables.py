@@ -31,6 +31,19 @@ def _summary(title: str, rows: list[tuple[str, str]]) -> Table:
     return t
 
 
+def _companion(result) -> list[tuple[str, str]]:
+    """Our Σ_X s − Σ_Y s beside eq. 1, and a note when eq. 1 sits at its ceiling."""
+    rows = []
+    if getattr(result, "difference", None) is not None:
+        p = result.difference_p_value
+        es = "—" if result.effect_size is None else f"{result.effect_size:.4g}"
+        rows.append(("Σ_X s − Σ_Y s (ours)", f"{result.difference:.6g}, p = {p:.4g}, effect size {es}"))
+    if result.sum_masculine * result.sum_feminine <= 0:
+        rows.append(("note", "the sums have opposite signs: eq. 1 is at its ceiling |Σ_X s + Σ_Y s| and "
+                             "p is the share of re-partitions that also straddle 0 (ties counted)"))
+    return rows
+
+
 def mweat_table(result, top: int = 10) -> Group:
     """Summary of an :class:`~geobias.metrics.MweatResult` and its ``top`` most biased pairs."""
     summary = _summary(
@@ -40,6 +53,7 @@ def mweat_table(result, top: int = 10) -> Group:
             ("p-value", _p(result)),
             ("Σ s(masculine)", f"{result.sum_masculine:.6g}"),
             ("Σ s(feminine)", f"{result.sum_feminine:.6g}"),
+            *_companion(result),
             ("pairs", f"{result.n_pairs} (dropped: {len(result.dropped_pairs)})"),
             ("attribute words", f"{result.n_a} male, {result.n_b} female"),
             ("permutation", "within pairs (extension)" if result.paired else "union X∪Y (paper)"),
