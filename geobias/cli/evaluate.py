@@ -52,6 +52,13 @@ def evaluate_command(
         raise InputError("--methods is empty")
     if permutations <= 0:
         raise InputError(f"--permutations must be positive; got {permutations}")
+    if plot is not None:
+        from geobias.mitigation import get_method
+
+        shifting = [k for k in keys if k in METHOD_KEYS and k != "original"
+                    and getattr(get_method(k.replace("_", "-")), "anchor", None) is not None]
+        if not shifting:
+            raise InputError("--plot draws occupations on each Shift/Hybrid method's d_s; --methods has none")
     train, test = read_dictionary(dictionary), read_dictionary(test_dictionary)
     src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
