@@ -203,3 +203,29 @@ def test_mitigate_whitespace_words(tmp_path, capsys):
     assert result_of(stdout)["report"]["dropped_whitespace_words"] == {"en": ["a\u2009b"]}
     kv = KeyedVectors.load_word2vec_format(str(tmp_path / "o2" / "en.txt"))
     assert list(kv.index_to_key) == words[:-1]
+
+
+def test_figure_plots(files, tmp_path, capsys):
+    """Figure 4 (correlate --plot) and Figure 2 (evaluate --plot) are written as PNG files."""
+    fig4 = tmp_path / "fig4.png"
+    code, _, err = cli(capsys, "correlate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                       "--en-vectors", str(files / "en.txt"), "--plot", str(fig4))
+    assert code == 0, err
+    assert fig4.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    fig2 = tmp_path / "fig2.png"
+    code, stdout, err = cli(capsys, "evaluate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                            "--en-vectors", str(files / "en.txt"), "--dictionary", str(files / "dico.txt"),
+                            "--test-dictionary", str(files / "test.txt"), "--methods", "original,shift_ori",
+                            "--permutations", "200", "--plot", str(fig2))
+    assert code == 0, err
+    assert fig2.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Neutralised words" in stdout and "§4.3" in stdout
+    code, _, err = cli(capsys, "evaluate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                       "--en-vectors", str(files / "en.txt"), "--dictionary", str(files / "dico.txt"),
+                       "--test-dictionary", str(files / "test.txt"), "--methods", "original",
+                       "--plot", str(tmp_path / "none.png"))
+    assert code == 1 and err.startswith("geobias: error:") and "d_s" in err
+    code, _, err = cli(capsys, "evaluate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                       "--en-vectors", str(files / "en.txt"), "--dictionary", str(files / "dico.txt"),
+                       "--test-dictionary", str(files / "test.txt"), "--neutralize", "everything")
+    assert code == 1 and "--neutralize" in err

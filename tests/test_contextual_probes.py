@@ -58,7 +58,8 @@ def lm(tiny_model_dir):
 
 def test_association_equals_hand_computation_from_logits(lm):
     s = ProbeSentence.from_words("My sister is a phlebotomist.", "sister", "phlebotomist")
-    res = kurita_association(lm, [s])
+    res = kurita_association(lm, [s], prior_mask="subtoken")
+    res_word = kurita_association(lm, [s])  # default: Bartl et al.'s one [MASK] per word
     tok = lm.tokenizer
     ids = tok(s.text)["input_ids"]
     toks = tok.convert_ids_to_tokens(ids)
@@ -77,6 +78,12 @@ def test_association_equals_hand_computation_from_logits(lm):
     # float32 forward vs float64 softmax of the same logits: agreement to 1e-5 in log space
     assert res.association[0] == pytest.approx(math.log(p_t / p_prior), abs=1e-5)
     assert res.log_p_target[0] == pytest.approx(math.log(p_t), abs=1e-5)
+    w_ids = t_ids[:5] + [tok.mask_token_id] + t_ids[7:]
+    with torch.no_grad():
+        lw = lm.model(input_ids=torch.tensor([w_ids])).logits[0, 2].double()
+    p_prior_w = torch.softmax(lw, -1)[sister].item()
+    assert res_word.association[0] == pytest.approx(math.log(p_t / p_prior_w), abs=1e-5)
+    assert res_word.prior_mask == "word" and res.prior_mask == "subtoken"
 
 
 def test_masking_rules_keep_determiner_and_mask_every_attribute_piece(lm):
@@ -89,8 +96,34 @@ def test_masking_rules_keep_determiner_and_mask_every_attribute_piece(lm):
     toks_tam = lm.tokenizer.convert_ids_to_tokens(tam)
     assert toks_tm[1:3] == ["my", "[MASK]"]
     assert "roo" in toks_tm and "##fer" in toks_tm
-    assert toks_tam.count("[MASK]") == 3  # target + both pieces of "roofer"
+    assert toks_tam.count("[MASK]") == 3  # target + both pieces of "roofer" (our "subtoken" prior)
     assert toks_tam[1] == "my" and toks_tam[4] == "the"
+    ids_word, t = enc.masked_prior(m, "word")  # Bartl et al.: one [MASK] for the word "roofer"
+    toks_word = lm.tokenizer.convert_ids_to_tokens(ids_word)
+    assert toks_word.count("[MASK]") == 2 and len(ids_word) == len(tam) - 1
+    assert t == 2 and toks_word[t] == "[MASK]"
+    assert enc.masked_prior(m, "subtoken") == (tam, enc.target_index)
+
+
+def test_word_prior_equals_bartl_sent_tam_tokenised(lm):
+    """The default prior input is exactly the tokenised Sent_TAM text (one [MASK] per word),
+    including multi-word professions and a profession before the person word."""
+    from geobias.contextual.association import build_queries
+
+    rows = generate_becpro("en")
+    sample = [r for r in rows[::37]] + [r for r in rows if r.sentence.startswith("My father, the mobile equipment")][:2]
+    _, tam = build_queries(lm, [r.probe for r in sample])
+    n_multi = 0
+    for r, q in zip(sample, tam, strict=True):
+        expect = lm.tokenizer(r.sent_tam)["input_ids"]
+        assert list(q.input_ids) == expect, r.sentence
+        assert expect[q.position] == lm.mask_token_id
+        n_multi += len(r.profession.split()) > 1
+    assert n_multi >= 2
+    _, tam_sub = build_queries(lm, [r.probe for r in sample], "subtoken")
+    assert any(len(a.input_ids) != len(b.input_ids) for a, b in zip(tam, tam_sub, strict=True))
+    with pytest.raises(InputError, match="prior_mask"):
+        build_queries(lm, [sample[0].probe], "token")
 
 
 def test_target_not_single_token_is_a_model_error(lm):

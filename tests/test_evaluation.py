@@ -46,20 +46,52 @@ def test_word_similarity_matches_scipy(tmp_path, rng):
         read_similarity_file(bad)
 
 
-def test_word_pair_translation_ranks():
-    """E_o − E_i + S_i lands exactly on the feminine form: MRR_f = 1, masculine ranked second."""
-    dim = 6
-    e = np.eye(dim)
-    en = VectorStore(["and", "pretty"], [e[0], e[1]], lang="en")
-    src = VectorStore(["et", "jolie", "joli", "chose"],
-                      [e[0], e[1], e[1] + 0.5 * e[2], e[3]], lang="fr")
-    res = word_pair_translation(src, en, [("jolie", "joli", "pretty")], [("and", "et")])
-    assert res.mrr_feminine == 1.0 and res.mrr_masculine == 0.5
+def test_word_pair_translation_ranks_by_hand():
+    """§4.3: q = E_o − E_i + S_i, S_i itself excluded from the candidates, the answer agrees in
+    gender with S_i. E_o and E_i coincide here, so q = S_i: without the exclusion S_i would win."""
+    e = np.eye(6)
+    en = VectorStore(["pretty", "nurse"], [e[0], e[0]], lang="en")
+    src = VectorStore(["jolie", "joli", "infirmière", "infirmier", "homme", "chose"],
+                      [e[1], e[2], e[1] + 0.1 * e[3], e[2] + e[3], e[2] + 0.5 * e[3], e[4]], lang="fr")
+    res = word_pair_translation(src, en, [("infirmière", "infirmier", "nurse")], [("jolie", "joli", "pretty")])
+    assert res.mrr_feminine == 1.0  # infirmière first once jolie is excluded
+    assert res.mrr_masculine == 0.5  # homme is closer to q = joli than infirmier
     assert res.mrr_difference == -0.5
-    cos_m = 1 / np.sqrt(1.25)
-    assert res.asd == pytest.approx(cos_m - 1.0, abs=1e-6)
-    with pytest.raises(InputError):
-        word_pair_translation(src, en, [("x", "y", "pretty")], [("and", "et")])
+    assert res.n_words == 1 and res.n_queries == 1
+    cos_ff = 1 / np.sqrt(1.01)  # cos(q_f, infirmière); cos(q_f, infirmier) = 0
+    cos_mm = 1 / np.sqrt(2)  # cos(q_m, infirmier); cos(q_m, infirmière) = 0
+    assert res.asd == pytest.approx((cos_ff + cos_mm) / 2, abs=1e-7)
+    with pytest.raises(InputError, match="occupation"):
+        word_pair_translation(src, en, [("x", "y", "nurse")], [("jolie", "joli", "pretty")])
+    with pytest.raises(InputError, match="adjective"):
+        word_pair_translation(src, en, [("infirmière", "infirmier", "nurse")], [("x", "y", "pretty")])
+
+
+def test_word_pair_translation_matches_a_brute_force_loop(rng):
+    dim, n = 8, 40
+    src = VectorStore([f"s{i}" for i in range(n)], rng.standard_normal((n, dim)), lang="fr")
+    en = VectorStore([f"e{i}" for i in range(6)], rng.standard_normal((6, dim)), lang="en")
+    occ = [("s0", "s1", "e0"), ("s2", "s3", "e1"), ("s4", "s5", "e2")]
+    adj = [("s6", "s7", "e3"), ("s8", "s9", "e4"), ("s10", "s11", "e5")]
+    res = word_pair_translation(src, en, occ, adj)
+    su = src.vectors / np.linalg.norm(src.vectors, axis=1, keepdims=True)
+    eu = en.vectors / np.linalg.norm(en.vectors, axis=1, keepdims=True)
+    rr = {0: [], 1: []}
+    asd = []
+    for o in occ:
+        for a in adj:
+            for g in (0, 1):
+                q = eu[int(o[2][1:])] - eu[int(a[2][1:])] + su[int(a[g][1:])]
+                q = q / np.linalg.norm(q)
+                cos = su @ q
+                asd.append(abs(cos[int(o[0][1:])] - cos[int(o[1][1:])]))
+                target = cos[int(o[g][1:])]
+                better = [j for j in range(n) if j != int(a[g][1:]) and cos[j] > target]
+                rr[g].append(1 / (1 + len(better)))
+    assert res.mrr_feminine == pytest.approx(np.mean(rr[0]), abs=1e-9)
+    assert res.mrr_masculine == pytest.approx(np.mean(rr[1]), abs=1e-9)
+    assert res.asd == pytest.approx(np.mean(asd), abs=1e-6)
+    assert res.n_queries == 9
 
 
 def test_correlate_synthetic():
@@ -78,15 +110,29 @@ def test_evaluate_synthetic_table():
     fr, en, dico, fr_lex, en_lex, _ = make_pair()
     test = Dictionary(dico.pairs[::3], "test")
     res = evaluate(fr, en, dico, test, lexicon=fr_lex, en_lexicon=en_lex, n_permutations=2000,
-                   analogy_seeds=[f"w{i}" for i in range(10)])
+                   adjectives=fr_lex.two_form[:3])
     table = json.loads(res.to_json())
     assert list(table) == list(METHOD_KEYS)
     for key in METHOD_KEYS:
         assert ISSUE_METRICS <= set(table[key])
     assert table["original"]["p_at_1_nn_src_tgt"] > 0.9  # near-exact rotation + small noise
-    # Shift removes most of the occupation bias (synthetic: strong planted bias)
-    assert table["shift_ori"]["mweat_statistic"] < 0.5 * table["original"]["mweat_statistic"]
-    assert table["original"]["similarity_pearson"] is None  # no similarity file given
+    # Table 1 is monolingual: De-Align only rotates the French side, so MWEAT cannot change
+    orig, dea = table["original"], table["de_align"]
+    assert dea["mweat_statistic"] == pytest.approx(orig["mweat_statistic"], abs=1e-6)
+    assert dea["mweat_p_value"] == orig["mweat_p_value"]
+    assert dea["inanimate_bias_mean"] == pytest.approx(orig["inanimate_bias_mean"], abs=1e-6)
+    # Shift lowers the statistic (monolingually the planted grammatical component of the
+    # attribute words remains, so it does not vanish); the cross-lingual variant (ours) drops more
+    for key in ("shift_ori", "hybrid_ori", "hybrid_en"):
+        assert table[key]["mweat_statistic"] < 0.7 * orig["mweat_statistic"]
+    assert table["shift_ori"]["mweat_crosslingual"] < 0.5 * orig["mweat_crosslingual"]
+    assert table["shift_ori"]["inanimate_bias_mean"] < orig["inanimate_bias_mean"]  # eq. 2
+    assert table["shift_ori"]["n_neutralized"] == 400 and orig["n_neutralized"] is None
+    assert orig["similarity_pearson"] is None  # no similarity file given
+    assert res.coverage["analogy"]["queries_per_gender"] == len(fr_lex.two_form) * 3
+    proj = res.details["shift_ori"]["projections"]
+    assert len(proj["before"]) == len(fr_lex.two_form)
+    assert max(abs(f + m) for f, m in proj["after"]) < 1e-5  # eq. 4: symmetric about the origin
 
 
 def test_evaluate_rejects_unknown_method():
@@ -125,8 +171,9 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     assert set(table) == set(METHOD_KEYS)
     orig, hyb = table["original"], table["hybrid_ori"]
     # the paper's pattern, with tolerances wide enough for this smaller vocabulary
-    assert orig["mweat_p_value"] < 0.01  # the original French vectors are significantly biased
-    assert hyb["mweat_statistic"] < 0.5 * orig["mweat_statistic"] and hyb["mweat_p_value"] > 0.05
+    assert table["de_align"]["mweat_statistic"] == pytest.approx(orig["mweat_statistic"], abs=1e-5)
+    assert orig["mweat_p_value"] < 0.05  # the original French vectors are biased (monolingual MWEAT)
+    assert hyb["mweat_statistic"] < 0.5 * orig["mweat_statistic"]
     assert abs(hyb["p_at_1_csls_src_tgt"] - orig["p_at_1_csls_src_tgt"]) < 0.03  # P@1 barely moves
     assert abs(hyb["similarity_pearson"] - orig["similarity_pearson"]) < 0.05
     assert orig["p_at_1_csls_src_tgt"] > 0.6

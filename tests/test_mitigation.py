@@ -78,11 +78,49 @@ def test_shift_symmetry_and_neutralisation(name, pair):
         assert any(abs(a) > 1e-3 for _, _, a in est.shift_pairs_)  # English anchors are not the origin
     else:
         assert all(a == 0.0 for _, _, a in est.shift_pairs_)
-    neutral = [w for w in out.words if w not in est.neutral_excluded_]
-    assert len(neutral) > 300
+    # eq. 2 on the inanimate nouns only: the 400 synthetic gendered nouns
+    neutral = sorted(est.neutralized_)
+    assert len(neutral) == 400 and est.report_.n_neutralized == 400
+    assert all(w.startswith("nom") for w in neutral)
     assert np.max(np.abs(proj[[idx[w] for w in neutral]])) < 1e-6  # eq. 2 (float32 rounding ~1e-8)
-    # definitional words keep their gender component
+    # definitional words keep their gender component; other words are left untouched
     assert abs(proj[idx["homme"]]) > 0.05
+    base = est.aligner_.transform(fr)
+    others = [w for w in out.words if w not in est.neutralized_ and w not in est.neutral_excluded_]
+    assert len(others) > 300
+    np.testing.assert_array_equal(out[others], base[others])
+
+
+def test_shift_neutralises_inanimate_nouns_not_person_nouns(pair):
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    from dataclasses import replace
+
+    lex = replace(fr_lex, person_nouns=["nom0", "nom1"])
+    est = ShiftOri(lexicon=lex, en_lexicon=en_lex).fit(fr, en, dico)
+    assert "nom0" not in est.neutralized_ and "nom2" in est.neutralized_
+    assert est.report_.n_neutralized == 398
+    out = est.transform(fr)
+    base = est.aligner_.transform(fr)
+    np.testing.assert_array_equal(out["nom0"], base["nom0"])  # a person noun keeps its vector
+    # the explicit all-other mode (ours) neutralises every word but the pairs and definitional words
+    wide = ShiftOri(lexicon=lex, en_lexicon=en_lex, neutralize="all-other").fit(fr, en, dico)
+    assert wide.report_.n_neutralized == len(fr) - len(wide.neutral_excluded_)
+    proj = wide.transform(fr)[["nom0", "fr_w0"]].astype(np.float64) @ wide.direction_
+    assert np.max(np.abs(proj)) < 1e-6
+    with pytest.raises(InputError, match="neutralize"):
+        ShiftOri(lexicon=lex, neutralize="everything").fit(fr)
+
+
+def test_shift_ori_d_pca_is_monolingual(pair):
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    mono = ShiftOri(lexicon=fr_lex).fit(fr)  # no English at all
+    with_en = ShiftOri(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
+    assert with_en.report_.pca_languages == ["fr"]
+    # same French pairs → the same d_PCA, carried into the shared space by the rotation
+    carried = mono.d_pca_ @ with_en.aligner_.W_
+    assert abs(abs(float(carried @ with_en.d_pca_)) - 1) < 1e-6
+    hyb = get_method("shift-en")(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
+    assert hyb.report_.pca_languages == ["fr", "en"]
 
 
 def test_shift_removes_occupation_bias_but_not_flowers_insects(pair):
@@ -167,3 +205,25 @@ def test_precomputed_grammatical_direction_is_carried_by_the_alignment(pair):
     pre = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex, grammatical=d_g).fit(fr, en, dico)
     assert abs(pre.d_g_ @ fitted.d_g_) > 1 - 1e-6  # same direction (float32 inputs)
     np.testing.assert_allclose(pre.transform(fr).vectors, fitted.transform(fr).vectors, atol=1e-4)
+
+
+def test_hard_debias_paper_protected_set_is_the_gender_specific_words(pair):
+    """Bolukbasi et al.'s debias.py: only the gender-specific words escape neutralisation;
+    definitional words are neutralised; ours ("extended") protects them too."""
+    from dataclasses import replace
+
+    _, en, _, _, en_lex, _ = pair
+    lex = replace(en_lex, gender_specific=["he", "she"], equalize_pairs=[("woman", "man")])
+    paper = HardDebias(lexicon=lex).fit(en)
+    ext = HardDebias(lexicon=lex, protect="extended").fit(en)
+    assert paper.gender_specific_ == {"he", "she"}
+    assert {"king", "queen", "woman", "man"} <= ext.gender_specific_
+    g = paper.direction_
+    p_out, e_out = paper.transform(en), ext.transform(en)
+    assert abs(float(p_out["king"].astype(np.float64) @ g)) < 1e-6  # neutralised under the paper's set
+    assert abs(float(e_out["king"].astype(np.float64) @ g)) > 0.05  # kept under ours
+    assert abs(float(p_out["he"].astype(np.float64) @ g)) > 0.05
+    # equalised pair: symmetric about the neutral plane, unit rows
+    assert float(p_out["woman"].astype(np.float64) @ g) == pytest.approx(-float(p_out["man"].astype(np.float64) @ g), abs=1e-6)
+    with pytest.raises(InputError, match="protect"):
+        HardDebias(lexicon=lex, protect="all").fit(en)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, Seed, TrustPickle, Vectors, emit, stderr
+from geobias.cli._options import Json, Limit, Plot, Seed, TrustPickle, Vectors, emit, stderr
 
 
 @app.command("evaluate")
@@ -22,27 +22,56 @@ def evaluate_command(
     methods: Annotated[str, typer.Option("--methods", help="'all' or a comma list of original,shift_ori,shift_en,de_align,hybrid_ori,hybrid_en.")] = "all",
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT permutations.")] = 10_000,
     seed: Seed = 0,
+    neutralize: Annotated[str, typer.Option(
+        "--neutralize", help="Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or "
+        "'all-other' (ours: every word but the definitional and two-form words).")] = "inanimate",
+    plot: Plot = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
 ) -> None:
-    """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method."""
+    """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
+
+    --plot writes Zhou et al.'s Figure 2: the occupation forms projected on each Shift/Hybrid
+    method's d_s, before (the original aligned space) and after.
+    """
     from geobias.alignment import read_dictionary
     from geobias.errors import InputError
     from geobias.evaluation import METHOD_KEYS, evaluate
+    from geobias.mitigation.bilingual import Neutralize
     from geobias.sources import resolve_store
+    from geobias.store import check_choice
 
+    check_choice("--neutralize", neutralize, Neutralize)
+    if plot is not None:
+        from geobias._io import check_output_path
+
+        check_output_path(plot, what="plot")
     keys = list(METHOD_KEYS) if methods == "all" else [m.strip().replace("-", "_") for m in methods.split(",") if m.strip()]
     if not keys:
         raise InputError("--methods is empty")
     if permutations <= 0:
         raise InputError(f"--permutations must be positive; got {permutations}")
+    if plot is not None:
+        from geobias.mitigation import get_method
+
+        shifting = [k for k in keys if k in METHOD_KEYS and k != "original"
+                    and getattr(get_method(k.replace("_", "-")), "anchor", None) is not None]
+        if not shifting:
+            raise InputError("--plot draws occupations on each Shift/Hybrid method's d_s; --methods has none")
     train, test = read_dictionary(dictionary), read_dictionary(test_dictionary)
     src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
     with stderr.status("evaluating") as status:
         result = evaluate(src, en, train, test, similarity=similarity, methods=keys, n_permutations=permutations,
-                          seed=seed, progress=lambda m: status.update(f"evaluating {m}"))
+                          seed=seed, neutralize=neutralize, progress=lambda m: status.update(f"evaluating {m}"))
+    if plot is not None:
+        from geobias.report.plots import plot_occupation_projections
+
+        panels = [(METHOD_KEYS[k], d["projections"]["words"], d["projections"]["before"], d["projections"]["after"])
+                  for k, d in result.details.items() if "projections" in d]
+        plot_occupation_projections(plot, panels, title=f"{lang.upper()} occupations on d_s, before (hollow) and "
+                                    "after (filled) (Zhou et al. 2019, Figure 2)")
 
     from geobias.report.tables import render_evaluation
 

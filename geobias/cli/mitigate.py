@@ -85,5 +85,8 @@ def mitigate_command(
         if r.report.get("n_pairs_shifted") is not None:
             console.print(f"{r.report['n_pairs_shifted']} two-form pairs shifted; cos(d_PCA, d_g) = "
                           f"{r.report.get('cos_pca_grammatical')}")
+        if r.report.get("n_neutralized") is not None:
+            console.print(f"{r.report['n_neutralized']:,} words neutralised by eq. 2 "
+                          f"({r.report.get('neutralize')}; d_PCA from {', '.join(r.report.get('pca_languages') or [])})")
 
     emit(result, as_json, render)

@@ -59,23 +59,30 @@ def becpro(
     ] = None,
     batch_size: BatchSize = 32,
     device: Device = "auto",
+    prior_mask: Annotated[str, typer.Option(
+        "--prior-mask", help="p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or "
+        "'subtoken' (ours: every sub-token masked).")] = "word",
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests."""
     from geobias._io import check_output_path
     from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro, plot_becpro
+    from geobias.contextual.masking import PriorMask
     from geobias.contextual.models import load_masked_lm
     from geobias.store import check_choice
 
     check_choice("lang", lang, BecProLang)
+    check_choice("--prior-mask", prior_mask, PriorMask)
     if plot is not None:
         check_output_path(plot, what="plot")  # fail before the probe, not after it
     progress = stderr.is_terminal
-    res = becpro_probe(load_masked_lm(model, device), lang, batch_size=batch_size, progress=progress)
+    res = becpro_probe(load_masked_lm(model, device), lang, batch_size=batch_size, progress=progress,
+                      prior_mask=prior_mask)
     out = res
     if compare is not None:
-        post = becpro_probe(load_masked_lm(compare, device), lang, batch_size=batch_size, progress=progress)
+        post = becpro_probe(load_masked_lm(compare, device), lang, batch_size=batch_size, progress=progress,
+                      prior_mask=prior_mask)
         out = compare_becpro(res, post)
     if plot is not None:
         plot_becpro(res, plot)

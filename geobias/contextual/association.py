@@ -13,7 +13,7 @@ from geobias.contextual.engine import (
     masked_log_probs,
     naive_masked_log_probs,
 )
-from geobias.contextual.masking import ProbeSentence, encode_probe
+from geobias.contextual.masking import PriorMask, ProbeSentence, encode_probe
 from geobias.errors import InputError
 from geobias.results import Result
 
@@ -29,7 +29,8 @@ class AssociationResult(Result):
     log_p_target : ndarray of shape (n,), float64
         ln p_T: target probability with only the target masked.
     log_p_prior : ndarray of shape (n,), float64
-        ln p_prior: target probability with the target and every attribute sub-token masked.
+        ln p_prior: target probability with the target and the attribute masked (per
+        ``prior_mask``).
     association : ndarray of shape (n,), float64
         ln(p_T / p_prior) (natural log).
     n_distinct_target_masked, n_distinct_prior_masked : int
@@ -43,10 +44,15 @@ class AssociationResult(Result):
     association: np.ndarray
     n_distinct_target_masked: int
     n_distinct_prior_masked: int
+    prior_mask: str = "word"
 
 
-def build_queries(lm, sentences: Sequence[ProbeSentence]) -> tuple[list[MaskedQuery], list[MaskedQuery]]:
+def build_queries(lm, sentences: Sequence[ProbeSentence], prior_mask: PriorMask = "word"
+                  ) -> tuple[list[MaskedQuery], list[MaskedQuery]]:
     """The T-masked and T+A-masked queries of each sentence (same order as ``sentences``).
+
+    ``prior_mask``: ``"word"`` (Bartl et al. 2020: one [MASK] per attribute word, the default)
+    or ``"subtoken"`` (ours: every attribute sub-token masked in place).
 
     Raises
     ------
@@ -55,6 +61,9 @@ def build_queries(lm, sentences: Sequence[ProbeSentence]) -> tuple[list[MaskedQu
     ModelError
         A target that is not a single token.
     """
+    from geobias.store import check_choice
+
+    check_choice("prior_mask", prior_mask, PriorMask)
     mask = lm.mask_token_id
     tm, tam = [], []
     cache: dict[ProbeSentence, object] = {}
@@ -65,7 +74,8 @@ def build_queries(lm, sentences: Sequence[ProbeSentence]) -> tuple[list[MaskedQu
         if enc is None:
             enc = cache[s] = encode_probe(lm.tokenizer, s, lm.name)
         tm.append(MaskedQuery(enc.masked(mask, attribute=False), enc.target_index, enc.target_id))
-        tam.append(MaskedQuery(enc.masked(mask, attribute=True), enc.target_index, enc.target_id))
+        prior_ids, prior_target = enc.masked_prior(mask, prior_mask)
+        tam.append(MaskedQuery(prior_ids, prior_target, enc.target_id))
     return tm, tam
 
 
@@ -76,12 +86,13 @@ def kurita_association(
     batch_size: int = 32,
     progress: bool = False,
     naive: bool = False,
+    prior_mask: PriorMask = "word",
 ) -> AssociationResult:
     """Association of each sentence's target with its attribute.
 
     association = ln(p_T / p_prior), where p_T = P(target | sentence with the target masked) and
-    p_prior = P(target | sentence with the target and every attribute sub-token masked). Only the
-    target token is masked, never its determiner.
+    p_prior = P(target | sentence with the target and the attribute masked). Only the target
+    token is masked, never its determiner.
 
     Parameters
     ----------
@@ -95,6 +106,9 @@ def kurita_association(
     naive : bool, default False
         Use the one-sentence-at-a-time reference (no deduplication, no batching) — for tests
         and benchmarks.
+    prior_mask : {"word", "subtoken"}, default "word"
+        The attribute mask of p_prior: one [MASK] per attribute word (Bartl et al. 2020's
+        ``Sent_TAM``, the default) or every sub-token masked in place (ours).
 
     Returns
     -------
@@ -103,11 +117,12 @@ def kurita_association(
     References
     ----------
     Kurita, Vyas, Pareek, Black, Tsvetkov (2019). Measuring Bias in Contextualized Word
-    Representations. GeBNLP, §3 ("increased log probability score").
+    Representations. GeBNLP, §3 ("increased log probability score"). Bartl, Nissim & Gatt
+    (2020). Unmasking Contextual Stereotypes. GeBNLP, §3 (one [MASK] per attribute word).
     """
     if not sentences:
         raise InputError("no sentences to probe")
-    tm, tam = build_queries(lm, sentences)
+    tm, tam = build_queries(lm, sentences, prior_mask)
     if naive:
         lp_t = naive_masked_log_probs(lm, tm)
         lp_p = naive_masked_log_probs(lm, tam)
@@ -122,4 +137,5 @@ def kurita_association(
         association=lp_t - lp_p,
         n_distinct_target_masked=count_distinct(tm),
         n_distinct_prior_masked=count_distinct(tam),
+        prior_mask=prior_mask,
     )

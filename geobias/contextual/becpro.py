@@ -304,7 +304,8 @@ def summarize_becpro(model: str, lang: str, rows: list[BecProRow], assoc: np.nda
     return BecProResult(model, lang, len(rows), n_tm, n_tam, table, tests, per_prof, assoc)
 
 
-def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: bool = False) -> BecProResult:
+def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: bool = False,
+                 prior_mask: str = "word") -> BecProResult:
     """Kurita association of every BEC-Pro sentence (person word = target, profession = attribute).
 
     Parameters
@@ -313,6 +314,10 @@ def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: bool =
     lang : {"en", "de"}
     batch_size : int, default 32
     progress : bool, default False
+    prior_mask : {"word", "subtoken"}, default "word"
+        p_prior's profession mask: one [MASK] per word, as in Bartl et al.'s published
+        ``Sent_TAM`` (the default), or every sub-token masked in place (ours; it tells the
+        model how many pieces the profession had).
 
     Returns
     -------
@@ -328,7 +333,8 @@ def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: bool =
     Bartl et al. (2020), §4 and Table 4; Kurita et al. (2019).
     """
     rows = generate_becpro(lang)
-    res = kurita_association(lm, [r.probe for r in rows], batch_size=batch_size, progress=progress)
+    res = kurita_association(lm, [r.probe for r in rows], batch_size=batch_size, progress=progress,
+                             prior_mask=prior_mask)
     return summarize_becpro(lm.name, lang, rows, res.association, res.n_distinct_target_masked, res.n_distinct_prior_masked)
 
 

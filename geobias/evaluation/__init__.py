@@ -1,17 +1,19 @@
 """Utility and bilingual-bias evaluation (Zhou et al. 2019, §4.3–4.4)."""
 
 from geobias.evaluation.analogy import (
-    NEUTRAL_SEEDS,
+    N_ADJECTIVES,
     AnalogyResult,
-    seed_pairs,
+    select_adjectives,
     word_pair_translation,
 )
 from geobias.evaluation.bilingual import (
     METHOD_KEYS,
     METRIC_LABELS,
     EvaluationResult,
-    bilingual_mweat,
+    crosslingual_mweat,
     evaluate,
+    inanimate_bias,
+    monolingual_mweat,
 )
 from geobias.evaluation.correlate import CorrelationResult, correlate
 from geobias.evaluation.similarity import SimilarityResult, read_similarity_file, word_similarity
@@ -19,16 +21,18 @@ from geobias.evaluation.similarity import SimilarityResult, read_similarity_file
 __all__ = [
     "METHOD_KEYS",
     "METRIC_LABELS",
-    "NEUTRAL_SEEDS",
+    "N_ADJECTIVES",
     "AnalogyResult",
     "CorrelationResult",
     "EvaluationResult",
     "SimilarityResult",
-    "bilingual_mweat",
+    "crosslingual_mweat",
+    "inanimate_bias",
+    "monolingual_mweat",
     "correlate",
     "evaluate",
     "read_similarity_file",
-    "seed_pairs",
+    "select_adjectives",
     "word_pair_translation",
     "word_similarity",
 ]

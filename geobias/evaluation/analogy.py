@@ -1,11 +1,12 @@
 """Word-pair translation by analogy (Zhou et al. 2019, §4.3).
 
-For an English word E_o with two forms in the gendered language (S_o^f, S_o^m) and a seed
-translation pair (E_i, S_i) of gender-neutral words, rank every word S of the gendered store by
-cos(S, E_o − E_i + S_i). The reciprocal ranks of the feminine and of the masculine form,
-averaged over words and seeds, give MRR_f and MRR_m; their difference (masculine − feminine)
-shows which form the bilingual space prefers. ASD (average similarity difference) is the mean of
-cos(E_o, S_o^m) − cos(E_o, S_o^f) (signed: positive = the masculine form is closer).
+Seeds: common English adjectives E_i with both forms in the gendered language (S_i^f, S_i^m).
+For every occupation E_o with forms (S_o^f, S_o^m), every adjective and each gender g, the query
+is q = E_o − E_i + S_i^g; every word of the gendered store except S_i^g is ranked by cos(·, q),
+and the correct answer is the occupation form that agrees in gender with S_i^g (S_o^g).
+MRR is averaged over the feminine-S_i queries (F MRR) and over the masculine ones (M MRR).
+ASD (average similarity difference) is the mean over all queries of
+|cos(q, S_o^f) − cos(q, S_o^m)|.
 """
 
 from __future__ import annotations
@@ -15,32 +16,35 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from geobias.alignment import Dictionary
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
 
-#: English gender-neutral function words used as seeds E_i (Zhou et al. 2019 use these).
-NEUTRAL_SEEDS = ("and", "for", "with", "over", "than", "most", "each", "between", "what", "until")
+#: Number of English adjectives E_i in the paper's word-pair translation task (§4.3).
+N_ADJECTIVES = 7
 
 
 @dataclass(frozen=True)
 class AnalogyResult(Result):
-    """Word-pair translation by analogy.
+    """Word-pair translation by analogy (Zhou et al. 2019, §4.3).
 
     Attributes
     ----------
     mrr_feminine, mrr_masculine : float
-        Mean reciprocal rank (1 = always first) of the feminine / masculine form.
+        Mean reciprocal rank (1 = always first) of the correct occupation form over the queries
+        whose S_i is feminine / masculine.
     mrr_difference : float
         ``mrr_masculine − mrr_feminine``.
     asd : float
-        Mean of cos(E, S_m) − cos(E, S_f).
+        Mean over all queries of |cos(q, S_o^f) − cos(q, S_o^m)| (non-negative).
     n_words : int
-        Triples used (both forms and the English word in vocabulary, forms distinct).
-    seeds : list of (str, str)
-        (E_i, S_i) seed pairs used.
+        Occupations used (both forms and the English word in vocabulary, forms distinct).
+    n_queries : int
+        Queries per gender (``n_words × len(adjectives)``); twice this in all.
+    adjectives : list of (str, str, str)
+        ``(S_i^f, S_i^m, E_i)`` used.
     missing : list of str
+        Out-of-vocabulary occupation words.
     """
 
     mrr_feminine: float
@@ -48,7 +52,8 @@ class AnalogyResult(Result):
     mrr_difference: float
     asd: float
     n_words: int
-    seeds: list[tuple[str, str]]
+    n_queries: int
+    adjectives: list[tuple[str, str, str]]
     missing: list[str] = field(default_factory=list)
 
 
@@ -83,79 +88,83 @@ def split_triples(triples: Sequence, src: VectorStore, en: VectorStore, *, disti
     return used, sorted(missing)
 
 
-def seed_pairs(dictionary: Dictionary, src: VectorStore, en: VectorStore,
-               english: Sequence[str] = NEUTRAL_SEEDS) -> list[tuple[str, str]]:
-    """(E_i, S_i): each neutral English word with its first translation in ``dictionary``
-    (source → English pairs), both in vocabulary.
+def select_adjectives(adjectives: Sequence, src: VectorStore, en: VectorStore,
+                      n: int = N_ADJECTIVES) -> list[tuple[str, str, str]]:
+    """The first ``n`` adjectives ``(feminine, masculine, english)`` with distinct forms and all
+    three words in vocabulary, in list order (our ``wordlists/<lang>/adjectives.tsv``; the paper
+    does not list its 7).
 
-    Parameters
-    ----------
-    dictionary : Dictionary
-        Source → English pairs (the training dictionary).
-    src, en : VectorStore
-    english : sequence of str, default :data:`NEUTRAL_SEEDS`
-
-    Returns
-    -------
-    list of (str, str)
-        ``(E_i, S_i)`` in the order of ``english``; English words without an in-vocabulary
-        translation are left out (the caller reports ``len(seeds)``).
+    Raises
+    ------
+    InputError
+        No adjective usable.
     """
-    out = []
-    for e in english:
-        s = next((s for s, t in dictionary.pairs if t == e and s in src), None)
-        if s is not None and e in en:
-            out.append((e, s))
-    return out
+    used, _ = split_triples(adjectives, src, en, distinct_forms=True)
+    if not used:
+        raise InputError("no (feminine, masculine, english) adjective is fully in vocabulary")
+    return used[:n]
 
 
-def word_pair_translation(src: VectorStore, en: VectorStore, triples: Sequence, seeds: Sequence[tuple[str, str]]) -> AnalogyResult:
-    """MRR of the feminine and masculine forms and ASD (Zhou et al. 2019, §4.3).
+def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequence,
+                          adjectives: Sequence) -> AnalogyResult:
+    """F MRR, M MRR and ASD of the word-pair translation task (Zhou et al. 2019, §4.3).
 
     Parameters
     ----------
     src : VectorStore
         The gendered language, aligned to ``en``.
     en : VectorStore
-    triples : sequence of (feminine, masculine, english)
-    seeds : sequence of (E_i, S_i)
+    occupations : sequence of (feminine, masculine, english)
+        E_o and its two forms S_o^f, S_o^m (extra fields ignored; epicene ones left out).
+    adjectives : sequence of (feminine, masculine, english)
+        E_i and its two forms S_i^f, S_i^m, all used (see :func:`select_adjectives`).
 
     Returns
     -------
     AnalogyResult
-        Ranks among all words of ``src`` (1 = best; ties share the best rank), averaged over
-        every (triple, seed) combination; cosines on unit-normalised float32 rows.
+        Ranks among all words of ``src`` except S_i (1 = best; ties share the best rank);
+        cosines on unit-normalised rows, query built in float64 and normalised.
 
     Raises
     ------
     InputError
-        No usable triple or no seed.
+        No usable occupation or adjective.
 
     References
     ----------
-    Zhou et al. (2019), §4.3 (word-pair translation: MRR of the feminine and masculine forms,
-    and ASD).
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), §4.3 (word-pair translation:
+    q = E_o − E_i + S_i, F/M MRR and ASD; FR Original 0.166 / 0.655 / 0.121).
     """
-    if not seeds:
-        raise InputError("no seed translation pair (E_i, S_i) is in the vocabularies")
-    used, missing = split_triples(triples, src, en, distinct_forms=True)
+    used, missing = split_triples(occupations, src, en, distinct_forms=True)
     if not used:
-        raise InputError("no (feminine, masculine, english) triple is fully in vocabulary")
+        raise InputError("no (feminine, masculine, english) occupation is fully in vocabulary")
+    adj, _ = split_triples(adjectives, src, en, distinct_forms=True)
+    if not adj:
+        raise InputError("no (feminine, masculine, english) adjective is fully in vocabulary")
     su = src.unit_vectors
     eu = en.unit_vectors
-    e_o = eu[[en.index[e] for _, _, e in used]].astype(np.float64)
-    e_i = eu[[en.index[e] for e, _ in seeds]].astype(np.float64)
-    s_i = su[[src.index[s] for _, s in seeds]].astype(np.float64)
-    q = (e_o[:, None, :] - e_i[None, :, :] + s_i[None, :, :]).reshape(-1, su.shape[1])
-    q /= np.linalg.norm(q, axis=1, keepdims=True)
-    scores = q.astype(np.float32) @ su.T  # (n_words * n_seeds, n_src)
-    fi = np.repeat([src.index[f] for f, _, _ in used], len(seeds))
-    mi = np.repeat([src.index[m] for _, m, _ in used], len(seeds))
-    rows = np.arange(len(q))
-    rank_f = 1 + np.sum(scores > scores[rows, fi][:, None], axis=1)
-    rank_m = 1 + np.sum(scores > scores[rows, mi][:, None], axis=1)
-    mrr_f, mrr_m = float(np.mean(1.0 / rank_f)), float(np.mean(1.0 / rank_m))
-    cos_f = np.sum(e_o * su[[src.index[f] for f, _, _ in used]], axis=1)
-    cos_m = np.sum(e_o * su[[src.index[m] for _, m, _ in used]], axis=1)
-    return AnalogyResult(mrr_f, mrr_m, mrr_m - mrr_f, float(np.mean(cos_m - cos_f)), len(used),
-                         list(seeds), missing)
+    e_o = eu[[en.index[e] for _, _, e in used]].astype(np.float64)  # (n_o, d)
+    e_i = eu[[en.index[e] for _, _, e in adj]].astype(np.float64)  # (n_a, d)
+    occ_idx = {"f": np.array([src.index[f] for f, _, _ in used]),
+               "m": np.array([src.index[m] for _, m, _ in used])}
+    rr: dict[str, np.ndarray] = {}
+    asd_parts = []
+    for g, col in (("f", 0), ("m", 1)):
+        s_idx = np.array([src.index[a[col]] for a in adj])
+        s_i = su[s_idx].astype(np.float64)
+        q = (e_o[:, None, :] - e_i[None, :, :] + s_i[None, :, :]).reshape(-1, su.shape[1])
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        scores = (q @ su.T.astype(np.float64))  # (n_o * n_a, n_src)
+        rows = np.arange(len(q))
+        cf = scores[rows, np.repeat(occ_idx["f"], len(adj))]
+        cm = scores[rows, np.repeat(occ_idx["m"], len(adj))]
+        asd_parts.append(np.abs(cf - cm))
+        excl = np.tile(s_idx, len(used))  # S_i of each query (occupation-major order)
+        scores[rows, excl] = -np.inf
+        target = np.repeat(occ_idx[g], len(adj))
+        rank = 1 + np.sum(scores > scores[rows, target][:, None], axis=1)
+        rr[g] = 1.0 / rank
+    mrr_f, mrr_m = float(rr["f"].mean()), float(rr["m"].mean())
+    asd = float(np.concatenate(asd_parts).mean())
+    return AnalogyResult(mrr_f, mrr_m, mrr_m - mrr_f, asd, len(used), len(used) * len(adj),
+                         [tuple(a) for a in adj], missing)

@@ -17,7 +17,7 @@ from geobias.alignment import (
     translation_accuracy,
 )
 from geobias.errors import InputError
-from geobias.evaluation.analogy import NEUTRAL_SEEDS, seed_pairs, word_pair_translation
+from geobias.evaluation.analogy import N_ADJECTIVES, select_adjectives, word_pair_translation
 from geobias.evaluation.similarity import read_similarity_file, word_similarity
 from geobias.mitigation import get_method
 from geobias.mitigation._directions import merged_store
@@ -25,7 +25,9 @@ from geobias.mitigation.lexicon import GenderLexicon
 from geobias.results import Result
 from geobias.store import VectorStore
 
-#: Column order of Zhou et al. Tables 1–2 → JSON keys.
+#: Column order of Zhou et al. Tables 1–2 → JSON keys. A registry: a further method is one
+#: line here (key → label) plus its estimator in :func:`geobias.mitigation.get_method` under
+#: the key with ``_`` → ``-``; ``original`` is the aligned, unmitigated space.
 METHOD_KEYS = {
     "original": "Original",
     "shift_ori": "Shift Ori",
@@ -38,6 +40,14 @@ METHOD_KEYS = {
 METRIC_LABELS = {
     "mweat_statistic": "MWEAT statistic",
     "mweat_p_value": "MWEAT p-value",
+    "mweat_difference": "Σ_X s − Σ_Y s (ours)",
+    "mweat_difference_p_value": "  its p-value (ours)",
+    "mweat_effect_size": "  effect size (ours)",
+    "mweat_crosslingual": "MWEAT cross-lingual (ours)",
+    "mweat_crosslingual_p_value": "  its p-value (ours)",
+    "inanimate_bias_mean": "Inanimate b_w mean",
+    "inanimate_bias_max": "Inanimate b_w max",
+    "n_neutralized": "Neutralised words",
     "similarity_pearson": "Similarity Pearson",
     "similarity_spearman": "Similarity Spearman",
     "similarity_coverage": "Similarity coverage",
@@ -52,7 +62,7 @@ METRIC_LABELS = {
     "mrr_feminine": "MRR feminine",
     "mrr_masculine": "MRR masculine",
     "mrr_difference": "MRR diff. (m − f)",
-    "asd": "ASD (m − f)",
+    "asd": "ASD |f − m|",
 }
 
 
@@ -72,6 +82,9 @@ class EvaluationResult(Result):
         Dictionaries, permutations, seed, CSLS k, word lists used.
     timings : dict
         Seconds per method.
+    details : dict
+        Per method: ``most_biased_inanimate`` (the 5 inanimate nouns of largest b_w) and
+        ``projections`` (occupation forms on the method's d_s, before and after; Figure 2).
     """
 
     lang: str
@@ -79,6 +92,7 @@ class EvaluationResult(Result):
     coverage: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    details: dict = field(default_factory=dict)
 
     def to_dict(self):  # --json: exactly {method: {metric: value}}
         from geobias.results import jsonable
@@ -92,10 +106,11 @@ class _Fitted:
     cv_accuracy_: float
 
 
-def bilingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
+def crosslingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
                     *, n_permutations: int, seed: int):
-    """MWEAT with the gendered language's occupations (both forms, in ``src``) as targets and
-    English male/female attribute words (in ``en``) as attributes, in the shared space.
+    """Ours, not in the paper: MWEAT with the gendered language's occupations (both forms, in
+    ``src``) as targets and English male/female attribute words (in ``en``) as attributes, in
+    the shared space. The paper's Table 1 MWEAT is monolingual (:func:`monolingual_mweat`).
 
     Parameters
     ----------
@@ -123,7 +138,7 @@ def bilingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, ma
 
     References
     ----------
-    Zhou et al. (2019), eq. 1 and §4.2 (MWEAT).
+    Zhou et al. (2019), eq. 1 (the statistic; the cross-lingual attribute sets are ours).
     """
     from geobias.metrics import mweat
 
@@ -134,6 +149,68 @@ def bilingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, ma
     ])
     return mweat(merged, occ, [f"en:{w}" for w in male], [f"en:{w}" for w in female],
                  n_permutations=n_permutations, seed=seed, oov="ignore")
+
+
+def monolingual_mweat(src: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
+                      *, n_permutations: int, seed: int):
+    """Zhou et al. Table 1 MWEAT: the language's own occupation forms against the language's
+    own male/female attribute words (unchanged by a rotation, hence by De-Align).
+
+    Parameters
+    ----------
+    src : VectorStore
+    occupations : sequence of (feminine, masculine, english)
+        X = masculine forms, Y = feminine forms.
+    male, female : sequence of str
+        Attribute words A and B of the same language.
+    n_permutations, seed : permutation test settings.
+
+    Returns
+    -------
+    MweatResult
+        With ``oov="ignore"``: out-of-vocabulary words listed in ``missing``.
+
+    References
+    ----------
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), eq. 1, §4.2 and Table 1.
+    """
+    from geobias.metrics import mweat
+
+    occ = [(o[0], o[1], o[2]) for o in occupations]
+    return mweat(src, occ, list(male), list(female), n_permutations=n_permutations, seed=seed, oov="ignore")
+
+
+def inanimate_bias(src: VectorStore, nouns: Sequence[str], male: Sequence[str], female: Sequence[str],
+                   *, top: int = 5) -> tuple[float, float, list[tuple[str, float]], int]:
+    """b_w = |s(w, A, B)| of the inanimate nouns (Zhou et al. 2019 §4.2), with the language's
+    own attribute words.
+
+    Returns
+    -------
+    mean : float
+    max : float
+    most_biased : list of (word, b_w)
+        The ``top`` largest, descending.
+    n : int
+        Nouns in vocabulary.
+
+    Raises
+    ------
+    InputError
+        No noun or no attribute word in vocabulary.
+    """
+    from geobias.metrics.weat import association_scores
+
+    words = [w for w in dict.fromkeys(nouns) if w in src]
+    a = [w for w in male if w in src]
+    b = [w for w in female if w in src]
+    if not words or not a or not b:
+        raise InputError("no inanimate noun or attribute word is in the vocabulary")
+    b_w = np.abs(association_scores(src.lookup(words, unit=True).vectors.astype(np.float64),
+                                    src.lookup(a, unit=True).vectors.astype(np.float64),
+                                    src.lookup(b, unit=True).vectors.astype(np.float64)))
+    order = np.argsort(-b_w, kind="stable")[:top]
+    return float(b_w.mean()), float(b_w.max()), [(words[i], float(b_w[i])) for i in order], len(words)
 
 
 def evaluate(
@@ -149,7 +226,9 @@ def evaluate(
     csls_k: int = 10,
     lexicon: GenderLexicon | None = None,
     en_lexicon: GenderLexicon | None = None,
-    analogy_seeds: Sequence[str] = NEUTRAL_SEEDS,
+    attributes: tuple[Sequence[str], Sequence[str]] | None = None,
+    adjectives: Sequence | None = None,
+    neutralize: str = "inanimate",
     progress: Callable[[str], None] | None = None,
 ) -> EvaluationResult:
     """Evaluate the original bilingual space and every mitigation method (Zhou et al. Tables 1–2).
@@ -161,7 +240,7 @@ def evaluate(
     en : VectorStore
         English.
     dictionary : Dictionary
-        Source → English training pairs (Procrustes; also the analogy seeds).
+        Source → English training pairs (Procrustes).
     test_dictionary : Dictionary
         Source → English test pairs (word translation; inverted for en → source).
     similarity : path, optional
@@ -172,9 +251,14 @@ def evaluate(
     csls_k : int, default 10
     lexicon, en_lexicon : GenderLexicon, optional
         Default: the project's lists.
-    analogy_seeds : sequence of str
-        English gender-neutral seed words E_i of the word-pair analogy (their first translation
-        in ``dictionary`` gives S_i).
+    attributes : (male, female), optional
+        Attribute words of the gendered language for the monolingual MWEAT (default: ours;
+        with ``lexicon`` given: its definitional pairs).
+    adjectives : sequence of (feminine, masculine, english), optional
+        Word-pair translation seeds (default: our adjective list); the first
+        :data:`~geobias.evaluation.analogy.N_ADJECTIVES` usable ones are used.
+    neutralize : {"inanimate", "all-other"}, default "inanimate"
+        Passed to the Shift methods (see :class:`~geobias.mitigation.BilingualMitigation`).
     progress : callable, optional
         Called with a short message before each method.
 
@@ -192,14 +276,17 @@ def evaluate(
 
     References
     ----------
-    Zhou et al. (2019), §4.3 and Tables 1–2; Conneau et al. (2018) (P@k, CSLS k = 10).
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), §4.2–4.3 and Tables 1–2; Conneau et
+    al. (2018) (P@k, CSLS k = 10).
 
     Notes
     -----
-    MWEAT is measured across languages: X/Y = masculine/feminine occupation forms of the gendered
-    language, A/B = the English male/female attribute words, all in the shared space (so that
-    De-Align, which only rotates the gendered language, can change it). Word similarity is
-    computed in the gendered language. Every store is unit-normalised before evaluation.
+    Table 1 MWEAT is monolingual: the language's occupation forms against the language's own
+    attribute words, per method (a rotation, hence De-Align, leaves it unchanged). Rows marked
+    "ours" are not in the paper: the difference statistic Σ_X s − Σ_Y s with its p-value and
+    effect size, and a cross-lingual MWEAT (English attribute words in the shared space).
+    b_w = |s(w)| of the inanimate nouns (§4.2) uses the language's own attribute words. Word
+    similarity is computed in the gendered language. Every store is unit-normalised first.
     """
     import time
 
@@ -215,9 +302,16 @@ def evaluate(
     en_lex = en_lexicon or GenderLexicon.for_language("en")
     occupations = [tuple(o) for o in wordlists.occupations(lang)] if lexicon is None else [
         t for t in lex.two_form]
-    male, female = wordlists.attribute_words("en") if en_lexicon is None else (
+    en_male, en_female = wordlists.attribute_words("en") if en_lexicon is None else (
         [m for _, m in en_lex.definitional_pairs], [f for f, _ in en_lex.definitional_pairs])
-    adjectives = [tuple(a) for a in wordlists.adjectives(lang)] if lexicon is None else list(lex.two_form)
+    if attributes is not None:
+        male, female = list(attributes[0]), list(attributes[1])
+    elif lexicon is None:
+        male, female = wordlists.attribute_words(lang)
+    else:
+        male, female = [m for _, m in lex.definitional_pairs], [f for f, _ in lex.definitional_pairs]
+    if adjectives is None:
+        adjectives = [tuple(a) for a in wordlists.adjectives(lang)]
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
     src = src.normalized()
     en = en.normalized()
@@ -231,6 +325,8 @@ def evaluate(
             word_similarity(src, sim_pairs)
         except InputError as exc:
             raise InputError(f"{similarity}: {exc}") from None
+    adj = select_adjectives(adjectives, src, en, N_ADJECTIVES)
+    inanimate = lex.inanimate_nouns()
     test_inv = test_dictionary.inverted()
     # d_g is fitted once on the unaligned store and carried into each aligned space
     from geobias.mitigation._directions import grammatical_direction
@@ -240,21 +336,59 @@ def evaluate(
     table: dict[str, dict[str, float | None]] = {}
     timings: dict[str, float] = {}
     coverage: dict = {}
+    details: dict = {}
+    base_aligned: VectorStore | None = None
+    occ_used = [(f, m, e) for f, m, e in occupations if f in src and m in src and f != m]
     for key in methods:
         t0 = time.perf_counter()
         if progress:
             progress(METHOD_KEYS[key])
+        direction = None
+        n_neutral = None
         if key == "original":
             aligner = ProcrustesAligner().fit(src, en, dictionary)
             s_out, e_out = aligner.transform(src), en
+            base_aligned = s_out
         else:
-            est = get_method(key.replace("_", "-"))(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical)
+            kwargs = dict(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical)
+            cls = get_method(key.replace("_", "-"))
+            if getattr(cls, "anchor", None) is not None:
+                kwargs["neutralize"] = neutralize
+            est = cls(**kwargs)
             est.fit(src, en, dictionary)
             s_out, e_out = est.transform_pair(src, en)
+            direction = getattr(est, "direction_", None)
+            report = getattr(est, "report_", None)
+            n_neutral = getattr(report, "n_neutralized", None)
+            if base_aligned is None and getattr(est, "aligner_", None) is not None and not getattr(
+                    est, "debias_english", False):
+                base_aligned = est.aligner_.transform(src)
         row: dict[str, float | None] = {}
-        mw = bilingual_mweat(s_out, e_out, occupations, male, female, n_permutations=n_permutations, seed=seed)
+        mw = monolingual_mweat(s_out, occupations, male, female, n_permutations=n_permutations, seed=seed)
         row["mweat_statistic"] = float(mw.statistic)
         row["mweat_p_value"] = float(mw.p_value)
+        row["mweat_difference"] = mw.difference
+        row["mweat_difference_p_value"] = mw.difference_p_value
+        row["mweat_effect_size"] = mw.effect_size
+        cx = crosslingual_mweat(s_out, e_out, occupations, en_male, en_female, n_permutations=n_permutations,
+                                seed=seed)
+        row["mweat_crosslingual"] = float(cx.statistic)
+        row["mweat_crosslingual_p_value"] = float(cx.p_value)
+        b_mean, b_max, top, n_in = inanimate_bias(s_out, inanimate, male, female)
+        row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
+        row["n_neutralized"] = None if n_neutral is None else float(n_neutral)
+        det: dict = {"most_biased_inanimate": top}
+        if direction is not None and base_aligned is not None and occ_used:
+            d = np.asarray(direction, dtype=np.float64)
+            det["projections"] = {
+                "words": occ_used,
+                "before": [[float(base_aligned[f].astype(np.float64) @ d), float(base_aligned[m].astype(np.float64) @ d)]
+                           for f, m, _ in occ_used],
+                "after": [[float(s_out[f].astype(np.float64) @ d), float(s_out[m].astype(np.float64) @ d)]
+                          for f, m, _ in occ_used],
+            }
+        details[key] = det
+        coverage["inanimate_nouns"] = {"in_vocabulary": n_in, "listed": len(inanimate)}
         if sim_pairs is not None:
             sim = word_similarity(s_out, sim_pairs)
             row.update(similarity_pearson=sim.pearson, similarity_spearman=sim.spearman,
@@ -272,17 +406,18 @@ def evaluate(
                 row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
                 coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
                                                   "coverage": r.coverage}
-        seeds = seed_pairs(dictionary, s_out, e_out, analogy_seeds)
-        an = word_pair_translation(s_out, e_out, adjectives, seeds)
+        an = word_pair_translation(s_out, e_out, occupations, adj)
         row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
                    mrr_difference=an.mrr_difference, asd=an.asd)
-        coverage["analogy"] = {"words": an.n_words, "seeds": len(seeds), "missing": an.missing}
-        coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
+        coverage["analogy"] = {"occupations": an.n_words, "adjectives": [list(a) for a in an.adjectives],
+                               "queries_per_gender": an.n_queries, "missing": an.missing}
+        coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing), "n_a": mw.n_a, "n_b": mw.n_b}
+        coverage["mweat_crosslingual"] = {"n_pairs": cx.n_pairs, "missing": list(cx.missing)}
         table[key] = row
         timings[key] = time.perf_counter() - t0
     settings = {"dictionary": dictionary.source, "test_dictionary": test_dictionary.source,
                 "similarity": str(similarity) if similarity else None, "n_permutations": n_permutations,
-                "seed": seed, "csls_k": csls_k, "mweat_attributes": "English male/female attribute words"}
-    return EvaluationResult(lang, table, coverage, settings, timings)
-
-
+                "seed": seed, "csls_k": csls_k, "neutralize": neutralize,
+                "mweat_attributes": f"{lang} male/female attribute words (monolingual, Table 1)",
+                "mweat_crosslingual_attributes": "English male/female attribute words (ours)"}
+    return EvaluationResult(lang, table, coverage, settings, timings, details)

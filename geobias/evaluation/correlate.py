@@ -61,7 +61,8 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
 
     References
     ----------
-    Zhou et al. (2019), §4.4 (Table 3: Spearman ρ of WEAT(EN) vs MWEAT(ES/FR) per occupation).
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), §4.4 and Figure 4 (Spearman ρ of
+    WEAT(EN) vs MWEAT(ES/FR) per occupation).
     """
     from geobias.metrics import association
 

@@ -116,6 +116,14 @@ class MweatResult(Result):
     paired : bool
         Whether permutations only swapped the two forms within each pair (an extension).
     n_a, n_b : int
+    difference : float or None
+        Ours, not in the paper: the Caliskan-style ``Σ_x s(x) − Σ_y s(y)`` (signed; positive =
+        the masculine forms lean to the male attribute words more than the feminine ones).
+    difference_p_value : float or None
+        Its one-sided (``"greater"``) permutation p-value over the same partitions (same seed).
+    effect_size : float or None
+        Ours: ``(mean_x s − mean_y s) / std_{X∪Y} s`` (ddof = 1), Caliskan's effect size on the
+        MWEAT sets.
     """
 
     statistic: float
@@ -136,6 +144,9 @@ class MweatResult(Result):
     paired: bool
     n_a: int
     n_b: int
+    difference: float | None = None
+    difference_p_value: float | None = None
+    effect_size: float | None = None
 
 
 def mweat(
@@ -189,15 +200,23 @@ def mweat(
 
     Notes
     -----
-    With ``T = Σ_x s + Σ_y s`` (fixed under every permutation), the statistic satisfies
-    ``| |Σ_x| − |Σ_y| | <= |T|``, with equality exactly when the two group sums have opposite
-    signs (or one is 0). So when the observed sums straddle zero the statistic is at its
-    maximum and the p-value is the share of partitions whose group sums also straddle zero.
+    **The ceiling.** With ``T = Σ_x s + Σ_y s`` (fixed under every permutation), the statistic
+    satisfies ``| |Σ_x| − |Σ_y| | <= |T|``, with equality exactly when the two group sums have
+    opposite signs (or one is 0). So when the observed sums straddle zero (on our French
+    vectors: Σ s(masculine) > 0 > Σ s(feminine)) the statistic is at its maximum, every
+    re-partition whose sums also straddle zero ties it up to float rounding, and the p-value is
+    the share of such partitions. Tie handling therefore decides the p-value: the shared test
+    counts statistics within ``1e-10 · max(1, Σ|s|)`` of the observed one as ties (a plain float
+    ``>=`` would miss about half of them at random). Eq. 1 stays the paper's statistic; beside it
+    the result carries the Caliskan-style ``Σ_x s − Σ_y s`` with its own permutation p-value
+    and effect size (``difference``, ``difference_p_value``, ``effect_size``: ours, not in
+    the paper), which has no such ceiling.
 
     References
     ----------
-    Zhou, Ma, Wang, Hu, Huang, Li & Chang (2019), "Examining Gender Bias in Languages with
-    Grammatical Gender", EMNLP-IJCNLP, eq. (1) and §4.2.
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019), "Examining Gender Bias in Languages
+    with Grammatical Gender", EMNLP-IJCNLP, eq. (1) and §4.2. Caliskan, Bryson & Narayanan
+    (2017), Science 356(6334) (the difference statistic and effect size).
     """
     check_choice("oov", oov, OOVPolicy)
     check_choice("similarity", similarity, Similarity)
@@ -240,6 +259,10 @@ def mweat(
         method=method,
         progress=progress,
     )
+    diff = permutation_test(s, n, statistic="difference", alternative="greater",
+                            n_permutations=n_permutations, seed=seed, paired=paired, method=method)
+    sd = float(np.std(s, ddof=1)) if len(s) > 1 else 0.0
+    effect = float((s_m.mean() - s_f.mean()) / sd) if sd > 0 else None
     two_form = np.array([f != m for f, m, _ in kept])
     bias = word_bias(s_m, s_f, two_form=two_form)
     per_word = [
@@ -265,4 +288,7 @@ def mweat(
         paired=paired,
         n_a=len(found["A"]),
         n_b=len(found["B"]),
+        difference=float(diff.statistic),
+        difference_p_value=float(diff.p_value),
+        effect_size=effect,
     )

@@ -8,22 +8,28 @@ Every method is one configuration of the same pipeline (DESIGN.md):
    on the bilingual dictionary (MUSE supervised mode). Without a dictionary the stores are
    taken as already aligned (e.g. MUSE-aligned files) and no map is applied.
 3. *Shift*: with d_s the orthogonalised semantic direction — d_PCA fitted on the definitional
-   pairs of BOTH languages (in the shared space), d_g the LDA direction of the gendered
-   language's nouns — project d_s out of every gender-neutral word (eq. 2) and move each
-   two-form pair (w_m, w_f) along d_s by δ = (2<a, d_s> − <w_m, d_s> − <w_f, d_s>)/2 (eq. 4),
-   so that the pair is symmetric about its anchor a: the origin (Ori) or the aligned English
-   translation (EN).
+   pairs (Shift Ori: the gendered language's own pairs only, §3.2 is monolingual; the bilingual
+   methods Shift EN and Hybrid: the pairs of BOTH languages in the shared space), d_g the LDA
+   direction of the gendered language's nouns — project d_s out of every inanimate noun (eq. 2)
+   and move each two-form pair (w_m, w_f) along d_s by δ = (2<a, d_s> − <w_m, d_s> − <w_f, d_s>)/2
+   (eq. 4), so that the pair is symmetric about its anchor a: the origin (Ori) or the aligned
+   English translation (EN).
 
-Gender-neutral words (our choice, stated): every word of the gendered store except the words
-of the two-form pairs (occupations and adjectives with distinct feminine and masculine forms)
-and the definitional words. A two-form entry whose two forms coincide (epicene) is neutral.
+The neutralised set (``neutralize="inanimate"``, the default and the paper's): the grammatically
+gendered nouns of the language (our d_g noun lists, which already leave out two-form animate
+nouns and our definitional/attribute/occupation words) minus our person-noun list
+(``wordlists/<lang>/person_nouns.txt``), the definitional words and the two-form words
+(:meth:`GenderLexicon.inanimate_nouns`). Every other word — verbs, adjectives, person nouns such as
+maman, veuve, fils — is left untouched. ``neutralize="all-other"`` (ours, not the paper's) zeroes
+the d_s component of every word except the definitional and two-form words.
+A two-form entry whose two forms coincide (epicene) is not moved as a pair.
 A word already used by an earlier pair is not moved twice (the later pair is skipped and listed).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import numpy as np
 
@@ -39,7 +45,10 @@ from geobias.mitigation.base import Mitigation
 from geobias.mitigation.hard_debias import HardDebias
 from geobias.mitigation.lexicon import GenderLexicon
 from geobias.results import Result
-from geobias.store import VectorStore
+from geobias.store import VectorStore, check_choice
+
+#: Which words eq. 2 neutralises (see the module docstring).
+Neutralize = Literal["inanimate", "all-other"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,12 @@ class MitigationReport(Result):
     n_pairs_shifted : int
     n_anchor_missing : int
         Shift EN pairs whose English word is out of vocabulary (anchored at the origin instead).
+    neutralize : str
+        ``"inanimate"`` (eq. 2 on inanimate nouns) or ``"all-other"`` (ours).
+    n_neutralized : int or None
+        Words of the fitted store whose d_s component eq. 2 removes (``None`` without a shift).
+    pca_languages : list of str
+        Languages whose definitional pairs fitted d_PCA.
     skipped_pairs : list
         Two-form entries not used (a form out of vocabulary, or a word reused).
     alignment : dict or None
@@ -70,6 +85,9 @@ class MitigationReport(Result):
     n_anchor_missing: int
     skipped_pairs: list = field(default_factory=list)
     alignment: dict | None = None
+    neutralize: str = "inanimate"
+    n_neutralized: int | None = None
+    pca_languages: list[str] = field(default_factory=list)
 
 
 class BilingualMitigation(Mitigation):
@@ -87,6 +105,10 @@ class BilingualMitigation(Mitigation):
         d_g precomputed on the store passed to :meth:`fit` (before alignment); it is carried
         into the shared space by the alignment map (LDA is equivariant under rotations).
         Default: fitted here by LDA on the lexicon's nouns. Lets several methods share one fit.
+    neutralize : {"inanimate", "all-other"}, default "inanimate"
+        Which words eq. 2 applies to: the inanimate nouns (the paper), or every word except the
+        definitional and two-form words (ours, kept for comparison; it also strips the semantic
+        gender of person nouns such as maman, veuve, fils).
 
     Attributes
     ----------
@@ -96,28 +118,33 @@ class BilingualMitigation(Mitigation):
         d_s (``None`` for De-Align, which does not shift).
     d_pca_, d_g_ : ndarray of shape (dim,) or None
     shift_pairs_ : list of (feminine, masculine, anchor_projection)
+    neutralized_ : frozenset of str
+        Words eq. 2 applies to (``neutralize="inanimate"``), in the fitted store's vocabulary.
     neutral_excluded_ : frozenset of str
-        Words of the gendered store that are NOT neutralised.
+        Words never neutralised (definitional and two-form words); with ``"all-other"`` every
+        other word is neutralised.
     report_ : MitigationReport
 
     References
     ----------
-    Zhou, Ma, Wang, Gu, Sun, Gao, Chang, Lee (2019). Examining Gender Bias in Languages with
-    Grammatical Gender. EMNLP. §3.1 (d_PCA, d_g, d_s), §3.2 eq. 2–4 (Shift), §3.3 (De-Align,
+    Zhou, Shi, Zhao, Huang, Chen, Cotterell & Chang (2019). Examining Gender Bias in Languages
+    with Grammatical Gender. EMNLP-IJCNLP. §3.1 (d_PCA, d_g, d_s), §3.2 eq. 2–4 (Shift), §3.3 (De-Align,
     Hybrid). Bolukbasi et al. (2016), §5 (hard debias of the English side). Conneau et al.
     (2018), §2 (Procrustes alignment).
     """
 
     debias_english: ClassVar[bool] = False
     anchor: ClassVar[str | None] = None  # None (no shift), "origin", "english"
+    bilingual_pca: ClassVar[bool] = True  # d_PCA from both languages' definitional pairs
     bilingual = True
 
     def __init__(self, *, lexicon: GenderLexicon | None = None, en_lexicon: GenderLexicon | None = None,
-                 refine: int = 0, grammatical=None):
+                 refine: int = 0, grammatical=None, neutralize: str = "inanimate"):
         self.lexicon = lexicon
         self.en_lexicon = en_lexicon
         self.refine = refine
         self.grammatical = grammatical
+        self.neutralize = neutralize
 
     # ------------------------------------------------------------------ fit
     def fit(self, store: VectorStore, en_store: VectorStore | None = None,
@@ -156,6 +183,7 @@ class BilingualMitigation(Mitigation):
             raise InputError(f"{self.name} re-aligns to the debiased English and needs a bilingual dictionary")
         if en_store is not None and en_store.dim != store.dim:
             raise InputError(f"dimensions differ: {store.lang} {store.dim}, en {en_store.dim}")
+        check_choice("neutralize", self.neutralize, Neutralize)
         lex = self.lexicon or GenderLexicon.for_language(store.lang or "fr")
         en_lex = self.en_lexicon
         if en_store is not None and en_lex is None:
@@ -186,7 +214,9 @@ class BilingualMitigation(Mitigation):
         if self.anchor is not None:
             parts = [(f"{store.lang or 'src'}:", aligned, [w for p in lex.definitional_pairs for w in p])]
             pairs = [(f"{store.lang or 'src'}:{f}", f"{store.lang or 'src'}:{m}") for f, m in lex.definitional_pairs]
-            if en_out is not None and en_lex is not None:
+            pca_langs = [store.lang or "src"]
+            if self.bilingual_pca and en_out is not None and en_lex is not None:
+                pca_langs.append("en")
                 parts.append(("en:", en_out, [w for p in en_lex.definitional_pairs for w in p]))
                 pairs += [(f"en:{f}", f"en:{m}") for f, m in en_lex.definitional_pairs]
             merged = merged_store(parts)
@@ -225,6 +255,15 @@ class BilingualMitigation(Mitigation):
                 self.shift_pairs_.append((f, m, a))
             excluded |= used
         self.neutral_excluded_ = frozenset(excluded)
+        self.neutralized_ = frozenset()
+        n_neutral = None
+        if self.anchor is not None:
+            if self.neutralize == "inanimate":
+                self.neutralized_ = frozenset(w for w in lex.inanimate_nouns()
+                                              if w in aligned and w not in excluded)
+                n_neutral = len(self.neutralized_)
+            else:
+                n_neutral = sum(1 for w in aligned.words if w not in excluded)
         self.report_ = MitigationReport(
             method=self.name,
             explained_variance_ratio=list(evr),
@@ -234,6 +273,9 @@ class BilingualMitigation(Mitigation):
             n_anchor_missing=n_missing_anchor,
             skipped_pairs=skipped,
             alignment=self.aligner_.result_.to_dict() if self.aligner_ is not None else None,
+            neutralize=self.neutralize,
+            n_neutralized=n_neutral,
+            pca_languages=pca_langs if self.anchor is not None else [],
         )
         self.fitted_ = True
         return self
@@ -277,7 +319,8 @@ class BilingualMitigation(Mitigation):
     def apply_shift(self, out: VectorStore) -> VectorStore:
         """The Shift step alone (eq. 2 and 4) on a store already in the shared space.
 
-        Neutral words: w ← w − <w, d_s> d_s (eq. 2). Each two-form pair (w_m, w_f) with anchor
+        Neutralised words (the inanimate nouns, or with ``neutralize="all-other"`` every word
+        except the definitional and two-form ones): w ← w − <w, d_s> d_s (eq. 2). Each two-form pair (w_m, w_f) with anchor
         projection a = <anchor, d_s> (0 for Shift Ori): both move by
         δ = (2a − <w_m, d_s> − <w_f, d_s>)/2 along d_s (eq. 4), so that
         <w_m, d_s> + <w_f, d_s> = 2a afterwards. Idempotent: a second application changes rows
@@ -307,9 +350,13 @@ class BilingualMitigation(Mitigation):
             raise InputError(f"store dimension {out.dim} differs from the fitted direction's {len(self.direction_)}")
         d = self.direction_
         v = np.array(out.vectors, dtype=np.float64)
-        neutral = np.ones(len(out), dtype=bool)
         idx = out.index
-        neutral[[idx[w] for w in self.neutral_excluded_ if w in idx]] = False
+        if self.neutralize == "inanimate":
+            neutral = np.zeros(len(out), dtype=bool)
+            neutral[[idx[w] for w in self.neutralized_ if w in idx]] = True
+        else:
+            neutral = np.ones(len(out), dtype=bool)
+            neutral[[idx[w] for w in self.neutral_excluded_ if w in idx]] = False
         v[neutral] -= np.outer(v[neutral] @ d, d)  # eq. 2
         pairs = [(idx[f], idx[m], a) for f, m, a in self.shift_pairs_ if f in idx and m in idx]
         if pairs:
@@ -330,12 +377,13 @@ class BilingualMitigation(Mitigation):
 class ShiftOri(BilingualMitigation):
     """Shift with the origin as anchor (Zhou et al. 2019, §3.2, eq. 2–4 with a = 0).
 
-    Works monolingually when :meth:`fit` gets no English store; with one, d_PCA uses the
-    definitional pairs of both languages.
+    Monolingual (§3.2): d_PCA uses the gendered language's own definitional pairs only, with or
+    without an English store (an English store and dictionary only align the result).
     """
 
     name = "shift-ori"
     anchor = "origin"
+    bilingual_pca = False
 
 
 class ShiftEN(BilingualMitigation):

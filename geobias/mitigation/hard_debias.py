@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -13,6 +14,9 @@ from geobias.mitigation.base import Mitigation
 from geobias.mitigation.lexicon import GenderLexicon, case_variants
 from geobias.results import Result
 from geobias.store import VectorStore
+
+#: Protected set of hard debias (see :class:`HardDebias`).
+Protect = Literal["paper", "extended"]
 
 
 @dataclass(frozen=True)
@@ -89,16 +93,25 @@ class HardDebias(Mitigation):
     - equalise: for each pair (a, b), μ = (a + b)/2, ν = μ − <μ, g> g,
       a ← ν + sqrt(1 − |ν|²) sign(<a − b, g>) g and b ← ν − sqrt(1 − |ν|²) sign(<a − b, g>) g.
 
-    Gender-specific words (and every equalise word) are not neutralised; all output rows are
-    unit-normalised.
+    With ``protect="paper"`` (the default, Bolukbasi et al.'s ``debias.py``) exactly the
+    gender-specific words are left un-neutralised (definitional and equalise words are
+    neutralised like any other word; the equalise step then overwrites the latter), and the
+    equalise candidates are each pair in lower-case, title-case and upper-case forms. With
+    ``protect="extended"`` (ours) the case variants of the gender-specific words, the
+    definitional words and every equalise word are protected too; an occupation on any of those
+    lists then keeps its gender component, and DirectBias over protected words stays as it was.
+    All output rows are unit-normalised.
 
     Parameters
     ----------
     lexicon : GenderLexicon, optional
         Definitional pairs, gender-specific words and equalise pairs; default: the project's
         English lists (``wordlists/en/gender_specific.txt``, ``equalize_pairs.tsv``).
+    protect : {"paper", "extended"}, default "paper"
+        The protected (not neutralised) set, see above.
     case_variants : bool, default True
-        Also treat capitalised and upper-case forms as gender-specific / equalised.
+        With ``protect="extended"``: also protect capitalised and upper-case forms. Equalise
+        pairs always include the three case forms (as in the paper).
 
     Attributes
     ----------
@@ -111,13 +124,17 @@ class HardDebias(Mitigation):
 
     References
     ----------
-    Bolukbasi, Chang, Zou, Saligrama, Kalai (2016). NeurIPS, §5 (hard de-biasing).
+    Bolukbasi, Chang, Zou, Saligrama, Kalai (2016). NeurIPS, §5 (hard de-biasing) and their
+    released ``debias.py`` (protected set = the gender-specific words; equalise candidates in
+    three case forms).
     """
 
     name = "hard-debias"
 
-    def __init__(self, *, lexicon: GenderLexicon | None = None, case_variants: bool = True):
+    def __init__(self, *, lexicon: GenderLexicon | None = None, protect: str = "paper",
+                 case_variants: bool = True):
         self.lexicon = lexicon
+        self.protect = protect
         self.case_variants = case_variants
 
     def _lexicon(self, store: VectorStore) -> GenderLexicon:
@@ -144,6 +161,9 @@ class HardDebias(Mitigation):
             The lexicon has neither gender-specific words nor equalise pairs (the project ships
             them for English only), or no definitional pair is in the vocabulary.
         """
+        from geobias.store import check_choice
+
+        check_choice("protect", self.protect, Protect)
         lex = self._lexicon(store)
         if not lex.gender_specific and not lex.equalize_pairs:
             raise InputError(
@@ -151,15 +171,22 @@ class HardDebias(Mitigation):
                 f"only (language {lex.lang!r}); for a gendered language use shift-ori, shift-en, de-align or hybrid-*"
             )
         self.direction_, self.explained_variance_ratio_ = semantic_direction(store, lex.definitional_pairs)
-        variants = case_variants if self.case_variants else (lambda w: [w])
-        spec = {v for w in lex.gender_specific for v in variants(w)}
-        spec |= {v for p in lex.definitional_pairs for w in p for v in variants(w)}
         eq = []
-        for a, b in lex.equalize_pairs:
-            for va, vb in zip(variants(a), variants(b), strict=True):
-                spec |= {va, vb}
-                if va in store and vb in store:
-                    eq.append((va, vb))
+        if self.protect == "paper":
+            spec = set(lex.gender_specific)
+            for a, b in lex.equalize_pairs:
+                for va, vb in dict.fromkeys([(a.lower(), b.lower()), (a.title(), b.title()), (a.upper(), b.upper())]):
+                    if va in store and vb in store:
+                        eq.append((va, vb))
+        else:
+            variants = case_variants if self.case_variants else (lambda w: [w])
+            spec = {v for w in lex.gender_specific for v in variants(w)}
+            spec |= {v for p in lex.definitional_pairs for w in p for v in variants(w)}
+            for a, b in lex.equalize_pairs:
+                for va, vb in zip(variants(a), variants(b), strict=True):
+                    spec |= {va, vb}
+                    if va in store and vb in store:
+                        eq.append((va, vb))
         self.gender_specific_ = frozenset(w for w in spec if w in store)
         self.equalize_pairs_ = eq
         self.fitted_ = True

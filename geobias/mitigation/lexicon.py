@@ -58,6 +58,10 @@ class GenderLexicon:
         Words hard debias leaves un-neutralised (English).
     equalize_pairs : list of (female, male)
         Pairs hard debias equalises (English).
+    person_nouns : list of str
+        Grammatically gendered nouns that denote people (maman, papa, victime, juge...): they
+        keep their semantic gender under Shift (not in the neutralised set). Default: our
+        ``wordlists/<lang>/person_nouns.txt`` where it exists, else empty.
     """
 
     lang: str
@@ -67,6 +71,23 @@ class GenderLexicon:
     two_form: list[tuple[str, str, str]] = field(default_factory=list)
     gender_specific: list[str] = field(default_factory=list)
     equalize_pairs: list[tuple[str, str]] = field(default_factory=list)
+    person_nouns: list[str] = field(default_factory=list)
+
+    def inanimate_nouns(self) -> list[str]:
+        """The nouns Shift neutralises (Zhou et al. 2019 §3.2, eq. 2: inanimate nouns).
+
+        The grammatically masculine and feminine nouns (the d_g training lists) minus the
+        person nouns, the definitional words and both forms of every two-form entry, in list
+        order, each once.
+
+        Returns
+        -------
+        list of str
+        """
+        animate = set(self.person_nouns) | {w for p in self.definitional_pairs for w in p}
+        animate |= {w for t in self.two_form for w in t[:2]}
+        return [w for w in dict.fromkeys(list(self.masculine_nouns) + list(self.feminine_nouns))
+                if w not in animate]
 
     @classmethod
     def for_language(cls, lang: str) -> GenderLexicon:
@@ -92,4 +113,8 @@ class GenderLexicon:
         if lang == "en":
             spec = read_gender_specific()
             eq = read_equalize_pairs()
-        return cls(lang, defs, list(masc), list(fem), two_form, spec, eq)
+        persons: list[str] = []
+        person_file = wordlists.wordlist_dir() / lang / "person_nouns.txt"
+        if lang != "en" and person_file.is_file():
+            persons = wordlists.read_word_file(person_file)
+        return cls(lang, defs, list(masc), list(fem), two_form, spec, eq, persons)

@@ -99,3 +99,108 @@ def plot_gender_plane(
         return atomic_savefig(fig, path)
     finally:
         plt.close(fig)
+
+
+def plot_occupation_projections(
+    path: str | os.PathLike,
+    panels: Sequence[tuple[str, Sequence, Sequence, Sequence]],
+    *,
+    title: str = "",
+) -> Path:
+    """Occupation forms projected on d_s before and after mitigation (Zhou et al. 2019, Figure 2).
+
+    Parameters
+    ----------
+    path : path of the PNG to write (atomically)
+    panels : sequence of (method label, words, before, after)
+        ``words``: (feminine, masculine, english) per occupation; ``before`` and ``after``:
+        ``(⟨w_f, d_s⟩, ⟨w_m, d_s⟩)`` per occupation, on the method's d_s, in the original aligned
+        space and in the mitigated one. One panel per method; each occupation is a row, its
+        masculine form blue and feminine orange, before hollow and after filled.
+    title : str
+
+    Raises
+    ------
+    InputError
+        ``panels`` is empty, or the output path cannot be written.
+    """
+    from geobias.errors import InputError
+
+    if not panels:
+        raise InputError("no method with a semantic direction d_s to plot (choose a Shift or Hybrid method)")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n_occ = max(len(p[1]) for p in panels)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 0.22 * n_occ + 1.5), sharey=True,
+                             squeeze=False)
+    try:
+        for ax, (label, words, before, after) in zip(axes[0], panels, strict=True):
+            b, a = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+            y = np.arange(len(words))
+            for col, colour, name in ((1, "#1f77b4", "masculine"), (0, "#ff7f0e", "feminine")):
+                ax.scatter(b[:, col], y, facecolors="none", edgecolors=colour, s=18, label=f"{name} before")
+                ax.scatter(a[:, col], y, c=colour, s=18, label=f"{name} after")
+            ax.axvline(0, color="grey", lw=0.5)
+            ax.set_title(label, fontsize=9)
+            ax.set_xlabel("⟨w, d_s⟩  (masculine →)")
+            ax.set_yticks(y)
+            ax.set_yticklabels([w[2] or w[1] for w in words], fontsize=6)
+        axes[0][0].legend(loc="best", fontsize=6)
+        if title:
+            fig.suptitle(title, fontsize=10)
+        return atomic_savefig(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def plot_correlation(
+    path: str | os.PathLike,
+    labels: Sequence[str],
+    weat_en: Sequence[float],
+    mweat_signed: Sequence[float],
+    *,
+    rho: float,
+    p_value: float,
+    lang: str,
+) -> Path:
+    """Per-occupation WEAT(EN) against signed MWEAT of the gendered language, with Spearman ρ
+    and p in the title (Zhou et al. 2019, Figure 4).
+
+    Parameters
+    ----------
+    path : path of the PNG to write (atomically)
+    labels : sequence of str, length n
+        Occupation labels (the English word).
+    weat_en, mweat_signed : sequence of float, length n
+        x = s(E, A_en, B_en); y = |s(w_m)| − |s(w_f)| in ``lang``.
+    rho, p_value : float
+    lang : str
+
+    Raises
+    ------
+    InputError
+        The output path cannot be written.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 6))
+    try:
+        x, y = np.asarray(weat_en, dtype=float), np.asarray(mweat_signed, dtype=float)
+        ax.scatter(x, y, s=18, c="#1f77b4")
+        for i, w in enumerate(labels):
+            ax.annotate(w, (x[i], y[i]), fontsize=6, alpha=0.75, xytext=(2, 2), textcoords="offset points")
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.axvline(0, color="grey", lw=0.5)
+        ax.set_xlabel("WEAT(EN): s(E_o, A, B)")
+        ax.set_ylabel(f"MWEAT({lang.upper()}): |s(w_m)| − |s(w_f)|")
+        ax.set_title(f"Per-occupation bias, EN vs {lang.upper()}: Spearman ρ = {rho:.3f} (p = {p_value:.3g})",
+                     fontsize=9)
+        return atomic_savefig(fig, path)
+    finally:
+        plt.close(fig)

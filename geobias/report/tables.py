@@ -31,6 +31,19 @@ def _summary(title: str, rows: list[tuple[str, str]]) -> Table:
     return t
 
 
+def _companion(result) -> list[tuple[str, str]]:
+    """Our Σ_X s − Σ_Y s beside eq. 1, and a note when eq. 1 sits at its ceiling."""
+    rows = []
+    if getattr(result, "difference", None) is not None:
+        p = result.difference_p_value
+        es = "—" if result.effect_size is None else f"{result.effect_size:.4g}"
+        rows.append(("Σ_X s − Σ_Y s (ours)", f"{result.difference:.6g}, p = {p:.4g}, effect size {es}"))
+    if result.sum_masculine * result.sum_feminine <= 0:
+        rows.append(("note", "the sums have opposite signs: eq. 1 is at its ceiling |Σ_X s + Σ_Y s| and "
+                             "p is the share of re-partitions that also straddle 0 (ties counted)"))
+    return rows
+
+
 def mweat_table(result, top: int = 10) -> Group:
     """Summary of an :class:`~geobias.metrics.MweatResult` and its ``top`` most biased pairs."""
     summary = _summary(
@@ -40,6 +53,7 @@ def mweat_table(result, top: int = 10) -> Group:
             ("p-value", _p(result)),
             ("Σ s(masculine)", f"{result.sum_masculine:.6g}"),
             ("Σ s(feminine)", f"{result.sum_feminine:.6g}"),
+            *_companion(result),
             ("pairs", f"{result.n_pairs} (dropped: {len(result.dropped_pairs)})"),
             ("attribute words", f"{result.n_a} male, {result.n_b} female"),
             ("permutation", "within pairs (extension)" if result.paired else "union X∪Y (paper)"),
@@ -137,19 +151,36 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
         if all(v is None for v in values):
             continue
         pct = key.startswith("p_at_")
-        cells = ("—" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.4f}") for v in values)
+        count = key == "n_neutralized"
+        cells = ("—" if v is None else (f"{100 * v:.1f}" if pct else f"{v:,.0f}" if count else f"{v:.4f}")
+                 for v in values)
         tab.add_row(label.replace("src", lang), *cells)
     console.print(tab)
     cov = result.coverage
     tr = cov.get("translation_src_tgt", {})
+    an = cov.get("analogy", {})
     console.print(
         f"translation queries covered: {tr.get('queries')} of {tr.get('source_words')} "
         f"(en→{lang}: {cov.get('translation_tgt_src', {}).get('queries')}); MWEAT pairs: "
-        f"{cov.get('mweat', {}).get('n_pairs')}; analogy words: {cov.get('analogy', {}).get('words')}, "
-        f"seeds {cov.get('analogy', {}).get('seeds')}; similarity pairs: "
+        f"{cov.get('mweat', {}).get('n_pairs')}; similarity pairs: "
         f"{cov.get('similarity', {}).get('covered')} of {cov.get('similarity', {}).get('pairs')}"
     )
+    adjs = ", ".join(a[2] for a in an.get("adjectives", []))
     console.print(
-        f"P@k in %; MWEAT: {lang} occupations vs English attribute words in the shared space, "
-        f"{permutations:,} permutations, seed {seed}"
+        f"word-pair translation (§4.3): {an.get('occupations')} occupations × {len(an.get('adjectives', []))} "
+        f"adjectives ({adjs}) = {an.get('queries_per_gender')} queries per gender; S_i excluded"
+    )
+    inan = cov.get("inanimate_nouns", {})
+    console.print(f"inanimate nouns (b_w = |s(w)|, eq. 2's neutralised set): {inan.get('in_vocabulary')} in "
+                  f"vocabulary of {inan.get('listed')} listed")
+    for k in methods:
+        top = result.details.get(k, {}).get("most_biased_inanimate", [])
+        if top:
+            console.print(f"  most biased inanimate nouns, {METHOD_KEYS[k]}: "
+                          + ", ".join(f"{w} {b:.3f}" for w, b in top))
+    console.print(
+        f"P@k in %; MWEAT (Table 1): {lang} occupations vs {lang} attribute words, "
+        f"{permutations:,} permutations, seed {seed}. Rows marked (ours) are not in the paper: "
+        "Σ_X s − Σ_Y s with its one-sided p and effect size, and MWEAT with the English attribute "
+        "words in the shared space."
     )

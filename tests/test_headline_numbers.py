@@ -1,0 +1,92 @@
+"""Regression pins for the numbers README quotes (issue 8): a change to any of them must be a
+deliberate, reviewed change of this file and of README together.
+
+Real-store tests (skip when the stores are absent); the 10^6-permutation and `evaluate` pins are
+``slow``. Values are pinned to the digits README prints.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _envelope import result_of
+from typer.testing import CliRunner
+
+from geobias.cli import app
+
+
+def _run(*args):
+    out = CliRunner().invoke(app, list(args))
+    assert out.exit_code == 0, out.output
+    return result_of(out.stdout)
+
+
+@pytest.fixture(scope="module")
+def fr(installed):
+    return installed("fr-spacy-md")
+
+
+def test_make_demo_mweat_headline(fr):
+    """`make demo` = `geobias mweat --lang fr` (100,000 permutations, seed 0)."""
+    r = _run("mweat", "--lang", "fr", "--json")
+    assert (r["n_pairs"], r["n_a"], r["n_b"]) == (27, 11, 11)
+    assert round(r["statistic"], 4) == 2.0959
+    assert round(r["p_value"], 4) == 0.0259
+    assert [round(v, 4) for v in r["p_value_ci"]] == [0.0249, 0.0269]
+    assert r["n_permutations"] == 100_000 and r["seed"] == 0
+    # the companion statistic (ours) and the two sums behind the ceiling
+    assert round(r["sum_masculine"], 2) == 2.19 and round(r["sum_feminine"], 2) == -4.29
+    assert round(r["difference"], 4) == 6.4807 and round(r["effect_size"], 3) == 1.892
+
+
+@pytest.mark.slow
+def test_directions_headline(fr):
+    r = _run("directions", "--lang", "fr", "--json")
+    assert round(r["lda_cv_accuracy"], 3) == 0.988
+    assert round(r["cos_pca_grammatical"], 3) == 0.364
+
+
+@pytest.mark.slow
+def test_mweat_headline_from_a_million_permutations(fr):
+    """The p-value README quotes as the headline: 10^6 permutations, seed 0."""
+    from geobias import wordlists
+    from geobias.metrics import mweat
+
+    male, female = wordlists.attribute_words("fr")
+    r = mweat(fr, wordlists.occupations("fr"), male, female, n_permutations=1_000_000, seed=0, oov="ignore")
+    assert round(r.p_value, 4) == 0.0240
+    assert [round(v, 4) for v in r.p_value_ci] == [0.0237, 0.0243]
+    assert r.difference_p_value == pytest.approx(1 / (1 + 1_000_000))  # no re-partition reaches it
+
+
+#: README's evaluate table: metric → (digits, six values in METHOD_KEYS order).
+README_TABLE = {
+    "mweat_statistic": (4, [2.0959, 0.3219, 0.5026, 2.0959, 0.3049, 0.8716]),
+    "mweat_p_value": (4, [0.0248, 0.7151, 0.6022, 0.0248, 0.7313, 0.3459]),
+    "mweat_difference": (4, [6.4807, 6.5209, 6.4482, 6.4807, 6.5308, 6.4867]),
+    "mweat_crosslingual": (4, [2.7949, 1.1700, 0.0069, 3.4903, 0.1470, 0.6408]),
+    "inanimate_bias_mean": (4, [0.0427, 0.0240, 0.0279, 0.0427, 0.0301, 0.0301]),
+    "similarity_pearson": (3, [0.748, 0.750, 0.749, 0.748, 0.749, 0.749]),
+    "similarity_spearman": (3, [0.788, 0.788, 0.788, 0.788, 0.787, 0.787]),
+    "mrr_feminine": (3, [0.602, 0.569, 0.644, 0.615, 0.634, 0.668]),
+    "mrr_masculine": (3, [0.717, 0.752, 0.742, 0.719, 0.735, 0.733]),
+    "mrr_difference": (3, [0.115, 0.183, 0.098, 0.104, 0.101, 0.064]),
+    "asd": (3, [0.098, 0.103, 0.092, 0.097, 0.095, 0.093]),
+}
+
+
+@pytest.mark.slow
+def test_evaluate_table_matches_readme(shared_data, installed):
+    installed("fr-spacy-md")
+    installed("en-w2v-gnews")
+    d = shared_data / "muse" / "dictionaries"
+    table = _run("evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
+                 "--dictionary", str(d / "fr-en.0-5000.txt"), "--test-dictionary", str(d / "fr-en.5000-6500.txt"),
+                 "--similarity", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"), "--json")
+    methods = ["original", "shift_ori", "shift_en", "de_align", "hybrid_ori", "hybrid_en"]
+    for metric, (digits, expected) in README_TABLE.items():
+        got = [round(table[m][metric], digits) for m in methods]
+        assert got == expected, metric
+    assert [table[m]["n_neutralized"] for m in methods] == [None, 4507, 4507, None, 4507, 4507]
+    p1 = [(round(100 * table[m]["p_at_1_nn_src_tgt"], 1), round(100 * table[m]["p_at_1_csls_src_tgt"], 1))
+          for m in methods]
+    assert p1 == [(68.1, 73.9), (68.0, 74.0), (67.8, 73.9), (68.0, 74.3), (67.6, 74.1), (67.6, 74.1)]
