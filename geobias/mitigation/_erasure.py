@@ -212,7 +212,11 @@ class ErasureMitigation(Mitigation):
     keeps_grammar: ClassVar[bool] = False
 
     def _labelled(self, store: VectorStore) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
-        if self.masculine is None and self.feminine is None:
+        if self.masculine is None and self.feminine is None and self.lexicon is not None:
+            pairs = list(self.lexicon.definitional_pairs) + [(f, m) for f, m, *_ in self.lexicon.two_form if f != m]
+            masc = list(dict.fromkeys(m for _, m in pairs))
+            fem = [f for f in dict.fromkeys(f for f, _ in pairs) if f not in masc]
+        elif self.masculine is None and self.feminine is None:
             masc, fem = semantic_gender_words(store.lang or "en")
         elif self.masculine is None or self.feminine is None:
             raise InputError("give both masculine and feminine words, or neither (the project's lists)")
@@ -230,6 +234,15 @@ class ErasureMitigation(Mitigation):
         z = np.concatenate([np.ones(len(lm.words)), np.zeros(len(lf.words))])
         self.missing_ = lm.missing + lf.missing
         return X, z, lm.words, lf.words
+
+    def _grammatical_nouns(self) -> tuple[list[str] | None, list[str] | None]:
+        """The inanimate nouns of the keep-grammar variants: given, else the lexicon's, else None
+        (then :func:`~geobias.mitigation.keep_grammar.grammatical_basis` reads the project's)."""
+        if self.grammatical_masculine is not None or self.grammatical_feminine is not None:
+            return self.grammatical_masculine, self.grammatical_feminine
+        if self.lexicon is not None and self.lexicon.masculine_nouns and self.lexicon.feminine_nouns:
+            return list(self.lexicon.masculine_nouns), list(self.lexicon.feminine_nouns)
+        return None, None
 
     def fit(self, store: VectorStore, en_store: VectorStore | None = None, dictionary=None) -> ErasureMitigation:
         """Fit the erasure on the labelled words' rows of ``store``.

@@ -45,6 +45,8 @@ class Inlp(ErasureMitigation):
         Share of the fit words (stratified) held out to monitor the stopping rule.
     random_state : int, default 0
         Seeds the train/dev split and the classifiers.
+    lexicon : GenderLexicon, optional
+        As :class:`~geobias.mitigation.Leace`.
 
     Attributes
     ----------
@@ -63,8 +65,9 @@ class Inlp(ErasureMitigation):
 
     def __init__(self, *, masculine: Sequence[str] | None = None, feminine: Sequence[str] | None = None,
                  n_iterations: int = 35, classifier: Classifier = "svm", stop_at_chance: bool = True,
-                 tol: float = 0.05, dev_fraction: float = 0.3, random_state: int = 0):
+                 tol: float = 0.05, dev_fraction: float = 0.3, random_state: int = 0, lexicon=None):
         self.masculine = masculine
+        self.lexicon = lexicon
         self.feminine = feminine
         self.n_iterations = n_iterations
         self.classifier = classifier
@@ -131,7 +134,7 @@ class InlpKeepGrammar(Inlp):
 
     Parameters
     ----------
-    masculine, feminine, n_iterations, classifier, stop_at_chance, tol, dev_fraction, random_state
+    masculine, feminine, n_iterations, classifier, stop_at_chance, tol, dev_fraction, random_state, lexicon
         As :class:`Inlp`.
     grammatical, grammatical_masculine, grammatical_feminine, max_nouns_per_class
         As :class:`~geobias.mitigation.LeaceKeepGrammar`.
@@ -146,12 +149,12 @@ class InlpKeepGrammar(Inlp):
 
     def __init__(self, *, masculine: Sequence[str] | None = None, feminine: Sequence[str] | None = None,
                  n_iterations: int = 35, classifier: Classifier = "svm", stop_at_chance: bool = True,
-                 tol: float = 0.05, dev_fraction: float = 0.3, random_state: int = 0, grammatical=None,
+                 tol: float = 0.05, dev_fraction: float = 0.3, random_state: int = 0, lexicon=None, grammatical=None,
                  grammatical_masculine: Sequence[str] | None = None,
                  grammatical_feminine: Sequence[str] | None = None, max_nouns_per_class: int | None = 2000):
         super().__init__(masculine=masculine, feminine=feminine, n_iterations=n_iterations,
                          classifier=classifier, stop_at_chance=stop_at_chance, tol=tol,
-                         dev_fraction=dev_fraction, random_state=random_state)
+                         dev_fraction=dev_fraction, random_state=random_state, lexicon=lexicon)
         self.grammatical = grammatical
         self.grammatical_masculine = grammatical_masculine
         self.grammatical_feminine = grammatical_feminine
@@ -159,8 +162,8 @@ class InlpKeepGrammar(Inlp):
 
     def _fit_projection(self, X: np.ndarray, z: np.ndarray, store: VectorStore) -> ErasureProjection:
         U, self.grammatical_info_ = grammatical_basis(
-            store, self.grammatical, self.grammatical_masculine, self.grammatical_feminine,
-            max_per_class=self.max_nouns_per_class, random_state=self.random_state)
+            store, self.grammatical, *self._grammatical_nouns(), max_per_class=self.max_nouns_per_class,
+            random_state=self.random_state)
         B, info = self._run(X, z, complement_projector(U))
         return ErasureProjection(self.name, B, B.T, np.zeros(X.shape[1]), U,
                                  info={**info, **self.grammatical_info_})

@@ -58,8 +58,14 @@ class Leace(ErasureMitigation):
         fit words than dimensions).
     svd_tol : float, default 0.01
         concept-erasure's threshold on the singular values of ``W Cov(x, z)``.
-    constrain_cov_trace : bool, default True
-        concept-erasure's guard against increasing the total variance.
+    constrain_cov_trace : bool, default False
+        concept-erasure's guard against increasing the total variance (it mixes the LEACE map
+        with an orthogonal projection, which is then neither exactly idempotent nor exactly
+        guarding; off by default: the paper's map, Thm 4.3).
+    lexicon : GenderLexicon, optional
+        Word lists to take the fit words from when ``masculine``/``feminine`` are not given:
+        its definitional pairs and two-form pairs (and, for the keep-grammar variant, its
+        grammatically gendered nouns).
 
     Attributes
     ----------
@@ -76,8 +82,10 @@ class Leace(ErasureMitigation):
     name = "leace"
 
     def __init__(self, *, masculine: Sequence[str] | None = None, feminine: Sequence[str] | None = None,
-                 shrinkage: bool = True, svd_tol: float = 0.01, constrain_cov_trace: bool = True):
+                 shrinkage: bool = True, svd_tol: float = 0.01, constrain_cov_trace: bool = False,
+                 lexicon=None):
         self.masculine = masculine
+        self.lexicon = lexicon
         self.feminine = feminine
         self.shrinkage = shrinkage
         self.svd_tol = svd_tol
@@ -100,7 +108,7 @@ class LeaceKeepGrammar(Leace):
 
     Parameters
     ----------
-    masculine, feminine, shrinkage, svd_tol, constrain_cov_trace
+    masculine, feminine, shrinkage, svd_tol, constrain_cov_trace, lexicon
         As :class:`Leace`.
     grammatical : ndarray of shape (dim,) or (m, dim), or fitted GrammaticalDirection, optional
         The subspace to keep. Default: d_g by LDA on ``grammatical_masculine/feminine``.
@@ -123,11 +131,11 @@ class LeaceKeepGrammar(Leace):
     keeps_grammar = True
 
     def __init__(self, *, masculine: Sequence[str] | None = None, feminine: Sequence[str] | None = None,
-                 shrinkage: bool = True, svd_tol: float = 0.01, constrain_cov_trace: bool = True,
-                 grammatical=None, grammatical_masculine: Sequence[str] | None = None,
+                 shrinkage: bool = True, svd_tol: float = 0.01, constrain_cov_trace: bool = False,
+                 lexicon=None, grammatical=None, grammatical_masculine: Sequence[str] | None = None,
                  grammatical_feminine: Sequence[str] | None = None, max_nouns_per_class: int | None = 2000):
         super().__init__(masculine=masculine, feminine=feminine, shrinkage=shrinkage, svd_tol=svd_tol,
-                         constrain_cov_trace=constrain_cov_trace)
+                         constrain_cov_trace=constrain_cov_trace, lexicon=lexicon)
         self.grammatical = grammatical
         self.grammatical_masculine = grammatical_masculine
         self.grammatical_feminine = grammatical_feminine
@@ -135,8 +143,7 @@ class LeaceKeepGrammar(Leace):
 
     def _fit_projection(self, X: np.ndarray, z: np.ndarray, store: VectorStore) -> ErasureProjection:
         U, self.grammatical_info_ = grammatical_basis(
-            store, self.grammatical, self.grammatical_masculine, self.grammatical_feminine,
-            max_per_class=self.max_nouns_per_class)
+            store, self.grammatical, *self._grammatical_nouns(), max_per_class=self.max_nouns_per_class)
         Q = complement_projector(U)
         left, right, bias = _leace_factors(X @ Q, z, shrinkage=self.shrinkage, svd_tol=self.svd_tol,
                                            constrain_cov_trace=self.constrain_cov_trace)
