@@ -43,6 +43,10 @@ def run_erasure(*, lang: str, dictionary: Path | None, test_dictionary: Path | N
         check_output_path(plot, what="plot")
     if lang == "en":
         ms = methods or list(er.ENGLISH_METHODS)
+        bad = [m for m in ms if m not in er.ENGLISH_METHODS]
+        if bad:
+            raise InputError(f"method(s) {', '.join(bad)} not available for English; choose from "
+                             f"{', '.join(er.ENGLISH_METHODS)} (keeping grammar needs a grammatical-gender language)")
         en = resolve_store("en", vectors or en_vectors, limit=limit, trust_pickle=trust_pickle)
         with stderr.status("erasing") as status:
             result = er.english_erasure_table(en, methods=ms, seeds=seeds, fit_fraction=fit_fraction,
@@ -53,6 +57,9 @@ def run_erasure(*, lang: str, dictionary: Path | None, test_dictionary: Path | N
     if dictionary is None or test_dictionary is None:
         raise InputError("--dictionary and --test-dictionary are required for a gendered language")
     ms = methods or list(er.DEFAULT_METHODS)
+    bad = [m for m in ms if m not in er.ERASURE_METHODS]
+    if bad:
+        raise InputError(f"unknown method(s) {', '.join(bad)}; choose from {', '.join(er.ERASURE_METHODS)}")
     train, test = read_dictionary(dictionary), read_dictionary(test_dictionary)
     src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
