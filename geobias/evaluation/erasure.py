@@ -451,7 +451,7 @@ def render_erasure(console, result: ErasureTableResult) -> None:
                 continue
             half = (c["ci_high"] - c["ci_low"]) / 2
             fmt = "{:.0f}" if key == "rank_removed" else ("{:.4f}" if "p_value" in key else "{:.3f}")
-            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half > 0 and key != "rank_removed" else ""))
+            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half >= 5e-4 and key != "rank_removed" else ""))
         t.add_row(label, *cells)
     console.print(t)
     s = result.settings
@@ -462,7 +462,9 @@ def render_erasure(console, result: ErasureTableResult) -> None:
 
 # ------------------------------------------------------------------------------- English
 ENGLISH_METHODS = ("original", "hard-debias", "leace", "inlp")
-ENGLISH_WEATS = ("career-family", "career-family-terms", "math-arts", "science-arts", "flowers-insects")
+#: WEAT 6 with names (``career-family``) is left out: 2 of its 8 male and 1 of its 8 female names are
+#: in en-w2v-gnews, too few for a test.
+ENGLISH_WEATS = ("career-family-terms", "math-arts", "science-arts", "flowers-insects")
 
 #: Row order → labels of the English table.
 ENGLISH_METRICS = {
@@ -552,6 +554,7 @@ def english_erasure_table(
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
     per: dict[str, dict[str, list]] = {m: {k: [] for k in ENGLISH_METRICS} for m in methods}
     timings = dict.fromkeys(methods, 0.0)
+    coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in tests.items()}
     for seed in seeds:
         rng = np.random.default_rng(seed)
         fm = [masc_all[i] for i in sorted(rng.choice(len(masc_all), max(2, int(round(fit_fraction * len(masc_all)))), replace=False))]
@@ -588,7 +591,7 @@ def english_erasure_table(
                 "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,
                 "similarity": str(similarity) if similarity else None, "interval": "95% Student-t over seeds",
                 "hard_debias": "Bolukbasi et al. 2016 with the project's full English lists (in-sample)"}
-    return ErasureTableResult("en", table, settings, {}, timings)
+    return ErasureTableResult("en", table, settings, coverage, timings)
 
 
 def render_english(console, result: ErasureTableResult) -> None:
@@ -609,7 +612,7 @@ def render_english(console, result: ErasureTableResult) -> None:
                 continue
             half = (c["ci_high"] - c["ci_low"]) / 2
             fmt = "{:.0f}" if key == "rank_removed" else ("{:.4f}" if key.endswith("p_value") else "{:.3f}")
-            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half > 0 and key != "rank_removed" else ""))
+            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half >= 5e-4 and key != "rank_removed" else ""))
         t.add_row(label, *cells)
     console.print(t)
 
