@@ -54,7 +54,7 @@ def test_cli_errors_are_one_line(capsys):
 def test_registry_names_are_table_methods():
     from geobias.mitigation import METHODS
 
-    assert set(METHODS) | {"original"} == set(ERASURE_METHODS)
+    assert set(METHODS) | {"original"} <= set(ERASURE_METHODS)
 
 
 def test_mitigate_leace_keep_grammar_writes_store_and_projection(installed, tmp_path, capsys):

@@ -21,7 +21,9 @@ Protocol (per seed; stated here once, printed in ``settings``)
   A/B = the language's male/female attribute words; one-sided permutation p-value; and the
   companion ``Σ_X s − Σ_Y s`` (MWEAT's absolute values can hide a bias that remains).
 - **Grammatical probe**: logistic regression, accuracy on the held-out nouns — *retrained* on
-  the erased vectors, and *frozen* (trained on the original vectors, applied to erased ones).
+  the erased vectors, and *frozen* (trained on the original vectors, applied to erased ones);
+  also the frozen LDA classifier whose direction is d_g (the subspace the keep-grammar
+  erasers keep).
 - **Semantic probe**: on the held-out person words (attribute words and occupation forms),
   5-fold cross-validation with both forms of a pair in the same fold; retrained and frozen;
   accuracy also split into attribute (kinship) words and occupation forms.
@@ -38,7 +40,8 @@ definitional and equalise pairs and the fit words as gender-specific words: ever
 neutralised, inanimate nouns included); Zhou et al.'s ``shift-ori``, ``shift-en``, ``de-align``,
 ``hybrid-ori``, ``hybrid-en`` (d_PCA from the fit pairs of the source language plus the English
 definitional pairs; they move the occupation pairs by design, so their MWEAT is in-sample);
-``leace``, ``leace-keep-grammar``, ``inlp``, ``inlp-keep-grammar``.
+``leace``, ``leace-keep-grammar``, ``inlp``, ``inlp-keep-grammar``; ``inlp-35`` (table only: INLP
+with 35 iterations and no stopping rule, Ravfogel et al.'s word-embedding setting).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from geobias.store import VectorStore
 #: Method names of the erasure table (registry names of :data:`geobias.mitigation.METHODS` plus
 #: ``original``), in column order.
 ERASURE_METHODS = ("original", "hard-debias", "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en",
-                   "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar")
+                   "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar", "inlp-35")
 #: Methods that only this table evaluates (``geobias evaluate --methods`` routes here when one is named).
 ERASURE_ONLY = ("hard-debias", "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar")
 DEFAULT_METHODS = ("original", "hard-debias", "hybrid-ori", "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar")
@@ -69,6 +72,7 @@ ERASURE_METRICS = {
     "sum_x_minus_sum_y": "Σ_X s − Σ_Y s (held-out)",
     "grammar_probe_retrained": "Grammatical probe, retrained",
     "grammar_probe_frozen": "Grammatical probe, frozen",
+    "grammar_probe_frozen_lda": "Grammatical LDA (d_g), frozen",
     "semantic_probe_retrained": "Semantic probe, retrained",
     "semantic_probe_retrained_attributes": "  … on attribute words",
     "semantic_probe_retrained_occupations": "  … on occupation forms",
@@ -220,6 +224,11 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
     lang = src.lang or "xx"
     if name == "original":
         return aligned, en, 0
+    if name == "inlp-35":
+        from geobias.mitigation import Inlp
+
+        est = Inlp(masculine=masc, feminine=fem, n_iterations=35, stop_at_chance=False, random_state=seed).fit(aligned)
+        return est.transform(aligned), en, est.projection_.rank
     cls = METHODS[name]
     if cls is HardDebias:
         lex = GenderLexicon(lang, list(fit_pairs), gender_specific=masc + fem, equalize_pairs=list(fit_pairs))
@@ -369,6 +378,9 @@ def erasure_table(
         d_g = d_g / np.linalg.norm(d_g)
         x_tr0 = aligned[tr_words].astype(np.float64)
         frozen_g = _logreg().fit(x_tr0, tr_y)
+        from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+        frozen_lda = LinearDiscriminantAnalysis().fit(x_tr0, tr_y)
         hp0 = aligned[hp_words].astype(np.float64)
         for name in methods:
             if progress:
@@ -388,6 +400,7 @@ def erasure_table(
             x_te = s_out[te_words].astype(np.float64)
             row["grammar_probe_retrained"].append(probe_accuracy(x_tr, tr_y, x_te, te_y))
             row["grammar_probe_frozen"].append(float(frozen_g.score(x_te, te_y)))
+            row["grammar_probe_frozen_lda"].append(float(frozen_lda.score(x_te, te_y)))
             hp1 = s_out[hp_words].astype(np.float64)
             pred = grouped_cv_predictions(hp1, hp1, hp_y_arr, hp_group_arr, seed=seed)
             ok = pred == hp_y_arr
