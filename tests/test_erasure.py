@@ -234,7 +234,7 @@ def test_inlp_is_an_orthogonal_projection_and_stops_at_chance(space):
     accs = p.info["dev_accuracies"]
     assert accs[0] > 0.9  # learnable at first
     assert accs[-1] <= p.info["majority_rate"] + 0.05  # stopped at chance
-    assert p.info["n_iterations"] == len(accs) - 1
+    assert p.info["n_iterations"] == len(accs) - 1 and p.info["stopped"] == "chance"
     fixed = _fit(Inlp, space, n_iterations=3, stop_at_chance=False)
     assert fixed.projection_.rank == 3
 

@@ -51,7 +51,9 @@ class Inlp(ErasureMitigation):
     Attributes
     ----------
     projection_ : ErasureProjection
-        ``info`` holds ``dev_accuracies`` (one per trained classifier) and ``n_iterations``.
+        ``info`` holds ``dev_accuracies`` (one per trained classifier), ``n_iterations``
+        (directions removed) and ``stopped`` (``"chance"``, ``"n_iterations"``, or
+        ``"zero weight"`` when a classifier's weight vector vanishes).
     missing_ : list of str
 
     References
@@ -99,22 +101,25 @@ class Inlp(ErasureMitigation):
         majority = max(z[dev].mean(), 1 - z[dev].mean())
         B = np.zeros((X.shape[1], 0))
         accs: list[float] = []
+        stopped = "n_iterations"
         for i in range(int(self.n_iterations)):
             Xp = Xq - (Xq @ B) @ B.T
             clf = self._classifier(self.random_state + i).fit(Xp[tr], z[tr])
             acc = float(clf.score(Xp[dev], z[dev]))
             accs.append(acc)
             if self.stop_at_chance and acc <= majority + self.tol:
+                stopped = "chance"
                 break
             w = np.asarray(clf.coef_, dtype=np.float64).ravel()
             if Q is not None:
                 w = Q @ w
             w = w - B @ (B.T @ w)
             n = np.linalg.norm(w)
-            if n < 1e-12:
+            if n < 1e-12:  # the classifier found nothing left to use
+                stopped = "zero weight"
                 break
             B = np.hstack([B, (w / n)[:, None]])
-        info = {"n_iterations": int(B.shape[1]), "dev_accuracies": accs, "majority_rate": float(majority),
+        info = {"n_iterations": int(B.shape[1]), "stopped": stopped, "dev_accuracies": accs, "majority_rate": float(majority),
                 "classifier": self.classifier, "n_fit": len(z), "n_dev": len(dev)}
         return B, info
 
