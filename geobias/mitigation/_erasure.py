@@ -265,8 +265,10 @@ class ErasureMitigation(Mitigation):
             ``*-keep-grammar`` methods, no grammatical nouns (English) or a bad basis.
         """
         X, z, masc, fem = self._labelled(store)
-        self.projection_ = self._fit_projection(X, z, store)
-        object.__setattr__(self.projection_, "source_words", {"masculine": masc, "feminine": fem})
+        import dataclasses
+
+        self.projection_ = dataclasses.replace(self._fit_projection(X, z, store),
+                                               source_words={"masculine": masc, "feminine": fem})
         self.dim_ = store.dim
         self.fitted_ = True
         return self
