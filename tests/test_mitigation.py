@@ -10,6 +10,7 @@ from geobias.errors import InputError, NotFittedError
 from geobias.mitigation import (
     METHODS,
     BilingualMitigation,
+    ErasureMitigation,
     HardDebias,
     ShiftOri,
     direct_bias,
@@ -26,6 +27,8 @@ def _fit(cls, pair):
     fr, en, dico, fr_lex, en_lex, _ = pair
     if cls is HardDebias:
         return cls(lexicon=en_lex).fit(en), en
+    if issubclass(cls, ErasureMitigation):  # monolingual erasers (issue 15)
+        return cls(lexicon=fr_lex).fit(fr), fr
     return cls(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico), fr
 
 

@@ -31,6 +31,7 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.hard_debias",
     "geobias.cli.mitigate",
     "geobias.cli.evaluate",
+    "geobias.cli.erasure_eval",
     "geobias.cli.correlate",
     "geobias.cli.probe_association",
     "geobias.cli.probe_becpro",

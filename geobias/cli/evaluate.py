@@ -19,7 +19,7 @@ def evaluate_command(
     vectors: Vectors = None,
     en_vectors: Annotated[str | None, typer.Option("--en-vectors", help="English vectors: registry name or path.")] = None,
     similarity: Annotated[Path | None, typer.Option("--similarity", help="Word-similarity file of LANG (w1 w2 score).")] = None,
-    methods: Annotated[str, typer.Option("--methods", help="'all' or a comma list of original,shift_ori,shift_en,de_align,hybrid_ori,hybrid_en.")] = "all",
+    methods: Annotated[str, typer.Option("--methods", help="'all' or a comma list of original,shift_ori,shift_en,de_align,hybrid_ori,hybrid_en; naming hard-debias, leace, leace-keep-grammar, inlp or inlp-keep-grammar prints the erasure table (seeds SEED..SEED+4).")] = "all",
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT permutations.")] = 10_000,
     seed: Seed = 0,
     neutralize: Annotated[str, typer.Option(
@@ -39,7 +39,6 @@ def evaluate_command(
     from geobias.errors import InputError
     from geobias.evaluation import METHOD_KEYS, evaluate
     from geobias.mitigation.bilingual import Neutralize
-    from geobias.sources import resolve_store
     from geobias.store import check_choice
 
     check_choice("--neutralize", neutralize, Neutralize)
@@ -47,6 +46,18 @@ def evaluate_command(
         from geobias._io import check_output_path
 
         check_output_path(plot, what="plot")
+    from geobias.evaluation.erasure import (
+        ERASURE_ONLY,  # erasure hook (issue 15): one table with held-out words
+    )
+    from geobias.sources import resolve_store
+    names = [m.strip().replace("_", "-") for m in methods.split(",") if m.strip()]
+    if any(n in ERASURE_ONLY for n in names):
+        from geobias.cli.erasure_eval import run_erasure
+
+        return run_erasure(lang=lang, dictionary=dictionary, test_dictionary=test_dictionary, vectors=vectors,
+                           en_vectors=en_vectors, similarity=similarity, methods=names,
+                           seeds=list(range(seed, seed + 5)), permutations=permutations, limit=limit,
+                           trust_pickle=trust_pickle, as_json=as_json)
     keys = list(METHOD_KEYS) if methods == "all" else [m.strip().replace("-", "_") for m in methods.split(",") if m.strip()]
     if not keys:
         raise InputError("--methods is empty")

@@ -25,7 +25,7 @@ class MitigateResult(Result):
 
 @app.command("mitigate")
 def mitigate_command(
-    method: Annotated[str, typer.Option("--method", help="shift-ori, shift-en, de-align, hybrid-ori, hybrid-en or hard-debias.")],
+    method: Annotated[str, typer.Option("--method", help="shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, hard-debias, leace, leace-keep-grammar, inlp or inlp-keep-grammar.")],
     lang: Annotated[str, typer.Option("--lang", "-l", help="The gendered language (fr, es, de); en for hard-debias.")],
     out: Annotated[Path, typer.Option("--out", help="New (or empty) directory for the debiased vectors.")],
     vectors: Vectors = None,
@@ -56,7 +56,14 @@ def mitigate_command(
     check_export(out, fmt)  # fail before loading and fitting
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     with stderr.status(f"fitting {method}"):
-        if cls is HardDebias:
+        from geobias.mitigation import ErasureMitigation  # erasure hook (issue 15)
+
+        if issubclass(cls, ErasureMitigation):
+            unit = store.normalized()
+            est = cls().fit(unit)
+            outputs = {lang: est.transform(unit)}
+            report = est.report_.to_dict()
+        elif cls is HardDebias:
             est = cls().fit(store)
             outputs = {lang: est.transform(store)}
             report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
@@ -77,6 +84,9 @@ def mitigate_command(
         stderr.print(f"warning: left out {len(words)} {name} word(s) that {fmt} cannot hold: "
                      f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False, soft_wrap=True)
     files = exported.files
+    if issubclass(cls, ErasureMitigation):  # the frozen artefact, re-applicable to any store of this dimension
+        files = {**files, "projection": str(Path(out) / "projection.npz")}
+        est.projection_.save(files["projection"])
     result = MitigateResult(method, lang, files, fmt, report)
 
     def render(console, r):

@@ -4,6 +4,7 @@ registry: a new method is one class plus one line in :data:`METHODS`."""
 from __future__ import annotations
 
 from geobias.errors import InputError
+from geobias.mitigation._erasure import ErasureMitigation, ErasureProjection
 from geobias.mitigation.base import Mitigation
 from geobias.mitigation.bilingual import (
     BilingualMitigation,
@@ -15,6 +16,8 @@ from geobias.mitigation.bilingual import (
     ShiftOri,
 )
 from geobias.mitigation.hard_debias import DirectBiasResult, HardDebias, direct_bias
+from geobias.mitigation.inlp import Inlp, InlpKeepGrammar
+from geobias.mitigation.leace import Leace, LeaceKeepGrammar
 from geobias.mitigation.lexicon import GenderLexicon
 
 METHODS: dict[str, type[Mitigation]] = {
@@ -24,6 +27,10 @@ METHODS: dict[str, type[Mitigation]] = {
     "hybrid-ori": HybridOri,
     "hybrid-en": HybridEN,
     "hard-debias": HardDebias,
+    "leace": Leace,
+    "leace-keep-grammar": LeaceKeepGrammar,
+    "inlp": Inlp,
+    "inlp-keep-grammar": InlpKeepGrammar,
 }
 
 
@@ -46,10 +53,16 @@ __all__ = [
     "BilingualMitigation",
     "DeAlign",
     "DirectBiasResult",
+    "ErasureMitigation",
+    "ErasureProjection",
     "GenderLexicon",
     "HardDebias",
     "HybridEN",
     "HybridOri",
+    "Inlp",
+    "InlpKeepGrammar",
+    "Leace",
+    "LeaceKeepGrammar",
     "Mitigation",
     "MitigationReport",
     "ShiftEN",

@@ -1,0 +1,720 @@
+"""The erasure table: can semantic gender be erased from a grammatical-gender language while its
+grammar is kept? Every method on one table, measured on words the erasers never saw, over
+several seeds with confidence intervals.
+
+Protocol (per seed; stated here once, printed in ``settings``)
+--------------------------------------------------------------
+- **Space.** The gendered store is unit-normalised and aligned to English by orthogonal
+  Procrustes on the training dictionary (MUSE supervised mode); every eraser is fitted and
+  applied in that shared space (Procrustes is a rotation, so erasing before or after aligning
+  is the same map up to that rotation), and English is left unchanged except by the methods
+  that change it (Hybrid). Erased rows are not re-normalised; cosine metrics normalise.
+- **Fit words** (semantic gender): our person pairs (``wordlists/<lang>/person_pairs.tsv``)
+  and the definitional pairs that contain no attribute word, a random ``fit_fraction`` of the
+  pairs per seed. **Never fitted on**: the MWEAT attribute words A/B and the occupations —
+  MWEAT and the semantic probe are scored on them (an eraser fitted on the attribute words
+  equalises their means, so in-sample MWEAT is low by construction).
+- **Grammatical nouns** (inanimate, ``nouns_*.txt``): balanced, at most ``max_nouns`` per
+  gender, split in half per seed; d_g (LDA) and the probes are trained on one half and tested
+  on the other. The keep-grammar erasers keep the d_g learned on the training half.
+- **MWEAT** (Zhou et al. 2019 eq. 1), monolingual: X/Y = masculine/feminine occupation forms,
+  A/B = the language's male/female attribute words; one-sided permutation p-value; and the
+  companion ``Σ_X s − Σ_Y s`` (MWEAT's absolute values can hide a bias that remains).
+- **Grammatical probe**: logistic regression, accuracy on the held-out nouns — *retrained* on
+  the erased vectors, and *frozen* (trained on the original vectors, applied to erased ones);
+  also the frozen LDA classifier whose direction is d_g (the subspace the keep-grammar
+  erasers keep).
+- **Semantic probe**: on the held-out person words (attribute words and occupation forms),
+  5-fold cross-validation with both forms of a pair in the same fold; retrained and frozen;
+  accuracy also split into attribute (kinship) words and occupation forms.
+- **Distortion**: mean |Δcos| over ``n_pairs`` random word pairs of the vocabulary.
+- **Utility**: P@1 NN and CSLS (k = 10) source → English on the test dictionary; word
+  similarity (Spearman) of the source language; the flowers/insects WEAT (control; Caliskan et
+  al. 2017 WEAT 1, effect size ddof = 1 as in :func:`geobias.metrics.weat`).
+- **Intervals**: mean over seeds and a 95% Student-t interval of the mean across seeds (what
+  varies: the fit-word subsample, the noun split, INLP's classifiers, the random pairs, the
+  permutation draws).
+
+Methods: ``original``; ``hard-debias`` (Bolukbasi et al. 2016 with the fit pairs as
+definitional and equalise pairs and the fit words as gender-specific words: every other word is
+neutralised, inanimate nouns included); Zhou et al.'s ``shift-ori``, ``shift-en``, ``de-align``,
+``hybrid-ori``, ``hybrid-en`` (d_PCA from the fit pairs of the source language plus the English
+definitional pairs; they move the occupation pairs by design, so their MWEAT is in-sample);
+``leace``, ``leace-keep-grammar``, ``inlp``, ``inlp-keep-grammar``; ``inlp-35`` (table only: INLP
+with 35 iterations and no stopping rule, Ravfogel et al.'s word-embedding setting).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.results import Result
+from geobias.store import VectorStore
+
+#: Method names of the erasure table (registry names of :data:`geobias.mitigation.METHODS` plus
+#: ``original``), in column order.
+ERASURE_METHODS = ("original", "hard-debias", "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en",
+                   "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar", "inlp-35")
+#: Methods that only this table evaluates (``geobias evaluate --methods`` routes here when one is named).
+ERASURE_ONLY = ("hard-debias", "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar")
+DEFAULT_METHODS = ("original", "hard-debias", "hybrid-ori", "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar")
+
+#: Row order → labels.
+ERASURE_METRICS = {
+    "mweat_statistic": "MWEAT statistic (held-out)",
+    "mweat_p_value": "MWEAT p-value",
+    "sum_x_minus_sum_y": "Σ_X s − Σ_Y s (held-out)",
+    "grammar_probe_retrained": "Grammatical probe, retrained",
+    "grammar_probe_frozen": "Grammatical probe, frozen",
+    "grammar_probe_frozen_lda": "Grammatical LDA (d_g), frozen",
+    "semantic_probe_retrained": "Semantic probe, retrained",
+    "semantic_probe_retrained_attributes": "  … on attribute words",
+    "semantic_probe_retrained_occupations": "  … on occupation forms",
+    "semantic_probe_frozen": "Semantic probe, frozen",
+    "distortion_mean_abs_dcos": "Distortion mean |Δcos|",
+    "p_at_1_nn": "P@1 NN src→en",
+    "p_at_1_csls": "P@1 CSLS src→en",
+    "similarity_spearman": "Similarity Spearman",
+    "control_weat_effect_size": "Control WEAT (flowers/insects) d",
+    "control_weat_p_value": "Control WEAT p-value",
+    "rank_removed": "Dimensions removed",
+}
+
+
+@dataclass(frozen=True)
+class ErasureTableResult(Result):
+    """The erasure table.
+
+    Attributes
+    ----------
+    lang : str
+    table : dict
+        ``table[method][metric] = {"mean", "ci_low", "ci_high", "values"}`` (95% t-interval of
+        the mean over seeds; ``values`` per seed; ``None`` where not computable).
+    settings : dict
+        Seeds, word counts, permutations, dictionaries and the protocol choices.
+    coverage : dict
+    timings : dict
+        Seconds per method (all seeds).
+    """
+
+    lang: str
+    table: dict
+    settings: dict = field(default_factory=dict)
+    coverage: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)
+
+
+def mean_ci(values: Sequence[float | None], level: float = 0.95) -> dict:
+    """Mean and Student-t interval of the mean of ``values`` (``None`` entries skipped).
+
+    Returns
+    -------
+    dict
+        ``{"mean", "ci_low", "ci_high", "values"}``; the interval is ``[mean, mean]`` for one
+        value and everything is ``None`` when no value is given.
+    """
+    from scipy import stats
+
+    vals = [float(v) for v in values if v is not None and np.isfinite(v)]
+    if not vals:
+        return {"mean": None, "ci_low": None, "ci_high": None, "values": list(values)}
+    m = float(np.mean(vals))
+    if len(vals) < 2:
+        return {"mean": m, "ci_low": m, "ci_high": m, "values": list(values)}
+    half = float(stats.t.ppf(0.5 + level / 2, len(vals) - 1) * np.std(vals, ddof=1) / np.sqrt(len(vals)))
+    return {"mean": m, "ci_low": m - half, "ci_high": m + half, "values": list(values)}
+
+
+# ------------------------------------------------------------------------------- probes
+def _logreg():
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(max_iter=2000, C=1.0)
+
+
+def probe_accuracy(train_x: np.ndarray, train_y: np.ndarray, test_x: np.ndarray, test_y: np.ndarray) -> float:
+    """Accuracy on ``test`` of a logistic regression (C = 1, L2) trained on ``train``."""
+    return float(_logreg().fit(train_x, train_y).score(test_x, test_y))
+
+
+def grouped_cv_predictions(x_train_space: np.ndarray, x_test_space: np.ndarray, y: np.ndarray,
+                           groups: np.ndarray, *, n_splits: int = 5, seed: int = 0) -> np.ndarray:
+    """Out-of-fold predictions: for each fold, a probe trained on ``x_train_space`` rows of the
+    other folds predicts the fold's rows of ``x_test_space`` (both forms of a pair share a
+    group, hence a fold)."""
+    from sklearn.model_selection import GroupKFold
+
+    pred = np.zeros(len(y))
+    rng = np.random.default_rng(seed)
+    perm_groups = rng.permutation(np.unique(groups))
+    relabel = {g: i for i, g in enumerate(perm_groups)}
+    g = np.array([relabel[v] for v in groups])
+    for tr, te in GroupKFold(n_splits=n_splits).split(x_test_space, y, g):
+        pred[te] = _logreg().fit(x_train_space[tr], y[tr]).predict(x_test_space[te])
+    return pred
+
+
+def mean_abs_dcos(before: VectorStore, after: VectorStore, *, n_pairs: int = 20_000, seed: int = 0) -> float:
+    """Mean |cos(a', b') − cos(a, b)| over ``n_pairs`` random pairs of distinct rows."""
+    rng = np.random.default_rng(seed)
+    n = len(before)
+    i = rng.integers(0, n, n_pairs)
+    j = rng.integers(0, n, n_pairs)
+    keep = i != j
+    i, j = i[keep], j[keep]
+    u0, u1 = before.unit_vectors, after.unit_vectors
+    c0 = np.einsum("ij,ij->i", u0[i].astype(np.float64), u0[j])
+    c1 = np.einsum("ij,ij->i", u1[i].astype(np.float64), u1[j])
+    return float(np.mean(np.abs(c1 - c0)))
+
+
+# ------------------------------------------------------------------------------- words
+@dataclass(frozen=True)
+class ErasureWords:
+    """The word sets of the protocol for one language (see the module docstring)."""
+
+    fit_pairs: list  # (feminine, masculine)
+    attributes_male: list
+    attributes_female: list
+    occupations: list  # (feminine, masculine, english)
+    nouns_masculine: list
+    nouns_feminine: list
+
+    @classmethod
+    def for_language(cls, lang: str, store: VectorStore) -> ErasureWords:
+        from geobias import wordlists
+
+        male, female = wordlists.attribute_words(lang)
+        attrs = set(male) | set(female)
+        occ = [(o.feminine, o.masculine, o.english) for o in wordlists.occupations(lang) if o.feminine != o.masculine]
+        occ_words = {w for o in occ for w in o[:2]}
+        pairs = list(wordlists.definitional_pairs(lang))
+        extra = wordlists.wordlist_dir() / lang / "person_pairs.tsv"
+        if extra.exists():
+            pairs += wordlists.read_pair_file(extra)
+        fit = []
+        for f, m in dict.fromkeys(pairs):
+            if {f, m} & (attrs | occ_words) or f == m or f not in store or m not in store:
+                continue
+            fit.append((f, m))
+        nm, nf = wordlists.gendered_nouns(lang)
+        nm = [w for w in nm if w in store and w not in occ_words and w not in attrs]
+        nf = [w for w in nf if w in store and w not in occ_words and w not in attrs]
+        return cls(fit, [w for w in male if w in store], [w for w in female if w in store],
+                   [o for o in occ if o[0] in store and o[1] in store], nm, nf)
+
+
+# ------------------------------------------------------------------------------- the table
+def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorStore, dictionary, *,
+                fit_pairs: list, d_g_src: np.ndarray, d_g: np.ndarray, lda_cv: float,
+                nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int | None]:
+    """Returns (erased source store in the shared space, English store, dimensions removed)."""
+    from geobias.mitigation import METHODS, GenderLexicon, HardDebias
+    from geobias.mitigation._erasure import ErasureMitigation
+
+    masc = [m for _, m in fit_pairs]
+    fem = [f for f, _ in fit_pairs]
+    lang = src.lang or "xx"
+    if name == "original":
+        return aligned, en, 0
+    if name == "inlp-35":
+        from geobias.mitigation import Inlp
+
+        est = Inlp(masculine=masc, feminine=fem, n_iterations=35, stop_at_chance=False, random_state=seed).fit(aligned)
+        return est.transform(aligned), en, est.projection_.rank
+    cls = METHODS[name]
+    if cls is HardDebias:
+        lex = GenderLexicon(lang, list(fit_pairs), gender_specific=masc + fem, equalize_pairs=list(fit_pairs))
+        est = HardDebias(lexicon=lex, case_variants=False).fit(aligned)
+        return est.transform(aligned), en, 1
+    if issubclass(cls, ErasureMitigation):
+        kw: dict = {"masculine": masc, "feminine": fem}
+        if cls.keeps_grammar:
+            kw["grammatical"] = d_g
+        if name.startswith("inlp"):
+            kw["random_state"] = seed
+        est = cls(**kw).fit(aligned)
+        return est.transform(aligned), en, est.projection_.rank
+
+    @dataclass(frozen=True)
+    class _G:
+        direction_: np.ndarray
+        cv_accuracy_: float
+
+    lex = GenderLexicon(lang, list(fit_pairs), list(nouns[0]), list(nouns[1]), list(lexicon_two_form))
+    est = cls(lexicon=lex, grammatical=_G(d_g_src, lda_cv)).fit(src, en, dictionary)
+    s_out, e_out = est.transform_pair(src, en)
+    return s_out, e_out, 1 if est.direction_ is not None else 0
+
+
+def erasure_table(
+    src: VectorStore,
+    en: VectorStore,
+    dictionary,
+    test_dictionary,
+    *,
+    similarity: str | os.PathLike | None = None,
+    methods: Sequence[str] = DEFAULT_METHODS,
+    seeds: Sequence[int] = (0, 1, 2, 3, 4),
+    fit_fraction: float = 0.8,
+    max_nouns: int = 2000,
+    n_permutations: int = 10_000,
+    n_pairs: int = 20_000,
+    csls_k: int = 10,
+    words: ErasureWords | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ErasureTableResult:
+    """Every method on the erasure table (protocol in the module docstring).
+
+    Parameters
+    ----------
+    src : VectorStore
+        The gendered language (fr, es, de), original (unaligned) vectors.
+    en : VectorStore
+        English vectors of the same dimension.
+    dictionary, test_dictionary : Dictionary
+        Source → English training (alignment) and test (P@1) pairs.
+    similarity : path, optional
+        Word-similarity file of the source language (``w1 w2 score``).
+    methods : sequence of str, default :data:`DEFAULT_METHODS`
+        Names of :data:`ERASURE_METHODS`.
+    seeds : sequence of int, default (0, 1, 2, 3, 4)
+    fit_fraction : float, default 0.8
+        Share of the fit pairs drawn per seed.
+    max_nouns : int, default 2000
+        Grammatical nouns per gender (balanced), split in half into probe train/test.
+    n_permutations : int, default 10_000
+        MWEAT and control WEAT permutations.
+    n_pairs : int, default 20_000
+        Random word pairs of the distortion measure.
+    csls_k : int, default 10
+    words : ErasureWords, optional
+        Default: :meth:`ErasureWords.for_language`.
+    progress : callable, optional
+        Called with a short message before each (seed, method).
+
+    Returns
+    -------
+    ErasureTableResult
+
+    Raises
+    ------
+    InputError
+        ``src`` is English or lacks gendered nouns; unknown method; no seed; dimensions differ;
+        a dictionary without pairs in vocabulary; fewer than 4 fit pairs.
+
+    References
+    ----------
+    Zhou et al. (2019) eq. 1 (MWEAT), §4.3 (P@1, similarity); Caliskan et al. (2017) (WEAT);
+    Belrose et al. (2023) (LEACE); Ravfogel et al. (2020) (INLP); Bolukbasi et al. (2016).
+    """
+    from geobias import wordlists
+    from geobias.alignment import CslsIndex, ProcrustesAligner, translation_accuracy
+    from geobias.evaluation.similarity import read_similarity_file, word_similarity
+    from geobias.metrics import mweat, weat
+
+    if src.lang == "en":
+        raise InputError("the erasure table is for a grammatical-gender language (fr, es, de); got en")
+    unknown = [m for m in methods if m not in ERASURE_METHODS]
+    if unknown:
+        raise InputError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(ERASURE_METHODS)}")
+    if not seeds:
+        raise InputError("no seed given")
+    if not 0 < fit_fraction <= 1:
+        raise InputError(f"fit_fraction must be in (0, 1]; got {fit_fraction}")
+    if src.dim != en.dim:
+        raise InputError(f"dimensions differ: {src.lang} {src.dim}, en {en.dim}")
+    lang = src.lang or "xx"
+    src = src.normalized()
+    en = en.normalized()
+    w = words or ErasureWords.for_language(lang, src)
+    if len(w.fit_pairs) < 4:
+        raise InputError(f"only {len(w.fit_pairs)} fit pairs in the vocabulary; need at least 4")
+    sim_pairs = read_similarity_file(similarity) if similarity is not None else None
+    control = wordlists.weat_test(lang, "flowers-insects")
+    two_form = [(o.feminine, o.masculine, o.english) for o in wordlists.occupations(lang)]
+    two_form += [(a.feminine, a.masculine, a.english) for a in wordlists.adjectives(lang)]
+    aligner = ProcrustesAligner().fit(src, en, dictionary)
+    aligned = aligner.transform(src)
+    # held-out person words for the semantic probe: attribute words (paired by position when
+    # the lists are parallel) and occupation forms; a pair = one group
+    hp_words, hp_y, hp_group, hp_kind = [], [], [], []
+    for k, wm in enumerate(w.attributes_male):
+        hp_words.append(wm), hp_y.append(1), hp_group.append(f"a{k}"), hp_kind.append("attribute")
+    for k, wf in enumerate(w.attributes_female):
+        hp_words.append(wf), hp_y.append(0), hp_group.append(f"a{k}"), hp_kind.append("attribute")
+    for k, (f, m, _) in enumerate(w.occupations):
+        hp_words += [m, f]
+        hp_y += [1, 0]
+        hp_group += [f"o{k}", f"o{k}"]
+        hp_kind += ["occupation", "occupation"]
+    hp_y_arr, hp_group_arr, hp_kind_arr = np.array(hp_y), np.array(hp_group), np.array(hp_kind)
+    per: dict[str, dict[str, list]] = {m: {k: [] for k in ERASURE_METRICS} for m in methods}
+    timings = dict.fromkeys(methods, 0.0)
+    coverage: dict = {}
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
+        fit_pairs = [w.fit_pairs[i] for i in sorted(rng.choice(len(w.fit_pairs), n_fit, replace=False))]
+        n_noun = min(max_nouns, len(w.nouns_masculine), len(w.nouns_feminine))
+        nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
+        nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
+        half = n_noun // 2
+        tr_words = nm[:half] + nf[:half]
+        te_words = nm[half:] + nf[half:]
+        tr_y = np.array([1] * half + [0] * half)
+        te_y = np.array([1] * (n_noun - half) + [0] * (n_noun - half))
+        from geobias.mitigation._directions import grammatical_direction
+
+        d_g_src, lda_cv = grammatical_direction(src, nm[:half], nf[:half])
+        d_g = d_g_src @ aligner.W_
+        d_g = d_g / np.linalg.norm(d_g)
+        x_tr0 = aligned[tr_words].astype(np.float64)
+        frozen_g = _logreg().fit(x_tr0, tr_y)
+        from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+        frozen_lda = LinearDiscriminantAnalysis().fit(x_tr0, tr_y)
+        hp0 = aligned[hp_words].astype(np.float64)
+        for name in methods:
+            if progress:
+                progress(f"seed {seed}: {name}")
+            t0 = time.perf_counter()
+            s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs,
+                                             d_g_src=d_g_src, d_g=d_g, lda_cv=lda_cv, nouns=(nm[:half], nf[:half]),
+                                             seed=seed, lexicon_two_form=two_form)
+            row = per[name]
+            row["rank_removed"].append(rank)
+            mw = mweat(s_out, w.occupations, w.attributes_male, w.attributes_female,
+                       n_permutations=n_permutations, seed=seed, oov="ignore")
+            row["mweat_statistic"].append(mw.statistic)
+            row["mweat_p_value"].append(mw.p_value)
+            row["sum_x_minus_sum_y"].append(mw.sum_masculine - mw.sum_feminine)
+            x_tr = s_out[tr_words].astype(np.float64)
+            x_te = s_out[te_words].astype(np.float64)
+            row["grammar_probe_retrained"].append(probe_accuracy(x_tr, tr_y, x_te, te_y))
+            row["grammar_probe_frozen"].append(float(frozen_g.score(x_te, te_y)))
+            row["grammar_probe_frozen_lda"].append(float(frozen_lda.score(x_te, te_y)))
+            hp1 = s_out[hp_words].astype(np.float64)
+            pred = grouped_cv_predictions(hp1, hp1, hp_y_arr, hp_group_arr, seed=seed)
+            ok = pred == hp_y_arr
+            row["semantic_probe_retrained"].append(float(ok.mean()))
+            row["semantic_probe_retrained_attributes"].append(float(ok[hp_kind_arr == "attribute"].mean()))
+            row["semantic_probe_retrained_occupations"].append(float(ok[hp_kind_arr == "occupation"].mean()))
+            pred_f = grouped_cv_predictions(hp0, hp1, hp_y_arr, hp_group_arr, seed=seed)
+            row["semantic_probe_frozen"].append(float((pred_f == hp_y_arr).mean()))
+            row["distortion_mean_abs_dcos"].append(mean_abs_dcos(aligned, s_out, n_pairs=n_pairs, seed=seed))
+            index = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
+            for how in ("nn", "csls"):
+                r = translation_accuracy(s_out, e_out, test_dictionary, method=how, ks=(1,), csls_k=csls_k, index=index)
+                row[f"p_at_1_{how}"].append(r.precision["p_at_1"])
+                coverage["translation"] = {"queries": r.n_queries, "coverage": r.coverage}
+            if sim_pairs is not None:
+                sim = word_similarity(s_out, sim_pairs)
+                row["similarity_spearman"].append(sim.spearman)
+                coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
+            else:
+                row["similarity_spearman"].append(None)
+            cw = weat(s_out, control.X, control.Y, control.A, control.B, n_permutations=n_permutations,
+                      seed=seed, oov="ignore")
+            row["control_weat_effect_size"].append(cw.effect_size)
+            row["control_weat_p_value"].append(cw.p_value)
+            coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
+            coverage["control_weat"] = {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b,
+                                        "exact": cw.exact}
+            timings[name] += time.perf_counter() - t0
+        coverage.setdefault("fit_pairs_per_seed", {})[str(seed)] = [list(p) for p in fit_pairs]
+    table = {m: {k: mean_ci(v) for k, v in per[m].items()} for m in methods}
+    settings = {
+        "seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pairs_pool": len(w.fit_pairs),
+        "n_fit_pairs_per_seed": max(4, int(round(fit_fraction * len(w.fit_pairs)))),
+        "n_attribute_words": [len(w.attributes_male), len(w.attributes_female)],
+        "n_occupations": len(w.occupations), "nouns_per_gender": min(max_nouns, len(w.nouns_masculine), len(w.nouns_feminine)),
+        "noun_split": "half train / half test", "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,
+        "csls_k": csls_k, "dictionary": getattr(dictionary, "source", None),
+        "test_dictionary": getattr(test_dictionary, "source", None),
+        "similarity": str(similarity) if similarity else None, "interval": "95% Student-t over seeds",
+        "space": "source unit-normalised and Procrustes-aligned to English; erasers fitted there",
+    }
+    return ErasureTableResult(lang, table, settings, coverage, timings)
+
+
+def render_erasure(console, result: ErasureTableResult) -> None:
+    """Print the table: metrics as rows, methods as columns, ``mean ± half-width``."""
+    from rich.table import Table
+
+    methods = list(result.table)
+    t = Table(title=f"Erasure table ({result.lang}; mean ± 95% t-interval over seeds "
+                    f"{','.join(map(str, result.settings.get('seeds', [])))})")
+    t.add_column("metric")
+    for m in methods:
+        t.add_column(m, justify="right")
+    for key, label in ERASURE_METRICS.items():
+        cells = []
+        for m in methods:
+            c = result.table[m].get(key, {})
+            if c.get("mean") is None:
+                cells.append("–")
+                continue
+            half = (c["ci_high"] - c["ci_low"]) / 2
+            fmt = "{:.0f}" if key == "rank_removed" else ("{:.4f}" if "p_value" in key else "{:.3f}")
+            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half >= 5e-4 and key != "rank_removed" else ""))
+        t.add_row(label, *cells)
+    console.print(t)
+    s = result.settings
+    console.print(f"fit: {s.get('n_fit_pairs_per_seed')} of {s.get('n_fit_pairs_pool')} person pairs per seed; "
+                  f"held out: {s.get('n_attribute_words')} attribute words, {s.get('n_occupations')} occupations; "
+                  f"{s.get('nouns_per_gender')} nouns per gender split in half")
+
+
+# ------------------------------------------------------------------------------- English
+ENGLISH_METHODS = ("original", "hard-debias", "leace", "inlp")
+#: WEAT 6 with names (``career-family``) is left out: 2 of its 8 male and 1 of its 8 female names are
+#: in en-w2v-gnews, too few for a test.
+ENGLISH_WEATS = ("career-family-terms", "math-arts", "science-arts", "flowers-insects")
+
+#: Row order → labels of the English table.
+ENGLISH_METRICS = {
+    "direct_bias": "DirectBias (c=1), occupations",
+    **{f"weat_{t}_effect_size": f"WEAT {t} d" for t in ENGLISH_WEATS},
+    **{f"weat_{t}_p_value": f"WEAT {t} p" for t in ENGLISH_WEATS},
+    "semantic_probe_retrained": "Semantic probe, retrained (held-out)",
+    "distortion_mean_abs_dcos": "Distortion mean |Δcos|",
+    "similarity_spearman": "Similarity Spearman",
+    "rank_removed": "Dimensions removed",
+}
+
+
+def english_erasure_table(
+    en: VectorStore,
+    *,
+    methods: Sequence[str] = ENGLISH_METHODS,
+    seeds: Sequence[int] = (0, 1, 2, 3, 4),
+    fit_fraction: float = 0.8,
+    similarity: str | os.PathLike | None = None,
+    n_permutations: int = 10_000,
+    n_pairs: int = 20_000,
+    progress: Callable[[str], None] | None = None,
+) -> ErasureTableResult:
+    """DirectBias and WEAT before/after each eraser on English vectors.
+
+    Fit words: our English semantic-gender words (definitional and equalise pairs, attribute
+    words) minus every word of the definitional pairs, the attribute words and the WEAT tests
+    (held out), a random ``fit_fraction`` per seed. ``hard-debias`` is Bolukbasi et al.'s method
+    with the project's full lists (its definitional pairs and gender-specific words include the
+    held-out words: in-sample by construction). DirectBias (Bolukbasi et al. 2016 §5.2, c = 1) is
+    measured on the one-form English occupations along g = d_PCA of the definitional pairs
+    recomputed on the evaluated vectors. The semantic probe is 5-fold cross-validated on the
+    held-out definitional pairs and attribute words.
+
+    Parameters
+    ----------
+    en : VectorStore
+    methods : sequence of {"original", "hard-debias", "leace", "inlp"}
+    seeds, fit_fraction, similarity, n_permutations, n_pairs, progress
+        As :func:`erasure_table`.
+
+    Returns
+    -------
+    ErasureTableResult
+        ``lang = "en"``; metrics keyed as :data:`ENGLISH_METRICS`.
+
+    Raises
+    ------
+    InputError
+        Unknown method (the ``*-keep-grammar`` methods need grammatical gender), no seed.
+
+    References
+    ----------
+    Bolukbasi et al. (2016), §5.2 (DirectBias); Caliskan et al. (2017) (WEAT).
+    """
+    from geobias import wordlists
+    from geobias.evaluation.similarity import read_similarity_file, word_similarity
+    from geobias.metrics import weat
+    from geobias.mitigation import METHODS, HardDebias, direct_bias
+    from geobias.mitigation._directions import semantic_direction
+    from geobias.mitigation._erasure import semantic_gender_words
+
+    unknown = [m for m in methods if m not in ENGLISH_METHODS]
+    if unknown:
+        raise InputError(f"method(s) {', '.join(unknown)} not available for English; choose from {', '.join(ENGLISH_METHODS)} "
+                         "(keeping grammar needs a grammatical-gender language)")
+    if not seeds:
+        raise InputError("no seed given")
+    en = en.normalized()
+    tests = {t: wordlists.weat_test("en", t) for t in ENGLISH_WEATS}
+    defs = [p for p in wordlists.definitional_pairs("en") if p[0] in en and p[1] in en]
+    male, female = wordlists.attribute_words("en")
+    held = {w for p in defs for w in p} | set(male) | set(female)
+    for t in tests.values():
+        held |= set(t.X) | set(t.Y) | set(t.A) | set(t.B)
+    masc_all, fem_all = semantic_gender_words("en", exclude=sorted(held))
+    masc_all = [w for w in masc_all if w in en]
+    fem_all = [w for w in fem_all if w in en]
+    neutral = [o.masculine for o in wordlists.occupations("en") if o.feminine == o.masculine]
+    hp = [(m, 1) for _, m in defs] + [(f, 0) for f, _ in defs]
+    hp += [(w, 1) for w in male if w in en] + [(w, 0) for w in female if w in en]
+    hp = list(dict(hp).items())
+    hp_words = [w for w, _ in hp]
+    hp_y = np.array([y for _, y in hp])
+    hp_groups = np.arange(len(hp))
+    sim_pairs = read_similarity_file(similarity) if similarity is not None else None
+    per: dict[str, dict[str, list]] = {m: {k: [] for k in ENGLISH_METRICS} for m in methods}
+    timings = dict.fromkeys(methods, 0.0)
+    coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in tests.items()}
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        fm = [masc_all[i] for i in sorted(rng.choice(len(masc_all), max(2, int(round(fit_fraction * len(masc_all)))), replace=False))]
+        ff = [fem_all[i] for i in sorted(rng.choice(len(fem_all), max(2, int(round(fit_fraction * len(fem_all)))), replace=False))]
+        for name in methods:
+            if progress:
+                progress(f"en seed {seed}: {name}")
+            t0 = time.perf_counter()
+            if name == "original":
+                out, rank = en, 0
+            elif name == "hard-debias":
+                out, rank = HardDebias().fit(en).transform(en), 1
+            else:
+                kw = {"random_state": seed} if name == "inlp" else {}
+                est = METHODS[name](masculine=fm, feminine=ff, **kw).fit(en)
+                out, rank = est.transform(en), est.projection_.rank
+            row = per[name]
+            row["rank_removed"].append(rank)
+            g, _ = semantic_direction(out.normalized(), defs)
+            row["direct_bias"].append(direct_bias(out, g, neutral).direct_bias)
+            for t, sets in tests.items():
+                r = weat(out, sets.X, sets.Y, sets.A, sets.B, n_permutations=n_permutations, seed=seed, oov="ignore")
+                row[f"weat_{t}_effect_size"].append(r.effect_size)
+                row[f"weat_{t}_p_value"].append(r.p_value)
+            x = out[hp_words].astype(np.float64)
+            pred = grouped_cv_predictions(x, x, hp_y, hp_groups, seed=seed)
+            row["semantic_probe_retrained"].append(float((pred == hp_y).mean()))
+            row["distortion_mean_abs_dcos"].append(mean_abs_dcos(en, out, n_pairs=n_pairs, seed=seed))
+            row["similarity_spearman"].append(word_similarity(out, sim_pairs).spearman if sim_pairs else None)
+            timings[name] += time.perf_counter() - t0
+    table = {m: {k: mean_ci(v) for k, v in per[m].items()} for m in methods}
+    settings = {"seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pool": [len(masc_all), len(fem_all)],
+                "n_heldout_person_words": len(hp_words), "n_neutral_occupations": len(neutral),
+                "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,
+                "similarity": str(similarity) if similarity else None, "interval": "95% Student-t over seeds",
+                "hard_debias": "Bolukbasi et al. 2016 with the project's full English lists (in-sample)"}
+    return ErasureTableResult("en", table, settings, coverage, timings)
+
+
+def render_english(console, result: ErasureTableResult) -> None:
+    """Print the English table (metrics as rows, methods as columns)."""
+    from rich.table import Table
+
+    methods = list(result.table)
+    t = Table(title=f"Erasure on English (mean ± 95% t-interval over seeds {','.join(map(str, result.settings.get('seeds', [])))})")
+    t.add_column("metric")
+    for m in methods:
+        t.add_column(m, justify="right")
+    for key, label in ENGLISH_METRICS.items():
+        cells = []
+        for m in methods:
+            c = result.table[m].get(key, {})
+            if c.get("mean") is None:
+                cells.append("–")
+                continue
+            half = (c["ci_high"] - c["ci_low"]) / 2
+            fmt = "{:.0f}" if key == "rank_removed" else ("{:.4f}" if key.endswith("p_value") else "{:.3f}")
+            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half >= 5e-4 and key != "rank_removed" else ""))
+        t.add_row(label, *cells)
+    console.print(t)
+
+
+# ------------------------------------------------------------------------------- plot
+PLANE_METHODS = ("original", "leace", "leace-keep-grammar", "inlp-keep-grammar")
+
+
+def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStore, dictionary, *,
+                       methods: Sequence[str] = PLANE_METHODS, seed: int = 0, fit_fraction: float = 0.8,
+                       n_nouns: int = 150, words: ErasureWords | None = None):
+    """Projection plane before/after erasure: one panel per method.
+
+    x = ⟨w, d_s⟩ (semantic direction: d_PCA of the seed's fit pairs, orthogonalised to d_g),
+    y = ⟨w, d_g⟩ (LDA grammatical direction of the training nouns), both fixed from the
+    original aligned space so the panels are comparable. Points: ``n_nouns`` held-out inanimate
+    nouns per gender (crosses) and the held-out person words (attribute words and occupation
+    forms, circles); masculine blue, feminine orange. The arrow marks d_PCA (the semantic
+    direction before orthogonalisation) in the plane.
+
+    Returns
+    -------
+    Path
+        ``path`` (PNG, written atomically).
+
+    Raises
+    ------
+    InputError
+        ``path`` not writable; see :func:`erasure_table`.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from geobias.alignment import ProcrustesAligner
+    from geobias.mitigation._directions import (
+        grammatical_direction,
+        orthogonal_semantic,
+        semantic_direction,
+    )
+    from geobias.report.plots import atomic_savefig
+
+    lang = src.lang or "xx"
+    src = src.normalized()
+    en = en.normalized()
+    w = words or ErasureWords.for_language(lang, src)
+    aligner = ProcrustesAligner().fit(src, en, dictionary)
+    aligned = aligner.transform(src)
+    rng = np.random.default_rng(seed)
+    n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
+    fit_pairs = [w.fit_pairs[i] for i in sorted(rng.choice(len(w.fit_pairs), n_fit, replace=False))]
+    n_noun = min(2000, len(w.nouns_masculine), len(w.nouns_feminine))
+    nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
+    nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
+    half = n_noun // 2
+    d_g_src, lda_cv = grammatical_direction(src, nm[:half], nf[:half])
+    d_g = d_g_src @ aligner.W_
+    d_g /= np.linalg.norm(d_g)
+    d_pca, _ = semantic_direction(aligned, fit_pairs)
+    d_s = orthogonal_semantic(d_pca, d_g)
+    nouns = nm[half:half + n_nouns] + nf[half:half + n_nouns]
+    noun_g = ["masculine"] * len(nm[half:half + n_nouns]) + ["feminine"] * len(nf[half:half + n_nouns])
+    persons = list(w.attributes_male) + [o[1] for o in w.occupations] + list(w.attributes_female) + [o[0] for o in w.occupations]
+    person_g = ["masculine"] * (len(w.attributes_male) + len(w.occupations)) + ["feminine"] * (len(w.attributes_female) + len(w.occupations))
+    colours = {"masculine": "#1f77b4", "feminine": "#ff7f0e"}
+    fig, axes = plt.subplots(1, len(methods), figsize=(4.6 * len(methods), 4.6), sharex=True, sharey=True, squeeze=False)
+    try:
+        for ax, name in zip(axes[0], methods, strict=True):
+            out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, d_g_src=d_g_src, d_g=d_g,
+                                    lda_cv=lda_cv, nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
+            for ws, gs, marker, label in ((nouns, noun_g, "x", "inanimate nouns"), (persons, person_g, "o", "person words")):
+                v = out[ws].astype(np.float64)
+                v /= np.linalg.norm(v, axis=1, keepdims=True)
+                for g in ("masculine", "feminine"):
+                    sel = [i for i, gi in enumerate(gs) if gi == g]
+                    ax.scatter(v[sel] @ d_s, v[sel] @ d_g, c=colours[g], marker=marker, s=14 if marker == "x" else 22,
+                               alpha=0.6 if marker == "x" else 0.9, label=f"{g} {label}")
+            ax.axhline(0, color="grey", lw=0.5)
+            ax.axvline(0, color="grey", lw=0.5)
+            scale = 0.25
+            ax.annotate("", xy=(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g)), xytext=(0, 0),
+                        arrowprops={"arrowstyle": "->", "color": "black", "lw": 1.2})
+            ax.text(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g), " d_PCA", fontsize=8)
+            ax.set_title(name)
+            ax.set_xlabel("semantic ⟨w, d_s⟩ (masculine →)")
+        axes[0][0].set_ylabel("grammatical ⟨w, d_g⟩ (masculine ↑)")
+        axes[0][-1].legend(loc="lower right", fontsize=7)
+        fig.suptitle(f"{lang}: held-out words on the semantic × grammatical plane, before/after erasure (seed {seed})")
+        return atomic_savefig(fig, path)
+    finally:
+        plt.close(fig)

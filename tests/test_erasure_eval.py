@@ -1,0 +1,98 @@
+"""The erasure table (issue 15): its helpers, its CLI front door, and a real-data reproduction."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _envelope import result_of
+
+from geobias.cli import main
+from geobias.evaluation.erasure import ERASURE_METHODS, mean_abs_dcos, mean_ci
+from geobias.store import VectorStore
+
+
+def run(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_mean_ci():
+    r = mean_ci([1.0, 2.0, 3.0])
+    assert r["mean"] == pytest.approx(2.0)
+    # t_{0.975, 2} = 4.3027, sd = 1, n = 3 → half-width 4.3027 / sqrt(3) = 2.4841
+    assert r["ci_high"] - r["mean"] == pytest.approx(2.4841, abs=1e-4)
+    assert r["values"] == [1.0, 2.0, 3.0]
+    assert mean_ci([0.5])["ci_low"] == mean_ci([0.5])["ci_high"] == 0.5
+    assert mean_ci([None, None])["mean"] is None
+    assert mean_ci([None, 1.0, 3.0])["mean"] == pytest.approx(2.0)  # missing values skipped
+
+
+def test_distortion_is_zero_for_rotations_and_positive_for_projections(rng):
+    x = rng.standard_normal((300, 8))
+    s = VectorStore([f"w{i}" for i in range(300)], x)
+    q, _ = np.linalg.qr(rng.standard_normal((8, 8)))
+    assert mean_abs_dcos(s, s.with_vectors(x @ q), n_pairs=2000) < 1e-6  # cosines are rotation-invariant
+    p = np.eye(8)
+    p[0, 0] = 0.0
+    assert mean_abs_dcos(s, s.with_vectors(x @ p), n_pairs=2000) > 0.02
+
+
+def test_cli_errors_are_one_line(capsys):
+    for argv, msg in (
+        (["erasure", "--lang", "fr", "--seeds", "a,b"], "--seeds"),
+        (["erasure", "--lang", "fr"], "--dictionary and --test-dictionary"),
+        (["erasure", "--lang", "en", "--methods", "leace-keep-grammar"], "not available for English"),
+        (["erasure", "--lang", "fr", "--dictionary", "x", "--test-dictionary", "y", "--methods", "nope"], "unknown method"),
+    ):
+        rc, out, err = run(argv, capsys)
+        assert rc == 1 and out == ""
+        assert err.startswith("geobias: error:") and msg in err and err.count("\n") == 1, err
+
+
+def test_registry_names_are_table_methods():
+    from geobias.mitigation import METHODS
+
+    assert set(METHODS) | {"original"} <= set(ERASURE_METHODS)
+
+
+def test_mitigate_leace_keep_grammar_writes_store_and_projection(installed, tmp_path, capsys):
+    """The CLI hook on the real French vectors (first 4000 rows): the written projection is the
+    frozen artefact and re-applies to the store it came from; d_g projections are kept."""
+    from geobias.mitigation import ErasureProjection
+    from geobias.sources.formats import read_vectors
+
+    fr = installed("fr-spacy-md")
+    out = tmp_path / "out"
+    rc, stdout, err = run(["mitigate", "--method", "leace-keep-grammar", "--lang", "fr", "--limit", "4000",
+                           "--out", str(out), "--format", "npz", "--json"], capsys)
+    assert rc == 0, err
+    d = result_of(stdout)
+    assert d["report"]["rank_removed"] == 1 and d["report"]["n_kept"] == 1
+    p = ErasureProjection.load(d["files"]["projection"])
+    unit = fr.head(4000).normalized()
+    written = read_vectors(d["files"]["fr"])
+    erased = p.apply(unit.vectors)
+    np.testing.assert_allclose(erased @ p.kept.T, unit.vectors @ p.kept.T, atol=1e-6)
+    assert written.words == unit.words
+    np.testing.assert_allclose(written.vectors, erased, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_real_erasure_table(installed, shared_data):
+    """One seed on fr-spacy-md / en-w2v-gnews: keep-grammar keeps the frozen grammatical probe
+    within 0.005 of the original; plain LEACE lowers held-out MWEAT; a retrained probe still
+    reads the gender of held-out occupation forms after every eraser (their endings carry it)."""
+    from geobias.alignment import read_dictionary
+    from geobias.evaluation.erasure import erasure_table
+
+    fr, en = installed("fr-spacy-md"), installed("en-w2v-gnews")
+    d = shared_data / "muse" / "dictionaries"
+    r = erasure_table(fr, en, read_dictionary(d / "fr-en.0-5000.txt"), read_dictionary(d / "fr-en.5000-6500.txt"),
+                      methods=["original", "leace", "leace-keep-grammar"], seeds=[0], n_permutations=2000)
+    t = {m: {k: v["mean"] for k, v in row.items()} for m, row in r.table.items()}
+    assert abs(t["leace-keep-grammar"]["grammar_probe_frozen"] - t["original"]["grammar_probe_frozen"]) <= 0.005
+    assert t["leace"]["mweat_statistic"] < 0.5 * t["original"]["mweat_statistic"]
+    for m in ("leace", "leace-keep-grammar"):
+        assert t[m]["semantic_probe_retrained_occupations"] >= 0.8
