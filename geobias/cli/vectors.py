@@ -88,12 +88,18 @@ def install_cmd(
         typer.Option("--from", help="Build from this local file (or spaCy package directory) instead of downloading."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if already installed.")] = False,
+    vocab_size: Annotated[int | None, typer.Option(
+        "--vocab-size", help="use-m3-* only: encode the top-N wordfreq words (default 50,000) plus our word lists.")] = None,
+    words: Annotated[Path | None, typer.Option(
+        "--words", help="use-m3-* only: also encode the words of this file (one per line).")] = None,
     as_json: Json = False,
 ) -> None:
     """Materialise a named source as a fast cached store under vectors/NAME/."""
     from geobias.sources.registry import install
+    from geobias.wordlists import read_word_file
 
-    result = install(name, from_path=from_path, force=force)
+    extra = read_word_file(words) if words is not None else None
+    result = install(name, from_path=from_path, force=force, vocab_size=vocab_size, extra_words=extra)
     emit(result, as_json, _render_install)
 
 
