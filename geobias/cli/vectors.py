@@ -88,18 +88,26 @@ def install_cmd(
         typer.Option("--from", help="Build from this local file (or spaCy package directory) instead of downloading."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if already installed.")] = False,
+    vocab_size: Annotated[int | None, typer.Option(
+        "--vocab-size", help="use-m3-* only: encode the top-N wordfreq words (default 50,000) plus our word lists.")] = None,
+    words: Annotated[Path | None, typer.Option(
+        "--words", help="use-m3-* only: also encode the words of this file (one per line).")] = None,
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """Materialise a named source as a fast cached store under vectors/NAME/."""
     from geobias.sources.registry import SOURCES, install
+    from geobias.wordlists import read_word_file
 
+    extra = read_word_file(words) if words is not None else None
     ui = progress(quiet, as_json)
-    if from_path is None and name in SOURCES and SOURCES[name].kind == "url":
-        result = install(name, from_path=from_path, force=force, progress=ui.enabled)  # the download's own bar
+    options = {"vocab_size": vocab_size, "extra_words": extra}
+    if from_path is None and name in SOURCES and SOURCES[name].kind in ("url", "encoder"):
+        # these show their own bar (the download's, the encoder's batches)
+        result = install(name, from_path=from_path, force=force, progress=ui.enabled, **options)
     else:
         with ui.stage(f"installing {name}"):
-            result = install(name, from_path=from_path, force=force, progress=False)
+            result = install(name, from_path=from_path, force=force, progress=False, **options)
     emit(result, as_json, _render_install)
 
 

@@ -59,6 +59,8 @@ class GenderDirections(Result):
     missing : dict of list of str
         Out-of-vocabulary words: ``{"definitional_pairs", "nouns"}``; ``"ambiguous_nouns"``
         lists nouns given under both genders (excluded).
+    lda_solver : str or None
+        The LDA solver and shrinkage used, and why (:attr:`GrammaticalDirection.solver_`).
     """
 
     lang: str | None
@@ -73,6 +75,7 @@ class GenderDirections(Result):
     cos_pca_grammatical: float | None
     cos_semantic_pca: float
     missing: dict[str, list[str]]
+    lda_solver: str | None = None
 
 
 def gender_directions(
@@ -87,6 +90,7 @@ def gender_directions(
     random_state: int = 0,
     max_per_class: int | None = None,
     oov: str = "raise",
+    shrinkage: float | str | None = "if-needed",
 ) -> GenderDirections:
     """Fit ``d_PCA``, ``d_g`` and ``d_s`` on a store (Zhou et al. 2019, §3).
 
@@ -100,8 +104,9 @@ def gender_directions(
     masculine, feminine : sequence of str, optional
         Grammatically gendered nouns for the LDA. For a language without grammatical gender
         and no lists given, ``d_g`` is ``None``.
-    n_components, cv, random_state, max_per_class
-        See :class:`SemanticDirection` and :class:`GrammaticalDirection`.
+    n_components, cv, random_state, max_per_class, shrinkage
+        See :class:`SemanticDirection` and :class:`GrammaticalDirection` (``shrinkage``
+        ``"if-needed"``: plain LDA unless a CV training fold has < 10 nouns per dimension).
     oov : {"raise", "ignore"}, default "raise"
 
     Returns
@@ -142,8 +147,9 @@ def gender_directions(
     missing: dict[str, list[str]] = {"definitional_pairs": list(sem.missing_), "nouns": []}
     if masculine is not None and feminine is not None:
         gram = GrammaticalDirection(
-            cv=cv, random_state=random_state, max_per_class=max_per_class, oov=oov
+            cv=cv, random_state=random_state, max_per_class=max_per_class, oov=oov, shrinkage=shrinkage
         ).fit(store, masculine, feminine)
+        solver = gram.solver_
         d_g = gram.direction_
         d_s = orthogonalize(d_pca, d_g)
         cos_pg = float(np.dot(d_pca.astype(np.float64), d_g.astype(np.float64)))
@@ -151,7 +157,7 @@ def gender_directions(
         missing["nouns"] = list(gram.missing_)
         missing["ambiguous_nouns"] = list(gram.ambiguous_)
     else:
-        d_g, d_s, cos_pg, lda_acc, folds = None, d_pca.copy(), None, None, []
+        d_g, d_s, cos_pg, lda_acc, folds, solver = None, d_pca.copy(), None, None, [], None
         n_nouns = {"masculine": 0, "feminine": 0}
     return GenderDirections(
         lang=language.code if language is not None else lang,
@@ -166,4 +172,5 @@ def gender_directions(
         cos_pca_grammatical=cos_pg,
         cos_semantic_pca=float(np.dot(d_s.astype(np.float64), d_pca.astype(np.float64))),
         missing=missing,
+        lda_solver=solver,
     )

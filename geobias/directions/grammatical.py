@@ -15,6 +15,11 @@ from geobias.store import VectorStore, check_choice
 from geobias.store.vector_store import OOVPolicy
 
 ORIENTATION = "masculine positive: mean <masculine noun, d> > mean <feminine noun, d>"
+SAMPLES_PER_DIM = 10
+"""``shrinkage="if-needed"`` shrinks when a CV training fold has fewer nouns than this many per
+dimension (a common rule of thumb for estimating a covariance matrix; on our lists it keeps plain
+LDA for French fastText, 4,086 nouns in 300 d, and for Spanish USE, 7,972 nouns in 512 d, and
+shrinks for 2,000 nouns in 512 d, where Ledoit–Wolf lifts 5-fold accuracy from 0.66 to 0.70)."""
 
 
 class GrammaticalDirection(FittedAttributes):
@@ -38,13 +43,24 @@ class GrammaticalDirection(FittedAttributes):
         Cap each class at this many nouns (random subset) after balancing.
     normalize : bool, default True
         Unit-normalise word vectors first.
-    shrinkage : float, "auto" or None, default None
-        LDA shrinkage (then solver ``"lsqr"``); ``None`` is plain LDA (solver ``"svd"``).
+    shrinkage : "if-needed", float, "auto" or None, default "if-needed"
+        LDA shrinkage. ``None``: plain LDA (solver ``"svd"``), the paper's protocol. ``"auto"``
+        (Ledoit–Wolf) or a float in [0, 1]: shrunk covariance (solver ``"lsqr"``).
+        ``"if-needed"``: plain LDA when each cross-validation training fold has at least
+        :data:`SAMPLES_PER_DIM` (10) nouns per dimension, else Ledoit–Wolf shrinkage, because
+        with fewer samples the within-class covariance of plain LDA is poorly estimated and the
+        classifier overfits (e.g. 2,000 nouns in 512 dimensions). Which one ran is in
+        ``shrinkage_`` and ``solver_``.
     oov : {"raise", "ignore"}, default "raise"
 
     Attributes
     ----------
     direction_ : ndarray of shape (dim,), float32
+    shrinkage_ : float, "auto" or None
+        The shrinkage actually used (``shrinkage`` resolved for ``"if-needed"``).
+    solver_ : str
+        One line stating the LDA solver, the shrinkage and why (training nouns per fold vs
+        dimension).
     cv_accuracy_ : float
         Mean accuracy over the folds.
     cv_fold_accuracy_ : ndarray of shape (cv,)
@@ -72,7 +88,7 @@ class GrammaticalDirection(FittedAttributes):
         balance: bool = True,
         max_per_class: int | None = None,
         normalize: bool = True,
-        shrinkage: float | str | None = None,
+        shrinkage: float | str | None = "if-needed",
         oov: str = "raise",
     ):
         self.cv = cv
@@ -83,10 +99,27 @@ class GrammaticalDirection(FittedAttributes):
         self.shrinkage = shrinkage
         self.oov = oov
 
-    def _lda(self) -> LinearDiscriminantAnalysis:
-        if self.shrinkage is None:
+    def _resolve_shrinkage(self, n_train: int, dim: int) -> tuple[float | str | None, str]:
+        """(shrinkage to use, one-line statement) for ``n_train`` training nouns per fold."""
+        sh = self.shrinkage
+        ratio = f"{n_train:,} training nouns per fold, {dim} dims ({n_train / dim:.1f} per dim)"
+        if isinstance(sh, str) and sh == "if-needed":
+            if n_train >= SAMPLES_PER_DIM * dim:
+                return None, f"svd (plain LDA): {ratio} >= {SAMPLES_PER_DIM}"
+            return "auto", f"lsqr + Ledoit-Wolf shrinkage: {ratio} < {SAMPLES_PER_DIM}"
+        if sh is None:
+            return None, f"svd (plain LDA, as asked): {ratio}"
+        if isinstance(sh, str) and sh == "auto":
+            return "auto", f"lsqr + Ledoit-Wolf shrinkage (as asked): {ratio}"
+        if isinstance(sh, str) or isinstance(sh, bool) or not 0.0 <= float(sh) <= 1.0:
+            raise InputError(f"shrinkage must be 'if-needed', 'auto', None or a number in [0, 1]; got {sh!r}")
+        return float(sh), f"lsqr + shrinkage {float(sh):g} (as asked): {ratio}"
+
+    @staticmethod
+    def _lda(shrinkage: float | str | None) -> LinearDiscriminantAnalysis:
+        if shrinkage is None:
             return LinearDiscriminantAnalysis(solver="svd")
-        return LinearDiscriminantAnalysis(solver="lsqr", shrinkage=self.shrinkage)
+        return LinearDiscriminantAnalysis(solver="lsqr", shrinkage=shrinkage)
 
     def fit(
         self, store: VectorStore, masculine: Sequence[str], feminine: Sequence[str]
@@ -102,9 +135,10 @@ class GrammaticalDirection(FittedAttributes):
         OutOfVocabularyError
             ``oov="raise"`` and a noun is missing.
         InputError
-            Fewer than ``cv`` usable nouns in a class, or ``cv < 2``.
+            Fewer than ``cv`` usable nouns in a class, ``cv < 2``, or an invalid ``shrinkage``.
         """
         check_choice("oov", self.oov, OOVPolicy)
+        self._resolve_shrinkage(1, 1)  # validate before any work
         if int(self.cv) < 2:
             raise InputError(f"cv must be at least 2; got {self.cv}")
         masc = list(dict.fromkeys(masculine))
@@ -142,8 +176,10 @@ class GrammaticalDirection(FittedAttributes):
         ).astype(np.float64)
         y = np.concatenate([np.ones(len(masc), dtype=np.int64), np.zeros(len(fem), dtype=np.int64)])
         folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=self.random_state)
-        scores = cross_val_score(self._lda(), X, y, cv=folds, scoring="accuracy")
-        lda = self._lda().fit(X, y)
+        n_train = min(len(train) for train, _ in folds.split(X, y))
+        shrinkage, solver = self._resolve_shrinkage(n_train, X.shape[1])
+        scores = cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy")
+        lda = self._lda(shrinkage).fit(X, y)
         d = np.asarray(lda.coef_, dtype=np.float64).ravel()
         norm = np.linalg.norm(d)
         if not np.isfinite(norm) or norm == 0:
@@ -153,6 +189,8 @@ class GrammaticalDirection(FittedAttributes):
         if proj[y == 1].mean() < proj[y == 0].mean():
             d = -d
         self.lda_ = lda
+        self.shrinkage_ = shrinkage
+        self.solver_ = solver
         self.direction_ = d.astype(np.float32)
         self.cv_fold_accuracy_ = np.asarray(scores, dtype=np.float64)
         self.cv_accuracy_ = float(scores.mean())

