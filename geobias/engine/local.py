@@ -55,22 +55,24 @@ class LocalEngine:
         self.threads = threads
 
     def __enter__(self) -> LocalEngine:
-        import torch
-
+        try:
+            import torch
+        except ImportError:  # static-vector audits need no torch
+            self._previous = None
+            return self
         self._previous = torch.get_num_threads()
         torch.set_num_threads(self.threads or default_threads())
         return self
 
     def __exit__(self, *exc) -> None:
-        import torch
+        if self._previous is not None:
+            import torch
 
-        torch.set_num_threads(self._previous)
+            torch.set_num_threads(self._previous)
 
     def describe(self) -> dict:
         """What ran the command (recorded in the result envelope's inputs)."""
-        import torch
-
-        return {"engine": "local", "torch_threads": torch.get_num_threads()}
+        return {"engine": "local", "torch_threads": self.threads or default_threads()}
 
     def load_masked_lm(self, name: str, device: str | None = None):
         """:func:`geobias.contextual.models.load_masked_lm`, in this process."""
