@@ -127,3 +127,12 @@ def test_audit_cli_writes_one_report_and_never_overwrites(tmp_path, capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 1 and err.startswith("geobias: error: ") and err.count("\n") == 1
     assert report.read_text() == before and sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".json") == ["report.json"]
+
+
+def test_unreachable_ray_address_is_one_line():
+    pytest.importorskip("ray")
+    from geobias.engine.ray_engine import RayEngine
+    from geobias.errors import GeobiasError
+
+    with pytest.raises(GeobiasError, match="cannot reach a Ray cluster at 127.0.0.1:1"), RayEngine("127.0.0.1:1"):
+        pass

@@ -71,6 +71,20 @@ def _stderr_silenced():
         os.close(null)
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on ``HOST:PORT`` that refuses connections (``ray.init`` would retry for minutes)."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or address == "auto":
+        return
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise GeobiasError(f"cannot reach a Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
 def _first_line(text: str) -> str:
     return " ".join(str(text).strip().split("\n")[0].split())[:300]
 
@@ -84,14 +98,19 @@ def _as_geobias_error(exc: BaseException) -> GeobiasError:
             continue
         seen.add(id(e))
         if isinstance(e, GeobiasError):
-            return type(e)(str(e))
+            return e
         todo += [getattr(e, "cause", None), e.__cause__, e.__context__]
-    # Ray's RayTaskError text holds the original exception as "...Error: message" lines
-    text = str(exc)
-    for line in text.splitlines():
-        if "geobias.errors." in line or line.startswith(("ModelError:", "InputError:")):
-            return GeobiasError(_first_line(line.split(":", 1)[1] if ":" in line else line))
-    return GeobiasError(f"Ray engine: {type(exc).__name__}: {_first_line(text)}")
+    # Ray's RayTaskError text holds the original exception as a "geobias.errors.ModelError: ..." line
+    import re
+
+    from geobias import errors
+
+    for line in str(exc).splitlines():
+        m = re.search(r"(?:geobias\.errors\.)?(\w+Error): (.+)", line)
+        cls = getattr(errors, m.group(1), None) if m else None
+        if isinstance(cls, type) and issubclass(cls, GeobiasError):
+            return cls(_first_line(m.group(2)))
+    return GeobiasError(f"Ray engine: {type(exc).__name__}: {_first_line(str(exc))}")
 
 
 @dataclass(frozen=True)
@@ -142,9 +161,9 @@ class ModelReplica:
     source, kind, device : see :class:`RemoteModel`
     threads : int
         ``torch.set_num_threads`` in the actor.
-    fault : tuple (str, str), optional
+    fault : list of (str, str), optional
         Fault injection for tests: ``("raise", path)`` raises, ``("exit", path)`` kills the actor
-        process, in the first batch that finds ``path`` (removed first, so it fires once).
+        process, in the first batch that finds ``path`` (removed first, so each fires once).
     """
 
     def __init__(self, source: str, kind: str, device: str | None, threads: int, fault=None):
@@ -157,16 +176,14 @@ class ModelReplica:
         self.fault = fault
 
     def _maybe_fault(self) -> None:
-        if not self.fault:
-            return
-        what, path = self.fault
-        try:
-            os.remove(path)  # only one process wins the removal
-        except FileNotFoundError:
-            return
-        if what == "exit":
-            os._exit(1)
-        raise RuntimeError("injected fault (test)")
+        for what, path in self.fault or ():
+            try:
+                os.remove(path)  # only one process wins the removal: each fault fires once
+            except FileNotFoundError:
+                continue
+            if what == "exit":
+                os._exit(1)
+            raise RuntimeError("injected fault (test)")
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, Any]:
         import torch
@@ -217,7 +234,7 @@ class RayEngine:
 
     def __init__(self, address: str = "local", *, threads: int | None = None, actors: int | None = None,
                  num_cpus: int | None = None, gpus_per_actor: float | None = None, max_retries: int = 3,
-                 _fault: tuple[str, str] | None = None):
+                 _fault: list[tuple[str, str]] | None = None):
         check_threads(threads)
         if actors is not None and actors < 1:
             raise InputError(f"--actors must be >= 1; got {actors}")
@@ -251,6 +268,7 @@ class RayEngine:
                 address = None
             else:
                 address = self.address
+                _check_reachable(address)
             try:
                 with _stderr_silenced():  # the core worker's start-up log lines
                     ray.init(address=address, **kwargs)
@@ -342,8 +360,12 @@ class RayEngine:
         from ray.data import ActorPoolStrategy
 
         plan = self.plan(lm.device)
-        n_blocks = max(1, -(-len(rows) // batch_size))  # one block per batch: the local batches
-        ds = ray.data.from_items(rows, override_num_blocks=n_blocks)
+        import pyarrow as pa
+
+        # one block per local batch (the same rows, so the same padding and the same numbers)
+        blocks = [pa.Table.from_pylist(rows[b0 : b0 + batch_size]) for b0 in range(0, len(rows), batch_size)]
+        n_blocks = len(blocks)
+        ds = ray.data.from_arrow(blocks)
         ds = ds.map_batches(
             ModelReplica,
             fn_constructor_kwargs=dict(source=lm.source, kind=lm.kind, device=lm.device,
