@@ -136,3 +136,21 @@ def test_unreachable_ray_address_is_one_line():
 
     with pytest.raises(GeobiasError, match="cannot reach a Ray cluster at 127.0.0.1:1"), RayEngine("127.0.0.1:1"):
         pass
+
+
+def test_ray_failures_map_back_to_the_geobias_error_class():
+    pytest.importorskip("ray")
+    from geobias.engine.ray_engine import _as_geobias_error
+    from geobias.errors import GeobiasError, ModelError
+
+    class RayTaskError(Exception):  # what Ray raises: the worker's traceback as text
+        pass
+
+    text = "ray::MapWorker()\nTraceback (most recent call last):\n  File x\ngeobias.errors.ModelError: model m has no masked-LM head\n"
+    err = _as_geobias_error(RayTaskError(text))
+    assert type(err) is ModelError and str(err) == "model m has no masked-LM head"
+    chained = RuntimeError("wrapper")
+    chained.__cause__ = ModelError("inner")
+    assert str(_as_geobias_error(chained)) == "inner"
+    other = _as_geobias_error(RayTaskError("boom\nsecond line"))
+    assert type(other) is GeobiasError and str(other) == "Ray engine: RayTaskError: boom"
