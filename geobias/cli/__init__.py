@@ -40,6 +40,7 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.pool",
     "geobias.cli.cda",
     "geobias.cli.finetune",
+    "geobias.cli.audit",
 ]
 
 for _name in COMMAND_MODULES:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import vectors_app
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine
 from geobias.cli._options import OptLang, Quiet, progress_enabled, stdout
 from geobias.cli.probe_association import BatchSize, Device
 
@@ -26,6 +27,10 @@ def pool(
     lang: OptLang = None,
     batch_size: BatchSize = 32,
     device: Device = "auto",
+    engine: EngineOpt = "local",
+    ray_address: RayAddress = "local",
+    threads: Threads = None,
+    actors: Actors = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing store.")] = False,
     trust_pickle: Annotated[bool, typer.Option(
         "--trust-pickle", help="Allow a local model folder with only pickled pytorch_model.bin weights "
@@ -34,7 +39,6 @@ def pool(
 ) -> None:
     """Average each word's sub-token vectors over many contexts into a store for the static metrics."""
     from geobias._io import check_output_path
-    from geobias.contextual.models import load_encoder
     from geobias.contextual.pooling import pool_vectors
     from geobias.languages import get_language
     from geobias.sources import store_path
@@ -46,7 +50,8 @@ def pool(
     ctx = read_lines(contexts, what="contexts") if contexts is not None else None
     code = get_language(lang).code if lang is not None else None
     target = check_output_path(store_path(out), what="store", overwrite=overwrite, directory=True)
-    store = pool_vectors(load_encoder(model, device, trust_pickle=trust_pickle), word_list, ctx, layer=layer,
-                         batch_size=batch_size, lang=code, progress=progress_enabled(quiet))
+    with open_engine(engine, ray_address, threads, actors) as eng:
+        store = pool_vectors(eng.load_encoder(model, device, trust_pickle=trust_pickle), word_list, ctx,
+                             layer=layer, batch_size=batch_size, lang=code, progress=progress_enabled(quiet))
     save_store(store, target, overwrite=overwrite)
     stdout.print(f"pooled {len(store)} words x {store.dim} d from {model} into {target}")

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
 from geobias.cli._options import Json, emit, stderr
 
 ModelOpt = Annotated[
@@ -77,13 +78,18 @@ def association(
     sentences: Annotated[Path, typer.Option("--sentences", help="TSV with columns sentence, target, attribute.")],
     batch_size: BatchSize = 32,
     device: Device = "auto",
+    engine: EngineOpt = "local",
+    ray_address: RayAddress = "local",
+    threads: Threads = None,
+    actors: Actors = None,
     as_json: Json = False,
 ) -> None:
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019)."""
     from geobias.contextual.association import kurita_association
-    from geobias.contextual.models import load_masked_lm
 
     probes = read_probe_tsv(sentences)
-    lm = load_masked_lm(model, device)
-    res = kurita_association(lm, probes, batch_size=batch_size, progress=stderr.is_terminal)
+    with open_engine(engine, ray_address, threads, actors) as eng:
+        record_engine(eng)
+        res = kurita_association(eng.load_masked_lm(model, device), probes, batch_size=batch_size,
+                                 progress=stderr.is_terminal)
     emit(res, as_json, _render)

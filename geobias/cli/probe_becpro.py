@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
 from geobias.cli._options import Json, Plot, emit, stderr, stdout
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
@@ -62,6 +63,10 @@ def becpro(
     prior_mask: Annotated[str, typer.Option(
         "--prior-mask", help="p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or "
         "'subtoken' (ours: every sub-token masked).")] = "word",
+    engine: EngineOpt = "local",
+    ray_address: RayAddress = "local",
+    threads: Threads = None,
+    actors: Actors = None,
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
@@ -69,7 +74,6 @@ def becpro(
     from geobias._io import check_output_path
     from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro, plot_becpro
     from geobias.contextual.masking import PriorMask
-    from geobias.contextual.models import load_masked_lm
     from geobias.store import check_choice
 
     check_choice("lang", lang, BecProLang)
@@ -77,13 +81,15 @@ def becpro(
     if plot is not None:
         check_output_path(plot, what="plot")  # fail before the probe, not after it
     progress = stderr.is_terminal
-    res = becpro_probe(load_masked_lm(model, device), lang, batch_size=batch_size, progress=progress,
-                      prior_mask=prior_mask)
-    out = res
-    if compare is not None:
-        post = becpro_probe(load_masked_lm(compare, device), lang, batch_size=batch_size, progress=progress,
-                      prior_mask=prior_mask)
-        out = compare_becpro(res, post)
+    with open_engine(engine, ray_address, threads, actors) as eng:
+        record_engine(eng)
+        res = becpro_probe(eng.load_masked_lm(model, device), lang, batch_size=batch_size, progress=progress,
+                           prior_mask=prior_mask)
+        out = res
+        if compare is not None:
+            post = becpro_probe(eng.load_masked_lm(compare, device), lang, batch_size=batch_size,
+                                progress=progress, prior_mask=prior_mask)
+            out = compare_becpro(res, post)
     if plot is not None:
         plot_becpro(res, plot)
     emit(out, as_json, _render)

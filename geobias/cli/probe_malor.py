@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
 from geobias.cli._options import Json, emit, stderr
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
@@ -36,13 +37,18 @@ def malor(
     pair: Annotated[str, typer.Option("--pair", help="he-she, his-her or names.")] = "he-she",
     batch_size: BatchSize = 32,
     device: Device = "auto",
+    engine: EngineOpt = "local",
+    ray_address: RayAddress = "local",
+    threads: Threads = None,
+    actors: Actors = None,
     as_json: Json = False,
 ) -> None:
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe."""
     from geobias.contextual.malor import MalorPair, malor_probe
-    from geobias.contextual.models import load_masked_lm
     from geobias.store import check_choice
 
     check_choice("pair", pair, MalorPair)
-    res = malor_probe(load_masked_lm(model, device), pair, batch_size=batch_size, progress=stderr.is_terminal)
+    with open_engine(engine, ray_address, threads, actors) as eng:
+        record_engine(eng)
+        res = malor_probe(eng.load_masked_lm(model, device), pair, batch_size=batch_size, progress=stderr.is_terminal)
     emit(res, as_json, _render)

@@ -76,9 +76,7 @@ def pool_vectors(
         No words, duplicate words, a context without exactly one ``{}``, a layer out of range,
         an unknown ``lang``.
     """
-    import torch
-
-    from geobias._progress import progress_bar
+    from geobias.engine.hidden import model_config, span_vectors
 
     words = list(words)
     if not words:
@@ -93,7 +91,8 @@ def pool_vectors(
             raise InputError(f"a context must contain exactly one '{{}}' placeholder: {c!r}")
     if batch_size < 1:
         raise InputError(f"batch size must be >= 1; got {batch_size}")
-    n_hidden = int(encoder.model.config.num_hidden_layers) + 1
+    config = model_config(encoder)
+    n_hidden = int(config.num_hidden_layers) + 1
     if layer is not None and not -n_hidden <= layer < n_hidden:
         raise InputError(f"layer must be in [{-n_hidden}, {n_hidden - 1}] for this model; got {layer}")
     layers = [layer] if layer is not None else list(range(n_hidden - 4, n_hidden)) if n_hidden > 4 else list(range(n_hidden))
@@ -107,26 +106,13 @@ def pool_vectors(
             if not idx:
                 raise InputError(f"word {w!r} maps to no token of model {encoder.name}")
             items.append((wi, ids, idx))
-    order = sorted(range(len(items)), key=lambda i: len(items[i][1]))
-    dim = int(encoder.model.config.hidden_size)
-    sums = np.zeros((len(words), dim), dtype=np.float64)
+    vecs = span_vectors(encoder, [(ids, idx) for _, ids, idx in items], layers,
+                        batch_size=batch_size, progress=progress)
+    sums = np.zeros((len(words), int(config.hidden_size)), dtype=np.float64)
     counts = np.zeros(len(words), dtype=np.int64)
-    pad = encoder.tokenizer.pad_token_id or 0
-    with torch.inference_mode(), progress_bar(len(items), "pooling", progress) as bar:
-        for b0 in range(0, len(order), batch_size):
-            batch = [items[i] for i in order[b0 : b0 + batch_size]]
-            width = max(len(b[1]) for b in batch)
-            ids = torch.full((len(batch), width), pad, dtype=torch.long)
-            att = torch.zeros((len(batch), width), dtype=torch.long)
-            for r, (_, seq, _) in enumerate(batch):
-                ids[r, : len(seq)] = torch.tensor(seq)
-                att[r, : len(seq)] = 1
-            out = encoder.model(input_ids=ids.to(encoder.device), attention_mask=att.to(encoder.device), output_hidden_states=True)
-            hs = torch.stack([out.hidden_states[i] for i in layers]).mean(0).float().cpu().numpy()
-            for r, (wi, _, idx) in enumerate(batch):
-                sums[wi] += hs[r, idx].mean(axis=0)
-                counts[wi] += 1
-            bar.update(len(batch))
+    for (wi, _, _), v in zip(items, vecs, strict=True):
+        sums[wi] += v
+        counts[wi] += 1
     vectors = (sums / counts[:, None]).astype(np.float32)
     return VectorStore(
         words,
