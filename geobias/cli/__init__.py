@@ -39,6 +39,7 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.pool",
     "geobias.cli.cda",
     "geobias.cli.finetune",
+    "geobias.cli.serve",
 ]
 
 for _name in COMMAND_MODULES:
