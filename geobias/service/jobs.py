@@ -8,15 +8,12 @@ process dies with the server (``PR_SET_PDEATHSIG``), so no orphan keeps writing 
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import queue
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -59,19 +56,25 @@ class JobConflict(GeobiasError):
     """The job is not in a state that allows the request (HTTP 409)."""
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
-
-
 def _last_error(stderr_text: str) -> str:
     lines = [ln.strip() for ln in stderr_text.splitlines() if ln.strip()]
     for ln in reversed(lines):
         if ln.startswith("geobias: error:"):
             return ln[len("geobias: error:"):].strip()
     return lines[-1] if lines else "the job's process failed without a message"
+
+
+def _warm_forkserver() -> None:
+    """Start the fork server now (it imports the heavy modules once) rather than at the first job."""
+    from multiprocessing import forkserver
+
+    from geobias.service.worker import context
+
+    context()
+    try:
+        forkserver.ensure_running()
+    except Exception:  # noqa: BLE001 - the first job starts it (and reports any failure)
+        pass
 
 
 class JobManager:
@@ -89,7 +92,8 @@ class JobManager:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(_SCHEMA)
         self._queue: queue.Queue[str | None] = queue.Queue()
-        self._procs: dict[str, subprocess.Popen] = {}
+        self._procs: dict[str, Any] = {}
+        self._start_lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._stopping = False
 
@@ -121,6 +125,7 @@ class JobManager:
         for job_id in queued:
             shutil.rmtree(self.root / job_id / "artifacts", ignore_errors=True)
             self._queue.put(job_id)
+        threading.Thread(target=_warm_forkserver, name="geobias-forkserver", daemon=True).start()
         for i in range(self.config.workers):
             t = threading.Thread(target=self._worker, name=f"geobias-job-{i}", daemon=True)
             t.start()
@@ -237,18 +242,19 @@ class JobManager:
         return lines[-1][:300] if lines else None
 
     # ------------------------------------------------------------------ running
-    def _kill(self, proc: subprocess.Popen) -> None:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
+    def _kill(self, proc) -> None:
+        """SIGTERM the job's process group, SIGKILL it after 5 s."""
+        for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                try:
+                    os.kill(proc.pid, sig)  # not yet its own session leader
+                except (ProcessLookupError, PermissionError):
+                    return
+            proc.join(wait)
+            if proc.exitcode is not None:
+                return
 
     def _worker(self) -> None:
         while True:
@@ -272,20 +278,25 @@ class JobManager:
         argv = json.loads(row["argv"])
         env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(self.config.vectors_dir), PYTHONUNBUFFERED="1")
         env.pop("GEOBIAS_DEBUG", None)
-        cmd = [sys.executable, "-c", "from geobias.cli import main; main()", *argv]
-        with open(job_dir / "stdout.txt", "wb") as out, open(job_dir / "stderr.txt", "wb") as err:
-            cur = self._exec("UPDATE jobs SET state = 'running', started = ? WHERE id = ? AND state = 'queued'",
-                             (time.time(), job_id))
-            if not cur.rowcount:
-                return  # cancelled meanwhile
-            proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                    start_new_session=True, preexec_fn=_die_with_parent)
-            self._procs[job_id] = proc
-            self._exec("UPDATE jobs SET pid = ? WHERE id = ?", (proc.pid, job_id))
-            try:
-                rc = proc.wait()
-            finally:
-                self._procs.pop(job_id, None)
+        from geobias.service.worker import context, run_job
+
+        cur = self._exec("UPDATE jobs SET state = 'running', started = ? WHERE id = ? AND state = 'queued'",
+                         (time.time(), job_id))
+        if not cur.rowcount:
+            return  # cancelled meanwhile
+        proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
+            argv, str(cwd), str(job_dir / "stdout.txt"), str(job_dir / "stderr.txt"), env))
+        with self._start_lock:
+            proc.start()
+        self._procs[job_id] = proc
+        self._exec("UPDATE jobs SET pid = ? WHERE id = ?", (proc.pid, job_id))
+        if self._row(job_id)["state"] == "cancelled":  # cancelled between the two updates
+            self._kill(proc)
+        try:
+            proc.join()
+            rc = proc.exitcode
+        finally:
+            self._procs.pop(job_id, None)
         if self._stopping:
             return  # the next start marks it failed
         now = time.time()
