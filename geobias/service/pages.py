@@ -289,7 +289,7 @@ def home(stores: list[dict[str, Any]], jobs: list[dict[str, Any]]) -> str:
 def report(job: dict[str, Any], artifacts_dir: Path) -> str:
     """The report of a job: its state; once done, the CLI's tables and the plots."""
     title = f"{job['command']} — job {job['id']}"
-    meta = simple_table(["", ""], [["state", job["state"]], ["submitted", when(job["created"])],
+    meta = simple_table([], [["state", job["state"]], ["submitted", when(job["created"])],
                                    ["finished", when(job["finished"])],
                                    ["elapsed", "" if job["progress"]["elapsed_s"] is None else f"{job['progress']['elapsed_s']:.2f} s"],
                                    ["parameters", json.dumps({k: v for k, v in job["params"].items() if not isinstance(v, str) or len(v) < 200},
