@@ -156,7 +156,8 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
         if kind == "evaluate":
             from geobias.report.tables import render_evaluation
 
-            return render_cli(lambda c: render_evaluation(c, r, params["lang"], params["permutations"], params["seed"]))
+            ev = _wrap({"table": evaluation_table(result), "coverage": result.get("coverage") or {}})
+            return render_cli(lambda c: render_evaluation(c, ev, params["lang"], params["permutations"], params["seed"]))
         if kind == "probe-becpro" and "pre" not in result:
             from geobias.cli.probe_becpro import _render  # renderer lives in the CLI module for now
 
@@ -174,6 +175,14 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
     except Exception:  # noqa: BLE001 - fall back to the generic view of the JSON
         return None
     return None
+
+
+def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:
+    """``{method: {metric: value}}`` from an evaluate result: ``--json`` prints exactly that table
+    today; a result carrying it under ``table`` (with coverage beside it) is read too."""
+    if isinstance(result.get("table"), dict):
+        return result["table"]
+    return {k: v for k, v in result.items() if isinstance(v, dict)}
 
 
 def generic_tables(result: Any, title: str = "result") -> str:
@@ -247,9 +256,10 @@ def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifac
             out.append(_img(figure_png(_bars([w["word"] for w in words], [w["s"] for w in words],
                                              "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)),
                             "per-word association bars"))
-        elif kind == "evaluate" and result.get("table"):
-            methods = list(result["table"])
-            stats = [result["table"][m].get("mweat_statistic") for m in methods]
+        elif kind == "evaluate" and evaluation_table(result):
+            table = evaluation_table(result)
+            methods = list(table)
+            stats = [table[m].get("mweat_statistic") for m in methods]
             if any(s is not None for s in stats):
                 out.append(_img(figure_png(_bars(methods, [s or 0.0 for s in stats],
                                                  "MWEAT statistic per method", "MWEAT statistic")), "per-method MWEAT bars"))
