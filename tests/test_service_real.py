@@ -16,6 +16,8 @@ from _envelope import envelope_of  # noqa: E402
 
 from geobias.service.testing import ServerProcess  # noqa: E402
 
+pytestmark = pytest.mark.slow  # real 20,000 × 300 store, a CLI process per comparison
+
 
 @pytest.fixture(scope="module")
 def real_server(installed, tmp_path_factory):
