@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hmac
-import json
 import os
 import re
 from contextlib import asynccontextmanager
@@ -287,7 +286,3 @@ def _version() -> str:
     from geobias import __version__
 
     return __version__
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False)

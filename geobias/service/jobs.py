@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import sqlite3
@@ -56,8 +57,18 @@ class JobConflict(GeobiasError):
     """The job is not in a state that allows the request (HTTP 409)."""
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_SPINNER = re.compile(r"^[\u2800-\u28ff]\s*")
+
+
+def _lines(text: str) -> list[str]:
+    """Non-empty lines of a job's stderr, terminal control codes and spinner frames removed."""
+    text = _ANSI.sub("\n", text).replace("\r", "\n")
+    return [_SPINNER.sub("", ln.strip()) for ln in text.splitlines() if ln.strip()]
+
+
 def _last_error(stderr_text: str) -> str:
-    lines = [ln.strip() for ln in stderr_text.splitlines() if ln.strip()]
+    lines = _lines(stderr_text)
     for ln in reversed(lines):
         if ln.startswith("geobias: error:"):
             return ln[len("geobias: error:"):].strip()
@@ -238,7 +249,7 @@ class JobManager:
                 text = fh.read().decode("utf-8", "replace")
         except OSError:
             return None
-        lines = [ln.strip() for ln in text.replace("\r", "\n").splitlines() if ln.strip()]
+        lines = [ln for ln in _lines(text) if ln]
         return lines[-1][:300] if lines else None
 
     # ------------------------------------------------------------------ running

@@ -179,7 +179,10 @@ class StoreManager:
             return self.describe(name)
         except GeobiasError as exc:
             text = str(exc).replace(str((staged / "upload").resolve()), filename).replace(str(staged / "upload"), filename)
-            raise type(exc)(text) if not isinstance(exc, StoreExists) else exc from None
+            if isinstance(exc, StoreExists) or text == str(exc):
+                raise
+            cls = type(exc) if type(exc) in (GeobiasError, InputError, VectorFormatError) else InputError
+            raise cls(text) from None
         finally:
             shutil.rmtree(staged, ignore_errors=True)
 
@@ -198,8 +201,3 @@ def sha256_of(path: Path) -> str:
         while block := fh.read(1 << 22):
             h.update(block)
     return h.hexdigest()
-
-
-def require_input(ok: bool, message: str) -> None:
-    if not ok:
-        raise InputError(message)

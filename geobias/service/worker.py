@@ -69,8 +69,13 @@ def run_job(argv: list[str], cwd: str, stdout: str, stderr: str, env: dict[str, 
         os.close(target)
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
-    from geobias.cli import main
+    from geobias.cli import _options, main
 
+    # The commands' progress (rich status lines, progress bars) shows only on a terminal; make
+    # their stderr console behave as one, so the job's stderr file carries its progress, which
+    # GET /jobs/{id} reports as ``last_message``.
+    _options.stderr._force_terminal = True
+    _options.stderr.is_interactive = True
     try:
         main(argv)
     finally:
