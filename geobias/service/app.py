@@ -30,6 +30,9 @@ from geobias.service.stores import StoreExists, StoreManager, StoreNotFound, sha
 
 _STATUS = {StoreNotFound: 404, JobNotFound: 404, StoreExists: 409, JobConflict: 409, QueueFull: 429,
            OutOfVocabularyError: 422}
+# The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
+_PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+                 "X-Content-Type-Options": "nosniff"}
 _HTTP_TYPES = {400: "BadRequest", 401: "Unauthorized", 404: "NotFound", 405: "MethodNotAllowed",
                413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: "ValidationError", 429: "QueueFull"}
 
@@ -261,13 +264,13 @@ def create_app(config: ServiceConfig) -> Limits:
         from geobias.service import pages
 
         job = jobs.get(_job_id(job_id))
-        return HTMLResponse(pages.report(job, jobs.job_dir(job["id"]) / "artifacts"))
+        return HTMLResponse(pages.report(job, jobs.job_dir(job["id"]) / "artifacts"), headers=_PAGE_HEADERS)
 
     @app.get("/", response_class=HTMLResponse, tags=["pages"])
     def home() -> HTMLResponse:
         from geobias.service import pages
 
-        return HTMLResponse(pages.home(stores.listing(), jobs.list(30)))
+        return HTMLResponse(pages.home(stores.listing(), jobs.list(30)), headers=_PAGE_HEADERS)
 
     return Limits(app, config)  # the ASGI app: token and body limits around FastAPI
 

@@ -157,7 +157,11 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
             from geobias.report.tables import render_evaluation
 
             ev = _wrap({"table": evaluation_table(result), "coverage": result.get("coverage") or {}})
-            return render_cli(lambda c: render_evaluation(c, ev, params["lang"], params["permutations"], params["seed"]))
+            console = _Collector()
+            render_evaluation(console, ev, params["lang"], params["permutations"], params["seed"])
+            if not ev.coverage:  # `--json` carries the table only: no coverage line of Nones
+                console.items = [x for x in console.items if not str(x).startswith("translation queries covered")]
+            return "".join(rich_to_html(x) for x in console.items)
         if kind == "probe-becpro" and "pre" not in result:
             from geobias.cli.probe_becpro import _render  # renderer lives in the CLI module for now
 
