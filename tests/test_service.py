@@ -462,3 +462,17 @@ def test_job_results_are_json_envelopes(server):
         full = server.client.get(f"/jobs/{j['id']}").json()
         assert set(full["result"]) == {"command", "geobias_version", "inputs", "result"}
         json.dumps(full)
+
+
+def test_port_in_use_is_one_line(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = subprocess.run([sys.executable, "-c", "from geobias.cli import main; main()", "serve", "--port", str(port),
+                            "--data-dir", str(tmp_path / "d"), "--vectors-dir", str(tmp_path / "v")],
+                           capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and r.stderr == f"geobias: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert not (tmp_path / "d").exists() and not (tmp_path / "v").exists()

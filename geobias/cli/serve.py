@@ -54,5 +54,26 @@ def serve_command(
         vectors_dir=vectors_dir or default_vectors_dir(), data_dir=data_dir or default_data_dir(), token=token,
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
     )
+    _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)
     uvicorn.run(create_app(config), host=host, port=port, workers=1, log_level="warning", access_log=False)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with one line, before anything starts, if ``host:port`` cannot be bound (uvicorn
+    would log its own error and exit 3)."""
+    import socket
+
+    from geobias.errors import InputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise InputError(f"--host {host}: cannot resolve it ({exc.strerror})") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(addr)
+        except OSError as exc:
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
