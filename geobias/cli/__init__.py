@@ -41,6 +41,7 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.cda",
     "geobias.cli.finetune",
     "geobias.cli.audit",
+    "geobias.cli.serve",
 ]
 
 for _name in COMMAND_MODULES:

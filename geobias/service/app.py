@@ -1,0 +1,291 @@
+"""The FastAPI application: routes per resource, the one error shape, limits and the token."""
+
+from __future__ import annotations
+
+import hmac
+import os
+import re
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from geobias.errors import GeobiasError, OutOfVocabularyError
+from geobias.service import analyses
+from geobias.service.config import ServiceConfig, check_name
+from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
+from geobias.service.models import (
+    DirectionsRequest,
+    JobRequest,
+    MweatRequest,
+    NeighborsRequest,
+    TranslateEvalRequest,
+    WeatRequest,
+)
+from geobias.service.stores import StoreExists, StoreManager, StoreNotFound, sha256_of
+
+_STATUS = {StoreNotFound: 404, JobNotFound: 404, StoreExists: 409, JobConflict: 409, QueueFull: 429,
+           OutOfVocabularyError: 422}
+# The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
+_PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+                 "X-Content-Type-Options": "nosniff"}
+_HTTP_TYPES = {400: "BadRequest", 401: "Unauthorized", 404: "NotFound", 405: "MethodNotAllowed",
+               413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: "ValidationError", 429: "QueueFull"}
+
+
+def error(status: int, type_: str, message: str, headers: dict | None = None) -> JSONResponse:
+    one_line = " ".join(str(message).split()) or type_
+    return JSONResponse({"error": {"type": type_, "message": one_line}}, status_code=status, headers=headers)
+
+
+def _validation_message(errors: list[dict[str, Any]]) -> str:
+    parts = []
+    for e in errors[:5]:
+        loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{loc}: {e.get('msg')}")
+    more = f" (+{len(errors) - 5} more)" if len(errors) > 5 else ""
+    return "; ".join(parts) + more
+
+
+class Limits:
+    """Pure ASGI middleware: bearer token, then request-body size limits (413).
+
+    ``POST /stores`` (an upload) may carry ``max_upload_bytes``, which the route enforces while
+    streaming; every other body is read here, up to ``max_body_bytes``, and replayed.
+    """
+
+    def __init__(self, app, config: ServiceConfig):
+        self.app, self.config = app, config
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if self.config.token is not None and not self._authorised(scope):
+            return await error(401, "Unauthorized", "missing or wrong bearer token (Authorization: Bearer TOKEN)",
+                               headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
+        upload = scope["method"] == "POST" and scope["path"].rstrip("/") == "/stores"
+        limit = self.config.max_upload_bytes if upload else self.config.max_body_bytes
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            try:
+                n = int(declared)
+            except ValueError:
+                return await error(400, "BadRequest", "invalid Content-Length")(scope, receive, send)
+            if n > limit:
+                return await error(413, "PayloadTooLarge", f"request body of {n:,} bytes exceeds this service's limit of {limit:,}")(scope, receive, send)
+        if upload:
+            return await self.app(scope, receive, send)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                return await error(413, "PayloadTooLarge", f"request body exceeds this service's limit of {limit:,} bytes")(scope, receive, send)
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send)
+
+    def _authorised(self, scope) -> bool:
+        headers = dict(scope.get("headers") or [])
+        given = headers.get(b"authorization", b"").decode("latin-1")
+        expected = f"Bearer {self.config.token}"
+        return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def create_app(config: ServiceConfig) -> Limits:
+    """The ASGI application of ``config``: FastAPI wrapped in :class:`Limits` (``.app`` is FastAPI)."""
+    os.environ["GEOBIAS_VECTORS_DIR"] = str(config.vectors_dir)  # the library's named-store lookups
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    stores = StoreManager(config)
+    jobs = JobManager(config, stores)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        stores.cleanup_staging()
+        jobs.start()
+        yield
+        jobs.stop()
+
+    app = FastAPI(title="geobias", summary="Gender bias in the geometry of word representations",
+                  version=_version(), lifespan=lifespan)
+    app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
+
+    # ------------------------------------------------------------------ errors
+    @app.exception_handler(GeobiasError)
+    async def _geobias(request: Request, exc: GeobiasError):
+        status = next((s for cls, s in _STATUS.items() if isinstance(exc, cls)), 400)
+        return error(status, type(exc).__name__, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        return error(422, "ValidationError", _validation_message(exc.errors()))
+
+    @app.exception_handler(ValidationError)
+    async def _invalid_params(request: Request, exc: ValidationError):
+        return error(422, "ValidationError", _validation_message(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        return error(exc.status_code, _HTTP_TYPES.get(exc.status_code, "HTTPError"), str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception):
+        return error(500, "InternalError", f"{type(exc).__name__}: {exc} (a bug: please report it)")
+
+    # ------------------------------------------------------------------ stores
+    @app.get("/stores", tags=["stores"])
+    def list_stores() -> dict[str, Any]:
+        """Installed registry sources, saved and uploaded stores, then registry sources not installed."""
+        return {"stores": stores.listing()}
+
+    @app.get("/stores/{name}", tags=["stores"])
+    def get_store(name: str) -> dict[str, Any]:
+        return stores.describe(name)
+
+    @app.post("/stores", status_code=201, tags=["stores"])
+    async def upload_store(request: Request, name: str, lang: str | None = None, format: str = "auto",
+                           filename: str | None = None) -> dict[str, Any]:
+        """Upload a vector file as the body (``curl --data-binary @file``) or as the ``file`` field
+        of a multipart form; it is streamed to disk, read by the library's readers and saved
+        atomically as store ``name``."""
+        import anyio
+
+        check_name(name)
+        if (config.vectors_dir / name).exists():
+            raise StoreExists(f"a store named {name!r} already exists; choose another name")
+        staged = stores.staging_dir()
+        try:
+            target = staged / "upload"
+            size = 0
+            ctype = request.headers.get("content-type", "")
+            if ctype.startswith("multipart/form-data"):
+                form = await request.form(max_files=1, max_fields=10)
+                part = form.get("file")
+                if part is None or isinstance(part, str):
+                    raise GeobiasError("multipart upload without a 'file' part")
+                filename = filename or part.filename
+                with open(target, "wb") as fh:
+                    while chunk := await part.read(1 << 20):
+                        size += len(chunk)
+                        if size > config.max_upload_bytes:
+                            return _too_large(config)
+                        fh.write(chunk)
+                await form.close()
+            else:
+                with open(target, "wb") as fh:
+                    async for chunk in request.stream():
+                        size += len(chunk)
+                        if size > config.max_upload_bytes:
+                            return _too_large(config)
+                        fh.write(chunk)
+            shown = re.sub(r"[^\w.\-]", "_", filename or f"upload of {name}")[:100] or "upload"
+            digest = await anyio.to_thread.run_sync(sha256_of, target)
+            desc = await anyio.to_thread.run_sync(
+                lambda: stores.save_upload(staged, name, shown, lang=lang, fmt=format, sha256=digest))
+            return desc
+        finally:
+            import shutil
+
+            shutil.rmtree(staged, ignore_errors=True)
+
+    # ------------------------------------------------------------------ quick analyses
+    @app.post("/neighbors", tags=["analyses"])
+    def neighbors(req: NeighborsRequest) -> dict[str, Any]:
+        """Nearest neighbours by cosine similarity (``geobias neighbors``)."""
+        return analyses.neighbors(config, stores, req)
+
+    @app.post("/weat", tags=["analyses"])
+    def weat(req: WeatRequest) -> dict[str, Any]:
+        """WEAT (``geobias weat``); built-in test by name or inline X, Y, A, B."""
+        return analyses.weat(config, stores, req)
+
+    @app.post("/mweat", tags=["analyses"])
+    def mweat(req: MweatRequest) -> dict[str, Any]:
+        """MWEAT (``geobias mweat``)."""
+        return analyses.mweat(config, stores, req)
+
+    @app.post("/directions", tags=["analyses"])
+    def directions(req: DirectionsRequest) -> dict[str, Any]:
+        """Gender directions d_PCA, d_g, d_s (``geobias directions``)."""
+        return analyses.directions(config, stores, req)
+
+    @app.post("/translate-eval", tags=["analyses"])
+    def translate_eval(req: TranslateEvalRequest) -> dict[str, Any]:
+        """Word translation P@k (``geobias translate-eval``) on two aligned stores."""
+        return analyses.translate_eval(config, stores, req)
+
+    # ------------------------------------------------------------------ jobs
+    @app.post("/jobs", status_code=202, tags=["jobs"])
+    def submit(req: JobRequest) -> JSONResponse:
+        job = jobs.submit(req.kind, req.params)
+        return JSONResponse(job, status_code=202, headers={"Location": f"/jobs/{job['id']}"})
+
+    @app.get("/jobs", tags=["jobs"])
+    def list_jobs(limit: int = 50) -> dict[str, Any]:
+        return {"jobs": jobs.list(max(1, min(limit, 500)))}
+
+    @app.get("/jobs/{job_id}", tags=["jobs"])
+    def get_job(job_id: str) -> dict[str, Any]:
+        return jobs.get(_job_id(job_id))
+
+    @app.delete("/jobs/{job_id}", tags=["jobs"])
+    def cancel_job(job_id: str) -> dict[str, Any]:
+        return jobs.cancel(_job_id(job_id))
+
+    @app.get("/jobs/{job_id}/artifacts/{name}", tags=["jobs"])
+    def artifact(job_id: str, name: str) -> FileResponse:
+        job_id = _job_id(job_id)
+        check_name(name, "artefact name")
+        if name not in jobs.artifacts(job_id):
+            raise JobNotFound(f"job {job_id} has no artefact {name!r} (artefacts exist once a job is done)")
+        return FileResponse(jobs.job_dir(job_id) / "artifacts" / name, filename=name)
+
+    @app.get("/jobs/{job_id}/report", response_class=HTMLResponse, tags=["pages"])
+    def job_report(job_id: str) -> HTMLResponse:
+        from geobias.service import pages
+
+        job = jobs.get(_job_id(job_id))
+        return HTMLResponse(pages.report(job, jobs.job_dir(job["id"]) / "artifacts"), headers=_PAGE_HEADERS)
+
+    @app.get("/", response_class=HTMLResponse, tags=["pages"])
+    def home() -> HTMLResponse:
+        from geobias.service import pages
+
+        return HTMLResponse(pages.home(stores.listing(), jobs.list(30)), headers=_PAGE_HEADERS)
+
+    return Limits(app, config)  # the ASGI app: token and body limits around FastAPI
+
+
+def _job_id(job_id: str) -> str:
+    if not re.fullmatch(r"[0-9a-f]{16}", job_id):
+        raise JobNotFound(f"no job {job_id!r}")
+    return job_id
+
+
+def _too_large(config: ServiceConfig) -> JSONResponse:
+    return error(413, "PayloadTooLarge", f"upload exceeds this service's limit of {config.max_upload_bytes:,} bytes")
+
+
+def _version() -> str:
+    from geobias import __version__
+
+    return __version__

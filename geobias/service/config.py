@@ -1,0 +1,91 @@
+"""Settings of one service instance, and the names it accepts."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from geobias.errors import InputError
+
+# A store or artefact name: a single path component, no leading dot (no '..', no '/').
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def check_name(name: str, what: str = "store name") -> str:
+    """Return ``name`` if it is a plain name (letters, digits, '.', '_', '-'; at most 64
+    characters; no leading dot), else raise :class:`InputError`: it can never leave the
+    directory it is looked up in."""
+    if not isinstance(name, str) or not NAME_RE.match(name) or ".." in name:
+        raise InputError(
+            f"invalid {what} {name!r}: use 1-64 letters, digits, '.', '_' or '-' (not starting with '.', no '..')"
+        )
+    return name
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def default_data_dir() -> Path:
+    """``$GEOBIAS_DATA_DIR``, else ``~/.local/share/geobias/service``."""
+    env = os.environ.get("GEOBIAS_DATA_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "geobias" / "service"
+
+
+@dataclass
+class ServiceConfig:
+    """Settings of a service instance.
+
+    Attributes
+    ----------
+    vectors_dir : Path
+        Where stores live (registry installs, stores saved by name, uploads); the service
+        sets ``GEOBIAS_VECTORS_DIR`` to it for the library and for job processes.
+    data_dir : Path
+        Job database (``jobs.sqlite3``), job directories and upload staging.
+    token : str or None
+        Bearer token every request must carry (``Authorization: Bearer TOKEN``); required
+        when binding a non-loopback host.
+    workers : int, default 2
+        Jobs that run at once (each in its own process); more wait in the queue.
+    max_queue : int, default 16
+        Queued jobs beyond which ``POST /jobs`` answers 429.
+    max_upload_bytes : int, default 1 GiB
+        Largest vector-file upload (413 beyond it).
+    max_body_bytes : int, default 4 MiB
+        Largest JSON request body (413 beyond it).
+    max_permutations : int, default 1,000,000
+    max_words : int, default 10,000
+        Longest inline word list / dictionary (lines).
+    max_k : int, default 1,000
+        Largest neighbour count.
+    """
+
+    vectors_dir: Path
+    data_dir: Path
+    token: str | None = None
+    workers: int = 2
+    max_queue: int = 16
+    max_upload_bytes: int = 1 << 30
+    max_body_bytes: int = 4 << 20
+    max_permutations: int = 1_000_000
+    max_words: int = 10_000
+    max_k: int = 1000
+    models_dir: Path | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        self.vectors_dir = Path(self.vectors_dir).expanduser().resolve()
+        self.data_dir = Path(self.data_dir).expanduser().resolve()
+        if self.models_dir is None:
+            self.models_dir = self.data_dir / "models"
+        if self.workers < 1:
+            raise InputError(f"--workers must be at least 1; got {self.workers}")

@@ -1,0 +1,340 @@
+"""Background jobs: the record (SQLite) first, then a worker process running the command.
+
+States: ``queued`` → ``running`` → ``done`` | ``failed`` | ``cancelled``. The database under the
+data directory is the truth: a restart keeps every finished result, marks a job that was
+running ``failed`` with the reason, and queues again the jobs that never started. A job's
+process dies with the server (``PR_SET_PDEATHSIG``), so no orphan keeps writing after a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from geobias.errors import GeobiasError
+from geobias.service.config import ServiceConfig
+from geobias.service.job_kinds import COMMANDS, PARAMS, Builder, json_flag
+
+STATES = ("queued", "running", "done", "failed", "cancelled")
+FINISHED = ("done", "failed", "cancelled")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    params TEXT NOT NULL,
+    argv TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL,
+    pid INTEGER,
+    result TEXT,
+    error TEXT
+)
+"""
+
+
+class JobNotFound(GeobiasError):
+    """No job has this id (HTTP 404)."""
+
+
+class QueueFull(GeobiasError):
+    """Too many queued jobs (HTTP 429)."""
+
+
+class JobConflict(GeobiasError):
+    """The job is not in a state that allows the request (HTTP 409)."""
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_SPINNER = re.compile(r"^[\u2800-\u28ff]\s*")
+
+
+def _lines(text: str) -> list[str]:
+    """Non-empty lines of a job's stderr, terminal control codes and spinner frames removed."""
+    text = _ANSI.sub("\n", text).replace("\r", "\n")
+    return [_SPINNER.sub("", ln.strip()) for ln in text.splitlines() if ln.strip()]
+
+
+def _last_error(stderr_text: str) -> str:
+    lines = _lines(stderr_text)
+    for ln in reversed(lines):
+        if ln.startswith("geobias: error:"):
+            return ln[len("geobias: error:"):].strip()
+    return lines[-1] if lines else "the job's process failed without a message"
+
+
+def _warm_forkserver() -> None:
+    """Start the fork server now (it imports the heavy modules once) rather than at the first job."""
+    from multiprocessing import forkserver
+
+    from geobias.service.worker import context
+
+    context()
+    try:
+        forkserver.ensure_running()
+    except Exception:  # noqa: BLE001 - the first job starts it (and reports any failure)
+        pass
+
+
+class JobManager:
+    """Queue, runner threads and SQLite records of a service's jobs."""
+
+    def __init__(self, config: ServiceConfig, stores):
+        self.config = config
+        self.stores = stores
+        self.root = config.data_dir / "jobs"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.db_path = config.data_dir / "jobs.sqlite3"
+        self._db_lock = threading.Lock()
+        self._db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(_SCHEMA)
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._procs: dict[str, Any] = {}
+        self._start_lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._stopping = False
+
+    # ------------------------------------------------------------------ db helpers
+    def _exec(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+        with self._db_lock:
+            return self._db.execute(sql, args)
+
+    def _row(self, job_id: str) -> dict[str, Any]:
+        with self._db_lock:
+            cur = self._db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,))
+            row = cur.fetchone()
+            cols = [c[0] for c in cur.description]
+        if row is None:
+            raise JobNotFound(f"no job {job_id!r}")
+        return dict(zip(cols, row, strict=True))
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Recover from a previous run, then start ``config.workers`` runner threads."""
+        now = time.time()
+        self._exec(
+            "UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE state = 'running'",
+            (now, json.dumps({"type": "Interrupted", "message":
+                              "the server stopped while this job was running; submit it again"})),
+        )
+        with self._db_lock:
+            queued = [r[0] for r in self._db.execute("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created")]
+        for job_id in queued:
+            shutil.rmtree(self.root / job_id / "artifacts", ignore_errors=True)
+            self._queue.put(job_id)
+        threading.Thread(target=_warm_forkserver, name="geobias-forkserver", daemon=True).start()
+        for i in range(self.config.workers):
+            t = threading.Thread(target=self._worker, name=f"geobias-job-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def stop(self) -> None:
+        self._stopping = True
+        for proc in list(self._procs.values()):
+            self._kill(proc)
+        for _ in self._threads:
+            self._queue.put(None)
+
+    # ------------------------------------------------------------------ API
+    def submit(self, kind: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Validate and record a job, then queue it.
+
+        Raises
+        ------
+        pydantic.ValidationError
+            Unknown or ill-typed parameters (HTTP 422).
+        GeobiasError
+            Invalid values (HTTP 4xx); nothing is recorded.
+        QueueFull
+            ``config.max_queue`` jobs are already waiting.
+        """
+        model = PARAMS[kind].model_validate(params)
+        with self._db_lock:
+            waiting = self._db.execute("SELECT COUNT(*) FROM jobs WHERE state = 'queued'").fetchone()[0]
+        if waiting >= self.config.max_queue:
+            raise QueueFull(f"{waiting} jobs are already queued (the limit is {self.config.max_queue}); retry later")
+        job_id = uuid.uuid4().hex[:16]
+        job_dir = self.root / job_id
+        job_dir.mkdir(parents=True)
+        try:
+            argv = Builder(self.config, self.stores, job_dir).build(kind, model) + json_flag(kind)
+        except BaseException:
+            shutil.rmtree(job_dir, ignore_errors=True)
+            raise
+        self._exec(
+            "INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, ?, ?, ?, 'queued', ?)",
+            (job_id, kind, json.dumps(model.model_dump(), ensure_ascii=False), json.dumps(argv), time.time()),
+        )
+        self._queue.put(job_id)
+        return self.get(job_id)
+
+    def get(self, job_id: str) -> dict[str, Any]:
+        row = self._row(job_id)
+        return self._public(row)
+
+    def list(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self._db_lock:
+            cur = self._db.execute("SELECT * FROM jobs ORDER BY created DESC LIMIT ?", (limit,))
+            cols = [c[0] for c in cur.description]
+            rows = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        return [self._public(r, with_result=False) for r in rows]
+
+    def cancel(self, job_id: str) -> dict[str, Any]:
+        row = self._row(job_id)
+        if row["state"] in FINISHED:
+            raise JobConflict(f"job {job_id} is already {row['state']}")
+        now = time.time()
+        msg = json.dumps({"type": "Cancelled", "message": "cancelled by a DELETE request"})
+        cur = self._exec("UPDATE jobs SET state = 'cancelled', finished = ?, error = ? WHERE id = ? AND state IN ('queued', 'running')",
+                         (now, msg, job_id))
+        if cur.rowcount:
+            proc = self._procs.get(job_id)
+            if proc is not None:
+                self._kill(proc)
+        return self.get(job_id)
+
+    def job_dir(self, job_id: str) -> Path:
+        self._row(job_id)
+        return self.root / job_id
+
+    def artifacts(self, job_id: str) -> list[str]:
+        """Names of the files a finished job wrote (none unless it is ``done``)."""
+        row = self._row(job_id)
+        if row["state"] != "done":
+            return []
+        d = self.root / job_id / "artifacts"
+        if not d.is_dir():
+            return []
+        return sorted(p.name for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
+
+    # ------------------------------------------------------------------ views
+    def _public(self, row: dict[str, Any], with_result: bool = True) -> dict[str, Any]:
+        now = time.time()
+        start, end = row["started"], row["finished"]
+        elapsed = None if start is None else round((end or now) - start, 3)
+        progress: dict[str, Any] = {"fraction": 1.0 if row["state"] == "done" else (0.0 if row["state"] == "queued" else None),
+                                    "elapsed_s": elapsed}
+        if row["state"] == "running":
+            progress["last_message"] = self._tail(row["id"])
+        out = {
+            "id": row["id"], "kind": row["kind"], "command": COMMANDS[row["kind"]], "state": row["state"],
+            "created": row["created"], "started": start, "finished": end, "progress": progress,
+            "params": json.loads(row["params"]),
+            "error": json.loads(row["error"]) if row["error"] else None,
+        }
+        if with_result:
+            out["result"] = json.loads(row["result"]) if row["result"] else None
+            out["artifacts"] = self.artifacts(row["id"]) if row["state"] == "done" else []
+        return out
+
+    def _tail(self, job_id: str) -> str | None:
+        path = self.root / job_id / "stderr.txt"
+        try:
+            with open(path, "rb") as fh:
+                fh.seek(max(0, path.stat().st_size - 4096))
+                text = fh.read().decode("utf-8", "replace")
+        except OSError:
+            return None
+        lines = [ln for ln in _lines(text) if ln]
+        return lines[-1][:300] if lines else None
+
+    # ------------------------------------------------------------------ running
+    def _kill(self, proc) -> None:
+        """SIGTERM the job's process group, SIGKILL it after 5 s."""
+        for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                try:
+                    os.kill(proc.pid, sig)  # not yet its own session leader
+                except (ProcessLookupError, PermissionError):
+                    return
+            proc.join(wait)
+            if proc.exitcode is not None:
+                return
+
+    def _worker(self) -> None:
+        while True:
+            job_id = self._queue.get()
+            if job_id is None or self._stopping:
+                return
+            try:
+                self._run(job_id)
+            except Exception as exc:  # noqa: BLE001 - a runner bug must not kill the runner thread
+                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
+                           (time.time(), json.dumps({"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"}), job_id))
+
+    def _run(self, job_id: str) -> None:
+        row = self._row(job_id)
+        if row["state"] != "queued":
+            return
+        job_dir = self.root / job_id
+        cwd = job_dir / "cwd"  # empty: a store name can never resolve to a file of the job
+        cwd.mkdir(parents=True, exist_ok=True)
+        (job_dir / "artifacts").mkdir(exist_ok=True)
+        argv = json.loads(row["argv"])
+        env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(self.config.vectors_dir), PYTHONUNBUFFERED="1")
+        env.pop("GEOBIAS_DEBUG", None)
+        from geobias.service.worker import context, run_job
+
+        cur = self._exec("UPDATE jobs SET state = 'running', started = ? WHERE id = ? AND state = 'queued'",
+                         (time.time(), job_id))
+        if not cur.rowcount:
+            return  # cancelled meanwhile
+        proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
+            argv, str(cwd), str(job_dir / "stdout.txt"), str(job_dir / "stderr.txt"), env))
+        with self._start_lock:
+            proc.start()
+        self._procs[job_id] = proc
+        self._exec("UPDATE jobs SET pid = ? WHERE id = ?", (proc.pid, job_id))
+        if self._row(job_id)["state"] == "cancelled":  # cancelled between the two updates
+            self._kill(proc)
+        try:
+            proc.join()
+            rc = proc.exitcode
+        finally:
+            self._procs.pop(job_id, None)
+        if self._stopping:
+            return  # the next start marks it failed
+        now = time.time()
+        if rc == 0:
+            try:
+                result = self._result(row["kind"], json.loads(row["params"]), job_dir)
+            except (ValueError, KeyError) as exc:
+                error = {"type": "InternalError", "message": f"unreadable command output: {exc}"}
+                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
+                           (now, json.dumps(error), job_id))
+                return
+            self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state = 'running'",
+                       (now, json.dumps(result, ensure_ascii=False), job_id))
+        else:
+            text = (job_dir / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+            kind = "InputError" if rc in (1, 2) and "geobias: error:" in text and "internal error" not in text else "JobError"
+            error = {"type": kind, "message": _last_error(text).replace(str(job_dir / "inputs") + "/", "")}
+            self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
+                       (now, json.dumps(error, ensure_ascii=False), job_id))
+
+    def _result(self, kind: str, params: dict[str, Any], job_dir: Path) -> dict[str, Any]:
+        text = (job_dir / "stdout.txt").read_text(encoding="utf-8")
+        if kind != "vectors-pool":
+            return json.loads(text)
+        # `vectors pool` prints one line, no envelope: build it from the saved store
+        from geobias.results import envelope
+
+        desc = self.stores.describe(params["out"])
+        return envelope("vectors pool", {"options": params}, {"store": desc["name"], "shape": desc["shape"],
+                                                              "lang": desc["lang"], "message": text.strip()})

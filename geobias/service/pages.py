@@ -1,0 +1,332 @@
+"""Server-rendered HTML: the home page and a job's report (no JavaScript, no build step).
+
+Tables are the CLI's own: the command's rich renderer is run against a collecting console and
+each rich ``Table`` becomes an HTML ``<table>``. Plots are the PNGs the command wrote (gender
+plane, BEC-Pro bars) or matplotlib ``Figure`` objects drawn here from the result (per-pair MWEAT
+bias bars, per-word WEAT associations, per-method evaluation bars), inlined as base64 PNG.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import html
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+CSS = """
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;color:#222;padding:0 1rem}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
+table{border-collapse:collapse;margin:.8rem 0}caption{text-align:left;font-weight:600;padding:.3rem 0}
+td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top;font-size:.9rem}
+th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.state-done{color:#176f2c}.state-failed,.state-cancelled{color:#a4161a}.state-running,.state-queued{color:#8a5a00}
+img.plot{max-width:100%;border:1px solid #ddd;margin:.5rem 0}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:.8rem}
+p.note{color:#666;font-size:.85rem}
+"""
+
+
+def esc(x: Any) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def page(title: str, body: str) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
+            f"<style>{CSS}</style></head><body>{body}</body></html>")
+
+
+def when(ts: float | None) -> str:
+    if ts is None:
+        return ""
+    return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _num(cell: str) -> bool:
+    s = cell.strip().replace(",", "").replace("%", "").lstrip("+-−")
+    try:
+        float(s.split()[0])
+        return True
+    except (ValueError, IndexError):
+        return False
+
+
+def simple_table(headers: list[str], rows: list[list[Any]], caption: str = "", raw_cols: tuple[int, ...] = ()) -> str:
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = []
+    for r in rows:
+        cells = []
+        for i, c in enumerate(r):
+            text = c if i in raw_cols else esc(c)
+            cls = " class='num'" if i not in raw_cols and _num(str(c)) else ""
+            cells.append(f"<td{cls}>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    cap = f"<caption>{esc(caption)}</caption>" if caption else ""
+    thead = f"<thead><tr>{head}</tr></thead>" if headers else ""
+    return f"<table>{cap}{thead}<tbody>{''.join(body)}</tbody></table>"
+
+
+# ----------------------------------------------------------------------------- rich → HTML
+class _Collector:
+    """Stands in for a rich ``Console``: collects what a CLI renderer prints."""
+
+    is_terminal = False
+
+    def __init__(self):
+        self.items: list[Any] = []
+
+    def print(self, *objects, **_kwargs) -> None:
+        self.items.extend(objects)
+
+
+def _plain(x: Any) -> str:
+    from rich.text import Text
+
+    if isinstance(x, Text):
+        return x.plain
+    if isinstance(x, str):
+        try:
+            return Text.from_markup(x).plain
+        except Exception:  # noqa: BLE001 - not markup after all
+            return x
+    return str(x)
+
+
+def rich_to_html(obj: Any) -> str:
+    """HTML for what a CLI renderer printed: ``Table`` → ``<table>``, ``Group`` recursed, text → ``<p>``."""
+    from rich.console import Group
+    from rich.table import Table
+
+    if isinstance(obj, Group):
+        return "".join(rich_to_html(r) for r in obj.renderables)
+    if isinstance(obj, Table):
+        columns = obj.columns
+        cells = [[_plain(c) for c in col.cells] for col in columns]
+        n = max((len(c) for c in cells), default=0)
+        rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
+        headers = [_plain(c.header).replace("\n", " ") for c in columns] if obj.show_header else []
+        return simple_table(headers, rows, caption=_plain(obj.title) if obj.title else "")
+    return f"<p>{esc(_plain(obj))}</p>"
+
+
+def render_cli(renderer) -> str:
+    console = _Collector()
+    renderer(console)
+    return "".join(rich_to_html(x) for x in console.items)
+
+
+class _Obj(dict):
+    """A result dict read with attribute access, as the CLI renderers read result objects."""
+
+    def __getattr__(self, key):
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+
+def _wrap(x: Any) -> Any:
+    if isinstance(x, dict):
+        return _Obj({k: _wrap(v) for k, v in x.items()})
+    if isinstance(x, list):
+        return [_wrap(v) for v in x]
+    return x
+
+
+def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """The CLI's tables for a job's result, or None where the command renders inline (its
+    renderer is a closure) or the renderer cannot read the JSON form."""
+    import numpy as np
+
+    r = _wrap(result)
+    try:
+        if kind == "mweat":
+            from geobias.report.tables import mweat_table
+
+            return render_cli(lambda c: c.print(mweat_table(r, top=15)))
+        if kind == "weat":
+            from geobias.report.tables import weat_table
+
+            return render_cli(lambda c: c.print(weat_table(r)))
+        if kind == "directions":
+            from geobias.report.tables import directions_table
+
+            return render_cli(lambda c: c.print(directions_table(r)))
+        if kind == "evaluate":
+            from geobias.report.tables import render_evaluation
+
+            ev = _wrap({"table": evaluation_table(result), "coverage": result.get("coverage") or {}})
+            console = _Collector()
+            render_evaluation(console, ev, params["lang"], params["permutations"], params["seed"])
+            if not ev.coverage:  # `--json` carries the table only: no coverage line of Nones
+                console.items = [x for x in console.items if not str(x).startswith("translation queries covered")]
+            return "".join(rich_to_html(x) for x in console.items)
+        if kind == "probe-becpro" and "pre" not in result:
+            from geobias.cli.probe_becpro import _render  # renderer lives in the CLI module for now
+
+            return render_cli(lambda c: _render(c, r))
+        if kind == "probe-malor":
+            from geobias.cli.probe_malor import _render
+
+            return render_cli(lambda c: _render(c, r))
+        if kind == "probe-association":
+            from geobias.cli.probe_association import _render
+
+            for key in ("association", "log_p_target", "log_p_prior"):
+                r[key] = np.asarray(result[key], dtype=float)
+            return render_cli(lambda c: _render(c, r))
+    except Exception:  # noqa: BLE001 - fall back to the generic view of the JSON
+        return None
+    return None
+
+
+def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:
+    """``{method: {metric: value}}`` from an evaluate result: ``--json`` prints exactly that table
+    today; a result carrying it under ``table`` (with coverage beside it) is read too."""
+    if isinstance(result.get("table"), dict):
+        return result["table"]
+    return {k: v for k, v in result.items() if isinstance(v, dict)}
+
+
+def generic_tables(result: Any, title: str = "result") -> str:
+    """Scalars as a two-column table; lists of flat dicts as tables of their own."""
+    if not isinstance(result, dict):
+        return f"<pre>{esc(json.dumps(result, indent=2, ensure_ascii=False))}</pre>"
+    scalars, parts = [], []
+    for k, v in result.items():
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            keys = list(dict.fromkeys(k2 for x in v for k2, v2 in x.items() if not isinstance(v2, (dict, list))))
+            rows = [[_fmt(x.get(k2)) for k2 in keys] for x in v[:200]]
+            parts.append(simple_table(keys, rows, caption=f"{k} ({len(v)})"))
+        elif isinstance(v, dict) and v and all(not isinstance(x, (dict, list)) for x in v.values()):
+            parts.append(simple_table(["key", "value"], [[k2, _fmt(v2)] for k2, v2 in v.items()], caption=k))
+        elif isinstance(v, (dict, list)):
+            text = json.dumps(v, ensure_ascii=False)
+            scalars.append([k, text if len(text) < 300 else text[:300] + " …"])
+        else:
+            scalars.append([k, _fmt(v)])
+    return simple_table(["field", "value"], scalars, caption=title) + "".join(parts)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return "" if v is None else str(v)
+
+
+# ----------------------------------------------------------------------------- plots
+def figure_png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _img(b64: str, alt: str) -> str:
+    return f"<img class='plot' alt='{esc(alt)}' src='data:image/png;base64,{b64}'>"
+
+
+def _bars(labels: list[str], values: list[float], title: str, xlabel: str, colours=None):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, max(2.5, 0.28 * len(labels) + 1)))
+    ax = fig.subplots()
+    y = list(range(len(labels)))[::-1]
+    ax.barh(y, values, color=colours or "#1f77b4")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.axvline(0, color="grey", lw=0.5)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
+    """Inline ``<img>`` tags: the PNGs the command wrote, then plots drawn from the result."""
+    out = []
+    for name in artifacts:
+        if name.endswith(".png"):
+            out.append(_img(base64.b64encode((artifacts_dir / name).read_bytes()).decode("ascii"), name))
+    try:
+        if kind == "mweat" and result.get("per_word"):
+            top = sorted(result["per_word"], key=lambda p: -(p.get("bias") or 0))[:25]
+            labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
+            colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
+            out.append(_img(figure_png(_bars(labels, [p["bias"] for p in top],
+                                             "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
+                                             "bias", colours)), "per-pair bias bars"))
+        elif kind == "weat" and result.get("per_word"):
+            words = sorted(result["per_word"], key=lambda w: -(w.get("s") or 0))
+            colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
+            out.append(_img(figure_png(_bars([w["word"] for w in words], [w["s"] for w in words],
+                                             "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)),
+                            "per-word association bars"))
+        elif kind == "evaluate" and evaluation_table(result):
+            table = evaluation_table(result)
+            methods = list(table)
+            stats = [table[m].get("mweat_statistic") for m in methods]
+            if any(s is not None for s in stats):
+                out.append(_img(figure_png(_bars(methods, [s or 0.0 for s in stats],
+                                                 "MWEAT statistic per method", "MWEAT statistic")), "per-method MWEAT bars"))
+        elif kind == "probe-malor" and result.get("per_occupation"):
+            occ = sorted(result["per_occupation"], key=lambda o: -abs(o["log2_ratio"]))[:25]
+            out.append(_img(figure_png(_bars([o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
+                                             "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")),
+                            "per-occupation bars"))
+    except (KeyError, TypeError, ValueError):
+        pass
+    return out
+
+
+# ----------------------------------------------------------------------------- pages
+def home(stores: list[dict[str, Any]], jobs: list[dict[str, Any]]) -> str:
+    srows = [[s["name"], s.get("lang") or "", "" if s["shape"][0] is None else f"{s['shape'][0]:,} × {s['shape'][1]}",
+              "yes" if s["installed"] else "no", "registry" if s["registry"] else "saved",
+              (s.get("sha256_vectors") or "")[:16]] for s in stores]
+    jrows = []
+    for j in jobs:
+        link = f"<a href='/jobs/{esc(j['id'])}/report'>{esc(j['id'])}</a>"
+        state = f"<span class='state-{esc(j['state'])}'>{esc(j['state'])}</span>"
+        jrows.append([link, esc(j["command"]), state, esc(when(j["created"])),
+                      esc("" if j["progress"]["elapsed_s"] is None else f"{j['progress']['elapsed_s']:.1f} s")])
+    body = (
+        "<h1>geobias service</h1>"
+        "<p>Gender bias in the geometry of word representations. JSON API: "
+        "<a href='/docs'>interactive docs</a>, <a href='/openapi.json'>OpenAPI schema</a>.</p>"
+        "<h2>Stores</h2>" + simple_table(["name", "lang", "shape", "installed", "kind", "sha256 (vectors.npy)"], srows)
+        + "<h2>Recent jobs</h2>"
+        + (simple_table(["job", "command", "state", "submitted", "elapsed"], jrows, raw_cols=(0, 1, 2, 3, 4))
+           if jrows else "<p>No jobs yet (POST /jobs).</p>")
+    )
+    return page("geobias service", body)
+
+
+def report(job: dict[str, Any], artifacts_dir: Path) -> str:
+    """The report of a job: its state; once done, the CLI's tables and the plots."""
+    title = f"{job['command']} — job {job['id']}"
+    meta = simple_table([], [["state", job["state"]], ["submitted", when(job["created"])],
+                                   ["finished", when(job["finished"])],
+                                   ["elapsed", "" if job["progress"]["elapsed_s"] is None else f"{job['progress']['elapsed_s']:.2f} s"],
+                                   ["parameters", json.dumps({k: v for k, v in job["params"].items() if not isinstance(v, str) or len(v) < 200},
+                                                             ensure_ascii=False)]],
+                        caption="job")
+    parts = [f"<h1>{esc(title)}</h1>", "<p><a href='/'>← all stores and jobs</a></p>", meta]
+    if job["state"] != "done":
+        err = job.get("error") or {}
+        if err:
+            parts.append(f"<p class='state-failed'>{esc(err.get('type'))}: {esc(err.get('message'))}</p>")
+        else:
+            parts.append("<p>The result appears here when the job is done (reload the page).</p>")
+        return page(title, "".join(parts))
+    env = job["result"] or {}
+    result = env.get("result", {})
+    tables = cli_tables(job["kind"], job["params"], result) or generic_tables(result)
+    plots = result_plots(job["kind"], result, artifacts_dir, job.get("artifacts", []))
+    parts += ["<h2>Tables</h2>", tables]
+    if plots:
+        parts += ["<h2>Plots</h2>", *plots]
+    if job.get("artifacts"):
+        links = "".join(f"<li><a href='/jobs/{esc(job['id'])}/artifacts/{esc(a)}'>{esc(a)}</a></li>" for a in job["artifacts"])
+        parts += ["<h2>Artefacts</h2>", f"<ul>{links}</ul>"]
+    parts.append(f"<p class='note'>geobias {esc(env.get('geobias_version'))}; the JSON envelope is at "
+                 f"<a href='/jobs/{esc(job['id'])}'>/jobs/{esc(job['id'])}</a>.</p>")
+    return page(title, "".join(parts))

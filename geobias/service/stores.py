@@ -1,0 +1,203 @@
+"""Stores seen by the service: the registry's installed sources and stores saved by name under
+the vectors directory. Each is opened once (memory-mapped) and shared by every request."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from geobias.errors import GeobiasError, InputError, VectorFormatError
+from geobias.service.config import ServiceConfig, check_name
+
+
+class StoreNotFound(GeobiasError):
+    """No installed registry source or saved store has this name (HTTP 404)."""
+
+
+class StoreExists(GeobiasError):
+    """An upload names a store that already exists (HTTP 409)."""
+
+
+# Upload formats the service reads. No "kv": gensim KeyedVectors files are pickles.
+UPLOAD_FORMATS = ("auto", "w2v-text", "vec", "w2v-bin", "fasttext-bin", "npz")
+
+
+class StoreManager:
+    """Named stores under ``config.vectors_dir``, opened once and cached.
+
+    A name is valid only if it is a plain name (:func:`check_name`) and names an installed
+    registry source or a geobias store directory there; no request names a path.
+    """
+
+    def __init__(self, config: ServiceConfig):
+        self.config = config
+        self._open: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ listing
+    def _path(self, name: str) -> Path:
+        from geobias.sources.registry import SOURCES
+        from geobias.store import is_cache
+
+        check_name(name)
+        path = self.config.vectors_dir / name
+        if not is_cache(path):
+            known = [s for s in SOURCES if s == name]
+            hint = (f"registry source {name!r} is not installed (run `geobias vectors install {name}`)"
+                    if known else f"no store named {name!r}")
+            raise StoreNotFound(f"{hint}; GET /stores lists the available stores")
+        return path
+
+    def names(self) -> list[str]:
+        from geobias.store import is_cache
+
+        base = self.config.vectors_dir
+        if not base.is_dir():
+            return []
+        # dot-entries are the atomic writers' temporary siblings: never visible
+        return sorted(p.name for p in base.iterdir() if not p.name.startswith(".") and is_cache(p))
+
+    def describe(self, name: str) -> dict[str, Any]:
+        """Name, shape, language, provenance, sha256 and whether it is a registry source."""
+        from geobias.sources.registry import SOURCES
+
+        path = self._path(name)
+        try:
+            meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise VectorFormatError(f"store {name!r}: unreadable meta.json ({exc})") from None
+        src = SOURCES.get(name)
+        prov = dict(meta.get("provenance") or {})
+        return {
+            "name": name,
+            "shape": [meta.get("n_words"), meta.get("dim")],
+            "lang": meta.get("lang") or (src.lang if src else None),
+            "registry": src is not None,
+            "installed": True,
+            "sha256_vectors": meta.get("sha256_vectors"),
+            "sha256_expected": src.sha256_vectors if src else None,
+            "licence": src.licence if src else prov.get("licence"),
+            "provenance": prov,
+            "open": name in self._open,
+        }
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every installed or saved store, then registry sources that are not installed."""
+        from geobias.sources.registry import SOURCES
+
+        rows = []
+        for name in self.names():
+            try:
+                rows.append(self.describe(name))
+            except GeobiasError:
+                continue  # damaged or vanished meanwhile: not listed
+        have = {r["name"] for r in rows}
+        for src in SOURCES.values():
+            if src.name not in have:
+                rows.append({"name": src.name, "shape": list(src.shape), "lang": src.lang, "registry": True,
+                             "installed": False, "sha256_vectors": None, "sha256_expected": src.sha256_vectors,
+                             "licence": src.licence, "provenance": {"source": src.name, "description": src.description},
+                             "open": False})
+        return rows
+
+    # ------------------------------------------------------------------ opening
+    def get(self, name: str):
+        """The open store ``name`` (memory-mapped; loaded on first use, then shared)."""
+        from geobias.sources.registry import SOURCES
+        from geobias.store import load_store
+
+        store = self._open.get(name)
+        if store is not None:
+            return store
+        path = self._path(name)
+        with self._lock:
+            store = self._open.get(name)
+            if store is None:
+                store = load_store(path)
+                if store.lang is None and name in SOURCES:
+                    store.lang = SOURCES[name].lang
+                # derived views built once here, not raced for by concurrent requests
+                store.unit_vectors  # noqa: B018
+                self._open[name] = store
+        return store
+
+    def default_for(self, lang: str) -> str:
+        from geobias.languages import get_language
+
+        return get_language(lang).default_source
+
+    # ------------------------------------------------------------------ upload
+    def staging_dir(self) -> Path:
+        d = self.config.data_dir / "uploads"
+        d.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=".upload-", dir=d))
+
+    def save_upload(self, staged: Path, name: str, filename: str, *, lang: str | None,
+                    fmt: str = "auto", sha256: str | None = None) -> dict[str, Any]:
+        """Validate the staged file with the library's readers and save it as store ``name``
+        (atomically); the staging directory is removed whatever happens.
+
+        Raises
+        ------
+        InputError / VectorFormatError
+            The file is malformed: the reader's message, naming ``filename`` (not the staging path).
+        StoreExists
+            ``name`` is taken.
+        """
+        from geobias.languages import get_language
+        from geobias.sources import read_vectors
+        from geobias.sources.formats import detect_format
+        from geobias.sources.registry import SOURCES
+        from geobias.store import save_store
+
+        try:
+            check_name(name)
+            if name in SOURCES:
+                raise StoreExists(f"{name!r} is a registry source name; choose another store name")
+            code = get_language(lang).code if lang is not None else None
+            if fmt not in UPLOAD_FORMATS:
+                raise InputError(f"format must be one of {', '.join(UPLOAD_FORMATS)}; got {fmt!r} "
+                                 "(gensim KeyedVectors pickles are refused by the service)")
+            dest = self.config.vectors_dir / name
+            if dest.exists():
+                raise StoreExists(f"a store named {name!r} already exists; choose another name")
+            path = staged / "upload"
+            detected = detect_format(path) if fmt == "auto" else fmt
+            if detected in ("kv", "cache"):
+                raise InputError(f"{filename}: looks like a gensim KeyedVectors pickle, which the service "
+                                 "never loads; upload word2vec text/binary, fastText .bin or .npz")
+            store = read_vectors(path, format=detected, lang=code)
+            store.provenance = {"uploaded": filename, "format": store.provenance.get("format"),
+                                "sha256_upload": sha256}
+            self.config.vectors_dir.mkdir(parents=True, exist_ok=True)
+            save_store(store, dest)
+            return self.describe(name)
+        except GeobiasError as exc:
+            text = str(exc).replace(str((staged / "upload").resolve()), filename).replace(str(staged / "upload"), filename)
+            if isinstance(exc, StoreExists) or text == str(exc):
+                raise
+            cls = type(exc) if type(exc) in (GeobiasError, InputError, VectorFormatError) else InputError
+            raise cls(text) from None
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+
+    def cleanup_staging(self) -> None:
+        """Remove upload staging left by a server that died mid-upload."""
+        d = self.config.data_dir / "uploads"
+        if d.is_dir():
+            for p in d.iterdir():
+                if p.name.startswith(".upload-"):
+                    shutil.rmtree(p, ignore_errors=True)
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 22):
+            h.update(block)
+    return h.hexdigest()

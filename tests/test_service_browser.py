@@ -1,0 +1,92 @@
+"""A real browser on the service's pages: headless Debian Chromium (driven by Selenium through
+the system chromedriver) loads the home page and a finished job's report, saves a screenshot,
+and finds the table and the plot. Skips with the reason where no browser is installed
+(`.ci/run` installs `chromium` and `chromium-driver` with apt)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+pytest.importorskip("selenium", reason="selenium is not installed (pip install 'geobias[serve]')")
+
+from geobias.service.testing import ServerProcess, small_french_store  # noqa: E402
+
+SMALL = "small-fr"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+SCREENSHOT_DIR = Path(__file__).resolve().parents[1] / "out"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not CHROMIUM or not DRIVER:
+        pytest.skip("no headless browser: install Debian's chromium and chromium-driver "
+                    "(apt-get install -y chromium chromium-driver; .ci/run does this)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--window-size=1280,2000",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(options=opts, service=Service(executable_path=DRIVER))
+    driver.set_page_load_timeout(120)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server_with_job(tmp_path_factory):
+    from geobias.store import save_store
+
+    root = tmp_path_factory.mktemp("browser")
+    (root / "vectors").mkdir()
+    save_store(small_french_store(), root / "vectors" / SMALL)
+    with ServerProcess(root / "vectors", root / "data", "--workers", "1") as srv, \
+            httpx.Client(base_url=srv.url, timeout=60) as c:
+        job = c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 2000}}).json()
+        deadline = time.monotonic() + 180
+        while (state := c.get(f"/jobs/{job['id']}").json()["state"]) not in ("done", "failed") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert state == "done"
+        yield srv, job["id"]
+
+
+def test_home_and_report_in_chromium(browser, server_with_job):
+    from selenium.webdriver.common.by import By
+
+    srv, job_id = server_with_job
+    browser.get(srv.url + "/")
+    assert browser.title == "geobias service"
+    assert SMALL in browser.find_element(By.TAG_NAME, "body").text
+    links = browser.find_elements(By.CSS_SELECTOR, f"a[href='/jobs/{job_id}/report']")
+    assert links, "the home page lists the job"
+    links[0].click()
+
+    assert browser.current_url.endswith(f"/jobs/{job_id}/report")
+    tables = browser.find_elements(By.TAG_NAME, "table")
+    assert len(tables) >= 3  # job summary, MWEAT summary, most biased pairs
+    captions = [c.text for c in browser.find_elements(By.TAG_NAME, "caption")]
+    assert any(c.startswith("MWEAT (Zhou et al. 2019") for c in captions)
+    assert any(c.startswith("Most biased pairs") for c in captions)
+    pairs = next(t for t in tables if t.find_elements(By.TAG_NAME, "caption")
+                 and t.find_element(By.TAG_NAME, "caption").text.startswith("Most biased pairs"))
+    assert len(pairs.find_elements(By.CSS_SELECTOR, "tbody tr")) >= 5
+    imgs = browser.find_elements(By.CSS_SELECTOR, "img.plot")
+    assert imgs, "the report shows a plot"
+    # the plot really decoded and laid out: the browser knows its pixel size
+    width = browser.execute_script("return arguments[0].naturalWidth", imgs[0])
+    assert width > 300
+    SCREENSHOT_DIR.mkdir(exist_ok=True)
+    shot = SCREENSHOT_DIR / "service-report.png"
+    assert browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
