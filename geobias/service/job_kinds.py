@@ -215,13 +215,15 @@ class Builder:
             rows = [f"{p.male[i] if i < len(p.male) else '-'}\t{p.female[i] if i < len(p.female) else '-'}" for i in range(n)]
             argv += ["--attributes", self.lines("attributes.tsv", rows)]
         argv += ["--permutations", str(p.permutations), "--seed", str(p.seed), "--similarity", p.similarity,
-                 "--oov", p.oov, *(["--paired"] if p.paired else [])]
+                 "--oov", p.oov, *(["--paired"] if p.paired else []),
+                 "--force"]  # the service's own cap (max_permutations) was checked above
         return argv
 
     def _weat(self, p: WeatParams) -> list[str]:
         self.cap(p.permutations, self.config.max_permutations, "permutations")
         return ["weat", "--lang", p.lang, "--test", p.test, *self.store(p.store), "--permutations", str(p.permutations),
-                "--seed", str(p.seed), "--similarity", p.similarity, "--alternative", p.alternative, "--oov", p.oov]
+                "--seed", str(p.seed), "--similarity", p.similarity, "--alternative", p.alternative, "--oov", p.oov,
+                "--force"]  # the service's own cap (max_permutations) was checked above
 
     def _directions(self, p: DirectionsParams) -> list[str]:
         from geobias.languages import get_language
