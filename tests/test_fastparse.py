@@ -112,5 +112,5 @@ def test_tolerated_oddities_still_load(tmp_path):
 def test_non_utf8_encoding_uses_careful_parser(tmp_path):
     p = _write(tmp_path, "2 2\nçà 0.5 1\nb 2 3\n".encode("latin-1"))
     assert read_text_fast(p, None, "latin-1", None) is None
-    store = read_vectors(p, encoding="latin-1")
+    store = read_vectors(p, format="w2v-text", encoding="latin-1")
     assert store.words == ["çà", "b"] and store.vectors[1].tolist() == [2.0, 3.0]
