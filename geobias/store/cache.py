@@ -24,6 +24,9 @@ from geobias.errors import InputError, VectorFormatError
 from geobias.store.vector_store import VectorStore
 
 FORMAT = "geobias-store"
+#: Stores up to this many words read ``words.txt`` when opened (a damaged file is reported at
+#: once); larger ones read it on first use (:meth:`VectorStore._trusted_lazy`).
+EAGER_WORDS = 500_000
 VERSION = 1
 
 
@@ -130,23 +133,39 @@ def load_store(path: str | os.PathLike, *, limit: int | None = None, mmap: bool 
         vectors = np.load(p / "vectors.npy", mmap_mode="r" if mmap else None, allow_pickle=False)
     except ValueError as exc:
         raise VectorFormatError(f"{p / 'vectors.npy'}: unreadable ({exc})") from None
-    words = (p / "words.txt").read_text(encoding="utf-8").split("\n")
-    if words and words[-1] == "":
-        words.pop()
     declared = (meta.get("n_words"), meta.get("dim"))
-    if vectors.ndim != 2 or vectors.shape[0] != len(words) or vectors.shape != declared:
+    if vectors.ndim != 2 or vectors.shape != declared:
         raise VectorFormatError(
-            f"{p}: vectors.npy has shape {vectors.shape}, words.txt {len(words)} lines, "
+            f"{p}: vectors.npy has shape {vectors.shape}, "
             f"meta.json says {declared[0]}×{declared[1]}; the store is damaged, reinstall it"
         )
+    if limit is not None and limit <= 0:
+        raise InputError(f"--limit must be positive; got {limit}")
+    words_path = p / "words.txt"
+    n_total = vectors.shape[0]
     if limit is not None:
-        if limit <= 0:
-            raise InputError(f"--limit must be positive; got {limit}")
-        words, vectors = words[:limit], vectors[:limit]
+        vectors = vectors[:limit]
+
+    def load_words() -> list[str]:
+        words = words_path.read_text(encoding="utf-8").split("\n")
+        if words and words[-1] == "":
+            words.pop()
+        if len(words) != n_total:
+            raise VectorFormatError(
+                f"{p}: vectors.npy has shape {(n_total, declared[1])}, words.txt {len(words)} lines, "
+                f"meta.json says {declared[0]}×{declared[1]}; the store is damaged, reinstall it"
+            )
+        return words[: len(vectors)]
+
     prov = dict(meta.get("provenance") or {}, cache=str(p))
-    # Rows were validated when the cache was written: skip the finiteness scan (near-instant
-    # reload). Damage inside vectors.npy that keeps its size is caught by verify_store.
-    return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
+    # Rows and words were validated when the cache was written: skip the finiteness scan and the
+    # duplicate check, and read words.txt only when a word is first needed (a 2,000,000-word
+    # store reopens in milliseconds). Damage inside vectors.npy that keeps its size is caught by
+    # verify_store; a words.txt of the wrong length on first use.
+    if n_total <= EAGER_WORDS:
+        words = load_words()
+        return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
+    return VectorStore._trusted_lazy(load_words, vectors, lang=meta.get("lang"), provenance=prov)
 
 
 def verify_store(path: str | os.PathLike) -> str:
