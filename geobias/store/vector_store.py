@@ -389,7 +389,7 @@ class VectorStore:
         faiss ``IndexIVFScalarQuantizer`` (inner product, 8-bit scalar quantiser) over the
         unit-normalised rows, added block by block: it holds 1 byte per value (a quarter of the
         float32 matrix), never a second float32 copy. Parameters (measured on the 2,000,000 × 300
-        benchmark, see ``benchmarks/bench_load.py``): ``nlist = clip(2 √n, 16, 2048)`` inverted
+        benchmark, see ``benchmarks/bench_load.py``): ``nlist = clip(√n, 16, 1024)`` inverted
         lists (at most n / 39), k-means on ``min(n, 64 · nlist)`` sampled rows (10 iterations, seed 0);
         :meth:`nearest` probes :data:`IVF_NPROBE` lists and re-ranks ``4k`` candidates by their
         exact float32 cosine.
@@ -400,7 +400,7 @@ class VectorStore:
         import faiss
 
         n, d = self._vectors.shape
-        nlist = max(1, min(int(np.clip(2 * np.sqrt(n), 16, 2048)), n // 39))  # ≥ 39 points per list
+        nlist = max(1, min(int(np.clip(np.sqrt(n), 16, 1024)), n // 39))  # ≥ 39 points per list
         quantizer = faiss.IndexFlatIP(d)
         index = faiss.IndexIVFScalarQuantizer(quantizer, d, nlist, faiss.ScalarQuantizer.QT_8bit,
                                               faiss.METRIC_INNER_PRODUCT)
