@@ -183,3 +183,14 @@ def test_monte_carlo_p_value_is_reproducible_for_a_seed():
     b = permutation_test(s, 58, statistic="mweat", n_permutations=30_000, seed=3)
     c = permutation_test(s, 58, statistic="mweat", n_permutations=30_000, seed=4)
     assert a.p_value == b.p_value and a.p_value != c.p_value
+
+
+def test_pure_python_beta_inverse_matches_scipy():
+    from scipy.special import betaincinv as ref
+
+    from geobias.metrics._betainc import betaincinv
+
+    for n in (10, 1001, 100_001, 1_000_001):
+        for k in sorted({1, 2, n // 100 + 1, n // 2, n - 1}):
+            for a, b, q in ((k, n - k + 1, 0.025), (k + 1, n - k, 0.975)):
+                assert betaincinv(a, b, q) == pytest.approx(ref(a, b, q), rel=1e-8)

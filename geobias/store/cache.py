@@ -26,7 +26,7 @@ from geobias.store.vector_store import VectorStore
 FORMAT = "geobias-store"
 #: Stores up to this many words read ``words.txt`` when opened (a damaged file is reported at
 #: once); larger ones read it on first use (:meth:`VectorStore._trusted_lazy`).
-EAGER_WORDS = 500_000
+EAGER_WORDS = 100_000
 VERSION = 1
 
 
