@@ -39,4 +39,5 @@ test-slow: $(STAMP)
 test-all: test test-slow
 
 bench: $(STAMP)
+	$(BIN)/pip install -q -e ".[bench]"
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done

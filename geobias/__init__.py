@@ -6,7 +6,15 @@ grammatical gender treated correctly (Zhou et al. 2019).
 """
 
 from geobias.errors import GeobiasError
-from geobias.store import VectorStore
 
 __all__ = ["GeobiasError", "VectorStore", "__version__"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # Lazy: `import geobias` (and so `geobias --help`) does not import numpy.
+    if name == "VectorStore":
+        from geobias.store import VectorStore
+
+        return VectorStore
+    raise AttributeError(f"module 'geobias' has no attribute {name!r}")

@@ -6,9 +6,8 @@ import contextvars
 import dataclasses
 import json
 import math
+import sys
 from typing import Any
-
-import numpy as np
 
 
 def jsonable(obj: Any) -> Any:
@@ -16,6 +15,9 @@ def jsonable(obj: Any) -> Any:
 
     Non-finite floats become ``None`` (JSON has no NaN).
     """
+    np = sys.modules.get("numpy")  # not imported here (CLI startup): no numpy object exists without it
+    if np is None:
+        np = _NoNumpy
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, dict):
@@ -34,6 +36,16 @@ def jsonable(obj: Any) -> Any:
     if obj is None or isinstance(obj, str):
         return obj
     return str(obj)
+
+
+class _NoNumpy:
+    class ndarray: ...  # noqa: N801 - stand-ins that no object is an instance of
+
+    class bool_: ...  # noqa: N801
+
+    class integer: ...  # noqa: N801
+
+    class floating: ...  # noqa: N801
 
 
 class Result:

@@ -27,3 +27,24 @@ def test_help_lists_every_command():
     assert out.returncode == 0
     for command in ("vectors", "neighbors", "directions", "weat", "mweat", "probe", "becpro"):
         assert command in out.stdout
+
+
+def _loaded(code: str, modules: tuple[str, ...]) -> list[str]:
+    probe = f"import sys, json; {code}; print(json.dumps([m for m in {modules!r} if m in sys.modules]))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=True)
+    return json.loads(out.stdout)
+
+
+def test_help_path_does_not_load_numpy():
+    """`geobias --help` needs neither numpy nor the store code (issue 14: startup ≤ 0.25 s)."""
+    assert _loaded("import geobias, geobias.cli", ("numpy", "geobias.store.vector_store")) == []
+
+
+def test_mweat_path_does_not_load_scipy_stats():
+    """The MWEAT path imports numpy but no scipy (scipy.stats ~0.5 s, scipy.special ~0.2 s): the
+    Clopper–Pearson interval uses geobias.metrics._betainc."""
+    code = ("import numpy as np, geobias.metrics, geobias.sources; "
+            "geobias.metrics.permutation_test(np.arange(20.0), 10, n_permutations=500)")
+    loaded = _loaded(code, ("numpy", "scipy", "polars", "faiss"))
+    assert loaded == ["numpy"]

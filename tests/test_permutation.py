@@ -155,3 +155,42 @@ def test_bad_inputs():
         permutation_test(np.arange(7.0), 3, paired=True)
     with pytest.raises(InputError, match="alternative"):
         permutation_test(np.arange(6.0), 3, alternative="bigger")
+
+
+def test_selection_sampling_draws_uniform_subsets_of_exact_size():
+    """Scores 2**i encode each drawn subset in its sum: every draw has exactly n_x members, and
+    the 120 subsets of 3 of 10 items come up uniformly (chi-square, 119 dof)."""
+    from math import comb
+
+    from scipy.stats import chisquare
+
+    from geobias.metrics.permutation import _selection_sums
+
+    n, n_x, size = 10, 3, 240_000
+    sums = _selection_sums(2.0 ** np.arange(n), n_x, np.random.default_rng(5), size).astype(np.int64)
+    assert all(bin(v).count("1") == n_x for v in np.unique(sums))
+    codes, counts = np.unique(sums, return_counts=True)
+    assert len(codes) == comb(n, n_x)
+    assert chisquare(counts).pvalue > 1e-3
+    # every item is in X with probability n_x / n
+    member = ((sums[:, None] >> np.arange(n)) & 1).mean(axis=0)
+    np.testing.assert_allclose(member, n_x / n, atol=0.005)
+
+
+def test_monte_carlo_p_value_is_reproducible_for_a_seed():
+    s = np.random.default_rng(0).normal(size=116)
+    a = permutation_test(s, 58, statistic="mweat", n_permutations=30_000, seed=3)
+    b = permutation_test(s, 58, statistic="mweat", n_permutations=30_000, seed=3)
+    c = permutation_test(s, 58, statistic="mweat", n_permutations=30_000, seed=4)
+    assert a.p_value == b.p_value and a.p_value != c.p_value
+
+
+def test_pure_python_beta_inverse_matches_scipy():
+    from scipy.special import betaincinv as ref
+
+    from geobias.metrics._betainc import betaincinv
+
+    for n in (10, 1001, 100_001, 1_000_001):
+        for k in sorted({1, 2, n // 100 + 1, n // 2, n - 1}):
+            for a, b, q in ((k, n - k + 1, 0.025), (k + 1, n - k, 0.975)):
+                assert betaincinv(a, b, q) == pytest.approx(ref(a, b, q), rel=1e-8)

@@ -19,7 +19,11 @@ for small problems r_S is simply computed for every target.
 
 from __future__ import annotations
 
+import hashlib
+import os
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -91,15 +95,60 @@ def mean_knn_similarity(queries: np.ndarray, base: np.ndarray, k: int = 10) -> n
     return sims.mean(axis=1, dtype=np.float64).astype(np.float32)
 
 
-def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
-    """Lower bound of r_S for every target: mean cosine to k sources found by a faiss IVF index.
+#: Trained and filled IVF pruning indexes, most recently used last (see :func:`_ivf_for`).
+_IVF_CACHE: OrderedDict[bytes, tuple[Any, np.ndarray]] = OrderedDict()
+#: How many IVF indexes :func:`_ivf_for` keeps (each holds one float32 copy of its sources).
+IVF_CACHE_SIZE = 4
+#: A cached index is updated in place (changed rows removed and re-added) instead of rebuilt
+#: when at most this fraction of its rows changed.
+IVF_UPDATE_FRACTION = 0.25
+#: Counters for tests and benchmarks: indexes built, reused as they were, updated in place.
+ivf_cache_stats = {"built": 0, "reused": 0, "updated": 0, "recentred": 0}
 
-    Missing neighbours (a probed list shorter than k) count as cosine −1, which keeps the bound
-    valid. Returns float32 of shape (n_targets,).
+
+def row_fingerprints(x: np.ndarray, block: int = 1 << 16) -> np.ndarray:
+    """Per-row content fingerprints: 4 fixed random projections of each row, float64 (n, 4).
+
+    Computed in float64 block by block (one (block × d) · (d × 4) product each, milliseconds
+    for 200,000 × 300 rows; hashing the matrix bytes would be a much slower pass). A changed
+    value changes its row's projections unless the change is below float64 rounding of the row
+    (relative 1e-12 or so), which :data:`BOUND_SLACK` (1e-4) absorbs: an index reused for rows
+    that differ that little still gives valid CSLS bounds.
     """
+    w = np.random.default_rng(20180214).standard_normal((x.shape[1], 4))
+    out = np.empty((x.shape[0], 4), dtype=np.float64)
+    for s in range(0, x.shape[0], block):
+        out[s : s + block] = x[s : s + block].astype(np.float64) @ w
+    return out
+
+
+def content_key(x: np.ndarray, fingerprints: np.ndarray | None = None) -> bytes:
+    """Content identity of a matrix: shape plus a hash of its :func:`row_fingerprints`."""
+    fp = row_fingerprints(x) if fingerprints is None else fingerprints
+    h = hashlib.blake2b(digest_size=16)
+    h.update(np.asarray(x.shape, dtype=np.int64).tobytes())
+    h.update(fp.tobytes())
+    return h.digest()
+
+
+def clear_ivf_cache() -> None:
+    """Drop every cached IVF pruning index (frees their memory)."""
+    _IVF_CACHE.clear()
+
+
+def _build_ivf(sources: np.ndarray, seed: int, centroids_from=None):
     import faiss
 
     n, d = sources.shape
+    if centroids_from is not None:
+        # Same shape as a cached index's sources (another mapping of the same store): reuse its
+        # trained centroids and only assign the rows. Valid bounds whatever the clusters.
+        quantizer = faiss.IndexFlatIP(d)
+        quantizer.add(centroids_from.quantizer.reconstruct_n(0, centroids_from.nlist))
+        index = faiss.IndexIVFFlat(quantizer, d, centroids_from.nlist, faiss.METRIC_INNER_PRODUCT)
+        index.is_trained = True
+        index.add(sources)
+        return index
     # ~4 √n lists, each with ≥ 39 training points (faiss warns, on stdout, below that)
     nlist = int(max(1, min(4096, 4 * np.sqrt(n), n // 39)))
     quantizer = faiss.IndexFlatIP(d)
@@ -111,10 +160,73 @@ def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int =
     index.cp.niter = 10  # measured: same number of exact r_S as faiss's default 25, training 2.5× cheaper
     index.train(np.ascontiguousarray(train))
     index.add(sources)
+    return index
+
+
+def _ivf_for(sources: np.ndarray, seed: int = 0):
+    """The IVF pruning index over ``sources``, built once per content and reused.
+
+    Keyed on :func:`content_key`: a store that did not change (the English side of most
+    mitigation methods in ``geobias evaluate``) reuses its index, and one whose rows changed in
+    at most :data:`IVF_UPDATE_FRACTION` of the places (a Shift that moves a few hundred words)
+    gets those rows removed and re-added in the cached index instead of a new k-means. The
+    lower bound stays valid for any clustering, so reuse never changes a CSLS ranking.
+
+    A store of the same shape as a cached one but with many changed rows (the same vocabulary
+    under another mapping, as each method of ``geobias evaluate`` produces) gets a new index
+    that reuses the cached index's trained centroids instead of a new k-means ("recentred";
+    ``GEOBIAS_CSLS_RETRAIN=1`` turns that off). ``GEOBIAS_CSLS_CACHE=0`` disables all reuse
+    (the baseline of ``benchmarks/bench_csls.py``).
+    """
+    import faiss
+
+    if os.environ.get("GEOBIAS_CSLS_CACHE") == "0":  # the benchmark's no-reuse baseline
+        ivf_cache_stats["built"] += 1
+        return _build_ivf(sources, seed)
+    fp = row_fingerprints(sources)
+    key = content_key(sources, fp)
+    hit = _IVF_CACHE.get(key)
+    if hit is not None:
+        _IVF_CACHE.move_to_end(key)
+        ivf_cache_stats["reused"] += 1
+        return hit[0]
+    for old_key, (index, old_fp) in reversed(_IVF_CACHE.items()):
+        if old_fp.shape != fp.shape or index.d != sources.shape[1]:
+            continue
+        changed = np.flatnonzero((old_fp != fp).any(axis=1))
+        if len(changed) > IVF_UPDATE_FRACTION * len(fp):
+            continue
+        del _IVF_CACHE[old_key]
+        if len(changed):
+            ids = changed.astype(np.int64)
+            index.remove_ids(faiss.IDSelectorArray(len(ids), faiss.swig_ptr(ids)))
+            index.add_with_ids(np.ascontiguousarray(sources[changed]), ids)
+        _IVF_CACHE[key] = (index, fp)
+        ivf_cache_stats["updated"] += 1
+        return index
+    donor = None
+    if os.environ.get("GEOBIAS_CSLS_RETRAIN") != "1":
+        donor = next((ix for ix, ofp in reversed(_IVF_CACHE.values()) if ofp.shape == fp.shape
+                      and ix.d == sources.shape[1]), None)
+    index = _build_ivf(sources, seed, centroids_from=donor)
+    ivf_cache_stats["built" if donor is None else "recentred"] += 1
+    _IVF_CACHE[key] = (index, fp)
+    while len(_IVF_CACHE) > IVF_CACHE_SIZE:
+        _IVF_CACHE.popitem(last=False)
+    return index
+
+
+def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
+    """Lower bound of r_S for every target: mean cosine to k sources found by a faiss IVF index.
+
+    Missing neighbours (a probed list shorter than k) count as cosine −1, which keeps the bound
+    valid. The index comes from :func:`_ivf_for` (cached per source content). Returns float32 of
+    shape (n_targets,).
+    """
+    index = _ivf_for(sources, seed)
     index.nprobe = 8
     sims, rows = index.search(targets, k)
     sims = np.where(rows >= 0, sims, -1.0)
-    del index
     return sims.mean(axis=1, dtype=np.float64).astype(np.float32)
 
 

@@ -34,6 +34,7 @@ def neighbors_cmd(
     word: Annotated[str, typer.Argument(help="The query word.")],
     lang: OptLang = None,
     k: Annotated[int, typer.Option("-k", "--k", help="Number of neighbours.")] = 10,
+    approx: Annotated[str, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index, built once per process; for multi-million-word stores).")] = "exact",
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
@@ -46,7 +47,7 @@ def neighbors_cmd(
     if k <= 0:
         raise InputError(f"-k must be positive; got {k}")
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    pairs = store.most_similar(word, k)
+    pairs = store.most_similar(word, k, approx=approx)
     source = str(store.provenance.get("source") or store.provenance.get("path") or vectors)
     result = NeighborsResult(word, k, store.lang, source, [Neighbor(w, s) for w, s in pairs])
     emit(result, as_json, _render)

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy.stats import beta as _beta
 
 from geobias.errors import InputError
 from geobias.results import Result
@@ -148,14 +147,45 @@ def _mc_sums(
             swaps = (rng.random((size, p)) < 0.5).astype(np.float64)
             yield base + swaps @ diff
         else:
-            perm = monte_carlo_partitions(rng, n, size)
-            yield s[perm[:, :n_x]].sum(axis=1)
+            yield _selection_sums(s, n_x, rng, size)
+
+
+def _selection_sums(s: np.ndarray, n_x: int, rng: np.random.Generator, size: int) -> np.ndarray:
+    """Group-X sums of ``size`` uniformly random ``n_x``-subsets, by selection sampling.
+
+    Knuth's Algorithm S (TAOCP vol. 2, §3.4.2), vectorised across draws: item ``i`` joins X with
+    probability ``need / (n − i)``, where ``need`` is how many X places are still free, so every
+    draw has exactly ``n_x`` members and every subset is equally likely. One float32 uniform per
+    item and draw (24-bit resolution: each inclusion probability is within 2**-24 of exact, a total
+    variation from uniform of at most ``n · 2**-24``, e.g. 7e-6 for 116 items, far below the
+    Monte-Carlo error). Costs ``n`` passes of three vector operations over the draws instead of a
+    full shuffle plus a gather (``monte_carlo_partitions``): about 3-4× faster. Sums in float64.
+
+    Returns
+    -------
+    ndarray of shape (size,), float64
+    """
+    n = s.shape[0]
+    u = rng.random((n, size), dtype=np.float32)
+    u *= np.arange(n, 0, -1, dtype=np.float32)[:, None]  # u_i · (n − i)
+    need = np.full(size, n_x, dtype=np.float32)
+    acc = np.zeros(size, dtype=np.float64)
+    take = np.empty(size, dtype=bool)
+    for i in range(n):
+        np.less(u[i], need, out=take)  # u·(n − i) < need  ⇔  u < need / (n − i)
+        need -= take
+        acc += s[i] * take
+    return acc
 
 
 def _clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     a = (1.0 - level) / 2.0
-    low = 0.0 if k == 0 else float(_beta.ppf(a, k, n - k + 1))
-    high = 1.0 if k == n else float(_beta.ppf(1.0 - a, k + 1, n - k))
+    # beta.ppf(q, a, b) = betaincinv(a, b, q), in pure Python: importing scipy.stats or
+    # scipy.special cost more CLI startup than the whole test (geobias/metrics/_betainc.py)
+    from geobias.metrics._betainc import betaincinv
+
+    low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, a))
+    high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - a))
     return low, high
 
 

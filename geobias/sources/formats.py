@@ -164,7 +164,10 @@ def read_vectors(
             store.lang = lang
         return store
     if fmt in ("w2v-text", "vec"):
-        words, vectors, info = _read_text(p, limit, encoding, header)
+        from geobias.sources.fastparse import read_text_fast  # polars; None -> careful parser
+
+        fast = read_text_fast(p, limit, encoding, header)
+        words, vectors, info = fast if fast is not None else _read_text(p, limit, encoding, header)
     elif fmt == "w2v-bin":
         words, vectors, info = _read_w2v_binary(p, limit, encoding)
     elif fmt == "fasttext-bin":

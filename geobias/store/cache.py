@@ -30,6 +30,9 @@ from geobias.errors import InputError, VectorFormatError
 from geobias.store.vector_store import VectorStore
 
 FORMAT = "geobias-store"
+#: Stores up to this many words read ``words.txt`` when opened (a damaged file is reported at
+#: once); larger ones read it on first use (:meth:`VectorStore._trusted_lazy`).
+EAGER_WORDS = 100_000
 VERSION = 1
 
 #: Matrices up to this size get a full finiteness scan on load (~10 ms for 30 MB).
@@ -203,25 +206,43 @@ def load_store(
         vectors = np.load(p / "vectors.npy", mmap_mode="r" if mmap else None, allow_pickle=False)
     except ValueError as exc:
         raise VectorFormatError(f"{p / 'vectors.npy'}: unreadable ({exc})") from None
-    words = (p / "words.txt").read_text(encoding="utf-8").split("\n")
-    if words and words[-1] == "":
-        words.pop()
     declared = (meta.get("n_words"), meta.get("dim"))
-    if vectors.ndim != 2 or vectors.shape[0] != len(words) or vectors.shape != declared:
+    if vectors.ndim != 2 or vectors.shape != declared:
         raise VectorFormatError(
-            f"{p}: vectors.npy has shape {vectors.shape}, words.txt {len(words)} lines, "
+            f"{p}: vectors.npy has shape {vectors.shape}, "
             f"meta.json says {declared[0]}×{declared[1]}; the store is damaged, reinstall it"
         )
+    if limit is not None and limit <= 0:
+        raise InputError(f"--limit must be positive; got {limit}")
+    words_path = p / "words.txt"
+    n_total = vectors.shape[0]
     if limit is not None:
-        if limit <= 0:
-            raise InputError(f"--limit must be positive; got {limit}")
-        words, vectors = words[:limit], vectors[:limit]
+        vectors = vectors[:limit]
+
+    def load_words() -> list[str]:
+        words = words_path.read_text(encoding="utf-8").split("\n")
+        if words and words[-1] == "":
+            words.pop()
+        if len(words) != n_total:
+            raise VectorFormatError(
+                f"{p}: vectors.npy has shape {(n_total, declared[1])}, words.txt {len(words)} lines, "
+                f"meta.json says {declared[0]}×{declared[1]}; the store is damaged, reinstall it"
+            )
+        return words[: len(vectors)]
+
     if check:
-        check_integrity(p, meta, vectors)
+        check_integrity(p, meta, vectors)  # finiteness scan (or its sample) and sampled checksum
     clean_stale_temporaries(p)  # leftovers of a killed install/save of this store (ours, stale only)
     prov = dict(meta.get("provenance") or {}, cache=str(p))
-    # check_integrity did the finiteness scan (or its sample): VectorStore need not repeat it.
-    return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
+    # Rows and words were validated when the cache was written: VectorStore skips its own
+    # finiteness scan (check_integrity above did it, or its sample) and the duplicate check, and
+    # words.txt is read only when a word is first needed (a 2,000,000-word store reopens in
+    # milliseconds). A words.txt of the wrong length is reported on first use; verify_store
+    # re-hashes the whole matrix.
+    if n_total <= EAGER_WORDS:
+        words = load_words()
+        return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
+    return VectorStore._trusted_lazy(load_words, vectors, lang=meta.get("lang"), provenance=prov)
 
 
 def verify_store(path: str | os.PathLike) -> str:

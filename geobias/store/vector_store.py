@@ -17,6 +17,20 @@ import numpy as np
 from geobias.errors import InputError, OutOfVocabularyError
 
 OOVPolicy = Literal["raise", "ignore"]
+Approx = Literal["exact", "ivf"]
+
+#: Rows normalised / searched at a time on the blockwise paths (~77 MB of 300-d float32).
+BLOCK_ROWS = 1 << 16
+#: Above this matrix size (bytes) exact neighbour search runs block by block over the rows
+#: (normalised per block) instead of through a faiss index holding a normalised copy.
+LARGE_BYTES = 1 << 30
+#: Inverted lists probed by ``nearest(..., approx="ivf")``.
+IVF_NPROBE = 32
+
+
+def _topk_order(sims: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
+    """Per query, the positions of the ``k`` best (similarity descending, then row ascending)."""
+    return np.stack([np.lexsort((r, -s))[:k] for s, r in zip(sims, rows, strict=True)])
 Similarity = Literal["cosine", "dot"]
 
 
@@ -135,8 +149,43 @@ class VectorStore:
         self._words = words
         self._index = index
         self._vectors = matrix
+        self._init_common(lang, provenance)
+
+    def _init_common(self, lang, provenance) -> None:
         self.lang = lang
         self.provenance: dict[str, Any] = dict(provenance or {})
+
+    @classmethod
+    def _trusted_lazy(cls, load_words, vectors: np.ndarray, *, lang=None, provenance=None) -> VectorStore:
+        """A store over already-validated rows whose vocabulary is read on first use.
+
+        For :func:`~geobias.store.load_store`: the words and rows were checked (no duplicates, no
+        empty word, finite rows) when the cache was written, so reopening a 2,000,000-word store
+        only maps the matrix; ``load_words()`` (a list of ``len(vectors)`` str) and the word →
+        row dict are built the first time a word is looked up.
+        """
+        store = cls.__new__(cls)
+        matrix = vectors
+        if matrix.dtype != np.float32 or not matrix.flags.c_contiguous:
+            matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        if matrix.flags.writeable:
+            matrix = matrix.view()
+            matrix.flags.writeable = False
+        store._vectors = matrix
+        store._load_words = load_words
+        store._init_common(lang, provenance)
+        return store
+
+    @cached_property
+    def _words(self) -> list[str]:
+        words = self._load_words()
+        if len(words) != self._vectors.shape[0]:
+            raise InputError(f"{len(words)} words but {self._vectors.shape[0]} vector rows; they must match")
+        return words
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return dict(zip(self._words, range(len(self._words)), strict=True))
 
     # ------------------------------------------------------------------ basic protocol
     @property
@@ -160,7 +209,7 @@ class VectorStore:
         return int(self._vectors.shape[1])
 
     def __len__(self) -> int:
-        return len(self._words)
+        return int(self._vectors.shape[0])
 
     def __contains__(self, word: object) -> bool:
         return word in self._index
@@ -190,20 +239,57 @@ class VectorStore:
     # ------------------------------------------------------------------ derived views
     @cached_property
     def norms(self) -> np.ndarray:
-        """ndarray of shape (n_words,), float32: Euclidean norm of each row (cached)."""
-        norms = np.linalg.norm(self._vectors, axis=1).astype(np.float32)
+        """ndarray of shape (n_words,), float32: Euclidean norm of each row (cached).
+
+        Computed in blocks of :data:`BLOCK_ROWS` rows, so a memory-mapped 2,000,000-row store
+        never gets a full-size temporary.
+        """
+        n = len(self)
+        norms = np.empty(n, dtype=np.float32)
+        for s in range(0, n, BLOCK_ROWS):
+            norms[s : s + BLOCK_ROWS] = np.linalg.norm(self._vectors[s : s + BLOCK_ROWS], axis=1)
         norms.flags.writeable = False
         return norms
+
+    def unit_block(self, start: int, stop: int) -> np.ndarray:
+        """Rows ``start:stop`` scaled to unit norm (float32, a new C-contiguous array).
+
+        Uses the cached :attr:`unit_vectors` when they exist; otherwise normalises only these
+        rows (bit-identical to the corresponding rows of :attr:`unit_vectors`).
+        """
+        cached = self.__dict__.get("unit_vectors")
+        if cached is not None:
+            return cached[start:stop]
+        norms = self.norms[start:stop]
+        safe = np.where(norms > 0, norms, 1.0).astype(np.float32)
+        return np.ascontiguousarray(self._vectors[start:stop] / safe[:, None], dtype=np.float32)
+
+    def unit_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Unit-normalised copies of the given rows (int array), without normalising the store."""
+        rows = np.asarray(rows, dtype=np.int64)
+        cached = self.__dict__.get("unit_vectors")
+        if cached is not None:
+            return cached[rows]
+        raw = self._vectors[rows]
+        # the norms of these rows only (a few words of a 2,000,000-row store touch a few pages);
+        # per-row reductions, so bit-identical to the corresponding entries of `norms`
+        norms = self.__dict__["norms"][rows] if "norms" in self.__dict__ else np.linalg.norm(raw, axis=1)
+        safe = np.where(norms > 0, norms, 1.0).astype(np.float32)
+        return np.ascontiguousarray(raw / safe[:, None], dtype=np.float32)
 
     @cached_property
     def unit_vectors(self) -> np.ndarray:
         """ndarray of shape (n_words, dim), float32, read-only: rows scaled to unit norm.
 
-        Zero rows stay zero. Computed once per store and cached.
+        Zero rows stay zero. Computed once per store and cached: a second full-size matrix.
+        Lookups (``lookup(unit=True)``, :meth:`similarity`) and neighbour search on stores above
+        :data:`LARGE_BYTES` normalise only the rows they touch instead, so a 2,000,000 × 300 store
+        is never held twice.
         """
-        norms = self.norms
-        safe = np.where(norms > 0, norms, 1.0).astype(np.float32)
-        unit = np.ascontiguousarray(self._vectors / safe[:, None], dtype=np.float32)
+        n = len(self)
+        unit = np.empty(self._vectors.shape, dtype=np.float32)
+        for s in range(0, n, BLOCK_ROWS):
+            unit[s : s + BLOCK_ROWS] = self.unit_block(s, min(n, s + BLOCK_ROWS))
         unit.flags.writeable = False
         return unit
 
@@ -267,8 +353,8 @@ class VectorStore:
                 rows.append(i)
         if missing and oov == "raise":
             raise OutOfVocabularyError(missing, context)
-        source = self.unit_vectors if unit else self._vectors
-        return Lookup(found, source[np.asarray(rows, dtype=np.int64)], missing)
+        idx = np.asarray(rows, dtype=np.int64)
+        return Lookup(found, self.unit_rows(idx) if unit else self._vectors[idx], missing)
 
     def subset(self, words: Iterable[str], *, oov: OOVPolicy = "raise") -> VectorStore:
         """New store restricted to ``words`` (in the given order)."""
@@ -300,16 +386,55 @@ class VectorStore:
         index.add(np.ascontiguousarray(self.unit_vectors))
         return index
 
+    def ivf_index(self):
+        """The approximate neighbour index of this store (built on first use, then cached).
+
+        faiss ``IndexIVFScalarQuantizer`` (inner product, 8-bit scalar quantiser) over the
+        unit-normalised rows, added block by block: it holds 1 byte per value (a quarter of the
+        float32 matrix), never a second float32 copy. Parameters (measured on the 2,000,000 × 300
+        benchmark, see ``benchmarks/bench_load.py``): ``nlist = clip(√n, 16, 1024)`` inverted
+        lists (at most n / 39), k-means on ``min(n, 64 · nlist)`` sampled rows (10 iterations, seed 0);
+        :meth:`nearest` probes :data:`IVF_NPROBE` lists and re-ranks ``4k`` candidates by their
+        exact float32 cosine.
+        """
+        cached = self.__dict__.get("_ivf")
+        if cached is not None:
+            return cached
+        import faiss
+
+        n, d = self._vectors.shape
+        nlist = max(1, min(int(np.clip(np.sqrt(n), 16, 1024)), n // 39))  # ≥ 39 points per list
+        quantizer = faiss.IndexFlatIP(d)
+        index = faiss.IndexIVFScalarQuantizer(quantizer, d, nlist, faiss.ScalarQuantizer.QT_8bit,
+                                              faiss.METRIC_INNER_PRODUCT)
+        index.cp.niter = 10
+        index.cp.seed = 0
+        rng = np.random.default_rng(0)
+        n_train = min(n, 64 * nlist)
+        rows = np.sort(rng.choice(n, n_train, replace=False)) if n_train < n else np.arange(n)
+        index.train(self.unit_rows(rows))
+        for s in range(0, n, BLOCK_ROWS):
+            index.add(self.unit_block(s, min(n, s + BLOCK_ROWS)))
+        self.__dict__["_ivf"] = index
+        return index
+
     def nearest(
-        self, queries: np.ndarray, k: int = 10
+        self, queries: np.ndarray, k: int = 10, *, approx: Approx = "exact"
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Exact cosine nearest neighbours of query vectors through a faiss inner-product index.
+        """Cosine nearest neighbours of query vectors (faiss inner product on unit rows).
 
         Parameters
         ----------
         queries : ndarray of shape (n_queries, dim) or (dim,)
             Raw query vectors; they are unit-normalised here.
         k : int, default 10
+        approx : {"exact", "ivf"}, default "exact"
+            ``"exact"``: brute force (a faiss flat index over the unit rows; for stores above
+            :data:`LARGE_BYTES`, block by block over rows normalised per block, so no second
+            full matrix is held). ``"ivf"``: the approximate :meth:`ivf_index`, probing
+            :data:`IVF_NPROBE` lists, its ``4k`` best candidates re-scored exactly (the
+            similarities returned are exact cosines; some true neighbours may be missed —
+            ``bench_load`` prints recall@10 against exact).
 
         Returns
         -------
@@ -320,8 +445,9 @@ class VectorStore:
         Raises
         ------
         InputError
-            ``k <= 0``, or a query dimension other than :attr:`dim`.
+            ``k <= 0``, a query dimension other than :attr:`dim`, an unknown ``approx``.
         """
+        check_choice("approx", approx, Approx)
         if k <= 0:
             raise InputError(f"k must be positive; got {k}")
         q = np.atleast_2d(np.asarray(queries, dtype=np.float32))
@@ -329,17 +455,55 @@ class VectorStore:
             raise InputError(f"query dimension {q.shape[1]} does not match the store's {self.dim}")
         n = np.linalg.norm(q, axis=1, keepdims=True)
         q = np.ascontiguousarray(q / np.where(n > 0, n, 1.0), dtype=np.float32)
-        return self._faiss_index.search(q, min(k, len(self)))
+        k = min(k, len(self))
+        if approx == "ivf":
+            return self._nearest_ivf(q, k)
+        if self._vectors.nbytes <= LARGE_BYTES or "unit_vectors" in self.__dict__:
+            return self._faiss_index.search(q, k)
+        return self._nearest_blockwise(q, k)
 
-    def most_similar(self, word: str, k: int = 10) -> list[tuple[str, float]]:
+    def _nearest_blockwise(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        import faiss
+
+        n = len(self)
+        best_s = np.full((len(q), k), -np.inf, dtype=np.float32)
+        best_r = np.full((len(q), k), -1, dtype=np.int64)
+        for s in range(0, n, BLOCK_ROWS):
+            block = self.unit_block(s, min(n, s + BLOCK_ROWS))
+            sims, rows = faiss.knn(q, block, min(k, len(block)), metric=faiss.METRIC_INNER_PRODUCT)
+            all_s = np.concatenate([best_s, sims], axis=1)
+            all_r = np.concatenate([best_r, rows + s], axis=1)
+            order = _topk_order(all_s, all_r, k)
+            best_s = np.take_along_axis(all_s, order, axis=1)
+            best_r = np.take_along_axis(all_r, order, axis=1)
+        return best_s, best_r
+
+    def _nearest_ivf(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        index = self.ivf_index()
+        index.nprobe = IVF_NPROBE
+        kc = min(len(self), 4 * k)
+        _, cand = index.search(q, kc)
+        out_s = np.full((len(q), k), -np.inf, dtype=np.float32)
+        out_r = np.full((len(q), k), -1, dtype=np.int64)
+        for i in range(len(q)):
+            rows = cand[i][cand[i] >= 0]
+            sims = self.unit_rows(rows) @ q[i]
+            order = np.lexsort((rows, -sims))[:k]
+            out_s[i, : len(order)] = sims[order]
+            out_r[i, : len(order)] = rows[order]
+        return out_s, out_r
+
+    def most_similar(self, word: str, k: int = 10, *, approx: Approx = "exact") -> list[tuple[str, float]]:
         """The ``k`` nearest words to ``word`` by cosine similarity, the word itself excluded.
+
+        ``approx`` as in :meth:`nearest` (``"exact"`` by default).
 
         Raises
         ------
         OutOfVocabularyError
             ``word`` is not in the store.
         """
-        sims, rows = self.nearest(self[word], k + 1)
+        sims, rows = self.nearest(self[word], k + 1, approx=approx)
         out = [
             (self._words[r], float(s))
             for s, r in zip(sims[0], rows[0], strict=True)
@@ -363,7 +527,8 @@ class VectorStore:
 
     def similarity(self, a: str, b: str) -> float:
         """Cosine similarity of two words."""
-        return float(self.unit_vectors[self._index_or_raise(a)] @ self.unit_vectors[self._index_or_raise(b)])
+        u = self.unit_rows(np.array([self._index_or_raise(a), self._index_or_raise(b)]))
+        return float(u[0] @ u[1])
 
     def _index_or_raise(self, word: str) -> int:
         try:

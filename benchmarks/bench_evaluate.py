@@ -1,0 +1,60 @@
+"""`geobias evaluate` on the README command (issue 14, goal 4: ≤ 15 s on a quiet machine).
+
+Runs the README's evaluate command twice in fresh processes: with the CSLS index cache of
+:mod:`geobias.alignment.csls` (each IVF pruning index built once per store content and reused,
+updated in place or re-centred on cached centroids), and with ``GEOBIAS_CSLS_CACHE=0`` (an index
+trained per method and direction, as before issue 14) as the baseline of the same run. Prints wall
+times, the ratio, the per-method timings, and whether both runs printed the same table (they
+must: reuse never changes a CSLS ranking). Needs fr-spacy-md, en-w2v-gnews and ../shared/data;
+skipped otherwise. ``GEOBIAS_BENCH_EVAL_METHODS=original,shift_ori`` runs fewer methods.
+
+    python benchmarks/bench_evaluate.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+D = REPO / ".." / "shared" / "data"
+
+
+def run(env_extra: dict) -> tuple[float, dict]:
+    args = [sys.executable, str(REPO / "cli.py"), "evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
+            "--dictionary", str(D / "muse/dictionaries/fr-en.0-5000.txt"),
+            "--test-dictionary", str(D / "muse/dictionaries/fr-en.5000-6500.txt"),
+            "--similarity", str(D / "wordsim/monolingual/FR_RG-65.txt"), "--json"]
+    methods = os.environ.get("GEOBIAS_BENCH_EVAL_METHODS")
+    if methods:
+        args += ["--methods", methods]
+    env = dict(os.environ, PYTHONPATH=str(REPO), **env_extra)
+    t = time.perf_counter()
+    out = subprocess.run(args, check=True, capture_output=True, text=True, env=env, cwd=REPO)
+    return time.perf_counter() - t, json.loads(out.stdout)["result"]
+
+
+def main() -> None:
+    from geobias.sources import is_installed
+
+    if not (D / "muse").is_dir() or not is_installed("fr-spacy-md") or not is_installed("en-w2v-gnews"):
+        print("goal 4  evaluate skipped: needs ../shared/data and the fr-spacy-md, en-w2v-gnews stores")
+        return
+    print("shared 2-core machine: noisy; baseline (no index reuse) and ours run back to back")
+    base_t, base = run({"GEOBIAS_CSLS_CACHE": "0"})
+    ours_t, ours = run({})
+    same = base.get("table") == ours.get("table")
+    print(f"evaluate, baseline (IVF index trained per method and direction): {base_t:.1f} s")
+    print(f"evaluate, ours (index per store content, reused):               {ours_t:.1f} s")
+    for key, sec in (ours.get("timings") or {}).items():
+        print(f"    {key:12s} {sec:6.1f} s   (baseline {base.get('timings', {}).get(key, float('nan')):6.1f} s)")
+    print(f"goal 4  evaluate {ours_t:.1f} s, {base_t / ours_t:.2f}× the baseline; target ≤ 15 s "
+          f"{'OK' if ours_t <= 15 else 'MISSED'}; identical tables: {same}")
+
+
+if __name__ == "__main__":
+    main()

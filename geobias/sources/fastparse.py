@@ -1,0 +1,176 @@
+"""Fast path for word2vec / fastText text files: polars' multi-threaded CSV parser, block by block.
+
+:func:`read_text_fast` parses a well-formed file at the speed of polars' own reader and returns
+``None`` as soon as anything is off (or polars is not installed, or the encoding is not UTF-8);
+:func:`geobias.sources.formats.read_vectors` then re-reads the file with its careful line-by-line
+parser, whose error messages (1-based line numbers, wrong dimension, non-numeric value, NaN/inf,
+duplicate word, header count, empty line) therefore come out unchanged. A malformed file costs
+one aborted fast attempt on top of the careful parse; a well-formed one is parsed once.
+
+What the fast path checks on every block, so that it accepts exactly the files the careful
+parser accepts (anything else falls back):
+
+- every line has exactly ``1 + dim`` single-space-separated fields (plus one empty field when the
+  first data line ends with a space, as fastText writes) — ragged or doubled separators fail;
+- polars returned one row per line (no blank line skipped) and no field is missing or empty;
+- every value parsed as a float and every row is finite;
+- the row count agrees with the header (neither more nor fewer rows), no word repeats.
+
+Values are parsed straight to float32 by polars (correctly rounded); the careful parser's
+``numpy.fromstring`` parses to float64 and rounds again, which can differ in the last bit only for a
+decimal lying within 2^-29 relative of a float32 rounding midpoint. The tests check both paths
+agree bit for bit on 4-decimal (MUSE/fastText) and 9-significant-digit (our writer) files.
+
+Memory: the output matrix is allocated once (its size is known from the header, or from one
+newline-counting pass for header-less files) and filled block by block; peak is the matrix plus
+one block (~32 MiB of text and its parsed float32 frame), never two full copies.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+#: Bytes of text handed to polars at a time (whole lines).
+BLOCK = 1 << 25
+_HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
+_UTF8 = {"utf-8", "utf8", "utf_8"}
+
+
+def available() -> bool:
+    """True when the fast parser's engine (polars) can be imported."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _count_lines(path: Path) -> int:
+    n = 0
+    last = b"\n"
+    with open(path, "rb") as fh:
+        while chunk := fh.read(BLOCK):
+            n += chunk.count(b"\n")
+            last = chunk[-1:]
+    return n + (last != b"\n")
+
+
+def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | None, *, block: int = BLOCK):
+    """Parse a word2vec/fastText text file with polars; ``None`` when the careful parser must run.
+
+    Parameters
+    ----------
+    path : Path
+    limit : int or None
+        Keep the first ``limit`` rows.
+    encoding : str
+        Only UTF-8 takes the fast path.
+    header : bool or None
+        As in :func:`geobias.sources.formats.read_vectors`.
+    block : int
+        Bytes per polars call.
+
+    Returns
+    -------
+    tuple (words, vectors, info) or None
+        ``words`` list of str, ``vectors`` float32 ndarray of shape (n_words, dim), ``info`` as the
+        careful parser returns it; ``None`` if the file is not provably well-formed.
+    """
+    if encoding.lower() not in _UTF8:
+        return None
+    try:
+        import polars as pl
+    except ImportError:
+        return None
+    with open(path, "rb") as fh:
+        first = fh.readline()
+        if not first.endswith(b"\n"):
+            return None
+        m = _HEADER_RE.match(first.rstrip())
+        if header is True and not m:
+            return None
+        n_declared = None
+        if m and header is not False:
+            n_declared, dim = int(m.group(1)), int(m.group(2))
+            if n_declared <= 0 or dim <= 0:
+                return None
+            start = len(first)
+            sample = fh.readline()
+        else:
+            dim = len(first.split()) - 1
+            start = 0
+            sample = first
+        if dim < 1 or not sample.endswith(b"\n"):
+            return None
+        trailing = sample.endswith(b" \n")
+        if n_declared is not None:
+            cap = n_declared if limit is None else min(n_declared, limit)
+        else:
+            cap = _count_lines(path)
+            if limit is not None:
+                cap = min(cap, limit)
+        out = np.empty((cap, dim), dtype=np.float32)
+        schema = {"w": pl.String, **{f"v{j}": pl.Float32 for j in range(dim)}}
+        if trailing:
+            schema["t"] = pl.String
+        value_cols = [f"v{j}" for j in range(dim)]
+        word_series = []
+        n = 0
+        fh.seek(start)
+        carry = b""
+        done = False
+        while not done:
+            chunk = fh.read(block)
+            if not chunk:
+                if carry:
+                    return None  # no final newline: rare, let the careful parser judge it
+                break
+            chunk = carry + chunk
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                carry = chunk
+                continue
+            carry = chunk[cut + 1 :]
+            text = chunk[: cut + 1]
+            n_lines = text.count(b"\n")
+            try:
+                df = pl.read_csv(
+                    text, has_header=False, separator=" ", quote_char=None, schema=schema,
+                    truncate_ragged_lines=False, raise_if_empty=True,
+                )
+            except Exception:  # noqa: BLE001 - any parse problem: the careful parser explains it
+                return None
+            if df.height != n_lines or df.select(value_cols + ["w"]).null_count().sum_horizontal().item():
+                return None
+            if trailing and df["t"].null_count() != df.height:
+                return None
+            if (df["w"].str.len_bytes() == 0).any():
+                return None
+            rows = df.height
+            if n_declared is not None and n + rows > n_declared:
+                return None  # more rows than the header declares
+            take = min(rows, cap - n)
+            if take < rows:
+                df = df.head(take)
+                done = True
+            out[n : n + take] = df.select(value_cols).to_numpy()
+            # after the float32 rounding: a value beyond float32's range became inf
+            if not np.isfinite(out[n : n + take].sum(axis=1, dtype=np.float64)).all():
+                return None
+            word_series.append(df["w"])
+            n += take
+            if n >= cap and (limit is not None or n_declared is None):
+                done = True  # without a limit, read on: rows beyond the header's count are an error
+    if n == 0 or (n_declared is not None and n < cap):
+        return None  # empty, or truncated file (the careful parser says how)
+    if not done and n_declared is None and n != cap:
+        return None
+    words = pl.concat(word_series) if len(word_series) > 1 else word_series[0]
+    if words.n_unique() != n:
+        return None
+    vectors = out[:n]
+    info = {"header": n_declared is not None, "declared_shape": [n_declared, dim] if n_declared else None}
+    return words.to_list(), vectors, info

@@ -1,0 +1,116 @@
+"""The polars fast path of text parsing: same words and bit-identical rows as the careful parser on
+well-formed files, and on every malformed file it declines (returns None) so that the careful
+parser's message, with its line number, is what the user sees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from geobias.errors import VectorFormatError
+from geobias.sources import formats, read_vectors
+from geobias.sources.fastparse import read_text_fast
+
+pytest.importorskip("polars")
+
+
+def _rows(n=300, dim=7, seed=0, fmt="%.4f"):
+    rng = np.random.default_rng(seed)
+    m = rng.normal(0, 0.3, size=(n, dim)).astype(np.float32)
+    lines = [f"w{i}é " + " ".join(fmt % v for v in row) for i, row in enumerate(m.tolist())]
+    return lines, dim
+
+
+def _write(tmp_path, text, name="v.vec"):
+    p = tmp_path / name
+    p.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return p
+
+
+@pytest.mark.parametrize("fmt", ["%.4f", "%.9g"])
+@pytest.mark.parametrize("with_header", [True, False])
+@pytest.mark.parametrize("trailing", ["", " "])
+def test_fast_equals_careful(tmp_path, fmt, with_header, trailing):
+    lines, dim = _rows(fmt=fmt)
+    body = "".join(line + trailing + "\n" for line in lines)
+    p = _write(tmp_path, (f"{len(lines)} {dim}\n" if with_header else "") + body)
+    fast = read_text_fast(p, None, "utf-8", None, block=1000)  # many blocks
+    careful = formats._read_text(p, None, "utf-8", None)
+    assert fast is not None
+    assert fast[0] == careful[0] and fast[0][1] == "w1é"
+    assert fast[1].dtype == np.float32 and fast[1].shape == (300, dim)
+    assert np.array_equal(fast[1], careful[1])
+    assert fast[2] == careful[2]
+
+
+@pytest.mark.parametrize("limit", [1, 57, 300, 1000])
+def test_fast_limit(tmp_path, limit):
+    lines, dim = _rows()
+    p = _write(tmp_path, f"{len(lines)} {dim}\n" + "\n".join(lines) + "\n")
+    fast = read_text_fast(p, limit, "utf-8", None, block=512)
+    careful = formats._read_text(p, limit, "utf-8", None)
+    assert fast[0] == careful[0] and len(fast[0]) == min(limit, 300)
+    assert np.array_equal(fast[1], careful[1])
+
+
+def _bad_files():
+    lines, dim = _rows(n=50, dim=4)
+    ok = lines[:]
+
+    def with_(i, line):
+        out = ok[:]
+        out[i] = line
+        return out
+
+    head = f"{len(ok)} {dim}\n"
+    return {
+        "wrong dimension": head + "\n".join(with_(20, "bad 0.1 0.2 0.3")) + "\n",
+        "too many values": head + "\n".join(with_(20, "bad 0.1 0.2 0.3 0.4 0.5")) + "\n",
+        "non-numeric": head + "\n".join(with_(31, "bad 0.1 zz 0.3 0.4")) + "\n",
+        "NaN": head + "\n".join(with_(40, "bad 0.1 nan 0.3 0.4")) + "\n",
+        "inf": head + "\n".join(with_(40, "bad 0.1 inf 0.3 0.4")) + "\n",
+        "float32 overflow": head + "\n".join(with_(40, "bad 0.1 1e39 0.3 0.4")) + "\n",
+        "duplicate": head + "\n".join(with_(45, ok[3])) + "\n",
+        "header too small": f"{len(ok) - 5} {dim}\n" + "\n".join(ok) + "\n",
+        "header too large": f"{len(ok) + 5} {dim}\n" + "\n".join(ok) + "\n",
+        "header dim": f"{len(ok)} {dim + 1}\n" + "\n".join(ok) + "\n",
+        "blank inside": head + "\n".join(ok[:10] + [""] + ok[10:]) + "\n",
+        "empty word": head + "\n".join(with_(7, " 0.1 0.2 0.3 0.4")) + "\n",
+        "invalid utf-8": (head + "\n".join(ok[:5])).encode() + b"\n\xff\xfe 0.1 0.2 0.3 0.4\n"
+        + ("\n".join(ok[6:]) + "\n").encode(),
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_bad_files()))
+def test_fast_declines_and_careful_message_is_kept(tmp_path, kind):
+    p = _write(tmp_path, _bad_files()[kind])
+    assert read_text_fast(p, None, "utf-8", None, block=256) is None
+    with pytest.raises(VectorFormatError) as careful:
+        formats._read_text(p, None, "utf-8", None)
+    with pytest.raises(VectorFormatError) as public:
+        read_vectors(p)
+    assert str(public.value) == str(careful.value)
+    assert ", line " in str(public.value)
+
+
+def test_tolerated_oddities_still_load(tmp_path):
+    """Doubled spaces and tabs are accepted by the careful parser: the fast path declines, the
+    careful parser reads them, and the result is the same rows."""
+    lines, dim = _rows(n=20, dim=4)
+    odd = lines[:]
+    odd[5] = odd[5].replace(" ", "  ", 2)
+    w, rest = odd[9].split(" ", 1)
+    odd[9] = w + " " + rest.replace(" ", "\t")
+    odd[11] += " "  # one line with fastText's trailing space, the others without
+    p = _write(tmp_path, f"{len(odd)} {dim}\n" + "\n".join(odd) + "\n")
+    q = _write(tmp_path, f"{len(lines)} {dim}\n" + "\n".join(lines) + "\n", "ok.vec")
+    assert read_text_fast(p, None, "utf-8", None) is None
+    a, b = read_vectors(p), read_vectors(q)
+    assert a.words == b.words and np.array_equal(a.vectors, b.vectors)
+
+
+def test_non_utf8_encoding_uses_careful_parser(tmp_path):
+    p = _write(tmp_path, "2 2\nçà 0.5 1\nb 2 3\n".encode("latin-1"))
+    assert read_text_fast(p, None, "latin-1", None) is None
+    store = read_vectors(p, format="w2v-text", encoding="latin-1")
+    assert store.words == ["çà", "b"] and store.vectors[1].tolist() == [2.0, 3.0]

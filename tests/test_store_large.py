@@ -1,0 +1,74 @@
+"""Full-size store paths on small data: lazy vocabulary on reopen, per-row/per-block normalisation
+equal to the cached unit matrix, blockwise exact neighbours equal to the flat index, and the
+approximate IVF option's recall."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from geobias.errors import InputError, VectorFormatError
+from geobias.store import VectorStore, load_store, save_store
+from geobias.store import cache as cache_mod
+from geobias.store import vector_store as vs
+
+
+def _store(n=3000, dim=16, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(30, dim))
+    x = (centres[rng.integers(0, 30, n)] + 0.5 * rng.normal(size=(n, dim))).astype(np.float32)
+    x[5] = 0.0  # a zero row stays zero
+    return VectorStore([f"w{i}" for i in range(n)], x)
+
+
+def test_unit_rows_and_blocks_equal_unit_vectors():
+    s = _store()
+    rows = np.array([3, 5, 2999, 0])
+    a = s.unit_rows(rows)
+    b = s.unit_block(100, 200)
+    full = _store().unit_vectors
+    assert np.array_equal(a, full[rows]) and np.array_equal(b, full[100:200])
+    assert not a[1].any()
+    assert np.array_equal(s.lookup(["w3", "w7"], unit=True).vectors, full[[3, 7]])
+    assert s.similarity("w1", "w2") == pytest.approx(float(full[1] @ full[2]), abs=1e-7)
+
+
+def test_blockwise_exact_neighbours_match_flat_index(monkeypatch):
+    s = _store()
+    q = s.vectors[[1, 10, 100, 2000]] + 0.01
+    flat_s, flat_r = _store().nearest(q, 7)
+    monkeypatch.setattr(vs, "LARGE_BYTES", 0)
+    monkeypatch.setattr(vs, "BLOCK_ROWS", 700)  # 5 blocks, the last one short
+    big_s, big_r = s.nearest(q, 7)
+    assert "unit_vectors" not in s.__dict__  # no full normalised copy was made
+    assert np.array_equal(big_r, flat_r)
+    np.testing.assert_allclose(big_s, flat_s, atol=1e-6)
+
+
+def test_ivf_option_recall_and_exact_scores():
+    s = _store(n=4000)
+    q = s.vectors[6:206]
+    ex_s, ex_r = s.nearest(q, 10)
+    ap_s, ap_r = s.nearest(q, 10, approx="ivf")
+    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(ex_r, ap_r, strict=True)])
+    assert recall > 0.9
+    # similarities of the approximate answers are exact cosines of those rows
+    u = _store(n=4000).unit_vectors
+    qu = q / np.linalg.norm(q, axis=1, keepdims=True)
+    np.testing.assert_allclose(ap_s[:, 0], np.einsum("qd,qd->q", qu, u[ap_r[:, 0]]), atol=1e-5)
+    assert s.most_similar("w1", 3, approx="ivf")[0][0] != "w1"
+    with pytest.raises(InputError, match="approx must be one of"):
+        s.nearest(q, 3, approx="hnsw")
+
+
+def test_lazy_reopen_reads_words_on_first_use(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_mod, "EAGER_WORDS", 10)
+    s = _store(n=50)
+    save_store(s, tmp_path / "st")
+    r = load_store(tmp_path / "st")
+    assert "_words" not in r.__dict__ and len(r) == 50 and r.dim == 16
+    assert r["w7"].tolist() == s["w7"].tolist() and r.words == s.words
+    assert load_store(tmp_path / "st", limit=5).words == s.words[:5]
+    (tmp_path / "st" / "words.txt").write_text("a\nb\n", encoding="utf-8")
+    with pytest.raises(VectorFormatError, match="words.txt 2 lines"):
+        load_store(tmp_path / "st").words  # noqa: B018
