@@ -39,6 +39,8 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.pool",
     "geobias.cli.cda",
     "geobias.cli.finetune",
+    "geobias.cli.probe_sentiment",
+    "geobias.cli.finetune_classifier",
 ]
 
 for _name in COMMAND_MODULES:
