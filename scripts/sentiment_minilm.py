@@ -8,9 +8,9 @@ The seven classifiers share the frozen encoder, so every distinct text is encode
 head is applied to the cached features; the script checks on a sample that this equals scoring
 the saved classifier through ``geobias probe sentiment``'s own path (``ClassifierScorer``).
 
-Usage (CPU, one thread, ~15 min on the shared 2-core machine):
+Usage (CPU, one thread; what we ran on the shared 2-core machine, load ~17):
 
-    OMP_NUM_THREADS=1 nice -n 10 python scripts/sentiment_minilm.py OUTDIR [--train 4000 --test 2000]
+    OMP_NUM_THREADS=1 nice -n 10 python scripts/sentiment_minilm.py OUTDIR --train 2000 --test 500 --gap-limit 200
 """
 
 from __future__ import annotations

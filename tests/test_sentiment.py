@@ -245,6 +245,15 @@ def test_probe_mechanics_on_a_tiny_classifier(classifier_dir):
     pro, full = res.rows
     assert pro.n_without_terms == 5 and full.n_without_terms == 3  # kept, counted
     assert pro.n_zero >= 5 and full.n_zero >= 3  # unchanged texts have bias exactly 0
+    # texts with M = F are not scored; scoring every version gives the same row
+    from geobias.contextual.sentiment import versions
+    from geobias.contextual.sentiment_terms import load_terms
+
+    m, f, _ = versions(texts, load_terms("all"))
+    s = ClassifierScorer(clf).score(m + f)
+    ref = bias_row(s[:9], s[9:])
+    assert full.p_value == pytest.approx(ref.p_value) and full.n_zero == ref.n_zero
+    assert full.all_samples.total_bias == pytest.approx(ref.all_samples.total_bias)
     d = np.asarray(res.differences[f"{clf.name} | tiny | all"])
     assert full.all_samples.total_bias == pytest.approx(d.mean())
     assert full.p_bonferroni == pytest.approx(min(1.0, 2 * wilcoxon(d[d != 0]).pvalue))

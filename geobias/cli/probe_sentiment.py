@@ -49,6 +49,7 @@ def sentiment(
     corpus: Annotated[list[Path] | None, typer.Option("--corpus", help="Texts: .csv/.tsv with --column, or one text per line; repeat for several.")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Text column of a .csv/.tsv corpus (GAP: Text, EEC: Sentence).")] = None,
     terms: Annotated[list[str] | None, typer.Option("--terms", help="Term set: pro, weat or all; repeat for several (default all).")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Use only the first N texts of each corpus.")] = None,
     vader: Annotated[bool, typer.Option("--vader", help="Add VADER as a lexicon baseline scorer (cannot show pronoun bias).")] = False,
     eec_paired: Annotated[Path | None, typer.Option("--eec-paired", help="EEC CSV: add EEC's own male-vs-female sentence pairs as rows.")] = None,
     positive_class: Annotated[str | None, typer.Option("--positive-class", help="Positive class index or label (default: label 'pos…', else 1).")] = None,
@@ -85,7 +86,9 @@ def sentiment(
         raise InputError("no corpus given: pass --corpus FILE (and --column for .csv/.tsv) or --eec-paired EEC.csv")
     if plot is not None:
         check_output_path(plot, what="plot")
-    corpora = [(p.name, read_corpus(p, column)) for p in corpus or []]
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1; got {limit}")
+    corpora = [(p.name, read_corpus(p, column)[:limit]) for p in corpus or []]
     scorers = [ClassifierScorer(load_classifier(m, device, positive_class), batch_size=batch_size, max_length=max_length) for m in model or []]
     if vader:
         scorers.append(VaderScorer())

@@ -329,6 +329,8 @@ class SentimentBias(Result):
         (n ≤ 50).
     zero_method : str
     mean_sent_male, mean_sent_female : float
+        Mean sent(M), sent(F) over the samples that were scored: those whose two versions differ
+        (:func:`sentiment_probe` does not score a text with M = F — its bias is 0 by construction).
     """
 
     scorer: str
@@ -361,6 +363,7 @@ def bias_row(
     terms: str = "",
     n_without_terms: int = 0,
     zero_method: str = "wilcox",
+    scored: np.ndarray | None = None,
 ) -> SentimentBias:
     """Table-3 statistics of paired scores (Bonferroni not yet applied: ``p_bonferroni = p``).
 
@@ -370,6 +373,9 @@ def bias_row(
         sent(M_i), sent(F_i).
     zero_method : {"wilcox", "pratt", "zsplit"}, default "wilcox"
         Passed to ``scipy.stats.wilcoxon``.
+    scored : array of bool of shape (n,), optional
+        Which pairs hold real scores; the others must be equal placeholders (M = F, bias 0). Only
+        ``mean_sent_male``/``mean_sent_female`` use it. Default: all.
 
     Raises
     ------
@@ -392,6 +398,9 @@ def bias_row(
     if not (np.isfinite(m).all() and np.isfinite(f).all()):
         raise InputError("a sentiment score is not finite")
     d = m - f
+    sel = np.ones(d.size, dtype=bool) if scored is None else np.asarray(scored, dtype=bool)
+    if sel.shape != d.shape or (d[~sel] != 0).any():
+        raise InputError("unscored pairs must have equal placeholder scores")
     nz = d[d != 0]
     stat = p = p_nz = None
     if nz.size:
@@ -409,7 +418,8 @@ def bias_row(
         n_without_terms=int(n_without_terms), all_samples=_stats(d), non_zero=_stats(nz),
         wilcoxon_statistic=stat, p_value=p, p_bonferroni=p, significance=stars(p), p_value_non_zero=p_nz,
         p_bonferroni_non_zero=p_nz, zero_method=zero_method,
-        mean_sent_male=float(m.mean()), mean_sent_female=float(f.mean()),
+        mean_sent_male=float(m[sel].mean()) if sel.any() else float("nan"),
+        mean_sent_female=float(f[sel].mean()) if sel.any() else float("nan"),
     )
 
 
@@ -537,6 +547,12 @@ def sentiment_probe(
     -------
     SentimentProbeResult
 
+    Notes
+    -----
+    Texts whose male and female versions are identical (no listed term, or only terms that
+    the two maps leave alike) are not scored: their bias is 0 by construction and they enter
+    the table as zeros (N=0, "all samples" columns, Wilcoxon zero handling).
+
     Raises
     ------
     InputError
@@ -554,13 +570,16 @@ def sentiment_probe(
     for label, texts in corpora:
         prepared = {t: versions(texts, rw) for t, rw in rewriters.items()}
         for sc in scorers:
-            # one scoring call per scorer and corpus: every distinct M/F text of every term set once
-            pool = [x for m, f, _ in prepared.values() for x in (*m, *f)]
-            scores = dict(zip(pool, sc.score(pool, progress=progress), strict=True))
+            # one scoring call per scorer and corpus: every distinct M/F text of every term set
+            # once; a text whose two versions are equal is not scored (its bias is 0 by construction)
+            pool = [x for m, f, _ in prepared.values() for a, b in zip(m, f, strict=True) if a != b for x in (a, b)]
+            scores = dict(zip(pool, sc.score(pool, progress=progress), strict=True)) if pool else {}
             for t, (m, f, n_without) in prepared.items():
-                sm = np.array([scores[x] for x in m])
-                sf = np.array([scores[x] for x in f])
-                r = bias_row(sm, sf, scorer=sc.name, corpus=label, terms=t, n_without_terms=n_without, zero_method=zero_method)
+                changed = np.array([a != b for a, b in zip(m, f, strict=True)])
+                sm = np.array([scores[a] if c else 0.0 for a, c in zip(m, changed, strict=True)])
+                sf = np.array([scores[b] if c else 0.0 for b, c in zip(f, changed, strict=True)])
+                r = bias_row(sm, sf, scorer=sc.name, corpus=label, terms=t, n_without_terms=n_without,
+                             zero_method=zero_method, scored=changed)
                 rows.append(r)
                 diffs[row_key(r)] = (sm - sf).tolist()
     rows = bonferroni([*rows, *extra_rows])
