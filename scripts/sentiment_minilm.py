@@ -122,6 +122,7 @@ def main() -> None:
         [{"condition": c, "terms": t, "dir": str(o), "test_accuracy": r.test_accuracy, "test_f1": r.test_f1,
           "n_with_terms": r.n_with_terms, "n_sequences": r.n_sequences, "loss_before": r.loss_before,
           "loss_after": r.loss_after} for c, t, o, r in trained], indent=2) + "\n", encoding="utf-8")
+    np.savez_compressed(args.outdir / "differences.npz", **{k: np.asarray(v) for k, v in res.differences.items()})
     plot_sentiment(res, args.outdir / "bias.png")
     print(f"wrote {args.outdir}/bias.json, classifiers.json, bias.png", flush=True)
 

@@ -38,9 +38,14 @@ def _render(console, res) -> None:
     console.print(t)
     console.print("all = all samples, ≠0 = non-zero samples (Table 3 of Jentzsch & Turan 2022); "
                   "bias = sent(M) − sent(F), > 0: male versions rated more positive")
-    kept = sum(r.n_without_terms for r in res.rows)
-    console.print(f"texts with no listed term: kept (bias 0, counted in N=0): {kept} over all rows; "
-                  "stars on the Bonferroni-corrected p: * < 0.05, ** < 0.01, *** < 0.001")
+    kept = {}
+    for r in res.rows:
+        if r.terms in ("pro", "weat", "all"):
+            kept.setdefault((r.corpus, r.terms), r.n_without_terms)
+    counts = "; ".join(f"{c} {t}: {n} of {next(r.n_samples for r in res.rows if (r.corpus, r.terms) == (c, t))}"
+                       for (c, t), n in kept.items())
+    console.print(f"texts with no listed term, kept (bias 0, in N=0): {counts or 'none'}")
+    console.print("stars on the Bonferroni-corrected p: * < 0.05, ** < 0.01, *** < 0.001")
 
 
 @probe_app.command("sentiment")

@@ -681,21 +681,22 @@ def plot_sentiment(res: SentimentProbeResult, path: str | Path) -> Path:
     corpora = list(dict.fromkeys(r.corpus for r in res.rows if row_key(r) in res.differences))
     if not corpora:
         raise InputError("nothing to plot")
-    fig, axes = plt.subplots(1, len(corpora), figsize=(max(5, 2.2 + 1.1 * len(res.rows) / len(corpora)) * len(corpora), 4.5), squeeze=False)
-    for ax, corpus in zip(axes[0], corpora, strict=True):
+    per = max(sum(r.corpus == c and row_key(r) in res.differences for r in res.rows) for c in corpora)
+    fig, axes = plt.subplots(len(corpora), 1, figsize=(max(6.0, 2.0 + 0.42 * per), 3.8 * len(corpora)), squeeze=False)
+    for ax, corpus in zip(axes[:, 0], corpora, strict=True):
         rows = [r for r in res.rows if r.corpus == corpus and row_key(r) in res.differences]
         data = []
         for r in rows:
             d = np.asarray(res.differences[row_key(r)])
             data.append(d[d != 0] if (d != 0).any() else np.zeros(1))
         ax.boxplot(data, showfliers=False)
-        ax.scatter(range(1, len(rows) + 1), [r.all_samples.total_bias for r in rows], marker="D", color="C3", zorder=3, label="total bias (all samples)")
+        ax.scatter(range(1, len(rows) + 1), [r.all_samples.total_bias for r in rows], marker="D", s=14, color="C3", zorder=3, label="total bias (all samples)")
         for i, r in enumerate(rows, start=1):
-            ax.annotate(r.significance, (i, 1.0), xycoords=("data", "axes fraction"), ha="center", va="bottom")
+            ax.annotate(r.significance, (i, 1.0), xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=7)
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xticks(range(1, len(rows) + 1), [f"{Path(r.scorer).name}\n{r.terms}" for r in rows], rotation=60, fontsize=7)
-        ax.set_title(corpus, pad=14)
-        ax.set_ylabel("sent(M) − sent(F), non-zero samples")
+        ax.set_xticks(range(1, len(rows) + 1), [f"{Path(r.scorer).name} {r.terms}" for r in rows], rotation=70, ha="right", fontsize=7)
+        ax.set_title(corpus, pad=12, fontsize=10)
+        ax.set_ylabel("sent(M) − sent(F)\n(non-zero samples)", fontsize=8)
     axes[0][0].legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     p = Path(path)
