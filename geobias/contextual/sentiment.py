@@ -204,7 +204,7 @@ class ClassifierScorer:
         """
         import torch
 
-        distinct = sorted(set(texts), key=len)
+        distinct = sorted(set(texts), key=lambda t: (len(t), t))  # deterministic batches
         limit = min(self.max_length, int(getattr(self.clf.model.config, "max_position_embeddings", 512) or 512))
         values: dict[str, float] = {}
         with torch.inference_mode(), _progress(len(distinct), f"scoring ({self.name})", progress) as bar:

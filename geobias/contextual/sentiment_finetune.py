@@ -263,7 +263,7 @@ def _features(net, tok, texts: Sequence[str], dev, limit: int, batch_size: int, 
     import torch
 
     cache = {} if cache is None else cache
-    todo = sorted({t for t in texts if t not in cache}, key=len)
+    todo = sorted({t for t in texts if t not in cache}, key=lambda t: (len(t), t))
     captured: list = []
     hook = net.classifier.register_forward_hook(lambda mod, inp, out: captured.append(inp[0].detach()))
     net.eval()
