@@ -405,16 +405,15 @@ def plot_becpro(result: BecProResult, path: str | Path) -> Path:
     InputError
         ``path`` is a directory, or its directory is missing or not writable (nothing written).
     """
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     from geobias.report.plots import atomic_savefig
 
     pp = result.per_profession
     x = np.arange(len(pp))
-    fig, ax = plt.subplots(figsize=(max(10, len(pp) * 0.28), 5))
+    fig = Figure(figsize=(max(10, len(pp) * 0.28), 5))
+    ax = fig.subplots()
     ax.bar(x - 0.2, [p.male for p in pp], 0.4, label="male person words", color="#1f77b4")
     ax.bar(x + 0.2, [p.female for p in pp], 0.4, label="female person words", color="#d62728")
     ax.set_xticks(x)
@@ -427,7 +426,4 @@ def plot_becpro(result: BecProResult, path: str | Path) -> Path:
         ax.text(i * 20 + 9.5, ax.get_ylim()[1], f"{g} professions", ha="center", va="bottom", fontsize=8)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    try:
-        return atomic_savefig(fig, path, dpi=120)
-    finally:
-        plt.close(fig)
+    return atomic_savefig(fig, path, dpi=120)

@@ -671,10 +671,8 @@ def plot_sentiment(res: SentimentProbeResult, path: str | Path) -> Path:
     the total bias (mean over all samples) marked and the stars above (after Jentzsch & Turan
     2022, Fig. 3). Written atomically as PNG.
     """
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     from geobias._io import atomic_write
 
@@ -682,7 +680,8 @@ def plot_sentiment(res: SentimentProbeResult, path: str | Path) -> Path:
     if not corpora:
         raise InputError("nothing to plot")
     per = max(sum(r.corpus == c and row_key(r) in res.differences for r in res.rows) for c in corpora)
-    fig, axes = plt.subplots(len(corpora), 1, figsize=(max(6.0, 2.0 + 0.42 * per), 3.8 * len(corpora)), squeeze=False)
+    fig = Figure(figsize=(max(6.0, 2.0 + 0.42 * per), 3.8 * len(corpora)))
+    axes = fig.subplots(len(corpora), 1, squeeze=False)
     for ax, corpus in zip(axes[:, 0], corpora, strict=True):
         rows = [r for r in res.rows if r.corpus == corpus and row_key(r) in res.differences]
         data = []
@@ -702,5 +701,4 @@ def plot_sentiment(res: SentimentProbeResult, path: str | Path) -> Path:
     p = Path(path)
     with atomic_write(p, mode="wb", what="plot") as fh:
         fig.savefig(fh, format="png", dpi=120)
-    plt.close(fig)
     return p

@@ -656,10 +656,8 @@ def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStor
     InputError
         ``path`` not writable; see :func:`erasure_table`.
     """
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     from geobias.alignment import ProcrustesAligner
     from geobias.mitigation._directions import (
@@ -692,29 +690,27 @@ def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStor
     persons = list(w.attributes_male) + [o[1] for o in w.occupations] + list(w.attributes_female) + [o[0] for o in w.occupations]
     person_g = ["masculine"] * (len(w.attributes_male) + len(w.occupations)) + ["feminine"] * (len(w.attributes_female) + len(w.occupations))
     colours = {"masculine": "#1f77b4", "feminine": "#ff7f0e"}
-    fig, axes = plt.subplots(1, len(methods), figsize=(4.6 * len(methods), 4.6), sharex=True, sharey=True, squeeze=False)
-    try:
-        for ax, name in zip(axes[0], methods, strict=True):
-            out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, d_g_src=d_g_src, d_g=d_g,
-                                    lda_cv=lda_cv, nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
-            for ws, gs, marker, label in ((nouns, noun_g, "x", "inanimate nouns"), (persons, person_g, "o", "person words")):
-                v = out[ws].astype(np.float64)
-                v /= np.linalg.norm(v, axis=1, keepdims=True)
-                for g in ("masculine", "feminine"):
-                    sel = [i for i, gi in enumerate(gs) if gi == g]
-                    ax.scatter(v[sel] @ d_s, v[sel] @ d_g, c=colours[g], marker=marker, s=14 if marker == "x" else 22,
-                               alpha=0.6 if marker == "x" else 0.9, label=f"{g} {label}")
-            ax.axhline(0, color="grey", lw=0.5)
-            ax.axvline(0, color="grey", lw=0.5)
-            scale = 0.25
-            ax.annotate("", xy=(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g)), xytext=(0, 0),
-                        arrowprops={"arrowstyle": "->", "color": "black", "lw": 1.2})
-            ax.text(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g), " d_PCA", fontsize=8)
-            ax.set_title(name)
-            ax.set_xlabel("semantic ⟨w, d_s⟩ (masculine →)")
-        axes[0][0].set_ylabel("grammatical ⟨w, d_g⟩ (masculine ↑)")
-        axes[0][-1].legend(loc="lower right", fontsize=7)
-        fig.suptitle(f"{lang}: held-out words on the semantic × grammatical plane, before/after erasure (seed {seed})")
-        return atomic_savefig(fig, path)
-    finally:
-        plt.close(fig)
+    fig = Figure(figsize=(4.6 * len(methods), 4.6))
+    axes = fig.subplots(1, len(methods), sharex=True, sharey=True, squeeze=False)
+    for ax, name in zip(axes[0], methods, strict=True):
+        out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, d_g_src=d_g_src, d_g=d_g,
+                                lda_cv=lda_cv, nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
+        for ws, gs, marker, label in ((nouns, noun_g, "x", "inanimate nouns"), (persons, person_g, "o", "person words")):
+            v = out[ws].astype(np.float64)
+            v /= np.linalg.norm(v, axis=1, keepdims=True)
+            for g in ("masculine", "feminine"):
+                sel = [i for i, gi in enumerate(gs) if gi == g]
+                ax.scatter(v[sel] @ d_s, v[sel] @ d_g, c=colours[g], marker=marker, s=14 if marker == "x" else 22,
+                           alpha=0.6 if marker == "x" else 0.9, label=f"{g} {label}")
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.axvline(0, color="grey", lw=0.5)
+        scale = 0.25
+        ax.annotate("", xy=(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g)), xytext=(0, 0),
+                    arrowprops={"arrowstyle": "->", "color": "black", "lw": 1.2})
+        ax.text(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g), " d_PCA", fontsize=8)
+        ax.set_title(name)
+        ax.set_xlabel("semantic ⟨w, d_s⟩ (masculine →)")
+    axes[0][0].set_ylabel("grammatical ⟨w, d_g⟩ (masculine ↑)")
+    axes[0][-1].legend(loc="lower right", fontsize=7)
+    fig.suptitle(f"{lang}: held-out words on the semantic × grammatical plane, before/after erasure (seed {seed})")
+    return atomic_savefig(fig, path)

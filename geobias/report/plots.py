@@ -1,4 +1,8 @@
-"""PNG plots (matplotlib, Agg backend), written atomically."""
+"""PNG plots, written atomically.
+
+Plots are drawn on a bare :class:`matplotlib.figure.Figure` (no pyplot): the library never
+switches the caller's backend (a notebook keeps its own) and leaves no figure registered in
+pyplot's global state."""
 
 from __future__ import annotations
 
@@ -69,36 +73,32 @@ def plot_gender_plane(
         Words labelled: a chosen few (:func:`choose_labels`), the farthest from the origin first
         and none closer than 6% of the plot to another label, so dense clusters stay readable.
     """
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     colours = {"masculine": "#1f77b4", "feminine": "#ff7f0e"}
     markers = {"occupation": "o", "noun": "x"}
-    fig, ax = plt.subplots(figsize=(9, 7))
-    try:
-        x, y = np.asarray(semantic), np.asarray(grammatical)
-        for g in ("masculine", "feminine"):
-            for k in ("occupation", "noun"):
-                sel = [i for i in range(len(words)) if gender[i] == g and kind[i] == k]
-                if sel:
-                    ax.scatter(x[sel], y[sel], c=colours[g], marker=markers[k], s=22, alpha=0.8,
-                               label=f"{g} {'occupations' if k == 'occupation' else 'inanimate nouns'}")
-        for i in choose_labels(x, y, max_labels):
-            noun = kind[i] != "occupation"
-            ax.annotate(words[i], (x[i], y[i]), fontsize=7, alpha=0.85, xytext=(3, 3), textcoords="offset points",
-                        color="dimgrey" if noun else "black", style="italic" if noun else "normal")
-        ax.axhline(0, color="grey", lw=0.5)
-        ax.axvline(0, color="grey", lw=0.5)
-        ax.set_xlabel("semantic gender ⟨w, d_s⟩  (masculine →)")
-        ax.set_ylabel("grammatical gender ⟨w, d_g⟩  (masculine ↑)")
-        if title:
-            ax.set_title(title)
-        ax.legend(loc="best", fontsize=8)
-        return atomic_savefig(fig, path)
-    finally:
-        plt.close(fig)
+    fig = Figure(figsize=(9, 7))
+    ax = fig.subplots()
+    x, y = np.asarray(semantic), np.asarray(grammatical)
+    for g in ("masculine", "feminine"):
+        for k in ("occupation", "noun"):
+            sel = [i for i in range(len(words)) if gender[i] == g and kind[i] == k]
+            if sel:
+                ax.scatter(x[sel], y[sel], c=colours[g], marker=markers[k], s=22, alpha=0.8,
+                           label=f"{g} {'occupations' if k == 'occupation' else 'inanimate nouns'}")
+    for i in choose_labels(x, y, max_labels):
+        noun = kind[i] != "occupation"
+        ax.annotate(words[i], (x[i], y[i]), fontsize=7, alpha=0.85, xytext=(3, 3), textcoords="offset points",
+                    color="dimgrey" if noun else "black", style="italic" if noun else "normal")
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.axvline(0, color="grey", lw=0.5)
+    ax.set_xlabel("semantic gender ⟨w, d_s⟩  (masculine →)")
+    ax.set_ylabel("grammatical gender ⟨w, d_g⟩  (masculine ↑)")
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    return atomic_savefig(fig, path)
 
 
 def plot_occupation_projections(
@@ -128,32 +128,27 @@ def plot_occupation_projections(
 
     if not panels:
         raise InputError("no method with a semantic direction d_s to plot (choose a Shift or Hybrid method)")
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     n_occ = max(len(p[1]) for p in panels)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 0.22 * n_occ + 1.5), sharey=True,
-                             squeeze=False)
-    try:
-        for ax, (label, words, before, after) in zip(axes[0], panels, strict=True):
-            b, a = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
-            y = np.arange(len(words))
-            for col, colour, name in ((1, "#1f77b4", "masculine"), (0, "#ff7f0e", "feminine")):
-                ax.scatter(b[:, col], y, facecolors="none", edgecolors=colour, s=18, label=f"{name} before")
-                ax.scatter(a[:, col], y, c=colour, s=18, label=f"{name} after")
-            ax.axvline(0, color="grey", lw=0.5)
-            ax.set_title(label, fontsize=9)
-            ax.set_xlabel("⟨w, d_s⟩  (masculine →)")
-            ax.set_yticks(y)
-            ax.set_yticklabels([w[2] or w[1] for w in words], fontsize=6)
-        axes[0][0].legend(loc="best", fontsize=6)
-        if title:
-            fig.suptitle(title, fontsize=10)
-        return atomic_savefig(fig, path)
-    finally:
-        plt.close(fig)
+    fig = Figure(figsize=(4.2 * len(panels), 0.22 * n_occ + 1.5))
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)
+    for ax, (label, words, before, after) in zip(axes[0], panels, strict=True):
+        b, a = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+        y = np.arange(len(words))
+        for col, colour, name in ((1, "#1f77b4", "masculine"), (0, "#ff7f0e", "feminine")):
+            ax.scatter(b[:, col], y, facecolors="none", edgecolors=colour, s=18, label=f"{name} before")
+            ax.scatter(a[:, col], y, c=colour, s=18, label=f"{name} after")
+        ax.axvline(0, color="grey", lw=0.5)
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("⟨w, d_s⟩  (masculine →)")
+        ax.set_yticks(y)
+        ax.set_yticklabels([w[2] or w[1] for w in words], fontsize=6)
+    axes[0][0].legend(loc="best", fontsize=6)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return atomic_savefig(fig, path)
 
 
 def plot_correlation(
@@ -184,23 +179,19 @@ def plot_correlation(
     InputError
         The output path cannot be written.
     """
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
-    fig, ax = plt.subplots(figsize=(7, 6))
-    try:
-        x, y = np.asarray(weat_en, dtype=float), np.asarray(mweat_signed, dtype=float)
-        ax.scatter(x, y, s=18, c="#1f77b4")
-        for i, w in enumerate(labels):
-            ax.annotate(w, (x[i], y[i]), fontsize=6, alpha=0.75, xytext=(2, 2), textcoords="offset points")
-        ax.axhline(0, color="grey", lw=0.5)
-        ax.axvline(0, color="grey", lw=0.5)
-        ax.set_xlabel("WEAT(EN): s(E_o, A, B)")
-        ax.set_ylabel(f"MWEAT({lang.upper()}): |s(w_m)| − |s(w_f)|")
-        ax.set_title(f"Per-occupation bias, EN vs {lang.upper()}: Spearman ρ = {rho:.3f} (p = {p_value:.3g})",
-                     fontsize=9)
-        return atomic_savefig(fig, path)
-    finally:
-        plt.close(fig)
+    fig = Figure(figsize=(7, 6))
+    ax = fig.subplots()
+    x, y = np.asarray(weat_en, dtype=float), np.asarray(mweat_signed, dtype=float)
+    ax.scatter(x, y, s=18, c="#1f77b4")
+    for i, w in enumerate(labels):
+        ax.annotate(w, (x[i], y[i]), fontsize=6, alpha=0.75, xytext=(2, 2), textcoords="offset points")
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.axvline(0, color="grey", lw=0.5)
+    ax.set_xlabel("WEAT(EN): s(E_o, A, B)")
+    ax.set_ylabel(f"MWEAT({lang.upper()}): |s(w_m)| − |s(w_f)|")
+    ax.set_title(f"Per-occupation bias, EN vs {lang.upper()}: Spearman ρ = {rho:.3f} (p = {p_value:.3g})",
+                 fontsize=9)
+    return atomic_savefig(fig, path)
