@@ -116,8 +116,10 @@ def test_audit_cli_writes_one_report_and_never_overwrites(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["audit", "--config", str(config), "--out", str(report)])
     assert exc.value.code == 0
-    out = capsys.readouterr().out
-    assert "4 ok, 5 failed" in out and "failed" in out and f"report written to {report}" in out
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "4 ok, 5 failed" in out and "failed" in out
+    assert f"report written to {report}" in captured.err  # "written to" lines go to stderr
     data = json.loads(report.read_text())
     assert data["command"] == "audit" and data["inputs"]["engine"]["engine"] == "local"
     assert [c["status"] for c in data["result"]["cells"]].count("ok") == 4

@@ -43,7 +43,7 @@ Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same 
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
 
 stdout = Console(soft_wrap=True)
-stderr = Console(stderr=True)
+stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
 
 
 def command_envelope(result: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress
+from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress, stderr
 
 
 @app.command("align")
@@ -53,6 +53,6 @@ def align_command(
                       f"used ({r.n_oov_pairs:,} with an out-of-vocabulary word)")
         if r.refinements:
             console.print(f"refinement dictionary sizes: {', '.join(map(str, r.refinements))}")
-        console.print(f"saved to {out}")
+        stderr.print(f"saved to {out}")
 
     emit(aligner.result_, as_json, render)

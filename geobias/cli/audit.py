@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._engine import EngineOpt, RayAddress, Threads, open_engine, record_engine
-from geobias.cli._options import Json, emit, stderr, stdout
+from geobias.cli._options import Json, emit, stderr
 
 
 def _render(console, res) -> None:
@@ -65,4 +65,4 @@ def audit(
             fh.write(json.dumps(command_envelope(res), indent=2, ensure_ascii=False) + "\n")
     emit(res, as_json, _render)
     if out is not None and not as_json:
-        stdout.print(f"report written to {out}")
+        stderr.print(f"report written to {out}")

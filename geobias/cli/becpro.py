@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import becpro_app
-from geobias.cli._options import stdout
+from geobias.cli._options import Json, emit, stderr
 
 
 @becpro_app.command("generate")
@@ -16,10 +16,12 @@ def generate(
     lang: Annotated[str, typer.Option("--lang", "-l", help="en or de.")] = "en",
     out: Annotated[Path, typer.Option("--out", "-o", help="Output TSV file.")] = Path("becpro.tsv"),
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing file.")] = False,
+    as_json: Json = False,
 ) -> None:
     """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
-    from geobias.contextual.becpro import generate_becpro, write_becpro
+    from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
 
     rows = generate_becpro(lang)
     path = write_becpro(rows, out, lang=lang, overwrite=overwrite)
-    stdout.print(f"wrote {len(rows)} BEC-Pro {lang.upper()} sentences to {path}")
+    res = BecProCorpusFile(lang, str(path), len(rows))
+    emit(res, as_json, lambda _c, r: stderr.print(f"wrote {r.n_sentences} BEC-Pro {r.lang.upper()} sentences to {r.path}"))

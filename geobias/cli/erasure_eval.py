@@ -73,7 +73,7 @@ def run_erasure(*, lang: str, dictionary: Path | None, test_dictionary: Path | N
     def render(console, r):
         er.render_erasure(console, r)
         if plot is not None:
-            console.print(f"wrote {plot}")
+            stderr.print(f"wrote {plot}")
 
     emit(result, as_json, render)
 

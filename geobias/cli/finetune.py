@@ -21,7 +21,7 @@ def _render(console, res) -> None:
         f"MLM loss on the fixed evaluation batch ({res.n_eval_sequences} sequences): "
         f"{res.loss_before:.4f} → {res.loss_after:.4f}"
     )
-    console.print(f"saved to {res.output} (compare: geobias probe becpro --model {res.model} --compare {res.output})")
+    stderr.print(f"saved to {res.output} (compare: geobias probe becpro --model {res.model} --compare {res.output})")
 
 
 @app.command("finetune")

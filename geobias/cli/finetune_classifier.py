@@ -22,7 +22,7 @@ def _render(console, res) -> None:
     console.print(f"cross-entropy on the fixed evaluation batch: {res.loss_before:.4f} → {res.loss_after:.4f}")
     if res.test_accuracy is not None:
         console.print(f"held-out test ({res.n_test} texts): accuracy {res.test_accuracy:.4f}, F1 (positive) {res.test_f1:.4f}")
-    console.print(f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE --column COL)")
+    stderr.print(f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE --column COL)")
 
 
 @app.command("finetune-classifier")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit
+from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit, stderr
 from geobias.results import Result
 
 
@@ -92,6 +92,6 @@ def hard_debias_command(
         if r.missing:
             console.print(f"not in vocabulary: {', '.join(r.missing[:10])}")
         if r.out:
-            console.print(f"wrote {r.out}")
+            stderr.print(f"wrote {r.out}")
 
     emit(report, as_json, render)

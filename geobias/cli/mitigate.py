@@ -91,7 +91,7 @@ def mitigate_command(
 
     def render(console, r):
         for name, path in r.files.items():
-            console.print(f"wrote {name}: {path}")
+            stderr.print(f"wrote {name}: {path}")
         if r.report.get("n_pairs_shifted") is not None:
             console.print(f"{r.report['n_pairs_shifted']} two-form pairs shifted; cos(d_PCA, d_g) = "
                           f"{r.report.get('cos_pca_grammatical')}")

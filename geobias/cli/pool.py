@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import vectors_app
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine
-from geobias.cli._options import OptLang, Quiet, progress_enabled, stdout
+from geobias.cli._options import Json, OptLang, Quiet, emit, progress_enabled, stderr
 from geobias.cli.probe_association import BatchSize, Device
 
 
@@ -36,10 +36,11 @@ def pool(
         "--trust-pickle", help="Allow a local model folder with only pickled pytorch_model.bin weights "
         "(unpickling can run arbitrary code); safetensors weights are always preferred.")] = False,
     quiet: Quiet = False,
+    as_json: Json = False,
 ) -> None:
     """Average each word's sub-token vectors over many contexts into a store for the static metrics."""
     from geobias._io import check_output_path
-    from geobias.contextual.pooling import pool_vectors
+    from geobias.contextual.pooling import PooledStoreFile, pool_vectors
     from geobias.languages import get_language
     from geobias.sources import store_path
     from geobias.store import save_store
@@ -52,6 +53,9 @@ def pool(
     target = check_output_path(store_path(out), what="store", overwrite=overwrite, directory=True)
     with open_engine(engine, ray_address, threads, actors) as eng:
         store = pool_vectors(eng.load_encoder(model, device, trust_pickle=trust_pickle), word_list, ctx,
-                             layer=layer, batch_size=batch_size, lang=code, progress=progress_enabled(quiet))
+                             layer=layer, batch_size=batch_size, lang=code,
+                             progress=progress_enabled(quiet, as_json))
     save_store(store, target, overwrite=overwrite)
-    stdout.print(f"pooled {len(store)} words x {store.dim} d from {model} into {target}")
+    res = PooledStoreFile(model, str(target), len(store), store.dim, layer, None if ctx is None else len(ctx))
+    emit(res, as_json, lambda _c, r: stderr.print(
+        f"pooled {r.n_words} words x {r.dim} d from {r.model} into {r.path}"))

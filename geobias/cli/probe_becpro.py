@@ -8,7 +8,7 @@ import typer
 
 from geobias.cli._app import probe_app
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
-from geobias.cli._options import Json, Plot, emit, stderr, stdout
+from geobias.cli._options import Json, Plot, emit, stderr
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
 
@@ -94,4 +94,4 @@ def becpro(
         plot_becpro(res, plot)
     emit(out, as_json, _render)
     if plot is not None and not as_json:
-        stdout.print(f"plot written to {plot}")
+        stderr.print(f"plot written to {plot}")

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
-from geobias.cli._options import Json, Plot, emit, stderr, stdout
+from geobias.cli._options import Json, Plot, emit, stderr
 from geobias.cli.probe_association import Device
 
 
@@ -104,4 +104,4 @@ def sentiment(
         plot_sentiment(res, plot)
     emit(res, as_json, _render)
     if plot is not None and not as_json:
-        stdout.print(f"plot written to {plot}")
+        stderr.print(f"plot written to {plot}")

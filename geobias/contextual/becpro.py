@@ -175,6 +175,24 @@ def generate_becpro(lang: str = "en") -> list[BecProRow]:
     return rows
 
 
+@dataclass(frozen=True)
+class BecProCorpusFile(Result):
+    """What ``geobias becpro generate`` wrote.
+
+    Attributes
+    ----------
+    lang : str
+    path : str
+        The TSV file (index column + the published columns).
+    n_sentences : int
+        5 templates × 18 person words × 60 professions = 5,400 for the full corpus.
+    """
+
+    lang: str
+    path: str
+    n_sentences: int
+
+
 def write_becpro(rows: list[BecProRow], path: str | Path, *, lang: str = "en", overwrite: bool = False) -> Path:
     """Write the corpus as TSV (index column + the published columns; DE adds Profession_EN).
 

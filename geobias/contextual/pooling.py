@@ -7,12 +7,14 @@ representations unchanged.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from geobias.contextual.masking import span_token_indices
 from geobias.errors import InputError
 from geobias.languages import get_language
+from geobias.results import Result
 from geobias.store import VectorStore
 
 #: Neutral default contexts ({} = the word); they fit nouns, names and adjectives alike.
@@ -35,6 +37,31 @@ DEFAULT_CONTEXTS: tuple[str, ...] = (
     "The list included {}.",
 )
 
+
+
+@dataclass(frozen=True)
+class PooledStoreFile(Result):
+    """What ``geobias vectors pool`` saved.
+
+    Attributes
+    ----------
+    model : str
+    path : str
+        The store directory (open it with ``--vectors PATH`` or by name).
+    n_words, dim : int
+        Shape of the pooled matrix (float32).
+    layer : int or None
+        Hidden-state index; ``None``: the mean of the last four layers.
+    n_contexts : int or None
+        Context templates given (``None``: the default contexts).
+    """
+
+    model: str
+    path: str
+    n_words: int
+    dim: int
+    layer: int | None
+    n_contexts: int | None
 
 def pool_vectors(
     encoder,
