@@ -43,8 +43,8 @@ def test_help_path_does_not_load_numpy():
 
 def test_mweat_path_does_not_load_scipy_stats():
     """The MWEAT path imports numpy but no scipy (scipy.stats ~0.5 s, scipy.special ~0.2 s): the
-    Clopper–Pearson interval uses geobias.metrics._betainc."""
+    Clopper–Pearson interval uses geobias.stats._betainc."""
     code = ("import numpy as np, geobias.metrics, geobias.sources; "
-            "geobias.metrics.permutation_test(np.arange(20.0), 10, n_permutations=500)")
+            "geobias.stats.permutation_test(np.arange(20.0), 10, n_permutations=500)")
     loaded = _loaded(code, ("numpy", "scipy", "polars", "faiss"))
     assert loaded == ["numpy"]

@@ -11,8 +11,8 @@ from scipy import stats
 
 from geobias.contextual.becpro import generate_becpro, write_becpro
 from geobias.contextual.malor import log_mean_prob, malor_score
-from geobias.contextual.stats import wilcoxon_signed_rank
 from geobias.errors import InputError
+from geobias.stats.wilcoxon import wilcoxon_signed_rank
 
 
 def test_wilcoxon_matches_scipy_and_r_is_z_over_sqrt_n(rng):

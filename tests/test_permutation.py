@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from geobias.errors import InputError
-from geobias.metrics.permutation import (
+from geobias.stats.permutation import (
     monte_carlo_partitions,
     n_partitions,
     permutation_test,
@@ -164,7 +164,7 @@ def test_selection_sampling_draws_uniform_subsets_of_exact_size():
 
     from scipy.stats import chisquare
 
-    from geobias.metrics.permutation import _selection_sums
+    from geobias.stats.permutation import _selection_sums
 
     n, n_x, size = 10, 3, 240_000
     sums = _selection_sums(2.0 ** np.arange(n), n_x, np.random.default_rng(5), size).astype(np.int64)
@@ -188,7 +188,7 @@ def test_monte_carlo_p_value_is_reproducible_for_a_seed():
 def test_pure_python_beta_inverse_matches_scipy():
     from scipy.special import betaincinv as ref
 
-    from geobias.metrics._betainc import betaincinv
+    from geobias.stats._betainc import betaincinv
 
     for n in (10, 1001, 100_001, 1_000_001):
         for k in sorted({1, 2, n // 100 + 1, n // 2, n - 1}):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from geobias.metrics import mweat
-from geobias.metrics.permutation import permutation_test
+from geobias.stats.permutation import permutation_test
 from geobias.store import VectorStore
 
 

@@ -77,17 +77,18 @@ _record_invocations(app)
 
 
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:
-    """``click.exceptions.<name>`` plus Typer's vendored copy (typer ≥ 0.2x ships its own
-    ``typer._click``, whose exceptions are not click's: a bad ``--refine abc`` was reported as
-    an "internal error")."""
+    """``click.exceptions.<name>`` plus the class of that name that Typer's public exceptions
+    derive from (typer ≥ 0.2x vendors its own copy of click, whose exceptions are not click's:
+    a bad ``--refine abc`` was reported as an "internal error"). Found through the MRO of
+    ``typer.Exit``, ``typer.Abort`` and ``typer.BadParameter``, not by importing Typer's
+    private modules."""
+    import typer
+
     classes: list[type[BaseException]] = [getattr(click.exceptions, name)]
-    try:
-        vendored = importlib.import_module("typer._click.exceptions")
-    except ImportError:  # older typer uses click itself
-        vendored = None
-    extra = getattr(vendored, name, None)
-    if isinstance(extra, type) and extra not in classes:
-        classes.append(extra)
+    for public in (typer.Exit, typer.Abort, typer.BadParameter):
+        for cls in public.__mro__:
+            if cls.__name__ == name and cls not in classes:
+                classes.append(cls)
     return tuple(classes)
 
 

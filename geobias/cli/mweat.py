@@ -77,10 +77,10 @@ def plan_permutations(
 
     ``n_items``/``n_x`` are the sizes before out-of-vocabulary words are dropped (an upper
     bound). Raises :class:`InputError` for a bad ``--method``, an exact test beyond
-    :data:`geobias.metrics.permutation.MAX_EXACT`, or more than :data:`MAX_PERMUTATIONS`
+    :data:`geobias.stats.permutation.MAX_EXACT`, or more than :data:`MAX_PERMUTATIONS`
     partitions without ``--force`` (the message gives the estimated time).
     """
-    from geobias.metrics.permutation import MAX_EXACT, n_partitions
+    from geobias.stats.permutation import MAX_EXACT, n_partitions
 
     check_permutations(permutations)
     if method not in ("auto", "exact", "monte-carlo"):

@@ -1,8 +1,8 @@
 """Association metrics and the shared permutation test."""
 
 from geobias.metrics.mweat import MweatResult, PairBias, mweat, word_bias
-from geobias.metrics.permutation import PermutationResult, permutation_test
 from geobias.metrics.weat import WeatResult, WordAssociation, association, weat
+from geobias.stats.permutation import PermutationResult, permutation_test
 
 __all__ = [
     "MweatResult",

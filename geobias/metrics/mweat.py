@@ -9,9 +9,9 @@ from typing import Any, Literal
 import numpy as np
 
 from geobias.errors import InputError, OutOfVocabularyError
-from geobias.metrics.permutation import Method, permutation_test
 from geobias.metrics.weat import association_scores, lookup_sets
 from geobias.results import Result
+from geobias.stats.permutation import Method, permutation_test
 from geobias.store import VectorStore, check_choice
 from geobias.store.vector_store import OOVPolicy, Similarity
 
@@ -183,7 +183,7 @@ def mweat(
         With ``"ignore"`` an occupation with an out-of-vocabulary form is left out as a whole
         and listed in ``dropped_pairs``; its missing forms are listed in ``missing``.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
-        See :func:`~geobias.metrics.permutation_test`.
+        See :func:`~geobias.stats.permutation_test`.
     progress : callable, optional
         Called with the partitions done after each chunk (a progress bar's ``advance``).
 

@@ -9,8 +9,8 @@ from typing import Literal
 import numpy as np
 
 from geobias.errors import InputError, OutOfVocabularyError
-from geobias.metrics.permutation import Alternative, Method, permutation_test
 from geobias.results import Result
+from geobias.stats.permutation import Alternative, Method, permutation_test
 from geobias.store import VectorStore, check_choice
 from geobias.store.vector_store import OOVPolicy, Similarity
 
@@ -146,7 +146,7 @@ class WeatResult(Result):
     effect_size_ddof0 : float or None
         The same with the population std (``ddof = 0``), which some peers use.
     p_value, p_value_ci, p_value_se, n_permutations, exact, seed, alternative
-        From the shared permutation test (:func:`~geobias.metrics.permutation_test`);
+        From the shared permutation test (:func:`~geobias.stats.permutation_test`);
         partitions of X∪Y into groups of the original sizes.
     similarity : str
     test : str or None
@@ -222,7 +222,7 @@ def weat(
     alternative : {"greater", "less", "two-sided"}, default "greater"
         Caliskan et al. use the one-sided ``"greater"``.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
-        See :func:`~geobias.metrics.permutation_test`.
+        See :func:`~geobias.stats.permutation_test`.
     progress : callable, optional
         Called with the partitions done after each chunk (a progress bar's ``advance``).
     test : str, optional

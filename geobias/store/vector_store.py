@@ -6,7 +6,6 @@ Everything downstream (directions, metrics, alignment, mitigation, export) reads
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -536,12 +535,3 @@ class VectorStore:
         except KeyError:
             raise OutOfVocabularyError([word], hint=None) from None
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-able description: size, dimension, language, provenance, mean norm."""
-        return {
-            "n_words": len(self),
-            "dim": self.dim,
-            "lang": self.lang,
-            "mean_norm": float(self.norms.mean()) if len(self) else math.nan,
-            "provenance": self.provenance,
-        }

@@ -1,4 +1,4 @@
-"""CLI of issue 3: align, translate-eval, hard-debias, mitigate (every export format round-trips
+"""The bilingual CLI: align, translate-eval, hard-debias, mitigate (every export format round-trips
 through gensim), correlate — on small vector files built from the project's word lists."""
 
 from __future__ import annotations

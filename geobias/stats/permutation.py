@@ -181,8 +181,8 @@ def _selection_sums(s: np.ndarray, n_x: int, rng: np.random.Generator, size: int
 def _clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     a = (1.0 - level) / 2.0
     # beta.ppf(q, a, b) = betaincinv(a, b, q), in pure Python: importing scipy.stats or
-    # scipy.special cost more CLI startup than the whole test (geobias/metrics/_betainc.py)
-    from geobias.metrics._betainc import betaincinv
+    # scipy.special cost more CLI startup than the whole test (geobias/stats/_betainc.py)
+    from geobias.stats._betainc import betaincinv
 
     low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, a))
     high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - a))

@@ -1,4 +1,4 @@
-"""Bad input through the real CLI for the issue-3 commands (align, translate-eval, mitigate,
+"""Bad input through the real CLI for the bilingual commands (align, translate-eval, mitigate,
 hard-debias, evaluate, correlate) and cda/finetune: each case must print exactly one
 ``geobias: error:`` line on stderr, exit 1, show no traceback, and write nothing (neither in the
 input folder nor at --out)."""
@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_cli_issue3 import cli, files  # noqa: F401  (module fixture: small FR/EN vector files)
+from test_cli_bilingual import cli, files  # noqa: F401  (module fixture: small FR/EN vector files)
 
 pytest.importorskip("geobias.sources")
 

@@ -1,0 +1,10 @@
+"""Statistics shared by every metric and probe: one permutation test (exact or Monte Carlo
+without replacement, Clopper–Pearson interval) and the Wilcoxon signed-rank test with
+Rosenthal's r. See README "Statistics conventions".
+
+``geobias.stats.permutation`` imports numpy only; ``geobias.stats.wilcoxon`` is imported on use.
+"""
+
+from geobias.stats.permutation import PermutationResult, permutation_test
+
+__all__ = ["PermutationResult", "permutation_test"]
