@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from geobias._io import read_text
 from geobias.errors import InputError
+from geobias.io.atomic import read_text
 from geobias.languages import get_language
 from geobias.results import Result
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from geobias.errors import DownloadError
+from geobias.io.download import download
 from geobias.sources import registry
-from geobias.sources.download import download
 from geobias.store import VectorStore
 
 PAYLOAD = b"3 2\na 1 2\nb 3 4\nc 5 6\n" * 1  # a tiny valid .vec
@@ -96,7 +96,7 @@ def test_unreachable_host(tmp_path):
 
 def test_install_downloads_from_the_registry_url(tmp_path, server, monkeypatch, rng):
     """`vectors install muse-es` streams the URL, builds the store and drops the raw file."""
-    from geobias.sources import formats
+    from geobias.io import formats
 
     words = [f"w{i}" for i in range(4)]
     vecs = rng.standard_normal((4, 300)).astype(np.float32)

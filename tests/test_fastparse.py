@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from geobias.errors import VectorFormatError
-from geobias.sources import formats, read_vectors
-from geobias.sources.fastparse import read_text_fast
+from geobias.io import formats
+from geobias.io.fastparse import read_text_fast
+from geobias.sources import read_vectors
 
 pytest.importorskip("polars")
 

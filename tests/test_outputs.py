@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geobias._io import atomic_directory, atomic_write, check_output_path, read_text
 from geobias.cli import main
 from geobias.errors import InputError
+from geobias.io.atomic import atomic_directory, atomic_write, check_output_path, read_text
 from geobias.sources import write_vectors
 from geobias.store import VectorStore, save_store
 

@@ -19,9 +19,9 @@ import pytest
 from _envelope import result_of
 
 from geobias import wordlists
-from geobias._io import atomic_directory, clean_stale_temporaries
 from geobias.cli import main
 from geobias.errors import InputError
+from geobias.io.atomic import atomic_directory, clean_stale_temporaries
 from geobias.store import VectorStore, save_store
 
 BOM = "\ufeff"
@@ -222,7 +222,7 @@ def test_two_writers_one_destination_the_loser_fails(tmp_path):
 
 
 def test_atomic_write_never_replaces_a_file_written_meanwhile(tmp_path):
-    from geobias._io import atomic_write
+    from geobias.io.atomic import atomic_write
 
     dest = tmp_path / "out.txt"
     with pytest.raises(InputError, match="another process wrote it"):
@@ -270,7 +270,7 @@ def test_two_mitigate_runs_same_out(tmp_path):
 # ------------------------------------------------------------------ (5) kill -9 leftovers
 WRITER = textwrap.dedent("""
     import sys, time
-    from geobias._io import atomic_directory
+    from geobias.io.atomic import atomic_directory
     with atomic_directory(sys.argv[1], what="store") as tmp:
         (tmp / "vectors.npy").write_bytes(b"partial" * 1000)
         print(tmp, flush=True)

@@ -228,12 +228,16 @@ def test_cancel_and_queue_limit(tmp_path):
     with ServerProcess(vectors, tmp_path / "data", "--workers", "1", "--max-queue", "1",
                        "--max-permutations", "1000000000") as srv, httpx.Client(base_url=srv.url, timeout=30) as c:
         running = c.post("/jobs", json=slow).json()
+        # wait until the runner has taken the first job (else it still counts as queued)
+        deadline = time.monotonic() + 60
+        while c.get(f"/jobs/{running['id']}").json()["state"] == "queued" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first = c.get(f"/jobs/{running['id']}").json()
+        assert first["state"] == "running", first
         queued = c.post("/jobs", json=slow).json()
+        assert queued["state"] == "queued", queued
         assert_error(c.post("/jobs", json=slow), 429, "QueueFull")
         assert c.delete(f"/jobs/{queued['id']}").json()["state"] == "cancelled"
-        deadline = time.monotonic() + 30
-        while c.get(f"/jobs/{running['id']}").json()["state"] != "running" and time.monotonic() < deadline:
-            time.sleep(0.1)
         cancelled = c.delete(f"/jobs/{running['id']}").json()
         assert cancelled["state"] == "cancelled" and cancelled["error"]["type"] == "Cancelled"
         assert_error(c.delete(f"/jobs/{running['id']}"), 409, "JobConflict")

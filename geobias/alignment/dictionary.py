@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias._io import read_text
 from geobias.errors import InputError
+from geobias.io.atomic import read_text
 from geobias.store import VectorStore
 
 
@@ -73,7 +73,7 @@ def read_dictionary(path: str | os.PathLike) -> Dictionary:
     Raises
     ------
     InputError
-        The file does not exist, is a directory, is not UTF-8 (:func:`geobias._io.read_text`),
+        The file does not exist, is a directory, is not UTF-8 (:func:`geobias.io.atomic.read_text`),
         holds a line with other than two fields (the message names the line), or holds no pairs.
     """
     p = Path(path)

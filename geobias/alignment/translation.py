@@ -12,7 +12,8 @@ from geobias.alignment.csls import CslsIndex, knn_ip
 from geobias.alignment.dictionary import Dictionary
 from geobias.errors import InputError
 from geobias.results import Result
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
+from geobias.validation import check_choice
 
 Retrieval = Literal["nn", "csls"]
 

@@ -26,9 +26,9 @@ def align_command(
     as_json: Json = False,
 ) -> None:
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store."""
-    from geobias._io import check_output_path
     from geobias.alignment import ProcrustesAligner
     from geobias.errors import InputError
+    from geobias.io.atomic import check_output_path
     from geobias.sources import resolve_store, store_path
     from geobias.store import save_store
 

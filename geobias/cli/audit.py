@@ -49,9 +49,9 @@ def audit(
     reports its error and the grid goes on."""
     import json
 
-    from geobias._io import atomic_write, check_output_path
     from geobias.cli._options import command_envelope
     from geobias.engine.audit import read_config, run_audit
+    from geobias.io.atomic import atomic_write, check_output_path
 
     cfg = read_config(config)
     if out is not None:

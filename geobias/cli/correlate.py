@@ -25,7 +25,7 @@ def correlate_command(
     from geobias import wordlists
 
     if plot is not None:
-        from geobias._io import check_output_path
+        from geobias.io.atomic import check_output_path
 
         check_output_path(plot, what="plot")
     from geobias.evaluation import correlate

@@ -45,9 +45,9 @@ def directions_command(
     import numpy as np
 
     from geobias import wordlists
-    from geobias._io import check_output_path
     from geobias.directions import gender_directions
     from geobias.errors import InputError
+    from geobias.io.atomic import check_output_path
     from geobias.languages import get_language
     from geobias.report.tables import directions_table, render
     from geobias.sources import resolve_store

@@ -38,7 +38,7 @@ def run_erasure(*, lang: str, dictionary: Path | None, test_dictionary: Path | N
     if permutations <= 0:
         raise InputError(f"--permutations must be positive; got {permutations}")
     if plot is not None:
-        from geobias._io import check_output_path
+        from geobias.io.atomic import check_output_path
 
         check_output_path(plot, what="plot")
     if lang == "en":

@@ -39,11 +39,11 @@ def evaluate_command(
     from geobias.errors import InputError
     from geobias.evaluation import METHOD_KEYS, evaluate
     from geobias.mitigation.bilingual import Neutralize
-    from geobias.store import check_choice
+    from geobias.validation import check_choice
 
     check_choice("--neutralize", neutralize, Neutralize)
     if plot is not None:
-        from geobias._io import check_output_path
+        from geobias.io.atomic import check_output_path
 
         check_output_path(plot, what="plot")
     from geobias.evaluation.erasure import (

@@ -51,11 +51,11 @@ def finetune_classifier(
     as_json: Json = False,
 ) -> None:
     """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it."""
-    from geobias._io import check_output_path
     from geobias.contextual.sentiment_finetune import Condition, read_labelled, split_indices
     from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
     from geobias.contextual.sentiment_terms import load_terms
-    from geobias.store import check_choice
+    from geobias.io.atomic import check_output_path
+    from geobias.validation import check_choice
 
     check_choice("condition", condition, Condition)
     load_terms(terms)

@@ -52,12 +52,12 @@ def hard_debias_command(
     """Neutralise + equalise (Bolukbasi et al. 2016); report DirectBias (c = 1) before and after
     over held-out professions (none of them on a list that fits the method)."""
     from geobias import wordlists
-    from geobias._io import check_output_path
+    from geobias.io.atomic import check_output_path
+    from geobias.io.formats import WriteFormat
     from geobias.mitigation import HardDebias, direct_bias
     from geobias.mitigation.hard_debias import Protect
     from geobias.sources import resolve_store, write_vectors
-    from geobias.sources.formats import WriteFormat
-    from geobias.store import check_choice
+    from geobias.validation import check_choice
 
     check_choice("--protect", protect, Protect)
     if out is not None:  # fail before loading and fitting

@@ -48,8 +48,8 @@ def mitigate_command(
     Zhou et al.'s bilingual setting; shift-ori without --dictionary and --en-vectors works
     monolingually. Files keep the original vocabulary order.
     """
+    from geobias.io.export import check_export, export_stores
     from geobias.mitigation import HardDebias, get_method
-    from geobias.report.export import check_export, export_stores
     from geobias.sources import resolve_store
 
     cls = get_method(method)

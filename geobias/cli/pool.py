@@ -39,8 +39,8 @@ def pool(
     as_json: Json = False,
 ) -> None:
     """Average each word's sub-token vectors over many contexts into a store for the static metrics."""
-    from geobias._io import check_output_path
     from geobias.contextual.pooling import PooledStoreFile, pool_vectors
+    from geobias.io.atomic import check_output_path
     from geobias.languages import get_language
     from geobias.sources import store_path
     from geobias.store import save_store

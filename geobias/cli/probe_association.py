@@ -27,9 +27,9 @@ Device = Annotated[str, typer.Option("--device", help="auto (CUDA when available
 
 def read_probe_tsv(path: Path):
     """Read a TSV with columns sentence, target, attribute (aliases: Sentence, Person, Profession)."""
-    from geobias._io import read_text
     from geobias.contextual.masking import ProbeSentence
     from geobias.errors import InputError
+    from geobias.io.atomic import read_text
 
     aliases = {"sentence": "sentence", "target": "target", "person": "target", "attribute": "attribute", "profession": "attribute"}
     reader = csv.reader(io.StringIO(read_text(path, what="sentences")), delimiter="\t")

@@ -71,10 +71,10 @@ def becpro(
     as_json: Json = False,
 ) -> None:
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests."""
-    from geobias._io import check_output_path
     from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro, plot_becpro
     from geobias.contextual.masking import PriorMask
-    from geobias.store import check_choice
+    from geobias.io.atomic import check_output_path
+    from geobias.validation import check_choice
 
     check_choice("lang", lang, BecProLang)
     check_choice("--prior-mask", prior_mask, PriorMask)

@@ -45,7 +45,7 @@ def malor(
 ) -> None:
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe."""
     from geobias.contextual.malor import MalorPair, malor_probe
-    from geobias.store import check_choice
+    from geobias.validation import check_choice
 
     check_choice("pair", pair, MalorPair)
     with open_engine(engine, ray_address, threads, actors) as eng:

@@ -66,7 +66,6 @@ def sentiment(
     as_json: Json = False,
 ) -> None:
     """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni."""
-    from geobias._io import check_output_path
     from geobias.contextual.sentiment import (
         ClassifierScorer,
         VaderScorer,
@@ -79,7 +78,8 @@ def sentiment(
     )
     from geobias.contextual.sentiment_terms import load_terms
     from geobias.errors import InputError
-    from geobias.store import check_choice
+    from geobias.io.atomic import check_output_path
+    from geobias.validation import check_choice
 
     term_sets = terms or ["all"]
     for t in term_sets:

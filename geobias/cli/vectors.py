@@ -133,8 +133,8 @@ def info_cmd(
 ) -> None:
     """Describe a registry source (and verify its installed checksum) or a vector file."""
     from geobias.errors import VectorFormatError
+    from geobias.io.formats import detect_format
     from geobias.sources import read_vectors
-    from geobias.sources.formats import detect_format
     from geobias.sources.registry import SOURCES, install_path, is_installed
     from geobias.store import load_store, verify_store
     from geobias.store.cache import sha256_file

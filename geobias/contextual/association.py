@@ -61,7 +61,7 @@ def build_queries(lm, sentences: Sequence[ProbeSentence], prior_mask: PriorMask 
     ModelError
         A target that is not a single token.
     """
-    from geobias.store import check_choice
+    from geobias.validation import check_choice
 
     check_choice("prior_mask", prior_mask, PriorMask)
     mask = lm.mask_token_id

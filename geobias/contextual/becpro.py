@@ -16,13 +16,13 @@ from typing import Literal
 
 import numpy as np
 
-from geobias._io import atomic_write
 from geobias.contextual.association import kurita_association
 from geobias.contextual.masking import ProbeSentence
 from geobias.errors import InputError
+from geobias.io.atomic import atomic_write
 from geobias.results import Result
 from geobias.stats.wilcoxon import WilcoxonResult, wilcoxon_signed_rank
-from geobias.store import check_choice
+from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
 BecProLang = Literal["en", "de"]

@@ -45,10 +45,10 @@ from typing import Literal
 
 import numpy as np
 
-from geobias._io import atomic_write, check_output_path, read_text
 from geobias.errors import InputError
+from geobias.io.atomic import atomic_write, check_output_path, read_text
 from geobias.results import Result
-from geobias.store import check_choice
+from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
 CdaMode = Literal["cda", "cds"]
@@ -351,7 +351,7 @@ def read_documents(path: str | Path, column: str | None = None) -> tuple[list[st
 
 def check_output(input_path: str | Path, out: str | Path, *, overwrite: bool = False) -> Path:
     """Refuse to write onto the input (also through a link), over an existing file (without
-    ``overwrite``), or into a missing or unwritable directory (:func:`geobias._io.check_output_path`).
+    ``overwrite``), or into a missing or unwritable directory (:func:`geobias.io.atomic.check_output_path`).
 
     Raises
     ------

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from geobias._io import atomic_directory, check_output_path
 from geobias.contextual.cda import CounterfactualSwapper, augment
 from geobias.errors import InputError
+from geobias.io.atomic import atomic_directory, check_output_path
 from geobias.results import Result
-from geobias.store import check_choice
+from geobias.validation import check_choice
 
 CdaChoice = Literal["cds", "cda", "none"]
 

@@ -18,7 +18,7 @@ import numpy as np
 from geobias.contextual.engine import MaskedQuery, masked_log_probs
 from geobias.errors import InputError, ModelError
 from geobias.results import Result
-from geobias.store import check_choice
+from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
 MalorPair = Literal["he-she", "his-her", "names"]

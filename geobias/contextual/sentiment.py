@@ -49,11 +49,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from geobias._io import read_text
 from geobias.contextual.sentiment_terms import GenderRewriter, load_terms
 from geobias.errors import InputError, ModelError
+from geobias.io.atomic import read_text
 from geobias.results import Result
-from geobias.store import check_choice
+from geobias.validation import check_choice
 
 ZeroMethod = Literal["wilcox", "pratt", "zsplit"]
 
@@ -674,7 +674,7 @@ def plot_sentiment(res: SentimentProbeResult, path: str | Path) -> Path:
 
     from matplotlib.figure import Figure
 
-    from geobias._io import atomic_write
+    from geobias.io.atomic import atomic_write
 
     corpora = list(dict.fromkeys(r.corpus for r in res.rows if row_key(r) in res.differences))
     if not corpora:

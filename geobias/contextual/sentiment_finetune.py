@@ -34,11 +34,11 @@ from typing import Literal
 
 import numpy as np
 
-from geobias._io import atomic_directory, check_output_path
 from geobias.contextual.sentiment_terms import load_terms
 from geobias.errors import InputError, ModelError
+from geobias.io.atomic import atomic_directory, check_output_path
 from geobias.results import Result
-from geobias.store import check_choice
+from geobias.validation import check_choice
 
 Condition = Literal["original", "removed", "mixed"]
 

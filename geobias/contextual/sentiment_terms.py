@@ -36,7 +36,7 @@ from typing import Literal
 
 from geobias.contextual.cda import _NEXT_TOKEN, OBJECT_FOLLOWERS, _match_case
 from geobias.errors import InputError
-from geobias.store import check_choice
+from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
 TermSetName = Literal["pro", "weat", "all"]

@@ -11,8 +11,9 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
 from geobias.errors import InputError, OutOfVocabularyError
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
 from geobias.store.vector_store import OOVPolicy
+from geobias.validation import check_choice
 
 ORIENTATION = "masculine positive: mean <masculine noun, d> > mean <feminine noun, d>"
 SAMPLES_PER_DIM = 10

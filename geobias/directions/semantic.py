@@ -10,8 +10,9 @@ from sklearn.decomposition import PCA
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
 from geobias.errors import InputError, OutOfVocabularyError
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
 from geobias.store.vector_store import OOVPolicy
+from geobias.validation import check_choice
 
 ORIENTATION = "masculine positive: mean over pairs of <m - f, d> > 0"
 

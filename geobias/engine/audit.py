@@ -101,7 +101,7 @@ def read_config(path: str | Path) -> AuditConfig:
     except ImportError:  # Python 3.10
         raise GeobiasError("geobias audit needs Python 3.11 or later (tomllib)") from None
 
-    from geobias._io import read_text
+    from geobias.io.atomic import read_text
     from geobias.languages import get_language
 
     path = Path(path)

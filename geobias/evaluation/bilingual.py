@@ -20,10 +20,10 @@ from geobias.errors import InputError
 from geobias.evaluation.analogy import N_ADJECTIVES, select_adjectives, word_pair_translation
 from geobias.evaluation.similarity import read_similarity_file, word_similarity
 from geobias.mitigation import get_method
-from geobias.mitigation._directions import merged_store
 from geobias.mitigation.lexicon import GenderLexicon
 from geobias.results import Result
 from geobias.store import VectorStore
+from geobias.store.merge import merged_store
 
 #: Column order of Zhou et al. Tables 1–2 → JSON keys. A registry: a further method is one
 #: line here (key → label) plus its estimator in :func:`geobias.mitigation.get_method` under

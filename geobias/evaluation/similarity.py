@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from geobias._io import read_text
 from geobias.errors import InputError
+from geobias.io.atomic import read_text
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -45,7 +45,7 @@ def read_similarity_file(path: str | os.PathLike) -> list[tuple[str, str, float]
     Raises
     ------
     InputError
-        Missing file, a directory, not UTF-8 (:func:`geobias._io.read_text`), a line without
+        Missing file, a directory, not UTF-8 (:func:`geobias.io.atomic.read_text`), a line without
         three fields or with a non-numeric or non-finite score (line named), or no pairs.
     """
     p = Path(path)

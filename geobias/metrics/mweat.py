@@ -12,8 +12,9 @@ from geobias.errors import InputError, OutOfVocabularyError
 from geobias.metrics.weat import association_scores, lookup_sets
 from geobias.results import Result
 from geobias.stats.permutation import Method, permutation_test
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
 from geobias.store.vector_store import OOVPolicy, Similarity
+from geobias.validation import check_choice
 
 __all__ = ["MweatResult", "PairBias", "mweat", "normalize_pairs", "word_bias"]
 

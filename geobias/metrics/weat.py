@@ -11,8 +11,9 @@ import numpy as np
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.results import Result
 from geobias.stats.permutation import Alternative, Method, permutation_test
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
 from geobias.store.vector_store import OOVPolicy, Similarity
+from geobias.validation import check_choice
 
 __all__ = ["WeatResult", "WordAssociation", "association", "association_scores", "weat"]
 

@@ -118,7 +118,7 @@ class ErasureProjection(Result):
         """
         import json
 
-        from geobias._io import atomic_write
+        from geobias.io.atomic import atomic_write
 
         meta = json.dumps({"method": self.method, "source_words": self.source_words, "info": self.info},
                           ensure_ascii=False, default=str)

@@ -37,7 +37,6 @@ from geobias.alignment import Dictionary, ProcrustesAligner, load_dictionary
 from geobias.errors import InputError
 from geobias.mitigation._directions import (
     grammatical_direction,
-    merged_store,
     orthogonal_semantic,
     semantic_direction,
 )
@@ -45,7 +44,9 @@ from geobias.mitigation.base import Mitigation
 from geobias.mitigation.hard_debias import HardDebias
 from geobias.mitigation.lexicon import GenderLexicon
 from geobias.results import Result
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
+from geobias.store.merge import merged_store
+from geobias.validation import check_choice
 
 #: Which words eq. 2 neutralises (see the module docstring).
 Neutralize = Literal["inanimate", "all-other"]

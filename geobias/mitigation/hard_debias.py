@@ -161,7 +161,7 @@ class HardDebias(Mitigation):
             The lexicon has neither gender-specific words nor equalise pairs (the project ships
             them for English only), or no definitional pair is in the vocabulary.
         """
-        from geobias.store import check_choice
+        from geobias.validation import check_choice
 
         check_choice("protect", self.protect, Protect)
         lex = self._lexicon(store)

@@ -12,7 +12,8 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.mitigation._erasure import ErasureMitigation, ErasureProjection
 from geobias.mitigation.keep_grammar import complement_projector, grammatical_basis
-from geobias.store import VectorStore, check_choice
+from geobias.store import VectorStore
+from geobias.validation import check_choice
 
 Classifier = Literal["svm", "logistic"]
 

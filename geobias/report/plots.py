@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias._io import atomic_write
+from geobias.io.atomic import atomic_write
 
 
 def atomic_savefig(fig, path: str | os.PathLike, *, dpi: int = 150) -> Path:
-    """Save ``fig`` as PNG to ``path`` atomically (:func:`geobias._io.atomic_write`).
+    """Save ``fig`` as PNG to ``path`` atomically (:func:`geobias.io.atomic.atomic_write`).
 
     Raises
     ------

@@ -149,9 +149,9 @@ class StoreManager:
         StoreExists
             ``name`` is taken.
         """
+        from geobias.io.formats import detect_format
         from geobias.languages import get_language
         from geobias.sources import read_vectors
-        from geobias.sources.formats import detect_format
         from geobias.sources.registry import SOURCES
         from geobias.store import save_store
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from geobias.errors import GeobiasError, InputError
+from geobias.io.formats import detect_format, read_vectors, write_vectors
 from geobias.languages import get_language
-from geobias.sources.formats import detect_format, read_vectors, write_vectors
 from geobias.sources.registry import (
     SOURCES,
     get_source,

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from geobias._io import atomic_directory
 from geobias.errors import GeobiasError, InputError, VectorFormatError
+from geobias.io.atomic import atomic_directory
 from geobias.results import Result
 from geobias.store import VectorStore, is_cache, load_store, verify_store
 from geobias.store.cache import write_store_files
@@ -397,8 +397,8 @@ def _build_encoded(src: Source, vocab_size, extra_words, progress: bool) -> tupl
 
 
 def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
-    from geobias.sources.formats import read_vectors
-    from geobias.sources.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
+    from geobias.io.formats import read_vectors
+    from geobias.io.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
 
     prov: dict[str, Any] = {"source": src.name, "licence": src.licence, "provenance": src.provenance}
     if src.kind == "spacy-package":
@@ -433,7 +433,7 @@ def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
                 raise InputError(f"--from {path}: no such file")
             store = read_vectors(path, lang=src.lang)
         else:
-            from geobias.sources.download import download
+            from geobias.io.download import download
 
             assert src.url is not None
             downloads = vectors_dir() / ".downloads"

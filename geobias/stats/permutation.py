@@ -30,7 +30,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.results import Result
-from geobias.store import check_choice
+from geobias.validation import check_choice
 
 Alternative = Literal["greater", "less", "two-sided"]
 Method = Literal["auto", "exact", "monte-carlo"]

@@ -1,7 +1,7 @@
 """Vector stores: the in-memory :class:`VectorStore` and its on-disk cache format.
 
 Names are imported on first use (PEP 562), so importing a submodule of :mod:`geobias` that only
-needs, say, :func:`check_choice` does not pay for the cache code.
+needs, say, :class:`VectorStore` does not pay for the cache code.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ _NAMES = {
     "verify_store": "geobias.store.cache",
     "Lookup": "geobias.store.vector_store",
     "VectorStore": "geobias.store.vector_store",
-    "check_choice": "geobias.store.vector_store",
+    "merged_store": "geobias.store.merge",
 }
 
-__all__ = ["Lookup", "VectorStore", "check_choice", "is_cache", "load_store", "save_store", "verify_store"]
+__all__ = ["Lookup", "VectorStore", "is_cache", "load_store", "merged_store", "save_store", "verify_store"]
 
 
 def __getattr__(name: str):

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias._io import atomic_directory, clean_stale_temporaries
 from geobias.errors import InputError, VectorFormatError
+from geobias.io.atomic import atomic_directory, clean_stale_temporaries
 from geobias.store.vector_store import VectorStore
 
 FORMAT = "geobias-store"
@@ -132,7 +132,7 @@ def save_store(store: VectorStore, path: str | os.PathLike, *, overwrite: bool =
     ------
     InputError
         ``path`` exists and ``overwrite`` is False; a word contains a line break; the parent
-        directory is missing or not writable (:func:`geobias._io.atomic_directory`).
+        directory is missing or not writable (:func:`geobias.io.atomic.atomic_directory`).
     """
     bad = next((w for w in store.words if "\n" in w or "\r" in w), None)
     if bad is not None:
@@ -145,7 +145,7 @@ def save_store(store: VectorStore, path: str | os.PathLike, *, overwrite: bool =
 def write_store_files(store: VectorStore, directory: Path) -> None:
     """Write the three files of the cache format into an existing (temporary) ``directory``.
 
-    Callers wrap it in :func:`geobias._io.atomic_directory`; :func:`save_store` is the public way.
+    Callers wrap it in :func:`geobias.io.atomic.atomic_directory`; :func:`save_store` is the public way.
     """
     np.save(directory / "vectors.npy", np.ascontiguousarray(store.vectors, dtype=np.float32))
     (directory / "words.txt").write_text("\n".join(store.words) + "\n", encoding="utf-8")

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 import numpy as np
 
 from geobias.errors import InputError, OutOfVocabularyError
+from geobias.validation import check_choice
 
 OOVPolicy = Literal["raise", "ignore"]
 Approx = Literal["exact", "ivf"]
@@ -31,20 +32,6 @@ def _topk_order(sims: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
     """Per query, the positions of the ``k`` best (similarity descending, then row ascending)."""
     return np.stack([np.lexsort((r, -s))[:k] for s, r in zip(sims, rows, strict=True)])
 Similarity = Literal["cosine", "dot"]
-
-
-def check_choice(name: str, value: str, literal: Any) -> str:
-    """Validate ``value`` against the choices of a ``Literal`` type.
-
-    Raises
-    ------
-    InputError
-        Listing the valid choices (STYLE.md §4).
-    """
-    choices = get_args(literal)
-    if value not in choices:
-        raise InputError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
-    return value
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,10 @@ from typing import Literal
 
 import numpy as np
 
-from geobias._io import atomic_write
 from geobias.errors import InputError, VectorFormatError
-from geobias.store import VectorStore, check_choice, is_cache, load_store
+from geobias.io.atomic import atomic_write
+from geobias.store import VectorStore, is_cache, load_store
+from geobias.validation import check_choice
 
 ReadFormat = Literal["auto", "w2v-text", "vec", "w2v-bin", "fasttext-bin", "kv", "npz", "cache"]
 WriteFormat = Literal["w2v-text", "vec", "w2v-bin", "kv", "npz"]
@@ -164,7 +165,7 @@ def read_vectors(
             store.lang = lang
         return store
     if fmt in ("w2v-text", "vec"):
-        from geobias.sources.fastparse import read_text_fast  # polars; None -> careful parser
+        from geobias.io.fastparse import read_text_fast  # polars; None -> careful parser
 
         fast = read_text_fast(p, limit, encoding, header)
         words, vectors, info = fast if fast is not None else _read_text(p, limit, encoding, header)

@@ -16,8 +16,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from geobias._io import atomic_write
 from geobias.errors import DownloadError
+from geobias.io.atomic import atomic_write
 
 _CHUNK = 1 << 20
 

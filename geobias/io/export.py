@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from geobias._io import atomic_directory, check_output_path
 from geobias.errors import InputError
+from geobias.io.atomic import atomic_directory, check_output_path
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -93,7 +93,7 @@ def export_stores(
     """Write ``{name: store}`` as ``out/<name>.<ext>`` plus a JSON record, all or nothing.
 
     Everything is written into a temporary sibling directory that is renamed onto ``out``
-    (:func:`geobias._io.atomic_directory`), so a failure leaves nothing behind. Each file keeps
+    (:func:`geobias.io.atomic.atomic_directory`), so a failure leaves nothing behind. Each file keeps
     its store's vocabulary order, with a correct header.
 
     Parameters
