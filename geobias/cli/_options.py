@@ -125,6 +125,16 @@ class Progress:
             yield
 
     @contextmanager
+    def status(self, description: str):
+        """A stage whose description the caller updates: ``with p.status("x") as update: update("y")``."""
+        if not self.enabled:
+            yield lambda text: None
+            return
+        with self._progress(bar=False) as p:
+            task = p.add_task(description, total=None)
+            yield lambda text: p.update(task, description=text)
+
+    @contextmanager
     def bar(self, description: str, total: int):
         if not self.enabled:
             yield lambda n=1: None

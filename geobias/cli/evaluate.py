@@ -8,7 +8,17 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, Plot, Seed, TrustPickle, Vectors, emit, stderr
+from geobias.cli._options import (
+    Json,
+    Limit,
+    Plot,
+    Quiet,
+    Seed,
+    TrustPickle,
+    Vectors,
+    emit,
+    progress,
+)
 
 
 @app.command("evaluate")
@@ -28,6 +38,7 @@ def evaluate_command(
     plot: Plot = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
@@ -73,9 +84,9 @@ def evaluate_command(
     train, test = read_dictionary(dictionary), read_dictionary(test_dictionary)
     src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
-    with stderr.status("evaluating") as status:
+    with progress(quiet, as_json).status("evaluating") as update:
         result = evaluate(src, en, train, test, similarity=similarity, methods=keys, n_permutations=permutations,
-                          seed=seed, neutralize=neutralize, progress=lambda m: status.update(f"evaluating {m}"))
+                          seed=seed, neutralize=neutralize, progress=lambda m: update(f"evaluating {m}"))
     if plot is not None:
         from geobias.report.plots import plot_occupation_projections
 

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit, stderr
+from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors, emit, progress, stderr
 from geobias.results import Result
 
 
@@ -40,6 +40,7 @@ def mitigate_command(
         "always left out, with a warning.")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
+    quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
     """Debias vectors and write them (both sides when the method changes English too).
@@ -55,7 +56,7 @@ def mitigate_command(
     cls = get_method(method)
     check_export(out, fmt)  # fail before loading and fitting
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    with stderr.status(f"fitting {method}"):
+    with progress(quiet, as_json).stage(f"fitting {method}"):
         from geobias.mitigation import ErasureMitigation  # erasure hook (issue 15)
 
         if issubclass(cls, ErasureMitigation):

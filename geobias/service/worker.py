@@ -76,6 +76,7 @@ def run_job(argv: list[str], cwd: str, stdout: str, stderr: str, env: dict[str, 
     # GET /jobs/{id} reports as ``last_message``.
     _options.stderr._force_terminal = True
     _options.stderr.is_interactive = True
+    os.environ["GEOBIAS_PROGRESS"] = "1"  # jobs run with --json into a file: progress stays on
     try:
         main(argv)
     finally:
