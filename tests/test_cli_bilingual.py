@@ -186,6 +186,14 @@ def test_correlate_cli(files, capsys):
     assert code == 0, err
     res = result_of(stdout)
     assert res["n_occupations"] >= 10 and -1 <= res["spearman"] <= 1
+    # the table view says what is correlated with what: one row per occupation, then ρ, p and n
+    code, stdout, err = cli(capsys, "correlate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
+                            "--en-vectors", str(files / "en.txt"))
+    assert code == 0, err
+    assert "English WEAT vs MWEAT" in stdout and "s(E, A_en, B_en)" in stdout
+    assert f"{res['spearman']:.3f}" in stdout and f"{res['n_occupations']} occupations" in stdout
+    for row in res["per_occupation"]:
+        assert f"{row['weat_en']:+.4f}" in stdout and f"{row['mweat_signed']:+.4f}" in stdout
 
 
 def test_mitigate_whitespace_words(tmp_path, capsys):

@@ -42,9 +42,6 @@ def correlate_command(
         plot_correlation(plot, [r["english"] for r in rows], [r["weat_en"] for r in rows],
                          [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value, lang=lang)
 
-    def render(console, r):
-        console.print(f"Spearman ρ = {r.spearman:.3f} (p = {r.p_value:.3g}) over {r.n_occupations} occupations")
-        if r.missing:
-            console.print(f"not in vocabulary: {', '.join(r.missing[:10])}")
+    from geobias.report.tables import correlation_table, render
 
-    emit(result, as_json, render)
+    emit(result, as_json, lambda console, r: render(console, correlation_table(r)))

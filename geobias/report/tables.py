@@ -185,3 +185,28 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
         "Σ_X s − Σ_Y s with its one-sided p and effect size, and MWEAT with the English attribute "
         "words in the shared space."
     )
+
+
+def correlation_table(result, top: int | None = None) -> Group:
+    """Per-occupation English WEAT association vs the signed MWEAT bias of the same occupation in
+    the gendered language, then Spearman ρ, its p-value and n (Zhou et al. 2019 §4.4, Figure 4).
+
+    Rows are sorted by the English association (most male-associated first); ``top`` keeps the
+    first and last ``top // 2`` rows (``None``: every row).
+    """
+    rows = sorted(result.per_occupation, key=lambda r: r["weat_en"], reverse=True)
+    if top is not None and len(rows) > top:
+        rows = rows[: top // 2] + rows[-(top - top // 2):]
+    t = Table(title="Per-occupation bias: English WEAT vs MWEAT (Zhou et al. 2019, Figure 4)", title_justify="left")
+    for col in ("english", "masculine", "feminine", "s(E, A_en, B_en)", "|s(w_m)| − |s(w_f)|"):
+        t.add_column(col, justify="right" if col.startswith(("s(", "|")) else "left")
+    for r in rows:
+        t.add_row(Text(r["english"]), Text(r["masculine"]), Text(r["feminine"]),
+                  f"{r['weat_en']:+.4f}", f"{r['mweat_signed']:+.4f}")
+    summary = _summary("Spearman correlation", [
+        ("ρ", f"{result.spearman:.3f}"),
+        ("p-value", f"{result.p_value:.3g} (two-sided, scipy.stats.spearmanr)"),
+        ("n", f"{result.n_occupations} occupations"),
+        ("missing words", _missing(result.missing)),
+    ])
+    return Group(t, summary)
