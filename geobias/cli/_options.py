@@ -117,11 +117,7 @@ class Progress:
 
     @contextmanager
     def stage(self, description: str):
-        if not self.enabled:
-            yield
-            return
-        with self._progress(bar=False) as p:
-            p.add_task(description, total=None)
+        with self.status(description):
             yield
 
     @contextmanager
