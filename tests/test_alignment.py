@@ -16,6 +16,7 @@ from geobias.alignment import (
     read_dictionary,
     translation_accuracy,
 )
+from geobias.alignment.csls import clear_memory
 from geobias.errors import InputError, NotFittedError
 from geobias.store import VectorStore
 
@@ -75,6 +76,7 @@ def test_csls_ranks_equal_bruteforce(rng, dense_below):
     t = np.concatenate([s[:300] + 0.3 * rng.standard_normal((300, dim)),
                         rng.standard_normal((n_t - 300, dim))]).astype(np.float32)
     queries = np.arange(0, n_s, 7)
+    clear_memory()  # no lists remembered from the other parametrisation
     index = CslsIndex(s, t, k=10, dense_below=dense_below)
     scores, rows = index.search(s[queries], 10)
     ref = csls_dense(s, t, queries, k=10)

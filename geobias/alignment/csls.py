@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -216,23 +216,323 @@ def _ivf_for(sources: np.ndarray, seed: int = 0):
     return index
 
 
-def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
+def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int = 0):
     """Lower bound of r_S for every target: mean cosine to k sources found by a faiss IVF index.
 
     Missing neighbours (a probed list shorter than k) count as cosine −1, which keeps the bound
-    valid. The index comes from :func:`_ivf_for` (cached per source content). Returns float32 of
-    shape (n_targets,).
+    valid. The index comes from :func:`_ivf_for` (cached per source content).
+
+    Returns
+    -------
+    lb : ndarray of shape (n_targets,), float32
+    rows : ndarray of shape (n_targets, k), int64
+        The sources found (−1 where a list ran short): approximate neighbour lists.
     """
     index = _ivf_for(sources, seed)
     index.nprobe = 8
     sims, rows = index.search(targets, k)
     sims = np.where(rows >= 0, sims, -1.0)
-    return sims.mean(axis=1, dtype=np.float64).astype(np.float32)
+    return sims.mean(axis=1, dtype=np.float64).astype(np.float32), rows
 
 
-@dataclass
+#: Remembered neighbour lists of recent :class:`CslsPair` objects (most recent last), so that the
+#: next pair over stores of the same shape (the next method of ``geobias evaluate``, the next
+#: refinement step of Procrustes) starts from them: see :class:`CslsPair`.
+_MEMORY: OrderedDict[int, tuple[np.ndarray, np.ndarray, tuple]] = OrderedDict()
+#: How many pairs :data:`_MEMORY` keeps (each holds 2 × n × k neighbour lists, no matrices).
+MEMORY_SIZE = 4
+#: Remembered exact lists are updated (cosines to the other side's changed rows only) instead of
+#: recomputed when at most this fraction of the other side's rows changed.
+MEMORY_UPDATE_FRACTION = 0.35
+#: Remembered neighbour rows seed the lower bounds of a changed pair (instead of an IVF search)
+#: when, on a sample of rows, the mean gap between the seeded bound and the exact r is at most this
+#: (the IVF bound's gap on the README's French–English pair is ≈ 0.01).
+SEED_GAP = 0.02
+#: Counters for tests and benchmarks: rows whose exact lists were computed by brute force, updated
+#: from a remembered list, carried over unchanged; lower bounds seeded from memory or by IVF.
+memory_stats = {"brute": 0, "updated": 0, "carried": 0, "seeded": 0, "ivf": 0}
+
+
+def clear_memory() -> None:
+    """Forget every remembered pair (see :class:`CslsPair`)."""
+    _MEMORY.clear()
+
+
+class _Side:
+    """What is known of one side's rows over the other side.
+
+    ``rows``/``sims`` (n, k): the k best rows of the other side with their cosines, descending —
+    exact where ``exact``, otherwise approximate rows (IVF or remembered) that only seed lower
+    bounds. ``r`` (n,): exact r = mean of the k best cosines (NaN until known). ``lb``: the lower
+    bound of r used for pruning (fixed once computed). ``updatable``: rows whose remembered exact
+    list (``prev_rows``/``prev_sims``) is exact over the other side's unchanged rows.
+    """
+
+    def __init__(self, n: int, k: int):
+        self.k = k
+        self.rows = np.full((n, k), -1, dtype=np.int64)
+        self.sims = np.full((n, k), -1.0, dtype=np.float32)
+        self.exact = np.zeros(n, dtype=bool)
+        self.r = np.full(n, np.nan, dtype=np.float32)
+        self.lb: np.ndarray | None = None
+        self.aug = None  # faiss index over [row, lb, 1] (see CslsPair._augmented)
+        self.updatable = np.zeros(n, dtype=bool)
+        self.prev_rows: np.ndarray | None = None
+        self.prev_sims: np.ndarray | None = None
+
+    def set_exact(self, rows: np.ndarray, nn_sims: np.ndarray, nn_rows: np.ndarray) -> None:
+        self.rows[rows] = nn_rows
+        self.sims[rows] = nn_sims
+        self.r[rows] = nn_sims.mean(axis=1, dtype=np.float64).astype(np.float32)
+        self.exact[rows] = True
+        self.updatable[rows] = False
+
+
+class CslsPair:
+    """Exact CSLS retrieval in both directions between two aligned matrices, sharing the work.
+
+    CSLS from ``a`` to ``b`` needs r(y) for rows y of ``b`` (mean cosine to the k nearest rows of
+    ``a``) and r(x) for the queries x of ``a`` (to the k nearest of ``b``); the other direction
+    needs the same two quantities with the roles swapped. A pair keeps, for every row of each side
+    whose r was computed, its exact k nearest rows of the other side: both directions, the cosine
+    nearest neighbours (the first of those lists) and later pairs reuse them.
+
+    Retrieval prunes with lower bounds of r (see the module docstring): the mean cosine to any k
+    actual rows of the other side. They come from a faiss IVF index, or — when a pair over stores
+    of the same shape was used recently (the next mitigation method of ``geobias evaluate``, the
+    next Procrustes refinement step) — from that pair's neighbour rows, re-scored in the new
+    space, if on a sample of rows they are about as tight (:data:`SEED_GAP`). The remembered pair
+    also gives exact lists: a row that did not change keeps its exact list when the other side did
+    not change, and when a few of the other side's rows changed (a Shift that moves a few thousand
+    nouns) only the cosines to those rows are computed; the list is exact when its k-th best
+    cosine is still at least the remembered k-th best (no unchanged row outside it can do
+    better), otherwise the row is recomputed by brute force. Rows are matched by content
+    (:func:`row_fingerprints`), so reuse never changes a result; ``GEOBIAS_CSLS_CACHE=0`` turns
+    all reuse off.
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (n_a, dim), (n_b, dim)
+        The two aligned matrices (unit-normalised here; float32).
+    k : int, default 10
+        Neighbourhood size of the CSLS penalties (Conneau et al. 2018 use 10).
+    dense_below : int, default 50_000_000
+        If ``n_a * n_b`` is at most this, r is computed exactly for every row of a side the first
+        time it is a target (no bound, no pruning); both paths give the same ranking.
+
+    Raises
+    ------
+    InputError
+        ``k`` ≤ 0, or the two dimensions differ.
+
+    References
+    ----------
+    Conneau, Lample, Ranzato, Denoyer, Jégou (2018). Word translation without parallel data.
+    ICLR, §2.3 eq. 6 (CSLS).
+    """
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, k: int = 10, dense_below: int = 50_000_000):
+        if k <= 0:
+            raise InputError(f"CSLS k must be positive; got {k}")
+        a, b = unit_rows(a), unit_rows(b)
+        if a.shape[1] != b.shape[1]:
+            raise InputError(f"source dimension {a.shape[1]} differs from target dimension {b.shape[1]}")
+        self.mats = (a, b)
+        self.k = k
+        self.dense_below = dense_below
+        self.sides = (_Side(len(a), min(k, len(b))), _Side(len(b), min(k, len(a))))
+        self.changed: list[np.ndarray | None] = [None, None]  # rows changed since the remembered pair
+        self._seeds: list[np.ndarray | None] = [None, None]
+        self._fp = None
+        if os.environ.get("GEOBIAS_CSLS_CACHE") != "0" and min(len(a), len(b)) > 0:
+            self._recall()
+
+    # -- memory ---------------------------------------------------------------------------------
+    def _recall(self) -> None:
+        fa, fb = row_fingerprints(self.mats[0]), row_fingerprints(self.mats[1])
+        self._fp = (fa, fb)
+        best = None
+        for ma, mb, sides in reversed(_MEMORY.values()):
+            for flip in (False, True):
+                pa, pb = (mb, ma) if flip else (ma, mb)
+                if pa.shape != fa.shape or pb.shape != fb.shape:
+                    continue
+                ps = sides[::-1] if flip else sides
+                if ps[0].k != self.sides[0].k or ps[1].k != self.sides[1].k:
+                    continue
+                ca = np.flatnonzero((pa != fa).any(axis=1))
+                cb = np.flatnonzero((pb != fb).any(axis=1))
+                if best is None or len(ca) + len(cb) < len(best[0]) + len(best[1]):
+                    best = (ca, cb, ps)
+        _MEMORY[id(self)] = (fa, fb, self.sides)
+        while len(_MEMORY) > MEMORY_SIZE:
+            _MEMORY.popitem(last=False)
+        if best is None:
+            return
+        changed = best[:2]
+        self.changed = [changed[0], changed[1]]
+        for j in (0, 1):
+            prev, side = best[2][j], self.sides[j]
+            self._seeds[j] = prev.rows.copy()
+            unchanged = np.ones(len(side.exact), dtype=bool)
+            unchanged[changed[j]] = False
+            keep = prev.exact & unchanged
+            if len(changed[1 - j]) == 0:
+                side.rows[keep], side.sims[keep] = prev.rows[keep], prev.sims[keep]
+                side.r[keep], side.exact[keep] = prev.r[keep], True
+                memory_stats["carried"] += int(keep.sum())
+            elif len(changed[1 - j]) <= MEMORY_UPDATE_FRACTION * len(self.mats[1 - j]):
+                side.updatable = keep
+                side.prev_rows, side.prev_sims = prev.rows.copy(), prev.sims.copy()
+
+    # -- exact neighbour lists ------------------------------------------------------------------
+    def ensure_exact(self, j: int, rows: np.ndarray) -> np.ndarray:
+        """Make the exact r (and k-NN lists) of rows ``rows`` of side ``j`` known; return r[rows]."""
+        side = self.sides[j]
+        rows = np.asarray(rows, dtype=np.int64)
+        todo = np.unique(rows[rows >= 0])
+        todo = todo[~side.exact[todo]]
+        if len(todo):
+            upd = todo[side.updatable[todo]]
+            failed = self._update(j, upd) if len(upd) else upd
+            brute = np.union1d(todo[~side.updatable[todo] & ~side.exact[todo]], failed)
+            if len(brute):
+                sims, nn = knn_ip(self.mats[j][brute], self.mats[1 - j], side.k)
+                side.set_exact(brute, sims, nn)
+                memory_stats["brute"] += len(brute)
+        return side.r[rows]
+
+    def _update(self, j: int, rows: np.ndarray, block: int = 1024) -> np.ndarray:
+        """Exact lists of unchanged rows from their remembered lists; returns rows that failed."""
+        side, k = self.sides[j], self.sides[j].k
+        changed = self.changed[1 - j]
+        other = np.ascontiguousarray(self.mats[1 - j][changed])
+        failed = []
+        for s in range(0, len(rows), block):
+            r = rows[s : s + block]
+            prev_rows, prev_sims = side.prev_rows[r], side.prev_sims[r]
+            kept = np.where(np.isin(prev_rows, changed), -np.inf, prev_sims)
+            new = self.mats[j][r] @ other.T
+            allsims = np.concatenate([kept, new], axis=1)
+            allrows = np.concatenate([prev_rows, np.broadcast_to(changed, new.shape)], axis=1)
+            top = np.argpartition(-allsims, k - 1, axis=1)[:, :k]
+            ts = np.take_along_axis(allsims, top, 1)
+            tr = np.take_along_axis(allrows, top, 1)
+            order = np.argsort(-ts, axis=1, kind="stable")
+            ts, tr = np.take_along_axis(ts, order, 1), np.take_along_axis(tr, order, 1)
+            # exact iff the k-th best is at least the remembered k-th best (every unchanged row
+            # outside the remembered list is at most that)
+            ok = ts[:, -1] >= prev_sims[:, -1]
+            side.set_exact(r[ok], ts[ok].astype(np.float32), tr[ok])
+            failed.append(r[~ok])
+            memory_stats["updated"] += int(ok.sum())
+        side.updatable[rows] = False
+        return np.concatenate(failed) if failed else rows[:0]
+
+    # -- lower bounds ---------------------------------------------------------------------------
+    def _seeded_bound(self, j: int, rows: np.ndarray | None = None, block: int = 8192) -> np.ndarray:
+        seeds = self._seeds[j] if rows is None else self._seeds[j][rows]
+        mine = self.mats[j] if rows is None else self.mats[j][rows]
+        other = self.mats[1 - j]
+        out = np.empty(len(seeds), dtype=np.float32)
+        for s in range(0, len(seeds), block):
+            sr = seeds[s : s + block]
+            cos = np.einsum("nd,nkd->nk", mine[s : s + block], other[np.maximum(sr, 0)])
+            out[s : s + block] = np.where(sr >= 0, cos, -1.0).mean(axis=1, dtype=np.float64)
+        return out
+
+    def lower_bound(self, j: int) -> np.ndarray:
+        """Lower bound of r for every row of side ``j`` (exact r where already known)."""
+        side = self.sides[j]
+        if side.lb is not None:
+            return side.lb
+        n_j, n_o = len(self.mats[j]), len(self.mats[1 - j])
+        if n_j * n_o <= self.dense_below or side.exact.all():
+            self.ensure_exact(j, np.arange(n_j))
+            side.lb = side.r.copy()
+            return side.lb
+        lb = None
+        if self._seeds[j] is not None:
+            rng = np.random.default_rng(0)
+            sample = np.sort(rng.choice(n_j, min(n_j, 256), replace=False))
+            gap = float(np.mean(self.ensure_exact(j, sample) - self._seeded_bound(j, sample)))
+            if gap <= SEED_GAP:
+                lb = self._seeded_bound(j)
+                side.rows[~side.exact] = self._seeds[j][~side.exact]
+                memory_stats["seeded"] += 1
+        if lb is None:
+            lb, approx = _lower_bound_r(self.mats[j], self.mats[1 - j], side.k)
+            side.rows[~side.exact] = approx[~side.exact]
+            memory_stats["ivf"] += 1
+        side.lb = np.where(side.exact, side.r, lb).astype(np.float32)
+        return side.lb
+
+    # -- retrieval ------------------------------------------------------------------------------
+    def nearest(self, j: int, rows: np.ndarray, topk: int) -> tuple[np.ndarray, np.ndarray]:
+        """Cosine nearest neighbours (top ``topk`` of the other side) of rows ``rows`` of side ``j``."""
+        side = self.sides[j]
+        if topk > side.k:
+            return knn_ip(self.mats[j][rows], self.mats[1 - j], topk)
+        self.ensure_exact(j, rows)
+        return side.sims[rows, :topk], side.rows[rows, :topk]
+
+    def _augmented(self, t: int):
+        """faiss index over [y, LB(y), 1] of side ``t``: [2x, −1, −τ]·[y, LB, 1] = 2cos − LB − τ."""
+        side = self.sides[t]
+        if getattr(side, "aug", None) is None:
+            import faiss
+
+            targets, lb = self.mats[t], self.lower_bound(t)
+            n, d = targets.shape
+            aug = np.empty((n, d + 2), dtype=np.float32)
+            aug[:, :d] = targets
+            aug[:, d] = lb
+            aug[:, d + 1] = 1.0
+            side.aug = faiss.IndexFlatIP(d + 2)
+            side.aug.add(aug)
+        return side.aug
+
+    def search(self, j: int, queries: np.ndarray, r_queries: np.ndarray, topk: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``topk`` rows of side ``1 - j`` by CSLS for query vectors of side ``j``.
+
+        ``queries`` are unit rows (n_q, dim) with their r over side ``1 - j`` in ``r_queries``.
+        """
+        t = 1 - j
+        targets, side = self.mats[t], self.sides[t]
+        nq, d = queries.shape
+        topk = min(topk, len(targets))
+        out_s = np.empty((nq, topk), dtype=np.float32)
+        out_r = np.empty((nq, topk), dtype=np.int64)
+        if nq == 0 or topk == 0:
+            return out_s, out_r
+        index = self._augmented(t)
+        qa = np.zeros((nq, d + 2), dtype=np.float32)
+        qa[:, :d] = 2.0 * queries
+        qa[:, d] = -1.0
+        # Step 1: the topk best candidates by the upper bound; their exact scores give tau, a
+        # lower bound of each query's topk-th best exact score.
+        _, cand = index.search(qa, topk)
+        self.ensure_exact(t, cand)
+        exact = 2.0 * np.einsum("qd,qkd->qk", queries, targets[cand]) - side.r[cand]
+        tau = exact.min(axis=1)
+        # Step 2: every target whose upper bound reaches tau (2cos − LB − tau + slack > 0).
+        qa[:, d + 1] = -(tau - BOUND_SLACK)
+        lims, _, found = index.range_search(qa, 0.0)
+        self.ensure_exact(t, found)
+        q64 = queries.astype(np.float64)
+        for i in range(nq):
+            rows = np.union1d(found[lims[i] : lims[i + 1]], cand[i])
+            # final scores in float64: float32 kernels can swap two targets ~1e-7 apart
+            score = 2.0 * (targets[rows].astype(np.float64) @ q64[i]) - side.r[rows]
+            order = np.lexsort((rows, -score))[:topk]
+            out_r[i] = rows[order]
+            out_s[i] = score[order] - r_queries[i]
+        return out_s, out_r
+
+
+@dataclass(eq=False)
 class CslsIndex:
-    """Exact CSLS retrieval of target rows for source queries.
+    """Exact CSLS retrieval of target rows for source queries (one direction of a :class:`CslsPair`).
 
     Parameters
     ----------
@@ -248,8 +548,10 @@ class CslsIndex:
 
     Attributes
     ----------
+    pair : CslsPair
+        The shared state; :meth:`reverse` is the other direction over the same pair.
     n_exact_r_ : int
-        Targets whose r_S was computed exactly so far (all of them on the dense path).
+        Targets whose r_S is known exactly so far (all of them on the dense path).
 
     Raises
     ------
@@ -266,48 +568,23 @@ class CslsIndex:
     targets: np.ndarray
     k: int = 10
     dense_below: int = 50_000_000
+    pair: CslsPair | None = field(default=None, repr=False)
+    side: int = 0
 
     def __post_init__(self):
-        if self.k <= 0:
-            raise InputError(f"CSLS k must be positive; got {self.k}")
-        self.sources = unit_rows(self.sources)
-        self.targets = unit_rows(self.targets)
-        if self.sources.shape[1] != self.targets.shape[1]:
-            raise InputError(
-                f"source dimension {self.sources.shape[1]} differs from target dimension {self.targets.shape[1]}"
-            )
-        n_tgt = self.targets.shape[0]
-        self._r_src = np.full(n_tgt, np.nan, dtype=np.float32)  # r_S(y), filled lazily
-        self.n_exact_r_ = 0
-        self._aug = None
-        if self.sources.shape[0] * n_tgt <= self.dense_below:
-            self._r_src[:] = mean_knn_similarity(self.targets, self.sources, self.k)
-            self.n_exact_r_ = n_tgt
-            self._lb = self._r_src
-        else:
-            self._lb = _lower_bound_r(self.targets, self.sources, self.k)
+        if self.pair is None:
+            self.pair = CslsPair(self.sources, self.targets, k=self.k, dense_below=self.dense_below)
+        self.sources = self.pair.mats[self.side]
+        self.targets = self.pair.mats[1 - self.side]
 
-    def _augmented(self):
-        """faiss index over [y, LB(y), 1] so that [2x, −1, −τ]·[y, LB, 1] = 2cos − LB − τ."""
-        if self._aug is None:
-            import faiss
+    @property
+    def n_exact_r_(self) -> int:
+        return int(self.pair.sides[1 - self.side].exact.sum())
 
-            n, d = self.targets.shape
-            aug = np.empty((n, d + 2), dtype=np.float32)
-            aug[:, :d] = self.targets
-            aug[:, d] = self._lb
-            aug[:, d + 1] = 1.0
-            self._aug = faiss.IndexFlatIP(d + 2)
-            self._aug.add(aug)
-            del aug
-        return self._aug
-
-    def _ensure_r(self, rows: np.ndarray) -> None:
-        rows = np.unique(rows[rows >= 0])
-        todo = rows[np.isnan(self._r_src[rows])]
-        if len(todo):
-            self._r_src[todo] = mean_knn_similarity(self.targets[todo], self.sources, self.k)
-            self.n_exact_r_ += len(todo)
+    def reverse(self) -> CslsIndex:
+        """The other direction (targets → sources) over the same :class:`CslsPair`."""
+        return CslsIndex(self.targets, self.sources, self.k, self.dense_below, pair=self.pair,
+                         side=1 - self.side)
 
     def r_target(self, queries: np.ndarray) -> np.ndarray:
         """r_T(x) for (mapped) source query vectors: mean cosine to the k nearest targets.
@@ -340,35 +617,17 @@ class CslsIndex:
             Target rows.
         """
         q = unit_rows(queries)
-        nq, d = q.shape
-        topk = min(topk, self.targets.shape[0])
-        r_t = self.r_target(q)
-        out_s = np.empty((nq, topk), dtype=np.float32)
-        out_r = np.empty((nq, topk), dtype=np.int64)
-        if nq == 0:
-            return out_s, out_r
-        index = self._augmented()
-        qa = np.zeros((nq, d + 2), dtype=np.float32)
-        qa[:, :d] = 2.0 * q
-        qa[:, d] = -1.0
-        # Step 1: the topk best candidates by the upper bound; their exact scores give tau, a
-        # lower bound of each query's topk-th best exact score.
-        _, cand = index.search(qa, topk)
-        self._ensure_r(cand)
-        exact = 2.0 * np.einsum("qd,qkd->qk", q, self.targets[cand]) - self._r_src[cand]
-        tau = -np.sort(-exact, axis=1)[:, topk - 1]
-        # Step 2: every target whose upper bound reaches tau (2cos − LB − tau + slack > 0).
-        qa[:, d + 1] = -(tau - BOUND_SLACK)
-        lims, _, found = index.range_search(qa, 0.0)
-        self._ensure_r(found)
-        for i in range(nq):
-            rows = found[lims[i] : lims[i + 1]]
-            rows = np.union1d(rows, cand[i])
-            score = 2.0 * (self.targets[rows] @ q[i]) - self._r_src[rows]
-            order = np.lexsort((rows, -score))[:topk]
-            out_r[i] = rows[order]
-            out_s[i] = score[order] - r_t[i]
-        return out_s, out_r
+        return self.pair.search(self.side, q, self.r_target(q), topk)
+
+    def search_rows(self, rows: np.ndarray, topk: int = 10) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`search` for source rows of the index (their r and neighbour lists are kept)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        r_q = self.pair.ensure_exact(self.side, rows)
+        return self.pair.search(self.side, self.sources[rows], r_q, topk)
+
+    def nearest_rows(self, rows: np.ndarray, topk: int = 10) -> tuple[np.ndarray, np.ndarray]:
+        """Cosine nearest targets of source rows: (sims, rows), each (n_rows, topk), descending."""
+        return self.pair.nearest(self.side, np.asarray(rows, dtype=np.int64), topk)
 
 
 def csls_dense(sources: np.ndarray, targets: np.ndarray, query_rows: np.ndarray, k: int = 10) -> np.ndarray:

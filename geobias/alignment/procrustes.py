@@ -214,9 +214,8 @@ def mutual_csls_pairs(src: np.ndarray, tgt: np.ndarray, *, k: int = 10) -> tuple
     src_rows, tgt_rows : ndarray of shape (n_pairs,), int64
     """
     fwd = CslsIndex(src, tgt, k=k)
-    _, s2t = fwd.search(src, 1)
-    bwd = CslsIndex(tgt, src, k=k)
-    _, t2s = bwd.search(tgt, 1)
+    _, s2t = fwd.search_rows(np.arange(len(src)), 1)
+    _, t2s = fwd.reverse().search_rows(np.arange(len(tgt)), 1)
     s2t = s2t[:, 0]
     mutual = t2s[s2t, 0] == np.arange(len(src))
     rows = np.flatnonzero(mutual)

@@ -77,7 +77,8 @@ def translation_accuracy(
     csls_k : int, default 10
         Neighbourhood size of the CSLS penalties (checked for every ``method``).
     index : CslsIndex, optional
-        A prepared index for this ``(src, tgt)`` pair (reused across calls).
+        A prepared index over ``src.unit_vectors`` → ``tgt.unit_vectors`` (same rows), reused
+        across calls; with it, ``"nn"`` reads the index's exact neighbour lists too.
 
     Returns
     -------
@@ -118,12 +119,18 @@ def translation_accuracy(
         )
     queries = np.fromiter(gold, dtype=np.int64)
     kmax = ks[-1]
+    if index is not None and (len(index.sources) != len(src) or len(index.targets) != len(tgt)):
+        raise InputError(f"the CSLS index is over {len(index.sources)} × {len(index.targets)} rows, "
+                         f"the stores have {len(src)} × {len(tgt)}")
     if method == "nn":
-        _, rows = knn_ip(src.unit_vectors[queries], tgt.unit_vectors, kmax)
+        if index is not None:  # its exact neighbour lists serve cosine NN too
+            _, rows = index.nearest_rows(queries, kmax)
+        else:
+            _, rows = knn_ip(src.unit_vectors[queries], tgt.unit_vectors, kmax)
     else:
         if index is None:
             index = CslsIndex(src.unit_vectors, tgt.unit_vectors, k=csls_k)
-        _, rows = index.search(src.unit_vectors[queries], kmax)
+        _, rows = index.search_rows(queries, kmax)
     # one row per (query, gold target): the rank of that target in the query's list, then the
     # best rank over each query's gold targets
     gq = np.repeat(np.arange(len(queries)), [len(gold[int(q)]) for q in queries])

@@ -397,7 +397,7 @@ def evaluate(
         else:
             row.update(similarity_pearson=None, similarity_spearman=None, similarity_coverage=None)
         fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
-        bwd = CslsIndex(e_out.unit_vectors, s_out.unit_vectors, k=csls_k)
+        bwd = fwd.reverse()  # shares r and the neighbour lists with fwd
         for tag, a, b, dico, index in (("src_tgt", s_out, e_out, test_dictionary, fwd),
                                        ("tgt_src", e_out, s_out, test_inv, bwd)):
             for how in ("nn", "csls"):
