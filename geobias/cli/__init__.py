@@ -13,8 +13,6 @@ import importlib
 import os
 import sys
 
-import click
-
 from geobias.cli._app import app
 from geobias.errors import GeobiasError
 
@@ -77,14 +75,14 @@ _record_invocations(app)
 
 
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:
-    """``click.exceptions.<name>`` plus the class of that name that Typer's public exceptions
-    derive from (typer ≥ 0.2x vendors its own copy of click, whose exceptions are not click's:
-    a bad ``--refine abc`` was reported as an "internal error"). Found through the MRO of
-    ``typer.Exit``, ``typer.Abort`` and ``typer.BadParameter``, not by importing Typer's
-    private modules."""
+    """The click exception class ``name`` as Typer raises it (typer ≥ 0.2x vendors its own copy
+    of click, whose exceptions are not the ``click`` package's: a bad ``--refine abc`` was once
+    reported as an "internal error"). Found through the MRO of ``typer.Exit``, ``typer.Abort``
+    and ``typer.BadParameter``, not by importing Typer's private modules; the separate ``click``
+    package is not imported (it cost a third of ``geobias --help``'s start-up)."""
     import typer
 
-    classes: list[type[BaseException]] = [getattr(click.exceptions, name)]
+    classes: list[type[BaseException]] = []
     for public in (typer.Exit, typer.Abort, typer.BadParameter):
         for cls in public.__mro__:
             if cls.__name__ == name and cls not in classes:
