@@ -133,21 +133,43 @@ def _exact_paired_sums(s: np.ndarray, chunk: int) -> Iterator[np.ndarray]:
         yield base + swaps @ diff
 
 
+def _prefetched(draw: Callable[[int], np.ndarray], sizes: list[int]) -> Iterator[np.ndarray]:
+    """``draw(size)`` for each size in order, the next one drawn in a second thread meanwhile.
+
+    The draws happen in exactly the same order on the same generator as a plain loop would make
+    them (one thread draws, the caller waits for each), so a seed gives the same numbers; NumPy
+    releases the GIL while it fills random arrays and inside the ufunc loops that consume them,
+    so on two cores drawing the next chunk overlaps with evaluating this one.
+    """
+    if len(sizes) <= 1:
+        for size in sizes:
+            yield draw(size)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="geobias-draw") as pool:
+        pending = pool.submit(draw, sizes[0])
+        for size in sizes[1:]:
+            ready = pending.result()
+            pending = pool.submit(draw, size)
+            yield ready
+        yield pending.result()
+
+
 def _mc_sums(
     s: np.ndarray, n_x: int, paired: bool, rng: np.random.Generator, n_draws: int, chunk: int
 ) -> Iterator[np.ndarray]:
     n = s.shape[0]
     p = n // 2
+    sizes = [min(chunk, n_draws - start) for start in range(0, n_draws, chunk)]
     if paired:
         x, diff = s[:p], s[p:] - s[:p]
         base = x.sum()
-    for start in range(0, n_draws, chunk):
-        size = min(chunk, n_draws - start)
-        if paired:
-            swaps = (rng.random((size, p)) < 0.5).astype(np.float64)
-            yield base + swaps @ diff
-        else:
-            yield _selection_sums(s, n_x, rng, size)
+        for u in _prefetched(lambda size: rng.random((size, p)), sizes):
+            yield base + (u < 0.5).astype(np.float64) @ diff
+    else:
+        for u in _prefetched(lambda size: rng.random((n, size), dtype=np.float32), sizes):
+            yield _selection_from_uniforms(s, n_x, u)
 
 
 def _selection_sums(s: np.ndarray, n_x: int, rng: np.random.Generator, size: int) -> np.ndarray:
@@ -165,8 +187,12 @@ def _selection_sums(s: np.ndarray, n_x: int, rng: np.random.Generator, size: int
     -------
     ndarray of shape (size,), float64
     """
-    n = s.shape[0]
-    u = rng.random((n, size), dtype=np.float32)
+    return _selection_from_uniforms(s, n_x, rng.random((s.shape[0], size), dtype=np.float32))
+
+
+def _selection_from_uniforms(s: np.ndarray, n_x: int, u: np.ndarray) -> np.ndarray:
+    """:func:`_selection_sums` given its uniforms ``u`` of shape (n, size), float32 (overwritten)."""
+    n, size = u.shape
     u *= np.arange(n, 0, -1, dtype=np.float32)[:, None]  # u_i · (n − i)
     need = np.full(size, n_x, dtype=np.float32)
     acc = np.zeros(size, dtype=np.float64)
