@@ -26,6 +26,9 @@ BLOCK_ROWS = 1 << 16
 LARGE_BYTES = 1 << 30
 #: Inverted lists probed by ``nearest(..., approx="ivf")``.
 IVF_NPROBE = 32
+#: The recipe of :meth:`VectorStore.ivf_index`, recorded with a saved index: a saved index built
+#: by another recipe is not reused.
+IVF_RECIPE = "IVF-SQ8 inner product; nlist=min(clip(sqrt(n),16,1024),n//39); train min(n,64*nlist) rows, seed 0; niter 10"
 
 
 def _topk_order(sims: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
@@ -382,10 +385,21 @@ class VectorStore:
         lists (at most n / 39), k-means on ``min(n, 64 · nlist)`` sampled rows (10 iterations, seed 0);
         :meth:`nearest` probes :data:`IVF_NPROBE` lists and re-ranks ``4k`` candidates by their
         exact float32 cosine.
+
+        For a store opened from a cache directory (:func:`geobias.store.load_store`), the index
+        is saved there (``ivf-sq8.faiss`` with ``ivf-sq8.json``: the store's checksum, shape and
+        :data:`IVF_RECIPE`) the first time it is built, and read back by later processes instead
+        of retraining (minutes for 2,000,000 words); a changed store or recipe builds a new one.
         """
         cached = self.__dict__.get("_ivf")
         if cached is not None:
             return cached
+        from geobias.store.cache import load_saved_ivf, save_ivf
+
+        saved = load_saved_ivf(self)
+        if saved is not None:
+            self.__dict__["_ivf"] = saved
+            return saved
         import faiss
 
         n, d = self._vectors.shape
@@ -402,6 +416,7 @@ class VectorStore:
         for s in range(0, n, BLOCK_ROWS):
             index.add(self.unit_block(s, min(n, s + BLOCK_ROWS)))
         self.__dict__["_ivf"] = index
+        save_ivf(self, index)
         return index
 
     def nearest(
