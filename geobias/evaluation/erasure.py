@@ -50,12 +50,16 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
+
+if TYPE_CHECKING:
+    from geobias.directions.subspace import GenderSubspace
 
 #: Method names of the erasure table (registry names of :data:`geobias.mitigation.METHODS` plus
 #: ``original``), in column order.
@@ -213,7 +217,7 @@ class ErasureWords:
 
 # ------------------------------------------------------------------------------- the table
 def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorStore, dictionary, *,
-                fit_pairs: list, d_g_src: np.ndarray, d_g: np.ndarray, lda_cv: float,
+                fit_pairs: list, g_src: GenderSubspace, d_g: np.ndarray,
                 nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int | None]:
     """Returns (erased source store in the shared space, English store, dimensions removed)."""
     from geobias.mitigation import METHODS, GenderLexicon, HardDebias
@@ -243,13 +247,8 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
         est = cls(**kw).fit(aligned)
         return est.transform(aligned), en, est.projection_.rank
 
-    @dataclass(frozen=True)
-    class _G:
-        direction_: np.ndarray
-        cv_accuracy_: float
-
     lex = GenderLexicon(lang, list(fit_pairs), list(nouns[0]), list(nouns[1]), list(lexicon_two_form))
-    est = cls(lexicon=lex, grammatical=_G(d_g_src, lda_cv)).fit(src, en, dictionary)
+    est = cls(lexicon=lex, grammatical=g_src).fit(src, en, dictionary)
     s_out, e_out = est.transform_pair(src, en)
     return s_out, e_out, 1 if est.direction_ is not None else 0
 
@@ -373,8 +372,8 @@ def erasure_table(
         te_y = np.array([1] * (n_noun - half) + [0] * (n_noun - half))
         from geobias.mitigation._directions import grammatical_direction
 
-        d_g_src, lda_cv = grammatical_direction(src, nm[:half], nf[:half])
-        d_g = d_g_src @ aligner.W_
+        g_src = grammatical_direction(src, nm[:half], nf[:half])
+        d_g = g_src.direction.astype(np.float64) @ aligner.W_
         d_g = d_g / np.linalg.norm(d_g)
         x_tr0 = aligned[tr_words].astype(np.float64)
         frozen_g = _logreg().fit(x_tr0, tr_y)
@@ -387,7 +386,7 @@ def erasure_table(
                 progress(f"seed {seed}: {name}")
             t0 = time.perf_counter()
             s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs,
-                                             d_g_src=d_g_src, d_g=d_g, lda_cv=lda_cv, nouns=(nm[:half], nf[:half]),
+                                             g_src=g_src, d_g=d_g, nouns=(nm[:half], nf[:half]),
                                              seed=seed, lexicon_two_form=two_form)
             row = per[name]
             row["rank_removed"].append(rank)
@@ -592,7 +591,7 @@ def english_erasure_table(
                 out, rank = est.transform(en), est.projection_.rank
             row = per[name]
             row["rank_removed"].append(rank)
-            g, _ = semantic_direction(out.normalized(), defs)
+            g = semantic_direction(out.normalized(), defs).direction.astype(np.float64)
             row["direct_bias"].append(direct_bias(out, g, neutral).direct_bias)
             for t, sets in tests.items():
                 r = weat(out, sets.X, sets.Y, sets.A, sets.B, n_permutations=n_permutations, seed=seed, oov="ignore")
@@ -668,10 +667,10 @@ def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStor
     nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
     nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
     half = n_noun // 2
-    d_g_src, lda_cv = grammatical_direction(src, nm[:half], nf[:half])
-    d_g = d_g_src @ aligner.W_
+    g_src = grammatical_direction(src, nm[:half], nf[:half])
+    d_g = g_src.direction.astype(np.float64) @ aligner.W_
     d_g /= np.linalg.norm(d_g)
-    d_pca, _ = semantic_direction(aligned, fit_pairs)
+    d_pca = semantic_direction(aligned, fit_pairs).direction.astype(np.float64)
     d_s = orthogonal_semantic(d_pca, d_g)
     nouns = nm[half:half + n_nouns] + nf[half:half + n_nouns]
     noun_g = ["masculine"] * len(nm[half:half + n_nouns]) + ["feminine"] * len(nf[half:half + n_nouns])
@@ -681,8 +680,8 @@ def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStor
     fig = Figure(figsize=(4.6 * len(methods), 4.6))
     axes = fig.subplots(1, len(methods), sharex=True, sharey=True, squeeze=False)
     for ax, name in zip(axes[0], methods, strict=True):
-        out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, d_g_src=d_g_src, d_g=d_g,
-                                lda_cv=lda_cv, nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
+        out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, g_src=g_src, d_g=d_g,
+                                nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
         for ws, gs, marker, label in ((nouns, noun_g, "x", "inanimate nouns"), (persons, person_g, "o", "person words")):
             v = out[ws].astype(np.float64)
             v /= np.linalg.norm(v, axis=1, keepdims=True)
