@@ -621,38 +621,54 @@ def render_english(console, result: ErasureTableResult) -> None:
 PLANE_METHODS = ("original", "leace", "leace-keep-grammar", "inlp-keep-grammar")
 
 
-def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStore, dictionary, *,
-                       methods: Sequence[str] = PLANE_METHODS, seed: int = 0, fit_fraction: float = 0.8,
-                       n_nouns: int = 150, words: ErasureWords | None = None):
-    """Projection plane before/after erasure: one panel per method.
+@dataclass(frozen=True)
+class ErasurePlane(Result):
+    """Held-out words on the semantic × grammatical plane, per erasure method
+    (:func:`erasure_plane`; drawn by :func:`geobias.report.plots.plot_erasure_plane`).
+
+    Attributes
+    ----------
+    lang : str
+    seed : int
+    points : dict
+        ``points[method][kind][gender] = (x, y)``: ``kind`` ``"inanimate nouns"`` or
+        ``"person words"``, ``gender`` ``"masculine"`` or ``"feminine"``; ``x = ⟨w, d_s⟩`` and
+        ``y = ⟨w, d_g⟩`` (ndarrays of shape (n,), float64) of the unit-normalised erased rows.
+    d_pca : (float, float)
+        d_PCA in the plane: ``(⟨d_PCA, d_s⟩, ⟨d_PCA, d_g⟩)``.
+    """
+
+    lang: str
+    seed: int
+    points: dict
+    d_pca: tuple[float, float]
+
+
+def erasure_plane(src: VectorStore, en: VectorStore, dictionary, *,
+                  methods: Sequence[str] = PLANE_METHODS, seed: int = 0, fit_fraction: float = 0.8,
+                  n_nouns: int = 150, words: ErasureWords | None = None) -> ErasurePlane:
+    """Projection plane before/after erasure: the points of one panel per method.
 
     x = ⟨w, d_s⟩ (semantic direction: d_PCA of the seed's fit pairs, orthogonalised to d_g),
     y = ⟨w, d_g⟩ (LDA grammatical direction of the training nouns), both fixed from the
     original aligned space so the panels are comparable. Points: ``n_nouns`` held-out inanimate
-    nouns per gender (crosses) and the held-out person words (attribute words and occupation
-    forms, circles); masculine blue, feminine orange. The arrow marks d_PCA (the semantic
-    direction before orthogonalisation) in the plane.
+    nouns per gender and the held-out person words (attribute words and occupation forms).
 
     Returns
     -------
-    Path
-        ``path`` (PNG, written atomically).
+    ErasurePlane
 
     Raises
     ------
     InputError
-        ``path`` not writable; see :func:`erasure_table`.
+        See :func:`erasure_table`.
     """
-
-    from matplotlib.figure import Figure
-
     from geobias.alignment import ProcrustesAligner
     from geobias.mitigation._directions import (
         grammatical_direction,
         orthogonal_semantic,
         semantic_direction,
     )
-    from geobias.report.plots import atomic_savefig
 
     lang = src.lang or "xx"
     src = src.normalized()
@@ -676,28 +692,16 @@ def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStor
     noun_g = ["masculine"] * len(nm[half:half + n_nouns]) + ["feminine"] * len(nf[half:half + n_nouns])
     persons = list(w.attributes_male) + [o[1] for o in w.occupations] + list(w.attributes_female) + [o[0] for o in w.occupations]
     person_g = ["masculine"] * (len(w.attributes_male) + len(w.occupations)) + ["feminine"] * (len(w.attributes_female) + len(w.occupations))
-    colours = {"masculine": "#1f77b4", "feminine": "#ff7f0e"}
-    fig = Figure(figsize=(4.6 * len(methods), 4.6))
-    axes = fig.subplots(1, len(methods), sharex=True, sharey=True, squeeze=False)
-    for ax, name in zip(axes[0], methods, strict=True):
+    points: dict = {}
+    for name in methods:
         out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, g_src=g_src, d_g=d_g,
                                 nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
-        for ws, gs, marker, label in ((nouns, noun_g, "x", "inanimate nouns"), (persons, person_g, "o", "person words")):
+        points[name] = {}
+        for ws, gs, label in ((nouns, noun_g, "inanimate nouns"), (persons, person_g, "person words")):
             v = out[ws].astype(np.float64)
             v /= np.linalg.norm(v, axis=1, keepdims=True)
+            points[name][label] = {}
             for g in ("masculine", "feminine"):
                 sel = [i for i, gi in enumerate(gs) if gi == g]
-                ax.scatter(v[sel] @ d_s, v[sel] @ d_g, c=colours[g], marker=marker, s=14 if marker == "x" else 22,
-                           alpha=0.6 if marker == "x" else 0.9, label=f"{g} {label}")
-        ax.axhline(0, color="grey", lw=0.5)
-        ax.axvline(0, color="grey", lw=0.5)
-        scale = 0.25
-        ax.annotate("", xy=(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g)), xytext=(0, 0),
-                    arrowprops={"arrowstyle": "->", "color": "black", "lw": 1.2})
-        ax.text(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g), " d_PCA", fontsize=8)
-        ax.set_title(name)
-        ax.set_xlabel("semantic ⟨w, d_s⟩ (masculine →)")
-    axes[0][0].set_ylabel("grammatical ⟨w, d_g⟩ (masculine ↑)")
-    axes[0][-1].legend(loc="lower right", fontsize=7)
-    fig.suptitle(f"{lang}: held-out words on the semantic × grammatical plane, before/after erasure (seed {seed})")
-    return atomic_savefig(fig, path)
+                points[name][label][g] = (v[sel] @ d_s, v[sel] @ d_g)
+    return ErasurePlane(lang, seed, points, (float(d_pca @ d_s), float(d_pca @ d_g)))
