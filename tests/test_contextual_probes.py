@@ -10,6 +10,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
+
 from geobias.contextual.association import build_queries, kurita_association  # noqa: E402
 from geobias.contextual.becpro import (  # noqa: E402
     becpro_probe,
@@ -20,7 +22,6 @@ from geobias.contextual.engine import count_distinct, masked_log_probs, naive_ma
 from geobias.contextual.malor import malor_probe  # noqa: E402
 from geobias.contextual.masking import ProbeSentence, encode_probe  # noqa: E402
 from geobias.contextual.models import load_masked_lm  # noqa: E402
-from geobias.contextual.testing import make_random_bert, vocabulary_for  # noqa: E402
 from geobias.errors import InputError, ModelError  # noqa: E402
 from geobias.report.plots import plot_becpro, save_figure  # noqa: E402
 from geobias.wordlists import own_table  # noqa: E402
