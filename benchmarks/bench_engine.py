@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 
 class _Identity:
@@ -63,9 +65,11 @@ def main() -> None:
 
     from geobias.contextual.association import kurita_association
     from geobias.contextual.becpro import generate_becpro
-    from geobias.contextual.testing import make_random_bert, vocabulary_for
     from geobias.engine import LocalEngine
     from geobias.engine.ray_engine import RayEngine
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test factory lives in tests/
+    from _tiny_models import make_random_bert, vocabulary_for
 
     rows = generate_becpro("en")
     step = max(1, len(rows) // args.sentences)

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import httpx
 
-from geobias.service.testing import ServerProcess, small_french_store
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness lives in tests/
+from _server import ServerProcess, small_french_store  # noqa: E402
 
 MAX_CLIENTS = 16
 

@@ -13,13 +13,18 @@ from typing import Any
 def jsonable(obj: Any) -> Any:
     """Convert dataclasses, numpy scalars/arrays, tuples and paths to JSON-able values.
 
-    Non-finite floats become ``None`` (JSON has no NaN).
+    Non-finite floats become ``None`` (JSON has no NaN). A dataclass is converted field by
+    field, or, when it has a ``_json_keys`` tuple, attribute by attribute in that order (a
+    result that embeds another and keeps a flat JSON form, e.g. :class:`geobias.metrics.WeatResult`).
     """
     np = sys.modules.get("numpy")  # not imported here (CLI startup): no numpy object exists without it
     if np is None:
         np = _NoNumpy
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        keys = getattr(obj, "_json_keys", None)  # a result whose JSON form differs from its fields
+        if keys is None:
+            keys = [f.name for f in dataclasses.fields(obj)]
+        return {k: jsonable(getattr(obj, k)) for k in keys}
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

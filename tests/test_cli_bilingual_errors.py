@@ -37,7 +37,7 @@ def bad(files, tmp_path_factory):  # noqa: F811
     (d / "corpus.txt").write_text("he is here\nshe went home\n", encoding="utf-8")
     (d / "corpus.tsv").write_text("Text\tOther\nhe is here\tx\n", encoding="utf-8")
     (d / "adir").mkdir()
-    from geobias.contextual.testing import make_random_bert, vocabulary_for
+    from _tiny_models import make_random_bert, vocabulary_for
 
     vocab = vocabulary_for(["he is here she went home his her him the a"])
     make_random_bert(d / "mlm", vocab, hidden_size=16, num_hidden_layers=1, intermediate_size=32)

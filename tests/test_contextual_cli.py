@@ -12,9 +12,9 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from _envelope import result_of
+from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
-from geobias.contextual.testing import make_random_bert, vocabulary_for  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

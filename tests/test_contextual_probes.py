@@ -10,19 +10,20 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
+
 from geobias.contextual.association import build_queries, kurita_association  # noqa: E402
 from geobias.contextual.becpro import (  # noqa: E402
     becpro_probe,
     compare_becpro,
     generate_becpro,
-    plot_becpro,
 )
 from geobias.contextual.engine import count_distinct, masked_log_probs, naive_masked_log_probs  # noqa: E402
 from geobias.contextual.malor import malor_probe  # noqa: E402
 from geobias.contextual.masking import ProbeSentence, encode_probe  # noqa: E402
 from geobias.contextual.models import load_masked_lm  # noqa: E402
-from geobias.contextual.testing import make_random_bert, vocabulary_for  # noqa: E402
 from geobias.errors import InputError, ModelError  # noqa: E402
+from geobias.report.plots import plot_becpro, save_figure  # noqa: E402
 from geobias.wordlists import own_table  # noqa: E402
 
 # multi-token attributes: these words are covered only by two WordPiece pieces
@@ -179,7 +180,7 @@ def test_becpro_probe_and_distinct_counts(lm, tmp_path):
     male_rows = np.array([r.gender == "male" and r.prof_gender == "female" for r in rows])
     assert means[("female", "male")] == pytest.approx(assoc[male_rows].mean())
     assert [t.test.n + t.test.n_zero for t in res.tests] == [900, 900, 900]
-    out = plot_becpro(res, tmp_path / "bars.png")
+    out = save_figure(plot_becpro(res), tmp_path / "bars.png", dpi=120)
     assert out.stat().st_size > 1000
     d = res.to_dict()
     assert set(d) >= {"table", "tests", "per_profession", "n_distinct_target_masked"}

@@ -183,6 +183,23 @@ def test_subspace_artefact(planted):
         sub.project(np.zeros((2, DIM + 1)))
 
 
+def test_grammatical_subspace_is_what_the_next_stage_consumes(planted):
+    """The LDA's frozen artefact carries its direction and CV accuracy; a consumer given the
+    subspace or the fitted estimator reads the same thing (fitted_subspace)."""
+    from geobias.directions.subspace import fitted_subspace
+    from geobias.errors import NotFittedError
+
+    store, _, masc, fem, *_ = planted
+    g = GrammaticalDirection().fit(store, masc, fem)
+    sub = g.subspace_
+    assert sub.cv_accuracy == g.cv_accuracy_ and np.array_equal(sub.direction, g.direction_)
+    assert fitted_subspace(sub) is sub and fitted_subspace(g) is sub
+    assert fitted_subspace(np.ones(DIM)) is None  # an array is taken as given by the consumer
+    with pytest.raises(NotFittedError):
+        fitted_subspace(GrammaticalDirection())
+    assert SemanticDirection().fit(store, planted[1]).subspace_.cv_accuracy is None
+
+
 def test_gender_directions_result(planted):
     store, pairs, masc, fem, *_ = planted
     r = gender_directions(store, "fr", pairs=pairs, masculine=masc, feminine=fem)

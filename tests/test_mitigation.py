@@ -204,7 +204,7 @@ def test_precomputed_grammatical_direction_is_carried_by_the_alignment(pair):
 
     fr, en, dico, fr_lex, en_lex, _ = pair
     fitted = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico)
-    d_g, _ = grammatical_direction(fr, fr_lex.masculine_nouns, fr_lex.feminine_nouns)
+    d_g = grammatical_direction(fr, fr_lex.masculine_nouns, fr_lex.feminine_nouns)  # a GenderSubspace
     pre = get_method("shift-ori")(lexicon=fr_lex, en_lexicon=en_lex, grammatical=d_g).fit(fr, en, dico)
     assert abs(pre.d_g_ @ fitted.d_g_) > 1 - 1e-6  # same direction (float32 inputs)
     np.testing.assert_allclose(pre.transform(fr).vectors, fitted.transform(fr).vectors, atol=1e-4)

@@ -390,10 +390,10 @@ def test_mitigate_default_drops_whitespace_only_words_with_a_warning(tmp_path, c
 def test_model_folder_prefers_safetensors_and_refuses_pickle(tmp_path, capsys):
     pytest.importorskip("transformers")
     import torch
+    from _tiny_models import make_random_bert, vocabulary_for
     from safetensors.torch import load_file
 
     from geobias.contextual.models import load_encoder
-    from geobias.contextual.testing import make_random_bert, vocabulary_for
 
     vocab = vocabulary_for(["he she doctor nurse"])
     both = make_random_bert(tmp_path / "both", vocab, hidden_size=16, num_hidden_layers=1, intermediate_size=32,
@@ -429,3 +429,29 @@ def test_plot_labels_a_spaced_few():
     u, v = x / np.ptp(x), y / np.ptp(y)
     gaps = [np.hypot(u[i] - u[j], v[i] - v[j]) for i in chosen for j in chosen if i < j]
     assert min(gaps) >= 0.06
+
+
+def test_plots_return_a_figure_and_write_nothing(tmp_path, monkeypatch):
+    """Every plot function returns a bare matplotlib Figure (no pyplot, no backend switch) and
+    saves nothing; save_figure writes the PNG atomically."""
+    import sys
+
+    from matplotlib.figure import Figure
+
+    from geobias.report import plots
+
+    monkeypatch.chdir(tmp_path)
+    pyplot_before = "matplotlib.pyplot" in sys.modules
+    figs = [
+        plots.plot_gender_plane(["a", "b"], np.array([0.1, -0.2]), np.array([0.3, -0.1]),
+                                ["masculine", "feminine"], ["occupation", "noun"], title="t"),
+        plots.plot_occupation_projections([("m", [("f", "m", "e")], [(0.1, 0.2)], [(0.0, 0.0)])]),
+        plots.plot_correlation(["x", "y", "z"], [0.1, 0.2, 0.3], [0.3, 0.1, 0.2], rho=0.5, p_value=0.6, lang="fr"),
+        plots.plot_bars(["a", "b"], [1.0, -1.0], "t", "x"),
+    ]
+    for fig in figs:
+        assert isinstance(fig, Figure)
+    assert list(tmp_path.iterdir()) == []  # drawing wrote nothing
+    assert ("matplotlib.pyplot" in sys.modules) == pyplot_before  # drawing did not load pyplot
+    out = plots.save_figure(figs[0], tmp_path / "plane.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and [p.name for p in tmp_path.iterdir()] == ["plane.png"]

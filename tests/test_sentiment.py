@@ -128,9 +128,10 @@ def test_vader_cannot_see_pronouns():
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
+
 from geobias.contextual.sentiment import ClassifierScorer, load_classifier, sentiment_probe  # noqa: E402
 from geobias.contextual.sentiment_finetune import condition_texts, finetune_classifier  # noqa: E402
-from geobias.contextual.testing import make_random_bert, vocabulary_for  # noqa: E402
 from geobias.errors import ModelError  # noqa: E402
 
 TRAIN = [

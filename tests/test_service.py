@@ -21,7 +21,7 @@ httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (p
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 
-from geobias.service.testing import ServerProcess, small_french_store  # noqa: E402
+from _server import ServerProcess, small_french_store  # noqa: E402
 
 SMALL = "small-fr"
 

@@ -13,12 +13,12 @@ httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (p
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install 'geobias[serve]')")
 
+from _server import ServerProcess, small_french_store  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from geobias.service import models  # noqa: E402
 from geobias.service.job_kinds import PARAMS  # noqa: E402
-from geobias.service.testing import ServerProcess, small_french_store  # noqa: E402
 
 SMALL = "small-fr"
 N_EXAMPLES = 40

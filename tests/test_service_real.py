@@ -13,8 +13,7 @@ httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (p
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 
 from _envelope import envelope_of  # noqa: E402
-
-from geobias.service.testing import ServerProcess  # noqa: E402
+from _server import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow  # real 20,000 × 300 store, a CLI process per comparison
 

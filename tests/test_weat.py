@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -180,3 +181,27 @@ def test_mweat_many_pairs_statistic(rng):
     assert straddle == (r.statistic == pytest.approx(abs(s.sum()), abs=1e-9))
     d = r.to_dict()
     assert set(d["per_word"][0]) == {"masculine", "feminine", "english", "s_masculine", "s_feminine", "bias"}
+
+
+def test_results_embed_the_permutation_test_and_keep_a_flat_json(tiny):
+    """WeatResult/MweatResult hold the PermutationResult itself (no copied fields); its figures
+    read through, and the JSON form keeps them at the top level (the published schema)."""
+    from geobias.stats import PermutationResult, permutation_test
+    from geobias.stats.permutation import PERMUTATION_KEYS
+
+    w = weat(tiny, ["x1", "x2"], ["y1", "y2"], ["he"], ["she"])
+    m = mweat(tiny, [("f1", "m1"), ("f2", "m2")], ["he"], ["she"], paired=True)
+    for r, stat, paired in ((w, "difference", False), (m, "mweat", True)):
+        assert isinstance(r.permutation, PermutationResult)
+        again = permutation_test([a.s for a in r.per_word] if r is w else
+                                 [p.s_masculine for p in r.per_word] + [p.s_feminine for p in r.per_word],
+                                 2, statistic=stat, paired=paired)
+        assert r.permutation == again  # the very test, not a copy of some of its fields
+        d = r.to_dict()
+        assert "permutation" not in d
+        for key in PERMUTATION_KEYS:
+            assert d[key] == json.loads(json.dumps(r.permutation.to_dict()[key]))
+            assert getattr(r, key) == getattr(r.permutation, key)
+        own = {f.name for f in dataclasses.fields(r) if f.name != "permutation"}
+        assert own <= set(d)  # no field of the result left out of its JSON form
+    assert m.to_dict()["paired"] is True and "paired" not in w.to_dict()

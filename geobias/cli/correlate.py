@@ -36,11 +36,12 @@ def correlate_command(
     result = correlate(src, en, wordlists.occupations(lang), wordlists.attribute_words(lang),
                        wordlists.attribute_words("en"))
     if plot is not None:
-        from geobias.report.plots import plot_correlation
+        from geobias.report.plots import plot_correlation, save_figure
 
         rows = result.per_occupation
-        plot_correlation(plot, [r["english"] for r in rows], [r["weat_en"] for r in rows],
-                         [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value, lang=lang)
+        save_figure(plot_correlation([r["english"] for r in rows], [r["weat_en"] for r in rows],
+                                     [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value,
+                                     lang=lang), plot)
 
     from geobias.report.tables import correlation_table, render
 

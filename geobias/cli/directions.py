@@ -70,7 +70,7 @@ def directions_command(
             store, language.code, cv=cv, random_state=seed, max_per_class=max_per_class, oov=oov
         )
     if plot is not None:
-        from geobias.report.plots import plot_gender_plane
+        from geobias.report.plots import plot_gender_plane, save_figure
 
         words, gender, kind = [], [], []
         for occ in wordlists.occupations(language.code):
@@ -87,9 +87,9 @@ def directions_command(
             kind += ["noun"] * len(chosen)
         unit = store.lookup(words, unit=True).vectors.astype(np.float64)
         with ui.stage("plotting"):
-            path = plot_gender_plane(
-                plot, words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64),
+            path = save_figure(plot_gender_plane(
+                words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64),
                 gender, kind, title=f"{language.name}: semantic × grammatical gender ({store.provenance.get('source', 'vectors')})",
-            )
+            ), plot)
         stderr.print(f"plot written to {path}")
     emit(result, as_json, lambda console, r: render(console, directions_table(r)))

@@ -33,6 +33,7 @@ def run_erasure(*, lang: str, dictionary: Path | None, test_dictionary: Path | N
     from geobias.alignment import read_dictionary
     from geobias.errors import InputError
     from geobias.evaluation import erasure as er
+    from geobias.report.plots import plot_erasure_plane, save_figure
     from geobias.sources import resolve_store
 
     if permutations <= 0:
@@ -68,7 +69,7 @@ def run_erasure(*, lang: str, dictionary: Path | None, test_dictionary: Path | N
                                   fit_fraction=fit_fraction, n_permutations=permutations, progress=status.update)
         if plot is not None:
             status.update("plotting")
-            er.plot_erasure_plane(plot, src, en, train, seed=seeds[0])
+            save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot)
 
     def render(console, r):
         er.render_erasure(console, r)

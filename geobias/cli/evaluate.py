@@ -88,12 +88,12 @@ def evaluate_command(
         result = evaluate(src, en, train, test, similarity=similarity, methods=keys, n_permutations=permutations,
                           seed=seed, neutralize=neutralize, progress=lambda m: update(f"evaluating {m}"))
     if plot is not None:
-        from geobias.report.plots import plot_occupation_projections
+        from geobias.report.plots import plot_occupation_projections, save_figure
 
         panels = [(METHOD_KEYS[k], d["projections"]["words"], d["projections"]["before"], d["projections"]["after"])
                   for k, d in result.details.items() if "projections" in d]
-        plot_occupation_projections(plot, panels, title=f"{lang.upper()} occupations on d_s, before (hollow) and "
-                                    "after (filled) (Zhou et al. 2019, Figure 2)")
+        save_figure(plot_occupation_projections(panels, title=f"{lang.upper()} occupations on d_s, before (hollow) and "
+                                                "after (filled) (Zhou et al. 2019, Figure 2)"), plot)
 
     from geobias.report.tables import render_evaluation
 

@@ -71,9 +71,10 @@ def becpro(
     as_json: Json = False,
 ) -> None:
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests."""
-    from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro, plot_becpro
+    from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro
     from geobias.contextual.masking import PriorMask
     from geobias.io.atomic import check_output_path
+    from geobias.report.plots import plot_becpro, save_figure
     from geobias.validation import check_choice
 
     check_choice("lang", lang, BecProLang)
@@ -91,7 +92,7 @@ def becpro(
                                 progress=progress, prior_mask=prior_mask)
             out = compare_becpro(res, post)
     if plot is not None:
-        plot_becpro(res, plot)
+        save_figure(plot_becpro(res), plot, dpi=120)
     emit(out, as_json, _render)
     if plot is not None and not as_json:
         stderr.print(f"plot written to {plot}")

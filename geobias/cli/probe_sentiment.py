@@ -72,13 +72,13 @@ def sentiment(
         ZeroMethod,
         eec_paired_rows,
         load_classifier,
-        plot_sentiment,
         read_corpus,
         sentiment_probe,
     )
     from geobias.contextual.sentiment_terms import load_terms
     from geobias.errors import InputError
     from geobias.io.atomic import check_output_path
+    from geobias.report.plots import plot_sentiment, save_figure
     from geobias.validation import check_choice
 
     term_sets = terms or ["all"]
@@ -101,7 +101,7 @@ def sentiment(
     extra = eec_paired_rows(scorers, eec_paired, zero_method=zero_method, progress=progress) if eec_paired is not None else []
     res = sentiment_probe(scorers, corpora, term_sets, zero_method=zero_method, progress=progress, extra_rows=extra)
     if plot is not None:
-        plot_sentiment(res, plot)
+        save_figure(plot_sentiment(res), plot, dpi=120, bbox_inches=None)
     emit(res, as_json, _render)
     if plot is not None and not as_json:
         stderr.print(f"plot written to {plot}")

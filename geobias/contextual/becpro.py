@@ -413,35 +413,3 @@ def compare_becpro(pre: BecProResult, post: BecProResult) -> BecProComparison:
             a, b = pre.association[sel], post.association[sel]
             tests.append(CompareTest(g, s, float(a.mean()), float(b.mean()), wilcoxon_signed_rank(a, b)))
     return BecProComparison(pre, post, tests)
-
-
-def plot_becpro(result: BecProResult, path: str | Path) -> Path:
-    """Per-profession bars: mean association with male and with female person words (PNG).
-
-    Raises
-    ------
-    InputError
-        ``path`` is a directory, or its directory is missing or not writable (nothing written).
-    """
-
-    from matplotlib.figure import Figure
-
-    from geobias.report.plots import atomic_savefig
-
-    pp = result.per_profession
-    x = np.arange(len(pp))
-    fig = Figure(figsize=(max(10, len(pp) * 0.28), 5))
-    ax = fig.subplots()
-    ax.bar(x - 0.2, [p.male for p in pp], 0.4, label="male person words", color="#1f77b4")
-    ax.bar(x + 0.2, [p.female for p in pp], 0.4, label="female person words", color="#d62728")
-    ax.set_xticks(x)
-    ax.set_xticklabels([p.profession for p in pp], rotation=90, fontsize=7)
-    ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_ylabel("mean association ln(p_T / p_prior)")
-    ax.set_title(f"BEC-Pro {result.lang.upper()} — {result.model}")
-    for i, g in enumerate(GROUPS):
-        ax.axvline(i * 20 - 0.5, color="grey", linewidth=0.4)
-        ax.text(i * 20 + 9.5, ax.get_ylim()[1], f"{g} professions", ha="center", va="bottom", fontsize=8)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return atomic_savefig(fig, path, dpi=120)

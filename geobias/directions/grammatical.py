@@ -203,6 +203,7 @@ class GrammaticalDirection(FittedAttributes):
             explained_variance_ratio=np.array([np.nan]),
             source_words=tuple(masc + fem),
             orientation=ORIENTATION,
+            cv_accuracy=self.cv_accuracy_,
         )
         return self
 

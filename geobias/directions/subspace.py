@@ -25,12 +25,17 @@ class GenderSubspace(Result):
         The words the subspace was fitted on.
     orientation : str
         How the sign was fixed, e.g. ``"masculine positive: mean <m - f, d> > 0"``.
+    cv_accuracy : float or None, default None
+        For a direction fitted by a classifier (LDA): its mean stratified k-fold cross-validated
+        accuracy, the quality of the fit as ``explained_variance_ratio`` is for PCA; ``None``
+        otherwise.
     """
 
     components: np.ndarray
     explained_variance_ratio: np.ndarray
     source_words: tuple[str, ...]
     orientation: str
+    cv_accuracy: float | None = None
 
     def __post_init__(self) -> None:
         comps = np.array(np.atleast_2d(self.components), dtype=np.float32, order="C")
@@ -65,3 +70,29 @@ class GenderSubspace(Result):
         if v.shape[-1] != self.dim:
             raise InputError(f"vectors have dimension {v.shape[-1]}; the subspace has {self.dim}")
         return v @ self.components.T.astype(np.float64)
+
+
+def fitted_subspace(given: object) -> GenderSubspace | None:
+    """The :class:`GenderSubspace` a consumer was given, or ``None`` for anything else.
+
+    Parameters
+    ----------
+    given : GenderSubspace, fitted direction estimator or other
+        A subspace itself; a direction estimator (:class:`~geobias.directions.SemanticDirection`,
+        :class:`~geobias.directions.GrammaticalDirection`) whose fitted ``subspace_`` is taken;
+        anything else (e.g. an ndarray the caller takes as given) → ``None``.
+
+    Returns
+    -------
+    GenderSubspace or None
+
+    Raises
+    ------
+    NotFittedError
+        ``given`` is a direction estimator that is not fitted yet.
+    """
+    if isinstance(given, GenderSubspace):
+        return given
+    if hasattr(type(given), "fit"):
+        return given.subspace_  # NotFittedError before fit (geobias.estimator.Estimator)
+    return None

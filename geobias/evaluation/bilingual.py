@@ -100,12 +100,6 @@ class EvaluationResult(Result):
         return jsonable(self.table)
 
 
-@dataclass(frozen=True)
-class _Fitted:
-    direction_: np.ndarray
-    cv_accuracy_: float
-
-
 def crosslingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
                     *, n_permutations: int, seed: int):
     """Ours, not in the paper: MWEAT with the gendered language's occupations (both forms, in
@@ -331,8 +325,7 @@ def evaluate(
     # d_g is fitted once on the unaligned store and carried into each aligned space
     from geobias.mitigation._directions import grammatical_direction
 
-    d_g, cv = grammatical_direction(src, lex.masculine_nouns, lex.feminine_nouns)
-    grammatical = _Fitted(d_g, cv)
+    grammatical = grammatical_direction(src, lex.masculine_nouns, lex.feminine_nouns)  # a GenderSubspace
     table: dict[str, dict[str, float | None]] = {}
     timings: dict[str, float] = {}
     coverage: dict = {}

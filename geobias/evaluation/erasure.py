@@ -50,12 +50,16 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
+
+if TYPE_CHECKING:
+    from geobias.directions.subspace import GenderSubspace
 
 #: Method names of the erasure table (registry names of :data:`geobias.mitigation.METHODS` plus
 #: ``original``), in column order.
@@ -213,7 +217,7 @@ class ErasureWords:
 
 # ------------------------------------------------------------------------------- the table
 def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorStore, dictionary, *,
-                fit_pairs: list, d_g_src: np.ndarray, d_g: np.ndarray, lda_cv: float,
+                fit_pairs: list, g_src: GenderSubspace, d_g: np.ndarray,
                 nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int | None]:
     """Returns (erased source store in the shared space, English store, dimensions removed)."""
     from geobias.mitigation import METHODS, GenderLexicon, HardDebias
@@ -243,13 +247,8 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
         est = cls(**kw).fit(aligned)
         return est.transform(aligned), en, est.projection_.rank
 
-    @dataclass(frozen=True)
-    class _G:
-        direction_: np.ndarray
-        cv_accuracy_: float
-
     lex = GenderLexicon(lang, list(fit_pairs), list(nouns[0]), list(nouns[1]), list(lexicon_two_form))
-    est = cls(lexicon=lex, grammatical=_G(d_g_src, lda_cv)).fit(src, en, dictionary)
+    est = cls(lexicon=lex, grammatical=g_src).fit(src, en, dictionary)
     s_out, e_out = est.transform_pair(src, en)
     return s_out, e_out, 1 if est.direction_ is not None else 0
 
@@ -373,8 +372,8 @@ def erasure_table(
         te_y = np.array([1] * (n_noun - half) + [0] * (n_noun - half))
         from geobias.mitigation._directions import grammatical_direction
 
-        d_g_src, lda_cv = grammatical_direction(src, nm[:half], nf[:half])
-        d_g = d_g_src @ aligner.W_
+        g_src = grammatical_direction(src, nm[:half], nf[:half])
+        d_g = g_src.direction.astype(np.float64) @ aligner.W_
         d_g = d_g / np.linalg.norm(d_g)
         x_tr0 = aligned[tr_words].astype(np.float64)
         frozen_g = _logreg().fit(x_tr0, tr_y)
@@ -387,7 +386,7 @@ def erasure_table(
                 progress(f"seed {seed}: {name}")
             t0 = time.perf_counter()
             s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs,
-                                             d_g_src=d_g_src, d_g=d_g, lda_cv=lda_cv, nouns=(nm[:half], nf[:half]),
+                                             g_src=g_src, d_g=d_g, nouns=(nm[:half], nf[:half]),
                                              seed=seed, lexicon_two_form=two_form)
             row = per[name]
             row["rank_removed"].append(rank)
@@ -592,7 +591,7 @@ def english_erasure_table(
                 out, rank = est.transform(en), est.projection_.rank
             row = per[name]
             row["rank_removed"].append(rank)
-            g, _ = semantic_direction(out.normalized(), defs)
+            g = semantic_direction(out.normalized(), defs).direction.astype(np.float64)
             row["direct_bias"].append(direct_bias(out, g, neutral).direct_bias)
             for t, sets in tests.items():
                 r = weat(out, sets.X, sets.Y, sets.A, sets.B, n_permutations=n_permutations, seed=seed, oov="ignore")
@@ -622,38 +621,54 @@ def render_english(console, result: ErasureTableResult) -> None:
 PLANE_METHODS = ("original", "leace", "leace-keep-grammar", "inlp-keep-grammar")
 
 
-def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStore, dictionary, *,
-                       methods: Sequence[str] = PLANE_METHODS, seed: int = 0, fit_fraction: float = 0.8,
-                       n_nouns: int = 150, words: ErasureWords | None = None):
-    """Projection plane before/after erasure: one panel per method.
+@dataclass(frozen=True)
+class ErasurePlane(Result):
+    """Held-out words on the semantic × grammatical plane, per erasure method
+    (:func:`erasure_plane`; drawn by :func:`geobias.report.plots.plot_erasure_plane`).
+
+    Attributes
+    ----------
+    lang : str
+    seed : int
+    points : dict
+        ``points[method][kind][gender] = (x, y)``: ``kind`` ``"inanimate nouns"`` or
+        ``"person words"``, ``gender`` ``"masculine"`` or ``"feminine"``; ``x = ⟨w, d_s⟩`` and
+        ``y = ⟨w, d_g⟩`` (ndarrays of shape (n,), float64) of the unit-normalised erased rows.
+    d_pca : (float, float)
+        d_PCA in the plane: ``(⟨d_PCA, d_s⟩, ⟨d_PCA, d_g⟩)``.
+    """
+
+    lang: str
+    seed: int
+    points: dict
+    d_pca: tuple[float, float]
+
+
+def erasure_plane(src: VectorStore, en: VectorStore, dictionary, *,
+                  methods: Sequence[str] = PLANE_METHODS, seed: int = 0, fit_fraction: float = 0.8,
+                  n_nouns: int = 150, words: ErasureWords | None = None) -> ErasurePlane:
+    """Projection plane before/after erasure: the points of one panel per method.
 
     x = ⟨w, d_s⟩ (semantic direction: d_PCA of the seed's fit pairs, orthogonalised to d_g),
     y = ⟨w, d_g⟩ (LDA grammatical direction of the training nouns), both fixed from the
     original aligned space so the panels are comparable. Points: ``n_nouns`` held-out inanimate
-    nouns per gender (crosses) and the held-out person words (attribute words and occupation
-    forms, circles); masculine blue, feminine orange. The arrow marks d_PCA (the semantic
-    direction before orthogonalisation) in the plane.
+    nouns per gender and the held-out person words (attribute words and occupation forms).
 
     Returns
     -------
-    Path
-        ``path`` (PNG, written atomically).
+    ErasurePlane
 
     Raises
     ------
     InputError
-        ``path`` not writable; see :func:`erasure_table`.
+        See :func:`erasure_table`.
     """
-
-    from matplotlib.figure import Figure
-
     from geobias.alignment import ProcrustesAligner
     from geobias.mitigation._directions import (
         grammatical_direction,
         orthogonal_semantic,
         semantic_direction,
     )
-    from geobias.report.plots import atomic_savefig
 
     lang = src.lang or "xx"
     src = src.normalized()
@@ -668,37 +683,25 @@ def plot_erasure_plane(path: str | os.PathLike, src: VectorStore, en: VectorStor
     nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
     nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
     half = n_noun // 2
-    d_g_src, lda_cv = grammatical_direction(src, nm[:half], nf[:half])
-    d_g = d_g_src @ aligner.W_
+    g_src = grammatical_direction(src, nm[:half], nf[:half])
+    d_g = g_src.direction.astype(np.float64) @ aligner.W_
     d_g /= np.linalg.norm(d_g)
-    d_pca, _ = semantic_direction(aligned, fit_pairs)
+    d_pca = semantic_direction(aligned, fit_pairs).direction.astype(np.float64)
     d_s = orthogonal_semantic(d_pca, d_g)
     nouns = nm[half:half + n_nouns] + nf[half:half + n_nouns]
     noun_g = ["masculine"] * len(nm[half:half + n_nouns]) + ["feminine"] * len(nf[half:half + n_nouns])
     persons = list(w.attributes_male) + [o[1] for o in w.occupations] + list(w.attributes_female) + [o[0] for o in w.occupations]
     person_g = ["masculine"] * (len(w.attributes_male) + len(w.occupations)) + ["feminine"] * (len(w.attributes_female) + len(w.occupations))
-    colours = {"masculine": "#1f77b4", "feminine": "#ff7f0e"}
-    fig = Figure(figsize=(4.6 * len(methods), 4.6))
-    axes = fig.subplots(1, len(methods), sharex=True, sharey=True, squeeze=False)
-    for ax, name in zip(axes[0], methods, strict=True):
-        out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, d_g_src=d_g_src, d_g=d_g,
-                                lda_cv=lda_cv, nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
-        for ws, gs, marker, label in ((nouns, noun_g, "x", "inanimate nouns"), (persons, person_g, "o", "person words")):
+    points: dict = {}
+    for name in methods:
+        out, _, _ = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs, g_src=g_src, d_g=d_g,
+                                nouns=(nm[:half], nf[:half]), seed=seed, lexicon_two_form=[])
+        points[name] = {}
+        for ws, gs, label in ((nouns, noun_g, "inanimate nouns"), (persons, person_g, "person words")):
             v = out[ws].astype(np.float64)
             v /= np.linalg.norm(v, axis=1, keepdims=True)
+            points[name][label] = {}
             for g in ("masculine", "feminine"):
                 sel = [i for i, gi in enumerate(gs) if gi == g]
-                ax.scatter(v[sel] @ d_s, v[sel] @ d_g, c=colours[g], marker=marker, s=14 if marker == "x" else 22,
-                           alpha=0.6 if marker == "x" else 0.9, label=f"{g} {label}")
-        ax.axhline(0, color="grey", lw=0.5)
-        ax.axvline(0, color="grey", lw=0.5)
-        scale = 0.25
-        ax.annotate("", xy=(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g)), xytext=(0, 0),
-                    arrowprops={"arrowstyle": "->", "color": "black", "lw": 1.2})
-        ax.text(scale * float(d_pca @ d_s), scale * float(d_pca @ d_g), " d_PCA", fontsize=8)
-        ax.set_title(name)
-        ax.set_xlabel("semantic ⟨w, d_s⟩ (masculine →)")
-    axes[0][0].set_ylabel("grammatical ⟨w, d_g⟩ (masculine ↑)")
-    axes[0][-1].legend(loc="lower right", fontsize=7)
-    fig.suptitle(f"{lang}: held-out words on the semantic × grammatical plane, before/after erasure (seed {seed})")
-    return atomic_savefig(fig, path)
+                points[name][label][g] = (v[sel] @ d_s, v[sel] @ d_g)
+    return ErasurePlane(lang, seed, points, (float(d_pca @ d_s), float(d_pca @ d_g)))

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.metrics.weat import association_scores, lookup_sets
 from geobias.results import Result
-from geobias.stats.permutation import Method, permutation_test
+from geobias.stats.permutation import (
+    PERMUTATION_KEYS,
+    Method,
+    PermutationFields,
+    PermutationResult,
+    permutation_test,
+)
 from geobias.store import VectorStore
 from geobias.store.vector_store import OOVPolicy, Similarity
 from geobias.validation import check_choice
@@ -93,16 +99,19 @@ class PairBias(Result):
 
 
 @dataclass(frozen=True)
-class MweatResult(Result):
+class MweatResult(PermutationFields, Result):
     """MWEAT result (Zhou et al. 2019, eq. 1).
 
     Attributes
     ----------
-    statistic : float
+    permutation : PermutationResult
+        The one-sided (``"greater"``) shared permutation test of the statistic
         ``| |Σ_{x∈X} s(x, A, B)| − |Σ_{y∈Y} s(y, A, B)| |``, X the masculine and Y the
-        feminine forms of the same occupations, A male and B female attribute words.
-    p_value, p_value_ci, p_value_se, n_permutations, exact, seed, alternative
-        One-sided (``"greater"``) shared permutation test.
+        feminine forms of the same occupations, A male and B female attribute words. Its
+        figures read as attributes of the result too (``statistic``, ``p_value``,
+        ``p_value_ci``, ``p_value_se``, ``n_permutations``, ``exact``, ``seed``,
+        ``alternative``, ``paired``: whether permutations only swapped the two forms within
+        each pair, an extension) and sit at the top level of the JSON form.
     n_pairs : int
         Occupation pairs used (both forms in the vocabulary).
     sum_masculine, sum_feminine : float
@@ -114,8 +123,6 @@ class MweatResult(Result):
     per_word : list of PairBias
         In input order; ``bias`` per :func:`word_bias`.
     similarity : str
-    paired : bool
-        Whether permutations only swapped the two forms within each pair (an extension).
     n_a, n_b : int
     difference : float or None
         Ours, not in the paper: the Caliskan-style ``Σ_x s(x) − Σ_y s(y)`` (signed; positive =
@@ -127,14 +134,7 @@ class MweatResult(Result):
         MWEAT sets.
     """
 
-    statistic: float
-    p_value: float
-    p_value_ci: tuple[float, float]
-    p_value_se: float
-    n_permutations: int
-    exact: bool
-    seed: int | None
-    alternative: str
+    permutation: PermutationResult
     n_pairs: int
     sum_masculine: float
     sum_feminine: float
@@ -142,12 +142,18 @@ class MweatResult(Result):
     dropped_pairs: list[tuple[str, str, str]]
     per_word: list[PairBias]
     similarity: str
-    paired: bool
     n_a: int
     n_b: int
     difference: float | None = None
     difference_p_value: float | None = None
     effect_size: float | None = None
+
+    #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
+    #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
+    _json_keys: ClassVar[tuple[str, ...]] = (
+        *PERMUTATION_KEYS, "n_pairs", "sum_masculine", "sum_feminine", "missing", "dropped_pairs", "per_word",
+        "similarity", "paired", "n_a", "n_b", "difference", "difference_p_value", "effect_size",
+    )
 
 
 def mweat(
@@ -271,14 +277,7 @@ def mweat(
         for (f, m, en), sm, sf, b in zip(kept, s_m, s_f, bias, strict=True)
     ]
     return MweatResult(
-        statistic=perm.statistic,
-        p_value=perm.p_value,
-        p_value_ci=perm.p_value_ci,
-        p_value_se=perm.p_value_se,
-        n_permutations=perm.n_permutations,
-        exact=perm.exact,
-        seed=perm.seed,
-        alternative=perm.alternative,
+        permutation=perm,
         n_pairs=n,
         sum_masculine=float(s_m.sum()),
         sum_feminine=float(s_f.sum()),
@@ -286,7 +285,6 @@ def mweat(
         dropped_pairs=dropped,
         per_word=per_word,
         similarity=similarity,
-        paired=paired,
         n_a=len(found["A"]),
         n_b=len(found["B"]),
         difference=float(diff.statistic),

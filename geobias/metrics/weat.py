@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.results import Result
-from geobias.stats.permutation import Alternative, Method, permutation_test
+from geobias.stats.permutation import (
+    PERMUTATION_KEYS,
+    Alternative,
+    Method,
+    PermutationFields,
+    PermutationResult,
+    permutation_test,
+)
 from geobias.store import VectorStore
 from geobias.store.vector_store import OOVPolicy, Similarity
 from geobias.validation import check_choice
@@ -132,13 +139,17 @@ class WordAssociation(Result):
 
 
 @dataclass(frozen=True)
-class WeatResult(Result):
+class WeatResult(PermutationFields, Result):
     """Word Embedding Association Test result.
 
     Attributes
     ----------
-    statistic : float
-        ``Σ_{x∈X} s(x, A, B) − Σ_{y∈Y} s(y, A, B)``.
+    permutation : PermutationResult
+        The shared permutation test (:func:`~geobias.stats.permutation_test`) of the statistic
+        ``Σ_{x∈X} s(x, A, B) − Σ_{y∈Y} s(y, A, B)``: partitions of X∪Y into groups of the
+        original sizes. Its figures read as attributes of the result too (``statistic``,
+        ``p_value``, ``p_value_ci``, ``p_value_se``, ``n_permutations``, ``exact``, ``seed``,
+        ``alternative``) and sit at the top level of the JSON form.
     effect_size : float or None
         ``(mean_x s − mean_y s) / std_{w∈X∪Y} s(w)`` with the sample std (``ddof = 1``,
         as in Caliskan et al.'s code). ``None`` (JSON null) when the std is 0.
@@ -146,9 +157,6 @@ class WeatResult(Result):
         The ddof of ``effect_size`` (1).
     effect_size_ddof0 : float or None
         The same with the population std (``ddof = 0``), which some peers use.
-    p_value, p_value_ci, p_value_se, n_permutations, exact, seed, alternative
-        From the shared permutation test (:func:`~geobias.stats.permutation_test`);
-        partitions of X∪Y into groups of the original sizes.
     similarity : str
     test : str or None
         Name of the test, when known.
@@ -159,17 +167,10 @@ class WeatResult(Result):
     per_word : list of WordAssociation
     """
 
-    statistic: float
+    permutation: PermutationResult
     effect_size: float | None
     effect_size_ddof: int
     effect_size_ddof0: float | None
-    p_value: float
-    p_value_ci: tuple[float, float]
-    p_value_se: float
-    n_permutations: int
-    exact: bool
-    seed: int | None
-    alternative: str
     similarity: str
     test: str | None
     n_x: int
@@ -178,6 +179,13 @@ class WeatResult(Result):
     n_b: int
     missing: list[str]
     per_word: list[WordAssociation]
+
+    #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
+    #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
+    _json_keys: ClassVar[tuple[str, ...]] = (
+        "statistic", "effect_size", "effect_size_ddof", "effect_size_ddof0", *PERMUTATION_KEYS[1:],
+        "similarity", "test", "n_x", "n_y", "n_a", "n_b", "missing", "per_word",
+    )
 
 
 def _effect(s_x: np.ndarray, s_y: np.ndarray, ddof: int) -> float | None:
@@ -265,17 +273,10 @@ def weat(
     per_word = [WordAssociation(w, "X", float(v)) for w, v in zip(found["X"], s_x, strict=True)]
     per_word += [WordAssociation(w, "Y", float(v)) for w, v in zip(found["Y"], s_y, strict=True)]
     return WeatResult(
-        statistic=perm.statistic,
+        permutation=perm,
         effect_size=_effect(s_x, s_y, 1),
         effect_size_ddof=1,
         effect_size_ddof0=_effect(s_x, s_y, 0),
-        p_value=perm.p_value,
-        p_value_ci=perm.p_value_ci,
-        p_value_se=perm.p_value_se,
-        n_permutations=perm.n_permutations,
-        exact=perm.exact,
-        seed=perm.seed,
-        alternative=alternative,
         similarity=similarity,
         test=test,
         n_x=n_x,

@@ -1,6 +1,9 @@
 """Gender directions for mitigation, through :mod:`geobias.directions` (DESIGN.md):
 d_PCA (pair-centred PCA of definitional pairs, masculine positive), d_g (LDA on gendered nouns),
-d_s = normalise(d_PCA − <d_PCA, d_g> d_g)."""
+d_s = normalise(d_PCA − <d_PCA, d_g> d_g).
+
+The fits yield the frozen :class:`~geobias.directions.GenderSubspace` that the mitigations
+consume (``subspace.direction``, ``explained_variance_ratio``, ``cv_accuracy``)."""
 
 from __future__ import annotations
 
@@ -8,15 +11,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from geobias.directions.subspace import GenderSubspace
 from geobias.store import VectorStore
 
 
-def semantic_direction(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, list[float]]:
-    """d_PCA (unit float64 of shape (dim,), masculine positive) and its explained-variance ratios.
+def semantic_direction(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> GenderSubspace:
+    """d_PCA: the subspace of the pair-centred definitional pairs, masculine positive.
 
-    First principal component of the pair-centred definitional pairs (each pair (f, m) with
+    First principal components of the pair-centred definitional pairs (each pair (f, m) with
     c = (f + m)/2 gives rows f − c and m − c); pairs with a word out of vocabulary are skipped
     (``oov="ignore"``) and listed by :class:`geobias.directions.SemanticDirection`.
+
+    Returns
+    -------
+    GenderSubspace
+        ``direction`` (unit float32 of shape (dim,)) is d_PCA; ``explained_variance_ratio`` of
+        every component kept (at most 10).
 
     References
     ----------
@@ -24,15 +34,18 @@ def semantic_direction(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> 
     """
     from geobias.directions import SemanticDirection
 
-    sd = SemanticDirection(oov="ignore").fit(store, list(pairs))
-    return np.asarray(sd.direction_, dtype=np.float64), [float(v) for v in sd.explained_variance_ratio_]
+    return SemanticDirection(oov="ignore").fit(store, list(pairs)).subspace_
 
 
-def grammatical_direction(store: VectorStore, masculine: Sequence[str], feminine: Sequence[str]) -> tuple[np.ndarray, float]:
-    """d_g (unit float64 of shape (dim,), masculine positive) and its 5-fold CV accuracy.
+def grammatical_direction(store: VectorStore, masculine: Sequence[str], feminine: Sequence[str]) -> GenderSubspace:
+    """d_g: LDA (scikit-learn ``LinearDiscriminantAnalysis``) on grammatically masculine vs
+    feminine nouns, ``random_state=0``, masculine positive; out-of-vocabulary nouns are skipped.
 
-    LDA (scikit-learn ``LinearDiscriminantAnalysis``) on grammatically masculine vs feminine
-    nouns, ``random_state=0``; out-of-vocabulary nouns are skipped.
+    Returns
+    -------
+    GenderSubspace
+        One component: ``direction`` (unit float32 of shape (dim,)) is d_g; ``cv_accuracy`` its
+        5-fold cross-validated accuracy.
 
     References
     ----------
@@ -40,8 +53,7 @@ def grammatical_direction(store: VectorStore, masculine: Sequence[str], feminine
     """
     from geobias.directions import GrammaticalDirection
 
-    gd = GrammaticalDirection(cv=5, random_state=0, oov="ignore").fit(store, list(masculine), list(feminine))
-    return np.asarray(gd.direction_, dtype=np.float64), float(gd.cv_accuracy_)
+    return GrammaticalDirection(cv=5, random_state=0, oov="ignore").fit(store, list(masculine), list(feminine)).subspace_
 
 
 def orthogonal_semantic(d_pca: np.ndarray, d_g: np.ndarray) -> np.ndarray:

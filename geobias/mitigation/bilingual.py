@@ -34,6 +34,7 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from geobias.alignment import Dictionary, ProcrustesAligner, load_dictionary
+from geobias.directions.subspace import fitted_subspace
 from geobias.errors import InputError
 from geobias.mitigation._directions import (
     grammatical_direction,
@@ -102,8 +103,8 @@ class BilingualMitigation(Mitigation):
         English lists (definitional pairs; gender-specific and equalise words for hard debias).
     refine : int, default 0
         Procrustes refinement rounds (see :class:`~geobias.alignment.ProcrustesAligner`).
-    grammatical : fitted GrammaticalDirection or ndarray of shape (dim,), optional
-        d_g precomputed on the store passed to :meth:`fit` (before alignment); it is carried
+    grammatical : GenderSubspace, fitted GrammaticalDirection or ndarray of shape (dim,), optional
+        d_g (the subspace's ``direction``) precomputed on the store passed to :meth:`fit` (before alignment); it is carried
         into the shared space by the alignment map (LDA is equivariant under rotations).
         Default: fitted here by LDA on the lexicon's nouns. Lets several methods share one fit.
     neutralize : {"inanimate", "all-other"}, default "inanimate"
@@ -222,12 +223,18 @@ class BilingualMitigation(Mitigation):
                 pairs += [(f"en:{f}", f"en:{m}") for f, m in en_lex.definitional_pairs]
             merged = merged_store(parts)
             pairs = [p for p in pairs if p[0] in merged and p[1] in merged]
-            self.d_pca_, evr = semantic_direction(merged, pairs)
+            d_pca = semantic_direction(merged, pairs)
+            self.d_pca_ = d_pca.direction.astype(np.float64)
+            evr = [float(v) for v in d_pca.explained_variance_ratio]
             if self.grammatical is None:
-                self.d_g_, cv = grammatical_direction(aligned, lex.masculine_nouns, lex.feminine_nouns)
+                d_g = grammatical_direction(aligned, lex.masculine_nouns, lex.feminine_nouns)
+                self.d_g_, cv = d_g.direction.astype(np.float64), d_g.cv_accuracy
             else:
-                d_g = np.asarray(getattr(self.grammatical, "direction_", self.grammatical), dtype=np.float64)
-                cv = getattr(self.grammatical, "cv_accuracy_", None)
+                given = fitted_subspace(self.grammatical)
+                if given is not None:
+                    d_g, cv = given.direction.astype(np.float64), given.cv_accuracy
+                else:
+                    d_g, cv = np.asarray(self.grammatical, dtype=np.float64), None
                 if d_g.shape != (store.dim,):
                     raise InputError(f"grammatical direction has shape {d_g.shape}; expected ({store.dim},)")
                 if self.aligner_ is not None:

@@ -170,7 +170,9 @@ class HardDebias(Mitigation):
                 f"hard debias needs gender-specific words and equalise pairs, which geobias has for English "
                 f"only (language {lex.lang!r}); for a gendered language use shift-ori, shift-en, de-align or hybrid-*"
             )
-        self.direction_, self.explained_variance_ratio_ = semantic_direction(store, lex.definitional_pairs)
+        d_pca = semantic_direction(store, lex.definitional_pairs)
+        self.direction_ = d_pca.direction.astype(np.float64)
+        self.explained_variance_ratio_ = [float(v) for v in d_pca.explained_variance_ratio]
         eq = []
         if self.protect == "paper":
             spec = set(lex.gender_specific)

@@ -54,6 +54,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from geobias.directions.subspace import fitted_subspace
 from geobias.errors import InputError
 from geobias.store import VectorStore
 
@@ -73,7 +74,7 @@ def grammatical_basis(
     ----------
     store : VectorStore
         The store the eraser is fitted on (rows as given; pass a unit-normalised store).
-    grammatical : ndarray of shape (dim,) or (m, dim), fitted GrammaticalDirection, optional
+    grammatical : GenderSubspace, fitted GrammaticalDirection, or ndarray of shape (dim,) or (m, dim), optional
         A precomputed direction/basis (orthonormalised here). Default: d_g by LDA on the nouns.
     masculine, feminine : sequence of str, optional
         Grammatically masculine / feminine inanimate nouns; default the project's lists for
@@ -98,15 +99,15 @@ def grammatical_basis(
     Zhou et al. (2019), §3.1 (LDA grammatical direction d_g).
     """
     if grammatical is not None:
-        g = np.asarray(getattr(grammatical, "direction_", grammatical), dtype=np.float64)
-        g = np.atleast_2d(g)
+        given = fitted_subspace(grammatical)
+        g = np.atleast_2d(np.asarray(grammatical if given is None else given.components, dtype=np.float64))
         if g.shape[1] != store.dim:
             raise InputError(f"grammatical basis has dimension {g.shape[1]}; the store has {store.dim}")
         u, s, vt = np.linalg.svd(g, full_matrices=False)
         keep = s > 1e-10 * max(1.0, float(s[0]) if len(s) else 1.0)
         if not keep.any():
             raise InputError("the grammatical basis is zero")
-        return vt[keep], {"source": "given", "lda_cv_accuracy": getattr(grammatical, "cv_accuracy_", None),
+        return vt[keep], {"source": "given", "lda_cv_accuracy": None if given is None else given.cv_accuracy,
                           "n_nouns": None}
     from geobias import wordlists
     from geobias.directions import GrammaticalDirection

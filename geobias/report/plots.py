@@ -1,22 +1,51 @@
-"""PNG plots, written atomically.
+"""Every plot of geobias: functions that draw a result and return a matplotlib ``Figure``.
 
-Plots are drawn on a bare :class:`matplotlib.figure.Figure` (no pyplot): the library never
-switches the caller's backend (a notebook keeps its own) and leaves no figure registered in
-pyplot's global state."""
+Plots are drawn on a bare :class:`matplotlib.figure.Figure` (no pyplot, no
+``matplotlib.use``): the library never switches the caller's backend (a notebook keeps its own
+and shows the returned figure) and leaves no figure registered in pyplot's global state. No
+plot function writes a file: saving is the caller's choice, e.g. :func:`save_figure` (PNG,
+written atomically), as the CLI's ``--plot`` does.
+
+>>> fig = plot_correlation(labels, weat_en, mweat_signed, rho=0.5, p_value=0.01, lang="fr")  # doctest: +SKIP
+>>> save_figure(fig, "fig4.png")                                                              # doctest: +SKIP
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from geobias.io.atomic import atomic_write
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def atomic_savefig(fig, path: str | os.PathLike, *, dpi: int = 150) -> Path:
+    from geobias.contextual.becpro import BecProResult
+    from geobias.contextual.sentiment import SentimentProbeResult
+    from geobias.evaluation.erasure import ErasurePlane
+
+
+def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, bbox_inches: str | None = "tight") -> Path:
     """Save ``fig`` as PNG to ``path`` atomically (:func:`geobias.io.atomic.atomic_write`).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    path : str or path-like
+        The PNG to write; a reader never sees a half-written file, and a failure leaves
+        neither the file nor a temporary behind.
+    dpi : int, default 150
+    bbox_inches : "tight" or None, default "tight"
+        Passed to :meth:`matplotlib.figure.Figure.savefig`.
+
+    Returns
+    -------
+    Path
+        ``path``.
 
     Raises
     ------
@@ -24,7 +53,7 @@ def atomic_savefig(fig, path: str | os.PathLike, *, dpi: int = 150) -> Path:
         ``path`` is a directory, or its directory is missing or not writable.
     """
     with atomic_write(path, what="plot") as fh:
-        fig.savefig(fh, format="png", dpi=dpi, bbox_inches="tight")
+        fig.savefig(fh, format="png", dpi=dpi, bbox_inches=bbox_inches)
     return Path(path)
 
 
@@ -47,7 +76,6 @@ def choose_labels(x: np.ndarray, y: np.ndarray, max_labels: int, min_gap: float 
 
 
 def plot_gender_plane(
-    path: str | os.PathLike,
     words: Sequence[str],
     semantic: np.ndarray,
     grammatical: np.ndarray,
@@ -56,12 +84,11 @@ def plot_gender_plane(
     *,
     title: str = "",
     max_labels: int = 24,
-) -> Path:
+) -> Figure:
     """Scatter words on the semantic (x = <w, d_s>) × grammatical (y = <w, d_g>) plane.
 
     Parameters
     ----------
-    path : path of the PNG to write (atomically)
     words : sequence of str, length n
     semantic, grammatical : ndarray of shape (n,)
         Projections of the unit word vectors on ``d_s`` and ``d_g``.
@@ -72,6 +99,10 @@ def plot_gender_plane(
     max_labels : int, default 24
         Words labelled: a chosen few (:func:`choose_labels`), the farthest from the origin first
         and none closer than 6% of the plot to another label, so dense clusters stay readable.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
 
     from matplotlib.figure import Figure
@@ -98,20 +129,18 @@ def plot_gender_plane(
     if title:
         ax.set_title(title)
     ax.legend(loc="best", fontsize=8)
-    return atomic_savefig(fig, path)
+    return fig
 
 
 def plot_occupation_projections(
-    path: str | os.PathLike,
     panels: Sequence[tuple[str, Sequence, Sequence, Sequence]],
     *,
     title: str = "",
-) -> Path:
+) -> Figure:
     """Occupation forms projected on d_s before and after mitigation (Zhou et al. 2019, Figure 2).
 
     Parameters
     ----------
-    path : path of the PNG to write (atomically)
     panels : sequence of (method label, words, before, after)
         ``words``: (feminine, masculine, english) per occupation; ``before`` and ``after``:
         ``(⟨w_f, d_s⟩, ⟨w_m, d_s⟩)`` per occupation, on the method's d_s, in the original aligned
@@ -119,10 +148,14 @@ def plot_occupation_projections(
         masculine form blue and feminine orange, before hollow and after filled.
     title : str
 
+    Returns
+    -------
+    matplotlib.figure.Figure
+
     Raises
     ------
     InputError
-        ``panels`` is empty, or the output path cannot be written.
+        ``panels`` is empty.
     """
     from geobias.errors import InputError
 
@@ -148,11 +181,10 @@ def plot_occupation_projections(
     axes[0][0].legend(loc="best", fontsize=6)
     if title:
         fig.suptitle(title, fontsize=10)
-    return atomic_savefig(fig, path)
+    return fig
 
 
 def plot_correlation(
-    path: str | os.PathLike,
     labels: Sequence[str],
     weat_en: Sequence[float],
     mweat_signed: Sequence[float],
@@ -160,13 +192,12 @@ def plot_correlation(
     rho: float,
     p_value: float,
     lang: str,
-) -> Path:
+) -> Figure:
     """Per-occupation WEAT(EN) against signed MWEAT of the gendered language, with Spearman ρ
     and p in the title (Zhou et al. 2019, Figure 4).
 
     Parameters
     ----------
-    path : path of the PNG to write (atomically)
     labels : sequence of str, length n
         Occupation labels (the English word).
     weat_en, mweat_signed : sequence of float, length n
@@ -174,10 +205,9 @@ def plot_correlation(
     rho, p_value : float
     lang : str
 
-    Raises
-    ------
-    InputError
-        The output path cannot be written.
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
 
     from matplotlib.figure import Figure
@@ -194,4 +224,166 @@ def plot_correlation(
     ax.set_ylabel(f"MWEAT({lang.upper()}): |s(w_m)| − |s(w_f)|")
     ax.set_title(f"Per-occupation bias, EN vs {lang.upper()}: Spearman ρ = {rho:.3f} (p = {p_value:.3g})",
                  fontsize=9)
-    return atomic_savefig(fig, path)
+    return fig
+
+
+def plot_bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel: str,
+              colours: Sequence[str] | str | None = None) -> Figure:
+    """Horizontal bars, the first label on top (the service's per-pair, per-word and
+    per-method views of a result).
+
+    Parameters
+    ----------
+    labels : sequence of str, length n
+    values : sequence of float, length n
+    title, xlabel : str
+    colours : colour or sequence of n colours, optional
+        Default: one blue.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, max(2.5, 0.28 * len(labels) + 1)))
+    ax = fig.subplots()
+    y = list(range(len(labels)))[::-1]
+    ax.barh(y, values, color=colours or "#1f77b4")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.axvline(0, color="grey", lw=0.5)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def plot_becpro(result: BecProResult) -> Figure:
+    """Per-profession bars: mean association with male and with female person words (BEC-Pro,
+    Bartl et al. 2020), the three profession groups separated.
+
+    Parameters
+    ----------
+    result : BecProResult
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Saved by the CLI at ``dpi=120``.
+    """
+    from matplotlib.figure import Figure
+
+    from geobias.contextual.becpro import GROUPS
+
+    pp = result.per_profession
+    x = np.arange(len(pp))
+    fig = Figure(figsize=(max(10, len(pp) * 0.28), 5))
+    ax = fig.subplots()
+    ax.bar(x - 0.2, [p.male for p in pp], 0.4, label="male person words", color="#1f77b4")
+    ax.bar(x + 0.2, [p.female for p in pp], 0.4, label="female person words", color="#d62728")
+    ax.set_xticks(x)
+    ax.set_xticklabels([p.profession for p in pp], rotation=90, fontsize=7)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_ylabel("mean association ln(p_T / p_prior)")
+    ax.set_title(f"BEC-Pro {result.lang.upper()} — {result.model}")
+    for i, g in enumerate(GROUPS):
+        ax.axvline(i * 20 - 0.5, color="grey", linewidth=0.4)
+        ax.text(i * 20 + 9.5, ax.get_ylim()[1], f"{g} professions", ha="center", va="bottom", fontsize=8)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_sentiment(res: SentimentProbeResult) -> Figure:
+    """Box plots of the non-zero per-sample biases of each condition, one panel per corpus, with
+    the total bias (mean over all samples) marked and the stars above (after Jentzsch & Turan
+    2022, Fig. 3).
+
+    Parameters
+    ----------
+    res : SentimentProbeResult
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Saved by the CLI at ``dpi=120`` without ``bbox_inches="tight"`` (the layout is tight).
+
+    Raises
+    ------
+    InputError
+        No condition has per-sample differences to plot.
+    """
+    from matplotlib.figure import Figure
+
+    from geobias.contextual.sentiment import row_key
+    from geobias.errors import InputError
+
+    corpora = list(dict.fromkeys(r.corpus for r in res.rows if row_key(r) in res.differences))
+    if not corpora:
+        raise InputError("nothing to plot")
+    per = max(sum(r.corpus == c and row_key(r) in res.differences for r in res.rows) for c in corpora)
+    fig = Figure(figsize=(max(6.0, 2.0 + 0.42 * per), 3.8 * len(corpora)))
+    axes = fig.subplots(len(corpora), 1, squeeze=False)
+    for ax, corpus in zip(axes[:, 0], corpora, strict=True):
+        rows = [r for r in res.rows if r.corpus == corpus and row_key(r) in res.differences]
+        data = []
+        for r in rows:
+            d = np.asarray(res.differences[row_key(r)])
+            data.append(d[d != 0] if (d != 0).any() else np.zeros(1))
+        ax.boxplot(data, showfliers=False)
+        ax.scatter(range(1, len(rows) + 1), [r.all_samples.total_bias for r in rows], marker="D", s=14, color="C3",
+                   zorder=3, label="total bias (all samples)")
+        for i, r in enumerate(rows, start=1):
+            ax.annotate(r.significance, (i, 1.0), xycoords=("data", "axes fraction"), ha="center", va="bottom",
+                        fontsize=7)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(range(1, len(rows) + 1), [f"{Path(r.scorer).name} {r.terms}" for r in rows], rotation=70,
+                      ha="right", fontsize=7)
+        ax.set_title(corpus, pad=12, fontsize=10)
+        ax.set_ylabel("sent(M) − sent(F)\n(non-zero samples)", fontsize=8)
+    axes[0][0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def plot_erasure_plane(plane: ErasurePlane) -> Figure:
+    """Projection plane before/after erasure: one panel per method
+    (:func:`geobias.evaluation.erasure.erasure_plane` computes the points).
+
+    x = ⟨w, d_s⟩, y = ⟨w, d_g⟩, both fixed from the original aligned space so the panels are
+    comparable. Inanimate nouns are crosses, person words circles; masculine blue, feminine
+    orange. The arrow marks d_PCA (the semantic direction before orthogonalisation).
+
+    Parameters
+    ----------
+    plane : ErasurePlane
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    colours = {"masculine": "#1f77b4", "feminine": "#ff7f0e"}
+    methods = list(plane.points)
+    fig = Figure(figsize=(4.6 * len(methods), 4.6))
+    axes = fig.subplots(1, len(methods), sharex=True, sharey=True, squeeze=False)
+    dx, dy = plane.d_pca
+    for ax, name in zip(axes[0], methods, strict=True):
+        for marker, label in (("x", "inanimate nouns"), ("o", "person words")):
+            for g in ("masculine", "feminine"):
+                x, y = plane.points[name][label][g]
+                ax.scatter(x, y, c=colours[g], marker=marker, s=14 if marker == "x" else 22,
+                           alpha=0.6 if marker == "x" else 0.9, label=f"{g} {label}")
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.axvline(0, color="grey", lw=0.5)
+        scale = 0.25
+        ax.annotate("", xy=(scale * dx, scale * dy), xytext=(0, 0),
+                    arrowprops={"arrowstyle": "->", "color": "black", "lw": 1.2})
+        ax.text(scale * dx, scale * dy, " d_PCA", fontsize=8)
+        ax.set_title(name)
+        ax.set_xlabel("semantic ⟨w, d_s⟩ (masculine →)")
+    axes[0][0].set_ylabel("grammatical ⟨w, d_g⟩ (masculine ↑)")
+    axes[0][-1].legend(loc="lower right", fontsize=7)
+    fig.suptitle(f"{plane.lang}: held-out words on the semantic × grammatical plane, before/after erasure "
+                 f"(seed {plane.seed})")
+    return fig

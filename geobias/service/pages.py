@@ -2,8 +2,9 @@
 
 Tables are the CLI's own: the command's rich renderer is run against a collecting console and
 each rich ``Table`` becomes an HTML ``<table>``. Plots are the PNGs the command wrote (gender
-plane, BEC-Pro bars) or matplotlib ``Figure`` objects drawn here from the result (per-pair MWEAT
-bias bars, per-word WEAT associations, per-method evaluation bars), inlined as base64 PNG.
+plane, BEC-Pro bars) or matplotlib ``Figure`` objects drawn from the result by
+:func:`geobias.report.plots.plot_bars` (per-pair MWEAT bias bars, per-word WEAT associations,
+per-method evaluation bars), inlined as base64 PNG.
 """
 
 from __future__ import annotations
@@ -226,22 +227,10 @@ def _img(b64: str, alt: str) -> str:
     return f"<img class='plot' alt='{esc(alt)}' src='data:image/png;base64,{b64}'>"
 
 
-def _bars(labels: list[str], values: list[float], title: str, xlabel: str, colours=None):
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(8, max(2.5, 0.28 * len(labels) + 1)))
-    ax = fig.subplots()
-    y = list(range(len(labels)))[::-1]
-    ax.barh(y, values, color=colours or "#1f77b4")
-    ax.set_yticks(y, labels, fontsize=8)
-    ax.axvline(0, color="grey", lw=0.5)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=10)
-    return fig
-
-
 def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
     """Inline ``<img>`` tags: the PNGs the command wrote, then plots drawn from the result."""
+    from geobias.report.plots import plot_bars
+
     out = []
     for name in artifacts:
         if name.endswith(".png"):
@@ -251,13 +240,13 @@ def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifac
             top = sorted(result["per_word"], key=lambda p: -(p.get("bias") or 0))[:25]
             labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
             colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
-            out.append(_img(figure_png(_bars(labels, [p["bias"] for p in top],
+            out.append(_img(figure_png(plot_bars(labels, [p["bias"] for p in top],
                                              "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
                                              "bias", colours)), "per-pair bias bars"))
         elif kind == "weat" and result.get("per_word"):
             words = sorted(result["per_word"], key=lambda w: -(w.get("s") or 0))
             colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
-            out.append(_img(figure_png(_bars([w["word"] for w in words], [w["s"] for w in words],
+            out.append(_img(figure_png(plot_bars([w["word"] for w in words], [w["s"] for w in words],
                                              "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)),
                             "per-word association bars"))
         elif kind == "evaluate" and evaluation_table(result):
@@ -265,11 +254,11 @@ def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifac
             methods = list(table)
             stats = [table[m].get("mweat_statistic") for m in methods]
             if any(s is not None for s in stats):
-                out.append(_img(figure_png(_bars(methods, [s or 0.0 for s in stats],
+                out.append(_img(figure_png(plot_bars(methods, [s or 0.0 for s in stats],
                                                  "MWEAT statistic per method", "MWEAT statistic")), "per-method MWEAT bars"))
         elif kind == "probe-malor" and result.get("per_occupation"):
             occ = sorted(result["per_occupation"], key=lambda o: -abs(o["log2_ratio"]))[:25]
-            out.append(_img(figure_png(_bars([o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
+            out.append(_img(figure_png(plot_bars([o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
                                              "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")),
                             "per-occupation bars"))
     except (KeyError, TypeError, ValueError):

@@ -91,6 +91,71 @@ class PermutationResult(Result):
     paired: bool
 
 
+class PermutationFields:
+    """Read access to an embedded :class:`PermutationResult` for results that carry one.
+
+    A result class (a frozen dataclass with a field ``permutation: PermutationResult``)
+    inherits the test's figures as read-only properties: ``result.p_value`` is
+    ``result.permutation.p_value``. Its JSON form stays flat (``_json_keys`` lists the test's
+    keys beside the result's own, see :func:`geobias.results.jsonable`): the published schema of
+    ``--json``, the service and the README examples reads ``result.p_value``, not
+    ``result.permutation.p_value``.
+    """
+
+    permutation: PermutationResult
+
+    @property
+    def statistic(self) -> float:
+        """The statistic on the observed partition (:attr:`PermutationResult.statistic`)."""
+        return self.permutation.statistic
+
+    @property
+    def p_value(self) -> float:
+        """:attr:`PermutationResult.p_value`."""
+        return self.permutation.p_value
+
+    @property
+    def p_value_ci(self) -> tuple[float, float]:
+        """95% Clopper–Pearson interval of the p-value (:attr:`PermutationResult.p_value_ci`)."""
+        return self.permutation.p_value_ci
+
+    @property
+    def p_value_se(self) -> float:
+        """Monte-Carlo standard error of the p-value (:attr:`PermutationResult.p_value_se`)."""
+        return self.permutation.p_value_se
+
+    @property
+    def n_permutations(self) -> int:
+        """Partitions evaluated (:attr:`PermutationResult.n_permutations`)."""
+        return self.permutation.n_permutations
+
+    @property
+    def exact(self) -> bool:
+        """Whether every partition was enumerated (:attr:`PermutationResult.exact`)."""
+        return self.permutation.exact
+
+    @property
+    def seed(self) -> int | None:
+        """The seed used (:attr:`PermutationResult.seed`)."""
+        return self.permutation.seed
+
+    @property
+    def alternative(self) -> str:
+        """:attr:`PermutationResult.alternative`."""
+        return self.permutation.alternative
+
+    @property
+    def paired(self) -> bool:
+        """Whether permutations only swapped within pairs (:attr:`PermutationResult.paired`)."""
+        return self.permutation.paired
+
+
+#: The :class:`PermutationResult` keys a flat result JSON carries (``paired`` only where the
+#: result can be paired).
+PERMUTATION_KEYS = ("statistic", "p_value", "p_value_ci", "p_value_se", "n_permutations", "exact", "seed",
+                    "alternative")
+
+
 def n_partitions(n: int, n_x: int, *, paired: bool = False) -> int:
     """Number of distinct labellings: ``C(n, n_x)``, or ``2**(n // 2)`` when paired."""
     return 2 ** (n // 2) if paired else math.comb(n, n_x)

@@ -1,5 +1,8 @@
 """A real server in a subprocess, for tests and benchmarks: ``geobias serve`` on a free loopback
-port, waited for until it answers."""
+port, waited for until it answers; and a small synthetic French store to serve.
+
+A test harness, not library code: tests import it as ``from _server import ...`` (pytest puts
+``tests/`` on ``sys.path``); benchmarks put ``tests/`` on ``sys.path`` first."""
 
 from __future__ import annotations
 
@@ -131,4 +134,4 @@ def small_french_store(n_nouns: int = 120, n_filler: int = 200, dim: int = 32, s
         add(f"mot{i}")
     words = list(vecs)
     return VectorStore(words, np.stack([vecs[w] for w in words]).astype(np.float32), lang="fr",
-                       provenance={"source": "synthetic test store (geobias.service.testing)"})
+                       provenance={"source": "synthetic test store (tests/_server.py)"})

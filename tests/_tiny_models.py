@@ -2,7 +2,11 @@
 
 No pretrained masked LM can be downloaded on the project's machines; tests and benchmarks build
 models with this helper, save them with ``save_pretrained`` and load them *by path* through the
-same ``from_pretrained`` code path as real model ids.
+same ``from_pretrained`` code path as real model ids (Ray actors too: they load the saved folder,
+so no worker imports this module).
+
+A test factory, not library code: tests import it as ``from _tiny_models import ...`` (pytest
+puts ``tests/`` on ``sys.path``); benchmarks put ``tests/`` on ``sys.path`` first.
 """
 
 from __future__ import annotations
