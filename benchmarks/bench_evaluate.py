@@ -2,7 +2,8 @@
 
 Runs the README's evaluate command twice in fresh processes: as shipped, and with
 ``GEOBIAS_CSLS_CACHE=0`` as the baseline of the same run — every method and direction then gets
-its own IVF pruning index and computes its own exact r and neighbour lists, as before issue 14.
+its own IVF pruning indexes and computes its own exact r and neighbour lists (both directions of a
+method still share one pair), as before issue 14.
 As shipped, one :class:`geobias.alignment.csls.CslsPair` serves both translation directions and
 the cosine NN of a method, and the next method starts from the lists it remembers (unchanged rows
 keep or update their exact lists; remembered rows seed the pruning bounds). Prints wall times, the
