@@ -3,7 +3,6 @@ the debiased vectors."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -11,16 +10,6 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors, emit, progress, stderr
-from geobias.results import Result
-
-
-@dataclass(frozen=True)
-class MitigateResult(Result):
-    method: str
-    lang: str
-    files: dict
-    format: str
-    report: dict
 
 
 @app.command("mitigate")
@@ -49,46 +38,21 @@ def mitigate_command(
     Zhou et al.'s bilingual setting; shift-ori without --dictionary and --en-vectors works
     monolingually. Files keep the original vocabulary order.
     """
-    from geobias.io.export import check_export, export_stores
-    from geobias.mitigation import HardDebias, get_method
+    from geobias.io.export import check_export
+    from geobias.mitigation.runner import mitigate, needs_english
     from geobias.sources import resolve_store
 
-    cls = get_method(method)
+    use_en = needs_english(method, en_given=en_vectors is not None, dictionary_given=dictionary is not None)
     check_export(out, fmt)  # fail before loading and fitting
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     with progress(quiet, as_json).stage(f"fitting {method}"):
-        from geobias.mitigation import ErasureMitigation  # erasure hook (issue 15)
-
-        if issubclass(cls, ErasureMitigation):
-            unit = store.normalized()
-            est = cls().fit(unit)
-            outputs = {lang: est.transform(unit)}
-            report = est.report_.to_dict()
-        elif cls is HardDebias:
-            est = cls().fit(store)
-            outputs = {lang: est.transform(store)}
-            report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
-                      "n_gender_specific": len(est.gender_specific_), "n_equalize_pairs": len(est.equalize_pairs_)}
-        else:
-            en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
-                               option="--en-vectors") if (
-                en_vectors is not None or dictionary is not None or cls.bilingual and method != "shift-ori") else None
-            est = cls(refine=refine).fit(store, en, dictionary)
-            outputs = {lang: est.transform(store)}
-            if cls.changes_english:
-                outputs["en"] = est.transform(en)
-            report = est.report_.to_dict()
-    report = {"method": method, "lang": lang, **report}
-    exported = export_stores(outputs, out, fmt, record=report, drop_whitespace_words=drop_whitespace_words)
-    report["dropped_whitespace_words"] = exported.dropped
-    for name, words in exported.dropped.items():  # whitespace-only words: no word2vec/fastText text form
+        en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
+                           option="--en-vectors") if use_en else None
+        fitted = mitigate(method, store, lang, en=en, dictionary=dictionary, refine=refine)
+    result = fitted.save(out, fmt, drop_whitespace_words=drop_whitespace_words)
+    for name, words in result.report["dropped_whitespace_words"].items():  # whitespace-only words: no word2vec/fastText text form
         stderr.print(f"warning: left out {len(words)} {name} word(s) that {fmt} cannot hold: "
                      f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False, soft_wrap=True)
-    files = exported.files
-    if issubclass(cls, ErasureMitigation):  # the frozen artefact, re-applicable to any store of this dimension
-        files = {**files, "projection": str(Path(out) / "projection.npz")}
-        est.projection_.save(files["projection"])
-    result = MitigateResult(method, lang, files, fmt, report)
 
     def render(console, r):
         for name, path in r.files.items():

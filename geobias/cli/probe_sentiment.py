@@ -10,42 +10,7 @@ import typer
 from geobias.cli._app import probe_app
 from geobias.cli._options import Json, Plot, emit, stderr
 from geobias.cli.probe_association import Device
-
-
-def _fmt(x, spec: str = "+.4f") -> str:
-    return "–" if x is None or x != x else format(x, spec)
-
-
-def _render(console, res) -> None:
-    from rich.table import Table
-
-    t = Table(title=f"Sentiment-difference bias sent(M) − sent(F) (Jentzsch & Turan 2022, Table 3); "
-              f"Wilcoxon zero_method={res.zero_method}, Bonferroni over {res.n_tests} tests")
-    for c in ("scorer", "corpus", "terms", "N<0", "N=0", "N>0", "total (all)", "abs (all)", "std (all)",
-              "total (≠0)", "abs (≠0)", "std (≠0)", "p Bonf. (all)", "sig", "p Bonf. (≠0)"):
-        t.add_column(c, justify="left" if c in ("scorer", "corpus", "terms") else "right", no_wrap=True)
-    for r in res.rows:
-        a, z = r.all_samples, r.non_zero
-        t.add_row(Path(r.scorer).name or r.scorer, r.corpus, r.terms, str(r.n_negative), str(r.n_zero), str(r.n_positive),
-                  _fmt(a.total_bias), _fmt(a.absolute_bias, ".4f"), _fmt(a.std, ".4f"),
-                  _fmt(z.total_bias), _fmt(z.absolute_bias, ".4f"), _fmt(z.std, ".4f"),
-                  _fmt(r.p_bonferroni, ".3g"), r.significance, _fmt(r.p_bonferroni_non_zero, ".3g"))
-    # the paper's layout is one wide table: never squeeze it into a narrow pipe
-    if not console.is_terminal:
-        from rich.console import Console
-
-        console = Console(file=console.file, width=max(console.width, 220), soft_wrap=True)
-    console.print(t)
-    console.print("all = all samples, ≠0 = non-zero samples (Table 3 of Jentzsch & Turan 2022); "
-                  "bias = sent(M) − sent(F), > 0: male versions rated more positive")
-    kept = {}
-    for r in res.rows:
-        if r.terms in ("pro", "weat", "all"):
-            kept.setdefault((r.corpus, r.terms), r.n_without_terms)
-    counts = "; ".join(f"{c} {t}: {n} of {next(r.n_samples for r in res.rows if (r.corpus, r.terms) == (c, t))}"
-                       for (c, t), n in kept.items())
-    console.print(f"texts with no listed term, kept (bias 0, in N=0): {counts or 'none'}")
-    console.print("stars on the Bonferroni-corrected p: * < 0.05, ** < 0.01, *** < 0.001")
+from geobias.report.contextual import render_sentiment
 
 
 @probe_app.command("sentiment")
@@ -102,6 +67,6 @@ def sentiment(
     res = sentiment_probe(scorers, corpora, term_sets, zero_method=zero_method, progress=progress, extra_rows=extra)
     if plot is not None:
         plot_sentiment(res, plot)
-    emit(res, as_json, _render)
+    emit(res, as_json, render_sentiment)
     if plot is not None and not as_json:
         stderr.print(f"plot written to {plot}")
