@@ -11,6 +11,7 @@ from geobias.cli._options import (
     Json,
     Lang,
     Limit,
+    Oov,
     Plot,
     Quiet,
     Seed,
@@ -21,7 +22,6 @@ from geobias.cli._options import (
     progress,
     stderr,
 )
-from geobias.cli.mweat import Oov
 
 N_PLOT_NOUNS = 25  # inanimate nouns of each gender drawn on the plot
 

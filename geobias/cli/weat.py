@@ -10,26 +10,26 @@ from geobias.cli._app import app
 from geobias.cli._options import (
     Json,
     Limit,
+    Oov,
     OptLang,
     Quiet,
     Seed,
+    Similarity,
     Subwords,
     TrustPickle,
     Vectors,
     emit,
+    need_lang,
     progress,
+    word_set,
 )
-from geobias.cli.mweat import (
+from geobias.cli._permutations import (
     Force,
     MethodOpt,
-    Oov,
     Permutations,
-    Similarity,
     check_permutations,
-    need_lang,
     plan_permutations,
     run_with_progress,
-    word_set,
 )
 
 ROLES = (("x", "--targets-x"), ("y", "--targets-y"), ("a", "--attributes-a"), ("b", "--attributes-b"))
