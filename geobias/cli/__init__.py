@@ -12,6 +12,7 @@ import functools
 import importlib
 import os
 import sys
+from enum import Enum
 
 import click
 
@@ -66,11 +67,22 @@ def _recording(callback, name: str):
     def wrapper(*args, **kwargs):
         from geobias.results import record_input
 
+        kwargs = {k: _plain(v) for k, v in kwargs.items()}
         record_input("command", name)
         record_input("options", {k: v for k, v in kwargs.items() if k != "as_json"})
         return callback(*args, **kwargs)
 
     return wrapper
+
+
+def _plain(value):
+    """A choice option's enum member (:mod:`geobias.cli._choices`) as its string value, also in
+    a list: commands, the library and the result envelope see exactly the string typed."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 _record_invocations(app)

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from geobias.cli._choices import OovChoice, SimilarityChoice
 from geobias.errors import InputError
 
 Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
@@ -43,9 +44,9 @@ Subwords = Annotated[
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
-Similarity = Annotated[str, typer.Option("--similarity", help="cosine, or dot (raw dot products, to reproduce notebooks).")]
+Similarity = Annotated[SimilarityChoice, typer.Option("--similarity", help="cosine, or dot (raw dot products, to reproduce notebooks).")]
 Oov = Annotated[
-    str,
+    OovChoice,
     typer.Option(
         "--oov",
         help="Out-of-vocabulary words: ignore (skip and list them in the result; a list whose words "

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from geobias.cli._choices import PermutationMethod
 from geobias.errors import InputError
 
 #: Most partitions a permutation test evaluates without ``--force`` (about 2 minutes for
@@ -17,7 +18,7 @@ MAX_PERMUTATIONS = 100_000_000
 Permutations = Annotated[int, typer.Option("--permutations", "-n", help=(
     "Monte-Carlo permutations (with --method auto, the exact test when fewer partitions exist). "
     f"More than {MAX_PERMUTATIONS:,} partitions need --force."))]
-MethodOpt = Annotated[str, typer.Option("--method", help=(
+MethodOpt = Annotated[PermutationMethod, typer.Option("--method", help=(
     "Permutation test: exact (enumerate every partition), monte-carlo (-n random permutations) or auto "
     "(exact when there are at most -n partitions)."))]
 Force = Annotated[bool, typer.Option("--force", help=f"Run a permutation test above {MAX_PERMUTATIONS:,} partitions.")]

@@ -8,12 +8,13 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import becpro_app
+from geobias.cli._choices import BecProLangChoice
 from geobias.cli._options import Json, emit, stderr
 
 
 @becpro_app.command("generate")
 def generate(
-    lang: Annotated[str, typer.Option("--lang", "-l", help="en or de.")] = "en",
+    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="en or de.")] = "en",
     out: Annotated[Path, typer.Option("--out", "-o", help="Output TSV file.")] = Path("becpro.tsv"),
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing file.")] = False,
     as_json: Json = False,

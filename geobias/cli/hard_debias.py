@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import ProtectChoice, WriteFormatChoice
 from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit, stderr
 
 
@@ -18,9 +19,9 @@ def hard_debias_command(
     vectors: Vectors = None,
     lang: Annotated[str, typer.Option("--lang", "-l", help="Language of the vectors (our lists are English).")] = "en",
     neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: our English professions, wordlists/en/professions.txt).")] = None,
-    protect: Annotated[str, typer.Option("--protect", help="Protected set: 'paper' (Bolukbasi et al.: the gender-specific words) or 'extended' (ours: also their case variants, definitional and equalise words).")] = "paper",
+    protect: Annotated[ProtectChoice, typer.Option("--protect", help="Protected set: 'paper' (Bolukbasi et al.: the gender-specific words) or 'extended' (ours: also their case variants, definitional and equalise words).")] = "paper",
     out: Annotated[Path | None, typer.Option("--out", help="Write the debiased vectors to this file.")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file (never the input).")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,

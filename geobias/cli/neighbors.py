@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import ApproxChoice
 from geobias.cli._options import Json, Limit, OptLang, TrustPickle, Vectors, emit
 
 
@@ -15,7 +16,7 @@ def neighbors_cmd(
     word: Annotated[str, typer.Argument(help="The query word.")],
     lang: OptLang = None,
     k: Annotated[int, typer.Option("-k", "--k", help="Number of neighbours.")] = 10,
-    approx: Annotated[str, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index, built once per process; for multi-million-word stores).")] = "exact",
+    approx: Annotated[ApproxChoice, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index, built once per process; for multi-million-word stores).")] = "exact",
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
+from geobias.cli._choices import BecProLangChoice, PriorMaskChoice
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
 from geobias.cli._options import Json, Plot, emit, stderr
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
@@ -16,13 +17,13 @@ from geobias.report.contextual import render_becpro
 @probe_app.command("becpro")
 def becpro(
     model: ModelOpt,
-    lang: Annotated[str, typer.Option("--lang", "-l", help="en or de.")] = "en",
+    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="en or de.")] = "en",
     compare: Annotated[
         str | None, typer.Option("--compare", help="Second model (e.g. after fine-tuning): test pre vs post.")
     ] = None,
     batch_size: BatchSize = 32,
     device: Device = "auto",
-    prior_mask: Annotated[str, typer.Option(
+    prior_mask: Annotated[PriorMaskChoice, typer.Option(
         "--prior-mask", help="p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or "
         "'subtoken' (ours: every sub-token masked).")] = "word",
     engine: EngineOpt = "local",

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
+from geobias.cli._choices import MalorPairChoice
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
 from geobias.cli._options import Json, emit, stderr
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
@@ -16,7 +17,7 @@ from geobias.report.contextual import render_malor
 @probe_app.command("malor")
 def malor(
     model: ModelOpt,
-    pair: Annotated[str, typer.Option("--pair", help="he-she, his-her or names.")] = "he-she",
+    pair: Annotated[MalorPairChoice, typer.Option("--pair", help="he-she, his-her or names.")] = "he-she",
     batch_size: BatchSize = 32,
     device: Device = "auto",
     engine: EngineOpt = "local",

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import AlternativeChoice
 from geobias.cli._options import (
     Json,
     Limit,
@@ -59,7 +60,7 @@ def weat_command(
     force: Force = False,
     seed: Seed = 0,
     similarity: Similarity = "cosine",
-    alternative: Annotated[str, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
+    alternative: Annotated[AlternativeChoice, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
     oov: Oov = "ignore",
     quiet: Quiet = False,
     as_json: Json = False,
