@@ -112,6 +112,8 @@ _USAGE = _click_classes("ClickException")
 def _usage_line(exc: BaseException) -> str:
     """One line for a command-line usage error: the message and where to find the options."""
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    # Typer validates choices through pydantic, which prefixes "Value error, " to click's text
+    message = message.replace(": Value error, ", ": ")
     ctx = getattr(exc, "ctx", None)
     path = getattr(ctx, "command_path", None)
     return f"{message} (see `{path} --help`)" if path else message
