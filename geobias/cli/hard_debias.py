@@ -28,7 +28,10 @@ def hard_debias_command(
     as_json: Json = False,
 ) -> None:
     """Neutralise + equalise (Bolukbasi et al. 2016); report DirectBias (c = 1) before and after
-    over held-out professions (none of them on a list that fits the method)."""
+    over held-out professions (none of them on a list that fits the method).
+
+    Example: geobias hard-debias --lang en --json
+    """
     from geobias import wordlists
     from geobias.io.atomic import check_output_path
     from geobias.io.formats import WriteFormat

@@ -38,6 +38,8 @@ def mitigate_command(
     The gendered language is aligned to English (Procrustes on --dictionary) before Shift, as in
     Zhou et al.'s bilingual setting; shift-ori without --dictionary and --en-vectors works
     monolingually. Files keep the original vocabulary order.
+
+    Example: geobias mitigate --method leace-keep-grammar --lang fr --out fr-erased/
     """
     from geobias.io.export import check_export
     from geobias.mitigation.runner import mitigate, needs_english

@@ -70,7 +70,10 @@ def mweat_command(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value."""
+    """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
+
+    Example: geobias mweat --lang fr --json
+    """
     from geobias import wordlists
     from geobias.metrics import mweat
     from geobias.report.tables import mweat_table, render

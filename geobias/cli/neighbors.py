@@ -22,7 +22,10 @@ def neighbors_cmd(
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
 ) -> None:
-    """Nearest neighbours of WORD by cosine similarity."""
+    """Nearest neighbours of WORD by cosine similarity.
+
+    Example: geobias neighbors femme --lang fr -k 5
+    """
     from geobias.errors import InputError
     from geobias.sources import resolve_store
     from geobias.store.neighbors import nearest_neighbors

@@ -36,7 +36,10 @@ def association(
     actors: Actors = None,
     as_json: Json = False,
 ) -> None:
-    """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019)."""
+    """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
+
+    Example: geobias probe association --model bert-base-uncased --sentences probes.tsv
+    """
     from geobias.contextual.association import kurita_association, read_probe_tsv
 
     probes = read_probe_tsv(sentences)

@@ -33,7 +33,10 @@ def becpro(
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
-    """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests."""
+    """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
+
+    Example: geobias probe becpro --model bert-base-cased --lang en --plot becpro.png
+    """
     from geobias.contextual.becpro import BecProLang, becpro_probe, compare_becpro, plot_becpro
     from geobias.contextual.masking import PriorMask
     from geobias.io.atomic import check_output_path

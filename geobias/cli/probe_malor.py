@@ -26,7 +26,10 @@ def malor(
     actors: Actors = None,
     as_json: Json = False,
 ) -> None:
-    """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe."""
+    """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
+
+    Example: geobias probe malor --model bert-base-uncased --pair names
+    """
     from geobias.contextual.malor import MalorPair, malor_probe
     from geobias.validation import check_choice
 

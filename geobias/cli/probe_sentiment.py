@@ -31,7 +31,10 @@ def sentiment(
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
-    """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni."""
+    """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
+
+    Example: geobias probe sentiment --model minilm-mixed-all --corpus gap-development.tsv --column Text --terms all
+    """
     from geobias.contextual.sentiment import (
         ClassifierScorer,
         VaderScorer,

@@ -27,7 +27,10 @@ def translate_eval_command(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved."""
+    """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
+
+    Example: geobias translate-eval --src fr --tgt en --dictionary fr-en.5000-6500.txt --src-vectors fr-aligned
+    """
     from geobias.alignment import (
         ProcrustesAligner,
         TranslateEvalResult,

@@ -13,7 +13,10 @@ from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress
 
 @vectors_app.command("list")
 def list_cmd(as_json: Json = False) -> None:
-    """List the named vector sources: language, shape, licence, and whether they are installed."""
+    """List the named vector sources: language, shape, licence, and whether they are installed.
+
+    Example: geobias vectors list --json
+    """
     from geobias.sources.info import list_sources
 
     emit(list_sources(), as_json, _render_list)
@@ -50,7 +53,10 @@ def install_cmd(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """Materialise a named source as a fast cached store under vectors/NAME/."""
+    """Materialise a named source as a fast cached store under vectors/NAME/.
+
+    Example: geobias vectors install fr-spacy-md
+    """
     from geobias.sources.registry import SOURCES, install
     from geobias.wordlists import read_word_file
 
@@ -86,7 +92,10 @@ def info_cmd(
     ] = False,
     as_json: Json = False,
 ) -> None:
-    """Describe a registry source (and verify its installed checksum) or a vector file."""
+    """Describe a registry source (and verify its installed checksum) or a vector file.
+
+    Example: geobias vectors info fr-spacy-md --verify
+    """
     from geobias.sources.info import describe
 
     info = describe(target, limit=limit, trust_pickle=trust_pickle, verify=verify)

@@ -69,6 +69,8 @@ def weat_command(
 
     A built-in test (--test, needs --lang) or your own four sets (--targets-x, --targets-y,
     --attributes-a, --attributes-b: files or comma lists).
+
+    Example: geobias weat --lang en --test career-family-terms
     """
     from geobias import wordlists
     from geobias.metrics import weat
