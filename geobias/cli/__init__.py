@@ -2,8 +2,9 @@
 
 One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
 A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; a usage error (unknown
-option, a value of the wrong type, a missing required option) prints one line and exits 2, as
-click does; any other exception prints one line with an "internal error" prefix and exits 1. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
+option, a value of the wrong type or outside an option's choices, a missing required option)
+prints one line and exits 2, as click does; any other exception prints one line with an
+"internal error" prefix and exits 1. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ for _name in COMMAND_MODULES:
 
 def _record_invocations(typer_app, prefix: str = "") -> None:
     """Wrap every registered command so that, when it runs, its name and the options it was
-    given are recorded for the result envelope (:func:`geobias.cli._options.emit`). Uses only
-    Typer's public registration lists; the wrapper keeps the signature Typer reads."""
+    given are recorded for the result envelope (:func:`geobias.cli._options.emit`), and choice
+    options (:mod:`geobias.cli._choices`) reach the command as plain strings. Uses only Typer's
+    public registration lists; the wrapper keeps the signature Typer reads."""
     for info in typer_app.registered_commands:
         name = f"{prefix}{info.name or info.callback.__name__.replace('_', '-')}"
         info.callback = _recording(info.callback, name)

@@ -14,7 +14,7 @@ from geobias.cli._options import Json, emit, stderr
 
 @becpro_app.command("generate")
 def generate(
-    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="en or de.")] = "en",
+    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="Language of the BEC-Pro templates.")] = "en",
     out: Annotated[Path, typer.Option("--out", "-o", help="Output TSV file.")] = Path("becpro.tsv"),
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing file.")] = False,
     as_json: Json = False,

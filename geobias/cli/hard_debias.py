@@ -21,7 +21,7 @@ def hard_debias_command(
     neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: our English professions, wordlists/en/professions.txt).")] = None,
     protect: Annotated[ProtectChoice, typer.Option("--protect", help="Protected set: 'paper' (Bolukbasi et al.: the gender-specific words) or 'extended' (ours: also their case variants, definitional and equalise words).")] = "paper",
     out: Annotated[Path | None, typer.Option("--out", help="Write the debiased vectors to this file.")] = None,
-    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="Vector file format of --out.")] = "w2v-text",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file (never the input).")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,

@@ -15,13 +15,13 @@ from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors, emit,
 
 @app.command("mitigate")
 def mitigate_command(
-    method: Annotated[MitigationMethod, typer.Option("--method", help="shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, hard-debias, leace, leace-keep-grammar, inlp or inlp-keep-grammar.")],
+    method: Annotated[MitigationMethod, typer.Option("--method", help="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. (hard-debias) or an eraser (leace*, inlp*).")],
     lang: Annotated[str, typer.Option("--lang", "-l", help="The gendered language (fr, es, de); en for hard-debias.")],
     out: Annotated[Path, typer.Option("--out", help="New (or empty) directory for the debiased vectors.")],
     vectors: Vectors = None,
     en_vectors: Annotated[str | None, typer.Option("--en-vectors", help="English vectors: registry name or path.")] = None,
     dictionary: Annotated[str | None, typer.Option("--dictionary", help="MUSE dictionary LANG→en (or 'identical') for alignment.")] = None,
-    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="Vector file format.")] = "w2v-text",
     refine: Annotated[int, typer.Option("--refine", help="Procrustes refinement rounds.")] = 0,
     drop_whitespace_words: Annotated[bool, typer.Option(
         "--drop-whitespace-words",

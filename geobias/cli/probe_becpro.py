@@ -17,7 +17,7 @@ from geobias.report.contextual import render_becpro
 @probe_app.command("becpro")
 def becpro(
     model: ModelOpt,
-    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="en or de.")] = "en",
+    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="Language of the BEC-Pro templates.")] = "en",
     compare: Annotated[
         str | None, typer.Option("--compare", help="Second model (e.g. after fine-tuning): test pre vs post.")
     ] = None,

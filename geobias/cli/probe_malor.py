@@ -17,7 +17,7 @@ from geobias.report.contextual import render_malor
 @probe_app.command("malor")
 def malor(
     model: ModelOpt,
-    pair: Annotated[MalorPairChoice, typer.Option("--pair", help="he-she, his-her or names.")] = "he-she",
+    pair: Annotated[MalorPairChoice, typer.Option("--pair", help="The gendered words compared: pronouns (he-she, his-her) or first names.")] = "he-she",
     batch_size: BatchSize = 32,
     device: Device = "auto",
     engine: EngineOpt = "local",
