@@ -114,9 +114,9 @@ def main() -> None:
     print(f"bias table: {len(res.rows)} rows, {len(cache)} texts encoded, {time.perf_counter() - t0:.0f} s", flush=True)
     from rich.console import Console
 
-    from geobias.cli.probe_sentiment import _render
+    from geobias.report.contextual import render_sentiment
 
-    _render(Console(width=250), res)
+    render_sentiment(Console(width=250), res)
     (args.outdir / "bias.json").write_text(res.to_json() + "\n", encoding="utf-8")
     (args.outdir / "classifiers.json").write_text(json.dumps(
         [{"condition": c, "terms": t, "dir": str(o), "test_accuracy": r.test_accuracy, "test_f1": r.test_f1,

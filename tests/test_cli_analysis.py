@@ -153,7 +153,8 @@ def test_mweat_errors_one_line(env, capsys):
     rc, _, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--oov", "raise"], capsys)
     assert rc == 1 and "absentm" in err
     rc, _, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--similarity", "euclid"], capsys)
-    assert rc == 1 and "similarity" in err
+    # a value outside a CLI choice is a usage error (exit 2) naming the option and its values
+    assert rc == 2 and "'--similarity': 'euclid' is not one of 'cosine', 'dot'" in err and err.count("\n") == 1
     rc, _, err = run(["mweat", "--vectors", cache], capsys)
     assert rc == 1 and "--lang" in err
 

@@ -177,7 +177,7 @@ def test_mitigate_shift_writes_only_the_gendered_side(files, tmp_path, capsys):
 def test_mitigate_unknown_method(files, tmp_path, capsys):
     code, _, err = cli(capsys, "mitigate", "--method", "nope", "--lang", "fr", "--vectors", str(files / "fr.txt"),
                        "--out", str(tmp_path / "x"))
-    assert code == 1 and "shift-ori" in err
+    assert code == 2 and "'--method': 'nope' is not one of" in err and "shift-ori" in err  # a usage error
 
 
 def test_correlate_cli(files, capsys):
@@ -236,4 +236,4 @@ def test_figure_plots(files, tmp_path, capsys):
     code, _, err = cli(capsys, "evaluate", "--lang", "fr", "--vectors", str(files / "fr.txt"),
                        "--en-vectors", str(files / "en.txt"), "--dictionary", str(files / "dico.txt"),
                        "--test-dictionary", str(files / "test.txt"), "--neutralize", "everything")
-    assert code == 1 and "--neutralize" in err
+    assert code == 2 and "'--neutralize': 'everything' is not one of 'inanimate', 'all-other'" in err

@@ -90,8 +90,9 @@ CASES = [
      "none of the 2 dictionary pairs"),
     # mitigate
     ("mitigate-unknown-method", ["mitigate", "--method", "foo", "--lang", "fr", "--vectors", "{d}/fr.txt", "--out", "{o}/m"],
-     "unknown mitigation method 'foo'"),
-    ("mitigate-unknown-format", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{o}/m", "--format", "xml"], "format must be one of"),
+     "Invalid value for '--method': 'foo' is not one of 'shift-ori'"),
+    ("mitigate-unknown-format", [*MIT, "--dictionary", "{d}/dico.txt", "--out", "{o}/m", "--format", "xml"],
+     "Invalid value for '--format': 'xml' is not one of 'w2v-text'"),
     ("mitigate-unknown-language", ["mitigate", "--method", "hybrid-ori", "--lang", "xx", "--vectors", "{d}/fr.txt",
                                    "--out", "{o}/m"], "unknown language 'xx'"),
     ("mitigate-negative-refine", [*MIT, "--dictionary", "{d}/dico.txt", "--refine", "-1", "--out", "{o}/m"], "refine must be"),
@@ -111,7 +112,8 @@ CASES = [
     ("mitigate-shift-english", ["mitigate", "--method", "shift-ori", "--lang", "en", "--vectors", "{d}/en.txt",
                                 "--out", "{o}/m"], "use hard-debias"),
     # hard-debias
-    ("hd-unknown-format", [*HD, "--out", "{o}/h.txt", "--format", "xml"], "format must be one of"),
+    ("hd-unknown-format", [*HD, "--out", "{o}/h.txt", "--format", "xml"],
+     "Invalid value for '--format': 'xml' is not one of 'w2v-text'"),
     ("hd-out-exists", [*HD, "--out", "{d}/fr.txt"], "already exists"),
     ("hd-out-is-input", [*HD, "--out", "{d}/en.txt", "--overwrite"], "source of these vectors"),
     ("hd-out-missing-directory", [*HD, "--out", "{o}/x/h.txt"], "does not exist"),
@@ -148,7 +150,8 @@ CASES = [
     ("cda-out-exists", ["cda", "--input", "{d}/corpus.txt", "--out", "{d}/fr.txt"], "already exists"),
     ("cda-out-is-input", ["cda", "--input", "{d}/corpus.txt", "--out", "{d}/corpus.txt", "--overwrite"], "is the input"),
     ("cda-out-missing-directory", ["cda", "--input", "{d}/corpus.txt", "--out", "{o}/x/c.txt"], "does not exist"),
-    ("cda-unknown-mode", ["cda", "--input", "{d}/corpus.txt", "--out", "{o}/c.txt", "--mode", "foo"], "mode must be"),
+    ("cda-unknown-mode", ["cda", "--input", "{d}/corpus.txt", "--out", "{o}/c.txt", "--mode", "foo"],
+     "Invalid value for '--mode': 'foo' is not one of 'cda', 'cds'"),
     ("cda-empty-corpus", ["cda", "--input", "{d}/empty.txt", "--out", "{o}/c.txt"], "no documents"),
     # finetune
     ("ft-empty-corpus", [*FT[:3], "--corpus", "{d}/empty.txt", "--out", "{o}/f"], "no documents"),
@@ -159,7 +162,8 @@ CASES = [
     ("ft-out-missing-directory", [*FT, "--out", "{o}/x/f"], "does not exist"),
     ("ft-column-not-in-header", [*FT[:3], "--corpus", "{d}/corpus.tsv", "--column", "Nope", "--out", "{o}/f"],
      "no column 'Nope'"),
-    ("ft-unknown-cda", [*FT, "--out", "{o}/f", "--cda", "foo"], "cda must be"),
+    ("ft-unknown-cda", [*FT, "--out", "{o}/f", "--cda", "foo"],
+     "Invalid value for '--cda': 'foo' is not one of 'cds', 'cda', 'none'"),
 ]
 
 

@@ -199,7 +199,7 @@ def test_cli_cda(tmp_path):
     r = run("cda", "--input", str(src), "--out", str(src))
     assert r.returncode == 1 and "input file" in r.stderr and "Traceback" not in r.stderr
     r = run("cda", "--input", str(src), "--out", str(tmp_path / "p.txt"), "--mode", "flip")
-    assert r.returncode == 1 and "mode must be one of" in r.stderr
+    assert r.returncode == 2 and "'--mode': 'flip' is not one of 'cda', 'cds'" in r.stderr  # a usage error
     r = run("cda", "--input", str(src), "--out", str(tmp_path / "q.txt"), "--no-names")
     assert r.returncode == 0 and "4 out" in r.stdout
 

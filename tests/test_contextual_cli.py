@@ -40,7 +40,7 @@ def test_becpro_generate_and_overwrite(tmp_path):
     r = run("becpro", "generate", "--lang", "de", "--out", str(out))
     assert r.returncode == 1 and "exists" in r.stderr and "Traceback" not in r.stderr
     r = run("becpro", "generate", "--lang", "fr", "--out", str(tmp_path / "fr.tsv"))
-    assert r.returncode == 1 and "lang must be one of" in r.stderr
+    assert r.returncode == 2 and "'--lang' / '-l': 'fr' is not one of 'en', 'de'" in r.stderr  # a usage error
 
 
 def test_probe_becpro_json_and_plot(model_dir, tmp_path):

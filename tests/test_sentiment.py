@@ -304,7 +304,6 @@ def test_cli_bad_input_one_line_exit_1_nothing_written(classifier_dir, encoder_d
     cases = [
         ([*base, "--model", str(classifier_dir), "--corpus", str(empty)], "no documents"),
         ([*base, "--model", str(classifier_dir), "--corpus", str(good), "--column", "Sentence"], "no column 'Sentence'"),
-        ([*base, "--model", str(classifier_dir), "--corpus", str(good), "--column", "Text", "--terms", "names"], "terms must be one of"),
         ([*base, "--model", str(encoder_dir), "--corpus", str(good), "--column", "Text"], "no sequence-classification head"),
         ([*base, "--corpus", str(good), "--column", "Text"], "no scorer given"),
     ]
@@ -313,6 +312,12 @@ def test_cli_bad_input_one_line_exit_1_nothing_written(classifier_dir, encoder_d
         assert code == 1, (args, err)
         assert err.count("\n") == 1 and err.startswith("geobias: error: ") and msg in err, err
         assert not plot.exists()
+    # a value outside a CLI choice is a usage error: one line, exit 2
+    code, _, err = inproc(capsys, *base, "--model", str(classifier_dir), "--corpus", str(good), "--column", "Text",
+                          "--terms", "names")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("geobias: error: ")
+    assert "'--terms': 'names' is not one of 'pro', 'weat', 'all'" in err, err
+    assert not plot.exists()
 
 
 def test_cli_finetune_label_errors(encoder_dir, tmp_path, capsys):
@@ -330,11 +335,13 @@ def test_cli_finetune_label_errors(encoder_dir, tmp_path, capsys):
     assert code == 0, err
     assert "neutral 1" in err  # dropped and counted
     assert "on 4 sequences: condition mixed, terms pro" in stdout
-    for args, msg in (((("--text-column", "txt")), "no column 'txt'"), (("--terms", "names"), "terms must be one of"),
-                      (("--condition", "balanced"), "condition must be one of")):
+    # a value outside a CLI choice (--terms, --condition) is a usage error: exit 2
+    for args, msg, rc in (((("--text-column", "txt")), "no column 'txt'", 1),
+                          (("--terms", "names"), "'--terms': 'names' is not one of 'pro', 'weat', 'all'", 2),
+                          (("--condition", "balanced"), "'--condition': 'balanced' is not one of 'original'", 2)):
         code, _, err = inproc(capsys, "finetune-classifier", "--model", str(encoder_dir), "--train", str(data), "--out",
                               str(tmp_path / "o2"), "--label-column", "sentiment", "--text-column", "text", *args)
-        assert code == 1 and msg in err and err.count("\n") == 1, err
+        assert code == rc and msg in err and err.count("\n") == 1, err
         assert not (tmp_path / "o2").exists()
 
 

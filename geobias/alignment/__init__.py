@@ -16,7 +16,12 @@ from geobias.alignment.procrustes import (
     mutual_csls_pairs,
     procrustes,
 )
-from geobias.alignment.translation import TranslationResult, translation_accuracy
+from geobias.alignment.translation import (
+    TranslateEvalResult,
+    TranslationResult,
+    looks_aligned,
+    translation_accuracy,
+)
 
 __all__ = [
     "AlignmentResult",
@@ -24,10 +29,12 @@ __all__ = [
     "Dictionary",
     "ProcrustesAligner",
     "ResolvedDictionary",
+    "TranslateEvalResult",
     "TranslationResult",
     "csls_dense",
     "identical_dictionary",
     "load_dictionary",
+    "looks_aligned",
     "mean_knn_similarity",
     "mutual_csls_pairs",
     "procrustes",

@@ -50,6 +50,46 @@ class TranslationResult(Result):
     oov_examples: list[tuple[str, str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TranslateEvalResult(Result):
+    """Word translation ``src`` → ``tgt`` by nearest neighbour and by CSLS (``geobias
+    translate-eval``).
+
+    Attributes
+    ----------
+    src, tgt : str
+        Language codes.
+    nn, csls : dict
+        :meth:`TranslationResult.to_dict` of the nearest-neighbour and the CSLS retrieval.
+    """
+
+    src: str
+    tgt: str
+    nn: dict
+    csls: dict
+
+
+def looks_aligned(src: VectorStore, tgt: VectorStore) -> bool:
+    """Whether provenance says the two stores share one space.
+
+    True for two MUSE-aligned sources (``source`` starting with ``muse-``), or a source store
+    written by ``geobias align`` (``aligned_to``) or transformed by a Procrustes map
+    (``procrustes-aligned`` in ``transforms``). A heuristic for a warning: it reads only
+    provenance, never the vectors.
+
+    Parameters
+    ----------
+    src, tgt : VectorStore
+
+    Returns
+    -------
+    bool
+    """
+    prov = src.provenance
+    muse = all(str(st.provenance.get("source", "")).startswith("muse-") for st in (src, tgt))
+    return muse or "aligned_to" in prov or "procrustes-aligned" in prov.get("transforms", [])
+
+
 def translation_accuracy(
     src: VectorStore,
     tgt: VectorStore,

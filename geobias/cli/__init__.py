@@ -2,8 +2,9 @@
 
 One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
 A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; a usage error (unknown
-option, a value of the wrong type, a missing required option) prints one line and exits 2, as
-click does; any other exception prints one line with an "internal error" prefix and exits 1. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
+option, a value of the wrong type or outside an option's choices, a missing required option)
+prints one line and exits 2, as click does; any other exception prints one line with an
+"internal error" prefix and exits 1. ``GEOBIAS_DEBUG=1`` re-raises with a traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import functools
 import importlib
 import os
 import sys
+from enum import Enum
 
 from geobias.cli._app import app
 from geobias.errors import GeobiasError
@@ -50,8 +52,9 @@ for _name in COMMAND_MODULES:
 
 def _record_invocations(typer_app, prefix: str = "") -> None:
     """Wrap every registered command so that, when it runs, its name and the options it was
-    given are recorded for the result envelope (:func:`geobias.cli._options.emit`). Uses only
-    Typer's public registration lists; the wrapper keeps the signature Typer reads."""
+    given are recorded for the result envelope (:func:`geobias.cli._options.emit`), and choice
+    options (:mod:`geobias.cli._choices`) reach the command as plain strings. Uses only Typer's
+    public registration lists; the wrapper keeps the signature Typer reads."""
     for info in typer_app.registered_commands:
         name = f"{prefix}{info.name or info.callback.__name__.replace('_', '-')}"
         info.callback = _recording(info.callback, name)
@@ -64,11 +67,22 @@ def _recording(callback, name: str):
     def wrapper(*args, **kwargs):
         from geobias.results import record_input
 
+        kwargs = {k: _plain(v) for k, v in kwargs.items()}
         record_input("command", name)
         record_input("options", {k: v for k, v in kwargs.items() if k != "as_json"})
         return callback(*args, **kwargs)
 
     return wrapper
+
+
+def _plain(value):
+    """A choice option's enum member (:mod:`geobias.cli._choices`) as its string value, also in
+    a list: commands, the library and the result envelope see exactly the string typed."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 _record_invocations(app)
@@ -98,6 +112,8 @@ _USAGE = _click_classes("ClickException")
 def _usage_line(exc: BaseException) -> str:
     """One line for a command-line usage error: the message and where to find the options."""
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    # Typer validates choices through pydantic, which prefixes "Value error, " to click's text
+    message = message.replace(": Value error, ", ": ")
     ctx = getattr(exc, "ctx", None)
     path = getattr(ctx, "command_path", None)
     return f"{message} (see `{path} --help`)" if path else message

@@ -6,8 +6,10 @@ from typing import Annotated
 
 import typer
 
+from geobias.cli._choices import EngineChoice
+
 EngineOpt = Annotated[
-    str,
+    EngineChoice,
     typer.Option("--engine", help="local (this process) or ray (a Ray cluster; pip install 'geobias[distributed]')."),
 ]
 RayAddress = Annotated[

@@ -11,6 +11,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from geobias.cli._choices import OovChoice, SimilarityChoice
+from geobias.errors import InputError
+
 Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
 OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
 Vectors = Annotated[
@@ -41,6 +44,15 @@ Subwords = Annotated[
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
+Similarity = Annotated[SimilarityChoice, typer.Option("--similarity", help="cosine, or dot (raw dot products, to reproduce notebooks).")]
+Oov = Annotated[
+    OovChoice,
+    typer.Option(
+        "--oov",
+        help="Out-of-vocabulary words: ignore (skip and list them in the result; a list whose words "
+        "are all missing is an error) or raise (stop at the first missing word).",
+    ),
+]
 
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
@@ -143,3 +155,34 @@ class Progress:
 def progress(quiet: bool = False, as_json: bool = False) -> Progress:
     """The progress reporter for a command (see :func:`progress_enabled`)."""
     return Progress(progress_enabled(quiet, as_json))
+
+
+def word_set(value: str, option: str) -> list[str]:
+    """A word set given on the command line: a file (one word per line, # comments) or an inline
+    comma-separated list (``--targets-x "nurse,teacher"``)."""
+    from geobias.wordlists import read_word_file
+
+    p = Path(value).expanduser()
+    try:
+        exists = p.exists()
+    except OSError:  # e.g. a long inline list is not a valid file name
+        exists = False
+    if exists:
+        return read_word_file(p)
+    if "," not in value and ("/" in value or p.suffix.lower() in {".txt", ".tsv", ".csv", ".lst"}):
+        raise InputError(f"{option}: no such file {value} (give a file, or words separated by commas)")
+    words = [w.strip() for w in value.split(",")]
+    words = [w for w in words if w]
+    if not words:
+        raise InputError(f"{option}: no words in {value!r}")
+    dup = next((w for i, w in enumerate(words) if w in words[:i]), None)
+    if dup is not None:
+        raise InputError(f"{option}: word {dup!r} is given twice")
+    return words
+
+
+def need_lang(lang: str | None, what: str) -> str:
+    """``lang``, or an :class:`InputError` saying that the built-in ``what`` needs ``--lang``."""
+    if lang is None:
+        raise InputError(f"pass --lang to use the built-in {what} (or give your own file)")
+    return lang

@@ -25,7 +25,10 @@ def align_command(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store."""
+    """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store.
+
+    Example: geobias align --src fr --tgt en --dictionary fr-en.0-5000.txt --refine 1 --out fr-aligned
+    """
     from geobias.alignment import ProcrustesAligner
     from geobias.errors import InputError
     from geobias.io.atomic import check_output_path

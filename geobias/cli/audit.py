@@ -46,7 +46,10 @@ def audit(
     as_json: Json = False,
 ) -> None:
     """Run every store x test x language cell (a Ray task each with --engine ray); a failing cell
-    reports its error and the grid goes on."""
+    reports its error and the grid goes on.
+
+    Example: geobias audit --config audit.toml --out report.json
+    """
     import json
 
     from geobias.cli._options import command_envelope

@@ -8,17 +8,21 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import becpro_app
+from geobias.cli._choices import BecProLangChoice
 from geobias.cli._options import Json, emit, stderr
 
 
 @becpro_app.command("generate")
 def generate(
-    lang: Annotated[str, typer.Option("--lang", "-l", help="en or de.")] = "en",
+    lang: Annotated[BecProLangChoice, typer.Option("--lang", "-l", help="Language of the BEC-Pro templates.")] = "en",
     out: Annotated[Path, typer.Option("--out", "-o", help="Output TSV file.")] = Path("becpro.tsv"),
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing file.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
+    """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants.
+
+    Example: geobias becpro generate --lang de --out becpro_de.tsv
+    """
     from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
 
     rows = generate_becpro(lang)

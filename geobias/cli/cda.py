@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import CdaModeChoice
 from geobias.cli._options import Json, Seed, emit
 
 
@@ -24,7 +25,7 @@ def cda(
     input: Annotated[Path, typer.Option("--input", "-i", help="Corpus: text (one document per line) or TSV with --column.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output file (never the input).")],
     mode: Annotated[
-        str, typer.Option("--mode", help="cda: keep each document and add its counterfactual; cds: substitute with probability 0.5.")
+        CdaModeChoice, typer.Option("--mode", help="cda: keep each document and add its counterfactual; cds: substitute with probability 0.5.")
     ] = "cda",
     column: Annotated[
         str | None, typer.Option("--column", help="TSV input: the header name of the text column to swap (e.g. Text for GAP).")
@@ -34,7 +35,10 @@ def cda(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output file.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
+    """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS).
+
+    Example: geobias cda --input gap-development.tsv --column Text --mode cds --out gap-cds.tsv
+    """
     from geobias.contextual.cda import augment_file, load_swapper
 
     res = augment_file(input, out, mode, seed=seed, column=column, overwrite=overwrite,

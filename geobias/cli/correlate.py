@@ -21,7 +21,10 @@ def correlate_command(
     as_json: Json = False,
 ) -> None:
     """Spearman correlation of per-occupation bias in English and in LANG, with its p-value
-    (Zhou et al. 2019, Figure 4; --plot draws that scatter)."""
+    (Zhou et al. 2019, Figure 4; --plot draws that scatter).
+
+    Example: geobias correlate --lang fr --en-vectors en-w2v-gnews
+    """
     from geobias import wordlists
 
     if plot is not None:

@@ -11,6 +11,7 @@ from geobias.cli._options import (
     Json,
     Lang,
     Limit,
+    Oov,
     Plot,
     Quiet,
     Seed,
@@ -21,7 +22,6 @@ from geobias.cli._options import (
     progress,
     stderr,
 )
-from geobias.cli.mweat import Oov
 
 N_PLOT_NOUNS = 25  # inanimate nouns of each gender drawn on the plot
 
@@ -41,7 +41,10 @@ def directions_command(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s."""
+    """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
+
+    Example: geobias directions --lang fr --plot fr.png
+    """
     import numpy as np
 
     from geobias import wordlists

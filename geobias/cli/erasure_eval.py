@@ -102,6 +102,8 @@ def erasure_command(
     attribute words and occupations, grammatical probes (retrained and frozen) on held-out
     inanimate nouns, a semantic probe on held-out person words, distortion, P@1, similarity and
     the flowers/insects control. With --lang en: DirectBias and WEAT before/after.
+
+    Example: geobias erasure --lang en --similarity EN_RG-65.txt --json
     """
     ms = [m.strip().replace("_", "-") for m in methods.split(",") if m.strip()] if methods else None
     run_erasure(lang=lang, dictionary=dictionary, test_dictionary=test_dictionary, vectors=vectors,

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import NeutralizeChoice
 from geobias.cli._options import (
     Json,
     Limit,
@@ -32,7 +33,7 @@ def evaluate_command(
     methods: Annotated[str, typer.Option("--methods", help="'all' or a comma list of original,shift_ori,shift_en,de_align,hybrid_ori,hybrid_en; naming hard-debias, leace, leace-keep-grammar, inlp or inlp-keep-grammar prints the erasure table (seeds SEED..SEED+4).")] = "all",
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT permutations.")] = 10_000,
     seed: Seed = 0,
-    neutralize: Annotated[str, typer.Option(
+    neutralize: Annotated[NeutralizeChoice, typer.Option(
         "--neutralize", help="Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or "
         "'all-other' (ours: every word but the definitional and two-form words).")] = "inanimate",
     plot: Plot = None,
@@ -45,6 +46,8 @@ def evaluate_command(
 
     --plot writes Zhou et al.'s Figure 2: the occupation forms projected on each Shift/Hybrid
     method's d_s, before (the original aligned space) and after.
+
+    Example: geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary fr-en.0-5000.txt --test-dictionary fr-en.5000-6500.txt
     """
     from geobias.alignment import read_dictionary
     from geobias.errors import InputError

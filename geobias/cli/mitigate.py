@@ -3,35 +3,25 @@ the debiased vectors."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import MitigationMethod, WriteFormatChoice
 from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors, emit, progress, stderr
-from geobias.results import Result
-
-
-@dataclass(frozen=True)
-class MitigateResult(Result):
-    method: str
-    lang: str
-    files: dict
-    format: str
-    report: dict
 
 
 @app.command("mitigate")
 def mitigate_command(
-    method: Annotated[str, typer.Option("--method", help="shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, hard-debias, leace, leace-keep-grammar, inlp or inlp-keep-grammar.")],
+    method: Annotated[MitigationMethod, typer.Option("--method", help="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. (hard-debias) or an eraser (leace*, inlp*).")],
     lang: Annotated[str, typer.Option("--lang", "-l", help="The gendered language (fr, es, de); en for hard-debias.")],
     out: Annotated[Path, typer.Option("--out", help="New (or empty) directory for the debiased vectors.")],
     vectors: Vectors = None,
     en_vectors: Annotated[str | None, typer.Option("--en-vectors", help="English vectors: registry name or path.")] = None,
     dictionary: Annotated[str | None, typer.Option("--dictionary", help="MUSE dictionary LANG→en (or 'identical') for alignment.")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="w2v-text, w2v-bin, vec, kv or npz.")] = "w2v-text",
+    fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="Vector file format.")] = "w2v-text",
     refine: Annotated[int, typer.Option("--refine", help="Procrustes refinement rounds.")] = 0,
     drop_whitespace_words: Annotated[bool, typer.Option(
         "--drop-whitespace-words",
@@ -48,47 +38,24 @@ def mitigate_command(
     The gendered language is aligned to English (Procrustes on --dictionary) before Shift, as in
     Zhou et al.'s bilingual setting; shift-ori without --dictionary and --en-vectors works
     monolingually. Files keep the original vocabulary order.
+
+    Example: geobias mitigate --method leace-keep-grammar --lang fr --out fr-erased/
     """
-    from geobias.io.export import check_export, export_stores
-    from geobias.mitigation import HardDebias, get_method
+    from geobias.io.export import check_export
+    from geobias.mitigation.runner import mitigate, needs_english
     from geobias.sources import resolve_store
 
-    cls = get_method(method)
+    use_en = needs_english(method, en_given=en_vectors is not None, dictionary_given=dictionary is not None)
     check_export(out, fmt)  # fail before loading and fitting
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
     with progress(quiet, as_json).stage(f"fitting {method}"):
-        from geobias.mitigation import ErasureMitigation  # erasure hook (issue 15)
-
-        if issubclass(cls, ErasureMitigation):
-            unit = store.normalized()
-            est = cls().fit(unit)
-            outputs = {lang: est.transform(unit)}
-            report = est.report_.to_dict()
-        elif cls is HardDebias:
-            est = cls().fit(store)
-            outputs = {lang: est.transform(store)}
-            report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
-                      "n_gender_specific": len(est.gender_specific_), "n_equalize_pairs": len(est.equalize_pairs_)}
-        else:
-            en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
-                               option="--en-vectors") if (
-                en_vectors is not None or dictionary is not None or cls.bilingual and method != "shift-ori") else None
-            est = cls(refine=refine).fit(store, en, dictionary)
-            outputs = {lang: est.transform(store)}
-            if cls.changes_english:
-                outputs["en"] = est.transform(en)
-            report = est.report_.to_dict()
-    report = {"method": method, "lang": lang, **report}
-    exported = export_stores(outputs, out, fmt, record=report, drop_whitespace_words=drop_whitespace_words)
-    report["dropped_whitespace_words"] = exported.dropped
-    for name, words in exported.dropped.items():  # whitespace-only words: no word2vec/fastText text form
+        en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
+                           option="--en-vectors") if use_en else None
+        fitted = mitigate(method, store, lang, en=en, dictionary=dictionary, refine=refine)
+    result = fitted.save(out, fmt, drop_whitespace_words=drop_whitespace_words)
+    for name, words in result.report["dropped_whitespace_words"].items():  # whitespace-only words: no word2vec/fastText text form
         stderr.print(f"warning: left out {len(words)} {name} word(s) that {fmt} cannot hold: "
                      f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False, soft_wrap=True)
-    files = exported.files
-    if issubclass(cls, ErasureMitigation):  # the frozen artefact, re-applicable to any store of this dimension
-        files = {**files, "projection": str(Path(out) / "projection.npz")}
-        est.projection_.save(files["projection"])
-    result = MitigateResult(method, lang, files, fmt, report)
 
     def render(console, r):
         for name, path in r.files.items():

@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import ApproxChoice
 from geobias.cli._options import Json, Limit, OptLang, TrustPickle, Vectors, emit
-from geobias.results import Result
-
-
-@dataclass(frozen=True)
-class Neighbor(Result):
-    word: str
-    similarity: float
-
-
-@dataclass(frozen=True)
-class NeighborsResult(Result):
-    """The ``k`` nearest words to ``word`` by cosine similarity (the word itself excluded)."""
-
-    word: str
-    k: int
-    lang: str | None
-    source: str
-    neighbors: list[Neighbor]
 
 
 @app.command("neighbors")
@@ -34,26 +16,28 @@ def neighbors_cmd(
     word: Annotated[str, typer.Argument(help="The query word.")],
     lang: OptLang = None,
     k: Annotated[int, typer.Option("-k", "--k", help="Number of neighbours.")] = 10,
-    approx: Annotated[str, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index, built once per process; for multi-million-word stores).")] = "exact",
+    approx: Annotated[ApproxChoice, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index, built once per process; for multi-million-word stores).")] = "exact",
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
 ) -> None:
-    """Nearest neighbours of WORD by cosine similarity."""
+    """Nearest neighbours of WORD by cosine similarity.
+
+    Example: geobias neighbors femme --lang fr -k 5
+    """
     from geobias.errors import InputError
     from geobias.sources import resolve_store
+    from geobias.store.neighbors import nearest_neighbors
 
     if k <= 0:
         raise InputError(f"-k must be positive; got {k}")
     store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    pairs = store.most_similar(word, k, approx=approx)
-    source = str(store.provenance.get("source") or store.provenance.get("path") or vectors)
-    result = NeighborsResult(word, k, store.lang, source, [Neighbor(w, s) for w, s in pairs])
+    result = nearest_neighbors(store, word, k, approx=approx, source=vectors)
     emit(result, as_json, _render)
 
 
-def _render(console, r: NeighborsResult) -> None:
+def _render(console, r) -> None:
     from rich.table import Table
 
     table = Table(title=f"nearest neighbours of {r.word!r} ({r.source})")

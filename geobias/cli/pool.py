@@ -38,7 +38,10 @@ def pool(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """Average each word's sub-token vectors over many contexts into a store for the static metrics."""
+    """Average each word's sub-token vectors over many contexts into a store for the static metrics.
+
+    Example: geobias vectors pool --model minilm-l6 --words words.txt --out minilm-pooled
+    """
     from geobias.contextual.pooling import PooledStoreFile, pool_vectors
     from geobias.io.atomic import check_output_path
     from geobias.languages import get_language

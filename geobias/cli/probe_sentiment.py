@@ -8,44 +8,10 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
+from geobias.cli._choices import TermsChoice, ZeroMethodChoice
 from geobias.cli._options import Json, Plot, emit, stderr
 from geobias.cli.probe_association import Device
-
-
-def _fmt(x, spec: str = "+.4f") -> str:
-    return "–" if x is None or x != x else format(x, spec)
-
-
-def _render(console, res) -> None:
-    from rich.table import Table
-
-    t = Table(title=f"Sentiment-difference bias sent(M) − sent(F) (Jentzsch & Turan 2022, Table 3); "
-              f"Wilcoxon zero_method={res.zero_method}, Bonferroni over {res.n_tests} tests")
-    for c in ("scorer", "corpus", "terms", "N<0", "N=0", "N>0", "total (all)", "abs (all)", "std (all)",
-              "total (≠0)", "abs (≠0)", "std (≠0)", "p Bonf. (all)", "sig", "p Bonf. (≠0)"):
-        t.add_column(c, justify="left" if c in ("scorer", "corpus", "terms") else "right", no_wrap=True)
-    for r in res.rows:
-        a, z = r.all_samples, r.non_zero
-        t.add_row(Path(r.scorer).name or r.scorer, r.corpus, r.terms, str(r.n_negative), str(r.n_zero), str(r.n_positive),
-                  _fmt(a.total_bias), _fmt(a.absolute_bias, ".4f"), _fmt(a.std, ".4f"),
-                  _fmt(z.total_bias), _fmt(z.absolute_bias, ".4f"), _fmt(z.std, ".4f"),
-                  _fmt(r.p_bonferroni, ".3g"), r.significance, _fmt(r.p_bonferroni_non_zero, ".3g"))
-    # the paper's layout is one wide table: never squeeze it into a narrow pipe
-    if not console.is_terminal:
-        from rich.console import Console
-
-        console = Console(file=console.file, width=max(console.width, 220), soft_wrap=True)
-    console.print(t)
-    console.print("all = all samples, ≠0 = non-zero samples (Table 3 of Jentzsch & Turan 2022); "
-                  "bias = sent(M) − sent(F), > 0: male versions rated more positive")
-    kept = {}
-    for r in res.rows:
-        if r.terms in ("pro", "weat", "all"):
-            kept.setdefault((r.corpus, r.terms), r.n_without_terms)
-    counts = "; ".join(f"{c} {t}: {n} of {next(r.n_samples for r in res.rows if (r.corpus, r.terms) == (c, t))}"
-                       for (c, t), n in kept.items())
-    console.print(f"texts with no listed term, kept (bias 0, in N=0): {counts or 'none'}")
-    console.print("stars on the Bonferroni-corrected p: * < 0.05, ** < 0.01, *** < 0.001")
+from geobias.report.contextual import render_sentiment
 
 
 @probe_app.command("sentiment")
@@ -53,19 +19,22 @@ def sentiment(
     model: Annotated[list[str] | None, typer.Option("--model", "-m", help="Sequence classifier (local directory or Hugging Face id); repeat for several.")] = None,
     corpus: Annotated[list[Path] | None, typer.Option("--corpus", help="Texts: .csv/.tsv with --column, or one text per line; repeat for several.")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Text column of a .csv/.tsv corpus (GAP: Text, EEC: Sentence).")] = None,
-    terms: Annotated[list[str] | None, typer.Option("--terms", help="Term set: pro, weat or all; repeat for several (default all).")] = None,
+    terms: Annotated[list[TermsChoice] | None, typer.Option("--terms", help="Term set: pro, weat or all; repeat for several (default all).")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="Use only the first N texts of each corpus.")] = None,
     vader: Annotated[bool, typer.Option("--vader", help="Add VADER as a lexicon baseline scorer (cannot show pronoun bias).")] = False,
     eec_paired: Annotated[Path | None, typer.Option("--eec-paired", help="EEC CSV: add EEC's own male-vs-female sentence pairs as rows.")] = None,
     positive_class: Annotated[str | None, typer.Option("--positive-class", help="Positive class index or label (default: label 'pos…', else 1).")] = None,
-    zero_method: Annotated[str, typer.Option("--zero-method", help="Wilcoxon zero handling: wilcox (drop zeros), pratt, zsplit.")] = "wilcox",
+    zero_method: Annotated[ZeroMethodChoice, typer.Option("--zero-method", help="Wilcoxon zero handling: wilcox (drop zeros), pratt, zsplit.")] = "wilcox",
     batch_size: Annotated[int, typer.Option("--batch-size", help="Distinct texts per forward pass.")] = 32,
     max_length: Annotated[int, typer.Option("--max-length", help="Truncate texts to this many tokens.")] = 256,
     device: Device = "auto",
     plot: Plot = None,
     as_json: Json = False,
 ) -> None:
-    """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni."""
+    """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
+
+    Example: geobias probe sentiment --model minilm-mixed-all --corpus gap-development.tsv --column Text --terms all
+    """
     from geobias.contextual.sentiment import (
         ClassifierScorer,
         VaderScorer,
@@ -102,6 +71,6 @@ def sentiment(
     res = sentiment_probe(scorers, corpora, term_sets, zero_method=zero_method, progress=progress, extra_rows=extra)
     if plot is not None:
         save_figure(plot_sentiment(res), plot, dpi=120, bbox_inches=None)
-    emit(res, as_json, _render)
+    emit(res, as_json, render_sentiment)
     if plot is not None and not as_json:
         stderr.print(f"plot written to {plot}")

@@ -29,7 +29,10 @@ def serve_command(
     max_queue: Annotated[int, typer.Option("--max-queue", help="Queued jobs beyond which POST /jobs answers 429.")] = 16,
     max_permutations: Annotated[int, typer.Option("--max-permutations", help="Cap on permutations per request.")] = 1_000_000,
 ) -> None:
-    """Serve the analyses over HTTP: stores, quick analyses, background jobs, HTML reports."""
+    """Serve the analyses over HTTP: stores, quick analyses, background jobs, HTML reports.
+
+    Example: geobias serve --port 8000
+    """
     from geobias.errors import GeobiasError, InputError
 
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -10,23 +9,6 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress, stderr
-from geobias.results import Result
-
-
-@dataclass(frozen=True)
-class TranslateEvalResult(Result):
-    src: str
-    tgt: str
-    nn: dict
-    csls: dict
-
-
-def _looks_aligned(src, tgt) -> bool:
-    """True when provenance says the two stores share a space: MUSE-aligned sources, or a store
-    written by ``geobias align``/a Procrustes transform."""
-    prov = src.provenance
-    muse = all(str(st.provenance.get("source", "")).startswith("muse-") for st in (src, tgt))
-    return muse or "aligned_to" in prov or "procrustes-aligned" in prov.get("transforms", [])
 
 
 @app.command("translate-eval")
@@ -45,8 +27,17 @@ def translate_eval_command(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved."""
-    from geobias.alignment import ProcrustesAligner, read_dictionary, translation_accuracy
+    """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
+
+    Example: geobias translate-eval --src fr --tgt en --dictionary fr-en.5000-6500.txt --src-vectors fr-aligned
+    """
+    from geobias.alignment import (
+        ProcrustesAligner,
+        TranslateEvalResult,
+        looks_aligned,
+        read_dictionary,
+        translation_accuracy,
+    )
     from geobias.errors import InputError
     from geobias.sources import resolve_store
 
@@ -65,7 +56,7 @@ def translate_eval_command(
         nn = translation_accuracy(s, t, dico, method="nn")
     with ui.stage(f"CSLS retrieval (k={csls_k})"):
         cs = translation_accuracy(s, t, dico, method="csls", csls_k=csls_k)
-    if train_dictionary is None and not _looks_aligned(s, t):
+    if train_dictionary is None and not looks_aligned(s, t):
         # only once the evaluation succeeded: an input error stays the one line on stderr
         stderr.print(
             f"warning: the {src} vectors do not look aligned to the {tgt} ones (not MUSE-aligned, not from "

@@ -2,69 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from geobias.cli._app import vectors_app
 from geobias.cli._options import Json, Limit, Quiet, TrustPickle, emit, progress, stderr
-from geobias.results import Result
-
-
-@dataclass(frozen=True)
-class SourceRow(Result):
-    name: str
-    lang: str
-    shape: list[int | None]
-    licence: str
-    installed: bool
-    path: str
-    url: str | None
-    package: str | None
-    description: str
-
-
-@dataclass(frozen=True)
-class SourceList(Result):
-    vectors_dir: str
-    sources: list[SourceRow]
-
-
-@dataclass(frozen=True)
-class VectorsInfo(Result):
-    """Description of a registry source or a vector file/store."""
-
-    name: str | None
-    path: str | None
-    format: str | None
-    installed: bool | None
-    n_words: int | None
-    dim: int | None
-    lang: str | None
-    mean_norm: float | None
-    sha256_vectors: str | None
-    sha256_expected: str | None
-    sha256_ok: bool | None
-    first_words: list[str]
-    provenance: dict[str, Any]
 
 
 @vectors_app.command("list")
 def list_cmd(as_json: Json = False) -> None:
-    """List the named vector sources: language, shape, licence, and whether they are installed."""
-    from geobias.sources.registry import SOURCES, install_path, is_installed, vectors_dir
+    """List the named vector sources: language, shape, licence, and whether they are installed.
 
-    rows = [
-        SourceRow(s.name, s.lang, list(s.shape), s.licence, is_installed(s.name), str(install_path(s.name)),
-                  s.url, s.package, s.description)
-        for s in SOURCES.values()
-    ]
-    emit(SourceList(str(vectors_dir()), rows), as_json, _render_list)
+    Example: geobias vectors list --json
+    """
+    from geobias.sources.info import list_sources
+
+    emit(list_sources(), as_json, _render_list)
 
 
-def _render_list(console, result: SourceList) -> None:
+def _render_list(console, result) -> None:
     from rich.table import Table
 
     table = Table(title=f"vector sources (installed under {result.vectors_dir})")
@@ -95,7 +53,10 @@ def install_cmd(
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
-    """Materialise a named source as a fast cached store under vectors/NAME/."""
+    """Materialise a named source as a fast cached store under vectors/NAME/.
+
+    Example: geobias vectors install fr-spacy-md
+    """
     from geobias.sources.registry import SOURCES, install
     from geobias.wordlists import read_word_file
 
@@ -131,57 +92,17 @@ def info_cmd(
     ] = False,
     as_json: Json = False,
 ) -> None:
-    """Describe a registry source (and verify its installed checksum) or a vector file."""
-    from geobias.errors import VectorFormatError
-    from geobias.io.formats import detect_format
-    from geobias.sources import read_vectors
-    from geobias.sources.registry import SOURCES, install_path, is_installed
-    from geobias.store import load_store, verify_store
-    from geobias.store.cache import sha256_file
+    """Describe a registry source (and verify its installed checksum) or a vector file.
 
-    if target in SOURCES:
-        src = SOURCES[target]
-        if not is_installed(target):
-            info = VectorsInfo(src.name, str(install_path(target)), "cache", False, src.shape[0], src.shape[1],
-                               src.lang, None, None, src.sha256_vectors, None, [], src.to_dict())
-        else:
-            path = install_path(target)
-            store = load_store(path, limit=limit)
-            sha = verify_store(path) if verify else sha256_file(path / "vectors.npy")
-            expected = src.sha256_vectors or store.provenance.get("sha256_vectors")
-            meta_sha = _meta_sha(path)
-            ok = sha == (src.sha256_vectors or meta_sha)
-            if verify and not ok:
-                raise VectorFormatError(
-                    f"{path}: vectors.npy does not match the registry's sha256 for {src.name}; "
-                    f"reinstall it (geobias vectors install {src.name} --force)"
-                )
-            info = VectorsInfo(src.name, str(path), "cache", True, len(store), store.dim, store.lang,
-                               float(store.norms.mean()), sha, expected or meta_sha, ok, store.words[:10],
-                               store.provenance)
-    else:
-        p = Path(target).expanduser()
-        if not p.exists():
-            from geobias.errors import InputError
+    Example: geobias vectors info fr-spacy-md --verify
+    """
+    from geobias.sources.info import describe
 
-            raise InputError(f"{target}: no such file, directory or registry name (registry: {', '.join(SOURCES)})")
-        fmt = detect_format(p)
-        # Other formats are fully validated when parsed; a store is checked only with --verify.
-        sha = verify_store(p) if verify and fmt == "cache" else None
-        store = read_vectors(p, limit=limit, trust_pickle=trust_pickle)
-        info = VectorsInfo(None, str(p.resolve()), fmt, None, len(store), store.dim, store.lang,
-                           float(store.norms.mean()), sha, sha, None if sha is None else True, store.words[:10],
-                           store.provenance)
+    info = describe(target, limit=limit, trust_pickle=trust_pickle, verify=verify)
     emit(info, as_json, _render_info)
 
 
-def _meta_sha(path: Path) -> str | None:
-    import json
-
-    return json.loads((path / "meta.json").read_text(encoding="utf-8")).get("sha256_vectors")
-
-
-def _render_info(console, r: VectorsInfo) -> None:
+def _render_info(console, r) -> None:
     from rich.table import Table
 
     table = Table(show_header=False, title=r.name or r.path)

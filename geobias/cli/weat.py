@@ -7,29 +7,30 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
+from geobias.cli._choices import AlternativeChoice
 from geobias.cli._options import (
     Json,
     Limit,
+    Oov,
     OptLang,
     Quiet,
     Seed,
+    Similarity,
     Subwords,
     TrustPickle,
     Vectors,
     emit,
+    need_lang,
     progress,
+    word_set,
 )
-from geobias.cli.mweat import (
+from geobias.cli._permutations import (
     Force,
     MethodOpt,
-    Oov,
     Permutations,
-    Similarity,
     check_permutations,
-    need_lang,
     plan_permutations,
     run_with_progress,
-    word_set,
 )
 
 ROLES = (("x", "--targets-x"), ("y", "--targets-y"), ("a", "--attributes-a"), ("b", "--attributes-b"))
@@ -59,7 +60,7 @@ def weat_command(
     force: Force = False,
     seed: Seed = 0,
     similarity: Similarity = "cosine",
-    alternative: Annotated[str, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
+    alternative: Annotated[AlternativeChoice, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
     oov: Oov = "ignore",
     quiet: Quiet = False,
     as_json: Json = False,
@@ -68,6 +69,8 @@ def weat_command(
 
     A built-in test (--test, needs --lang) or your own four sets (--targets-x, --targets-y,
     --attributes-a, --attributes-b: files or comma lists).
+
+    Example: geobias weat --lang en --test career-family-terms
     """
     from geobias import wordlists
     from geobias.metrics import weat

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -139,3 +142,50 @@ def kurita_association(
         n_distinct_prior_masked=count_distinct(tam),
         prior_mask=prior_mask,
     )
+
+
+def read_probe_tsv(path: str | Path) -> list[ProbeSentence]:
+    """Read probe sentences from a TSV with a header naming the columns sentence, target and
+    attribute (aliases, any case: Person for target, Profession for attribute; BEC-Pro files
+    read as they are). Blank lines are skipped.
+
+    Parameters
+    ----------
+    path : str or Path
+        Tab-separated text file.
+
+    Returns
+    -------
+    list of ProbeSentence
+        One per data row, in file order.
+
+    Raises
+    ------
+    InputError
+        Unreadable or empty file, a missing column, a row with too few fields or whose target
+        or attribute is not in its sentence (the message names the line), or no sentences.
+    """
+    from geobias.io.atomic import read_text
+
+    aliases = {"sentence": "sentence", "target": "target", "person": "target", "attribute": "attribute", "profession": "attribute"}
+    reader = csv.reader(io.StringIO(read_text(path, what="sentences")), delimiter="\t")
+    header = next(reader, None)
+    if header is None:
+        raise InputError(f"{path}: empty file")
+    cols = {aliases[h.strip().lower()]: i for i, h in enumerate(header) if h.strip().lower() in aliases}
+    missing = [c for c in ("sentence", "target", "attribute") if c not in cols]
+    if missing:
+        raise InputError(f"{path}: line 1: missing column(s) {', '.join(missing)} (need sentence, target, attribute)")
+    out = []
+    for row in reader:
+        if not row or not any(f.strip() for f in row):
+            continue
+        try:
+            out.append(ProbeSentence.from_words(row[cols["sentence"]], row[cols["target"]], row[cols["attribute"]]))
+        except IndexError:
+            raise InputError(f"{path}: line {reader.line_num}: too few fields") from None
+        except InputError as exc:
+            raise InputError(f"{path}: line {reader.line_num}: {exc}") from None
+    if not out:
+        raise InputError(f"{path}: no sentences")
+    return out

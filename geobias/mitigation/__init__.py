@@ -15,7 +15,13 @@ from geobias.mitigation.bilingual import (
     ShiftEN,
     ShiftOri,
 )
-from geobias.mitigation.hard_debias import DirectBiasResult, HardDebias, direct_bias
+from geobias.mitigation.hard_debias import (
+    DirectBiasResult,
+    HardDebias,
+    HardDebiasReport,
+    direct_bias,
+    hard_debias_report,
+)
 from geobias.mitigation.inlp import Inlp, InlpKeepGrammar
 from geobias.mitigation.leace import Leace, LeaceKeepGrammar
 from geobias.mitigation.lexicon import GenderLexicon
@@ -57,6 +63,7 @@ __all__ = [
     "ErasureProjection",
     "GenderLexicon",
     "HardDebias",
+    "HardDebiasReport",
     "HybridEN",
     "HybridOri",
     "Inlp",
@@ -69,4 +76,5 @@ __all__ = [
     "ShiftOri",
     "direct_bias",
     "get_method",
+    "hard_debias_report",
 ]

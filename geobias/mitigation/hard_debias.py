@@ -238,3 +238,107 @@ class HardDebias(Mitigation):
             v[ia] = nu + (z * sign)[:, None] * gd
             v[ib] = nu - (z * sign)[:, None] * gd
         return store.with_vectors(v, note="hard-debias")
+
+
+@dataclass(frozen=True)
+class HardDebiasReport(Result):
+    """DirectBias_1 over held-out neutral words before and after hard debias (``geobias
+    hard-debias``).
+
+    Attributes
+    ----------
+    direct_bias_before, direct_bias_after : float
+        DirectBias_c in [0, 1] on the input store and on the debiased one, same words, same
+        direction.
+    c : float
+        Strictness of DirectBias (1.0).
+    n_neutral_words : int
+        Held-out neutral words in the vocabulary (|N|).
+    missing : list of str
+        Held-out neutral words not in the vocabulary.
+    n_gender_specific, n_equalize_pairs : int
+        Gender-specific words kept out of neutralisation, and pairs equalised.
+    explained_variance_ratio : list of float
+        The first (at most five) ratios of the PCA over the definitional pairs.
+    out : str or None
+        Where the caller wrote the debiased vectors, if it did.
+    protect : {"paper", "extended"}
+    neutral_source : str
+        Where the neutral words came from (a file name).
+    held_out_excluded : list of str or None
+        List words left out of the measurement because a list that fits the method names them
+        (definitional, gender-specific or equalise words, in any case form).
+    """
+
+    direct_bias_before: float
+    direct_bias_after: float
+    c: float
+    n_neutral_words: int
+    missing: list
+    n_gender_specific: int
+    n_equalize_pairs: int
+    explained_variance_ratio: list
+    out: str | None
+    protect: str = "paper"
+    neutral_source: str = ""
+    held_out_excluded: list | None = None
+
+
+def hard_debias_report(
+    store: VectorStore,
+    neutral_words: Sequence[str],
+    *,
+    protect: Protect = "paper",
+    neutral_source: str = "",
+) -> tuple[HardDebiasReport, VectorStore]:
+    """Fit :class:`HardDebias` on ``store`` and measure DirectBias_1 before and after on held-out
+    neutral words.
+
+    A neutral word is held out only if no list that fits the method names it: words on the
+    definitional, gender-specific or equalise lists (compared case-insensitively) and the
+    gender-specific words the fit kept are left out of the measurement and listed.
+
+    Parameters
+    ----------
+    store : VectorStore
+        English vectors (the lists are English).
+    neutral_words : sequence of str
+        Candidate neutral words N (e.g. the English professions); duplicates count once.
+    protect : {"paper", "extended"}, default "paper"
+        As in :class:`HardDebias`.
+    neutral_source : str, default ""
+        Where ``neutral_words`` came from, copied into the report.
+
+    Returns
+    -------
+    report : HardDebiasReport
+        With ``out=None`` (the caller records where it writes the vectors).
+    debiased : VectorStore
+        ``HardDebias(protect=protect).fit(store).transform(store)``.
+
+    Raises
+    ------
+    InputError
+        A bad ``protect``, or no held-out neutral word in the vocabulary.
+
+    References
+    ----------
+    Bolukbasi et al. (2016). Man is to computer programmer as woman is to homemaker? NeurIPS,
+    §5.2 (DirectBias) and §6 (neutralise and equalise).
+    """
+    from geobias.validation import check_choice
+
+    check_choice("protect", protect, Protect)
+    hd = HardDebias(protect=protect).fit(store)
+    debiased = hd.transform(store)
+    lex = hd._lexicon(store)
+    fitted = {w.lower() for w in lex.gender_specific}
+    fitted |= {w.lower() for p in list(lex.definitional_pairs) + list(lex.equalize_pairs) for w in p}
+    excluded = [w for w in dict.fromkeys(neutral_words) if w.lower() in fitted or w in hd.gender_specific_]
+    words = [w for w in dict.fromkeys(neutral_words) if w not in excluded]
+    before = direct_bias(store, hd.direction_, words)
+    after = direct_bias(debiased, hd.direction_, words)
+    report = HardDebiasReport(before.direct_bias, after.direct_bias, 1.0, before.n_words, before.missing,
+                              len(hd.gender_specific_), len(hd.equalize_pairs_),
+                              list(hd.explained_variance_ratio_[:5]), None, protect, neutral_source, excluded)
+    return report, debiased

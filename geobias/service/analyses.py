@@ -64,16 +64,11 @@ def _env(command: str, req, records: dict[str, Any], result) -> dict[str, Any]:
 
 
 def neighbors(cfg: ServiceConfig, stores: StoreManager, req: NeighborsRequest) -> dict[str, Any]:
-    from geobias.cli.neighbors import (  # result type lives in the CLI module for now
-        Neighbor,
-        NeighborsResult,
-    )
+    from geobias.store.neighbors import nearest_neighbors
 
     check_cap(req.k, cfg.max_k, "k")
     store, lang, rec = _open(stores, req.store, req.lang)
-    pairs = store.most_similar(req.word, req.k)
-    source = str(store.provenance.get("source") or store.provenance.get("path") or req.store)
-    result = NeighborsResult(req.word, req.k, lang, source, [Neighbor(w, s) for w, s in pairs])
+    result = nearest_neighbors(store, req.word, req.k, lang=lang, source=req.store)
     return _env("neighbors", req, rec, result)
 
 
@@ -143,10 +138,7 @@ def directions(cfg: ServiceConfig, stores: StoreManager, req: DirectionsRequest)
 
 
 def translate_eval(cfg: ServiceConfig, stores: StoreManager, req: TranslateEvalRequest) -> dict[str, Any]:
-    from geobias.alignment import read_dictionary, translation_accuracy
-    from geobias.cli.translate_eval import (
-        TranslateEvalResult,  # result type lives in the CLI module for now
-    )
+    from geobias.alignment import TranslateEvalResult, read_dictionary, translation_accuracy
 
     check_cap(req.csls_k, 100, "csls_k")
     lines = req.dictionary.count("\n") + 1

@@ -164,19 +164,19 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
                 console.items = [x for x in console.items if not str(x).startswith("translation queries covered")]
             return "".join(rich_to_html(x) for x in console.items)
         if kind == "probe-becpro" and "pre" not in result:
-            from geobias.cli.probe_becpro import _render  # renderer lives in the CLI module for now
+            from geobias.report.contextual import render_becpro
 
-            return render_cli(lambda c: _render(c, r))
+            return render_cli(lambda c: render_becpro(c, r))
         if kind == "probe-malor":
-            from geobias.cli.probe_malor import _render
+            from geobias.report.contextual import render_malor
 
-            return render_cli(lambda c: _render(c, r))
+            return render_cli(lambda c: render_malor(c, r))
         if kind == "probe-association":
-            from geobias.cli.probe_association import _render
+            from geobias.report.contextual import render_association
 
             for key in ("association", "log_p_target", "log_p_prior"):
                 r[key] = np.asarray(result[key], dtype=float)
-            return render_cli(lambda c: _render(c, r))
+            return render_cli(lambda c: render_association(c, r))
     except Exception:  # noqa: BLE001 - fall back to the generic view of the JSON
         return None
     return None

@@ -1,0 +1,126 @@
+"""Rich renderers for the contextual probes (association, BEC-Pro, MALoR, sentiment).
+
+``render_*(console, result)`` prints a probe's result on a rich console; the CLI and the
+service's result pages call the same function. rich is imported inside the functions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def render_association(console, res) -> None:
+    """Print a Kurita et al. (2019) association result: the first 50 sentences and the mean."""
+    from rich.table import Table
+
+    t = Table(title=f"Kurita association — {res.model}")
+    for c in ("sentence", "ln p_T", "ln p_prior", "association"):
+        t.add_column(c, justify="left" if c == "sentence" else "right")
+    for s, a, b, c in zip(res.sentences[:50], res.log_p_target, res.log_p_prior, res.association, strict=False):
+        t.add_row(s, f"{a:.4f}", f"{b:.4f}", f"{c:+.4f}")
+    console.print(t)
+    if len(res.sentences) > 50:
+        console.print(f"(first 50 of {len(res.sentences)} sentences; --json prints all)")
+    console.print(
+        f"mean association {res.association.mean():+.4f} over {len(res.sentences)} sentences; "
+        f"forward passes: {res.n_distinct_target_masked} target-masked + {res.n_distinct_prior_masked} prior inputs"
+    )
+
+
+def render_becpro(console, res) -> None:
+    """Print a :class:`~geobias.contextual.becpro.BecProResult` (Bartl et al. 2020, Table 4, and the
+    group tests), or both results and the pre/post Wilcoxon tests of a ``BecProComparison``."""
+    from rich.table import Table
+
+    from geobias.contextual.becpro import BecProComparison
+
+    if isinstance(res, BecProComparison):
+        render_becpro(console, res.pre)
+        render_becpro(console, res.post)
+        t = Table(title=f"pre ({res.pre.model}) vs post ({res.post.model}): Wilcoxon signed-rank")
+        for c in ("professions", "person", "mean pre", "mean post", "W", "p", "z", "r = z/√N", "N"):
+            t.add_column(c, justify="right")
+        for c in res.tests:
+            w = c.test
+            t.add_row(c.group, c.gender, f"{c.mean_pre:+.4g}", f"{c.mean_post:+.4g}", f"{w.statistic:.0f}",
+                      f"{w.p_value:.3g}", f"{w.z:+.2f}", f"{w.r:+.3f}", str(w.n))
+        console.print(t)
+        return
+    t = Table(title=f"BEC-Pro {res.lang.upper()} — mean association ln(p_T/p_prior), {res.model}")
+    t.add_column("professions")
+    t.add_column("male person words", justify="right")
+    t.add_column("female person words", justify="right")
+    cells = {(c.group, c.gender): c for c in res.table}
+    for g in ("male", "female", "balanced"):
+        m, f = cells[(g, "male")], cells[(g, "female")]
+        t.add_row(g, f"{m.mean:+.4g} (sd {m.std:.3g})", f"{f.mean:+.4g} (sd {f.std:.3g})")
+    console.print(t)
+    w = Table(title="male vs female person words, Wilcoxon signed-rank (paired by template, profession, person pair)")
+    for c in ("professions", "W", "p", "z", "r = z/√N", "N pairs", "mean diff"):
+        w.add_column(c, justify="right")
+    for gt in res.tests:
+        x = gt.test
+        w.add_row(gt.group, f"{x.statistic:.0f}", f"{x.p_value:.3g}", f"{x.z:+.2f}", f"{x.r:+.3f}", str(x.n), f"{x.mean_difference:+.4g}")
+    console.print(w)
+    console.print(
+        f"{res.n_sentences} sentences; forward passes: {res.n_distinct_target_masked} target-masked + "
+        f"{res.n_distinct_prior_masked} prior inputs"
+    )
+
+
+def render_malor(console, res) -> None:
+    """Print a MALoR result (Hossain et al. 2025): the score, the reverse probe and the most
+    gender-skewed occupations."""
+    from rich.table import Table
+
+    console.print(f"MALoR ({res.pair}) of {res.model}: [bold]{res.malor:.4f}[/bold] bits "
+                  f"over {res.n_occupations} occupations x {res.n_templates} templates")
+    if res.reverse_malor is not None:
+        console.print(f"reverse MALoR (occupation masked): {res.reverse_malor:.4f} bits")
+    if res.missing_names:
+        console.print(f"names not single tokens (left out): {', '.join(res.missing_names)}")
+    if res.missing_occupations:
+        console.print(f"occupations not single tokens (left out of the reverse probe): {', '.join(res.missing_occupations)}")
+    t = Table(title="most gender-skewed occupations (log2 P(male)/P(female); + = male)")
+    for c in ("occupation", "forward", "reverse"):
+        t.add_column(c, justify="right")
+    for o in sorted(res.per_occupation, key=lambda o: -abs(o.log2_ratio))[:15]:
+        t.add_row(o.occupation, f"{o.log2_ratio:+.3f}", "-" if o.reverse_log2_ratio is None else f"{o.reverse_log2_ratio:+.3f}")
+    console.print(t)
+
+
+def _fmt(x, spec: str = "+.4f") -> str:
+    return "–" if x is None or x != x else format(x, spec)
+
+
+def render_sentiment(console, res) -> None:
+    """Print a sentiment-difference result in the layout of Jentzsch & Turan (2022), Table 3."""
+    from rich.table import Table
+
+    t = Table(title=f"Sentiment-difference bias sent(M) − sent(F) (Jentzsch & Turan 2022, Table 3); "
+              f"Wilcoxon zero_method={res.zero_method}, Bonferroni over {res.n_tests} tests")
+    for c in ("scorer", "corpus", "terms", "N<0", "N=0", "N>0", "total (all)", "abs (all)", "std (all)",
+              "total (≠0)", "abs (≠0)", "std (≠0)", "p Bonf. (all)", "sig", "p Bonf. (≠0)"):
+        t.add_column(c, justify="left" if c in ("scorer", "corpus", "terms") else "right", no_wrap=True)
+    for r in res.rows:
+        a, z = r.all_samples, r.non_zero
+        t.add_row(Path(r.scorer).name or r.scorer, r.corpus, r.terms, str(r.n_negative), str(r.n_zero), str(r.n_positive),
+                  _fmt(a.total_bias), _fmt(a.absolute_bias, ".4f"), _fmt(a.std, ".4f"),
+                  _fmt(z.total_bias), _fmt(z.absolute_bias, ".4f"), _fmt(z.std, ".4f"),
+                  _fmt(r.p_bonferroni, ".3g"), r.significance, _fmt(r.p_bonferroni_non_zero, ".3g"))
+    # the paper's layout is one wide table: never squeeze it into a narrow pipe
+    if not console.is_terminal:
+        from rich.console import Console
+
+        console = Console(file=console.file, width=max(console.width, 220), soft_wrap=True)
+    console.print(t)
+    console.print("all = all samples, ≠0 = non-zero samples (Table 3 of Jentzsch & Turan 2022); "
+                  "bias = sent(M) − sent(F), > 0: male versions rated more positive")
+    kept = {}
+    for r in res.rows:
+        if r.terms in ("pro", "weat", "all"):
+            kept.setdefault((r.corpus, r.terms), r.n_without_terms)
+    counts = "; ".join(f"{c} {t}: {n} of {next(r.n_samples for r in res.rows if (r.corpus, r.terms) == (c, t))}"
+                       for (c, t), n in kept.items())
+    console.print(f"texts with no listed term, kept (bias 0, in N=0): {counts or 'none'}")
+    console.print("stars on the Bonferroni-corrected p: * < 0.05, ** < 0.01, *** < 0.001")
