@@ -435,14 +435,15 @@ class CslsPair:
         return np.concatenate(failed) if failed else rows[:0]
 
     # -- lower bounds ---------------------------------------------------------------------------
-    def _seeded_bound(self, j: int, rows: np.ndarray | None = None, block: int = 8192) -> np.ndarray:
-        seeds = self._seeds[j] if rows is None else self._seeds[j][rows]
-        mine = self.mats[j] if rows is None else self.mats[j][rows]
-        other = self.mats[1 - j]
-        out = np.empty(len(seeds), dtype=np.float32)
-        for s in range(0, len(seeds), block):
-            sr = seeds[s : s + block]
-            cos = np.einsum("nd,nkd->nk", mine[s : s + block], other[np.maximum(sr, 0)])
+    def _seeded_bound(self, j: int, rows: np.ndarray, block: int = 1024) -> np.ndarray:
+        """Mean cosine of rows ``rows`` of side ``j`` to their remembered rows, re-scored here
+        (−1 for a missing one): a lower bound of r, float32 of shape (len(rows),)."""
+        seeds, mine, other = self._seeds[j], self.mats[j], self.mats[1 - j]
+        out = np.empty(len(rows), dtype=np.float32)
+        for s in range(0, len(rows), block):  # blocks small enough for the gathered rows to stay in cache
+            r = rows[s : s + block]
+            sr = seeds[r]
+            cos = np.matmul(other[np.maximum(sr, 0)], mine[r][:, :, None])[:, :, 0]
             out[s : s + block] = np.where(sr >= 0, cos, -1.0).mean(axis=1, dtype=np.float64)
         return out
 
@@ -462,8 +463,10 @@ class CslsPair:
             sample = np.sort(rng.choice(n_j, min(n_j, 256), replace=False))
             gap = float(np.mean(self.ensure_exact(j, sample) - self._seeded_bound(j, sample)))
             if gap <= SEED_GAP:
-                lb = self._seeded_bound(j)
-                side.rows[~side.exact] = self._seeds[j][~side.exact]
+                lb = np.empty(n_j, dtype=np.float32)
+                todo = np.flatnonzero(~side.exact)  # exact rows keep their r as the bound
+                lb[todo] = self._seeded_bound(j, todo)
+                side.rows[todo] = self._seeds[j][todo]
                 memory_stats["seeded"] += 1
         if lb is None:
             lb, approx = _lower_bound_r(self.mats[j], self.mats[1 - j], side.k)
