@@ -230,3 +230,16 @@ def test_hard_debias_paper_protected_set_is_the_gender_specific_words(pair):
     assert float(p_out["woman"].astype(np.float64) @ g) == pytest.approx(-float(p_out["man"].astype(np.float64) @ g), abs=1e-6)
     with pytest.raises(InputError, match="protect"):
         HardDebias(lexicon=lex, protect="all").fit(en)
+
+
+@pytest.mark.parametrize("name", ["shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en"])
+def test_fit_transform_pair_equals_fit_then_transform_pair(name, pair):
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    cls = get_method(name)
+    s1, e1 = cls(lexicon=fr_lex, en_lexicon=en_lex).fit(fr, en, dico).transform_pair(fr, en)
+    s2, e2 = cls(lexicon=fr_lex, en_lexicon=en_lex).fit_transform_pair(fr, en, dico)
+    np.testing.assert_array_equal(s2.vectors, s1.vectors)
+    np.testing.assert_array_equal(e2.vectors, e1.vectors)
+    assert s2.words == s1.words and e2.words == e1.words
+    assert s2.provenance == s1.provenance and e2.provenance == e1.provenance
+    assert s2 is not fr and e2 is not en  # new stores, inputs untouched

@@ -348,8 +348,7 @@ def evaluate(
             if getattr(cls, "anchor", None) is not None:
                 kwargs["neutralize"] = neutralize
             est = cls(**kwargs)
-            est.fit(src, en, dictionary)
-            s_out, e_out = est.transform_pair(src, en)
+            s_out, e_out = est.fit_transform_pair(src, en, dictionary)
             direction = getattr(est, "direction_", None)
             report = getattr(est, "report_", None)
             n_neutral = getattr(report, "n_neutralized", None)

@@ -174,6 +174,41 @@ class BilingualMitigation(Mitigation):
             :class:`HardDebias` for English), missing English store or dictionary, dimension
             mismatch, empty word lists, no dictionary pair in vocabulary.
         """
+        self._fit(store, en_store, dictionary)
+        return self
+
+    def fit_transform_pair(self, store: VectorStore, en_store: VectorStore | None = None,
+                           dictionary: Dictionary | str | None = None) -> tuple[VectorStore, VectorStore | None]:
+        """:meth:`fit`, then :meth:`transform_pair` of the same stores, reusing what fitting
+        computed (the aligned store, the debiased English) instead of computing it again.
+
+        Returns
+        -------
+        (VectorStore, VectorStore or None)
+            Equal to ``fit(store, en_store, dictionary).transform_pair(store, en_store)``.
+
+        Raises
+        ------
+        InputError
+            As :meth:`fit`.
+        """
+        aligned, en_out = self._fit(store, en_store, dictionary)
+        if self.direction_ is not None:
+            out = self.apply_shift(aligned)
+        else:
+            out = aligned if aligned is not store else store.with_vectors(store.vectors, note=self.name)
+        if en_store is None:
+            return out, None
+        if en_store.lang == "en" and self.lang_ != "en":
+            en_side = en_out if self.en_debiaser_ is not None else en_store.with_vectors(
+                en_store.vectors, note=f"{self.name} (English unchanged)")
+        else:
+            en_side = self.transform(en_store)
+        return out, en_side
+
+    def _fit(self, store: VectorStore, en_store: VectorStore | None,
+             dictionary: Dictionary | str | None) -> tuple[VectorStore, VectorStore | None]:
+        """The body of :meth:`fit`; returns the aligned gendered store and the English output."""
         if store.lang == "en" and self.lexicon is None:
             raise InputError(
                 f"{self.name} mitigates a gendered language (fr, es, de) in its bilingual space with English; "
@@ -286,7 +321,7 @@ class BilingualMitigation(Mitigation):
             pca_languages=pca_langs if self.anchor is not None else [],
         )
         self.fitted_ = True
-        return self
+        return aligned, en_out
 
     # ------------------------------------------------------------------ transform
     def transform(self, store: VectorStore) -> VectorStore:
