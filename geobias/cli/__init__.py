@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import os
 import sys
 from enum import Enum
@@ -86,6 +87,28 @@ def _plain(value):
 
 
 _record_invocations(app)
+
+
+def _first_paragraph(text: str | None) -> str | None:
+    if not text:
+        return None
+    return " ".join(inspect.cleandoc(text).split("\n\n")[0].split())
+
+
+def _short_helps(typer_app) -> None:
+    """The command list of ``--help`` shows each command's first docstring paragraph (click
+    would cut it at the first full stop, e.g. inside "Bolukbasi et al. 2016")."""
+    for info in typer_app.registered_commands:
+        if not info.short_help:
+            info.short_help = _first_paragraph(info.help or info.callback.__doc__)
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if not group.short_help:
+            group.short_help = _first_paragraph(group.help or sub.info.help)
+        _short_helps(sub)
+
+
+_short_helps(app)
 
 
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:

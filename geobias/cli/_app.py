@@ -8,10 +8,16 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # plain click help (`[cosine|dot]` choices): Typer's rich help imports rich.markdown and
+    # markdown-it, half of `geobias --help`'s time
+    rich_markup_mode=None,
 )
-vectors_app = typer.Typer(help="List, install, inspect and pool vector sources.", no_args_is_help=True)
-probe_app = typer.Typer(help="Probe masked language models (Kurita, BEC-Pro, MALoR).", no_args_is_help=True)
-becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args_is_help=True)
+vectors_app = typer.Typer(help="List, install, inspect and pool vector sources.", no_args_is_help=True,
+                          rich_markup_mode=None)
+probe_app = typer.Typer(help="Probe masked language models (Kurita, BEC-Pro, MALoR).", no_args_is_help=True,
+                        rich_markup_mode=None)
+becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args_is_help=True,
+                         rich_markup_mode=None)
 
 app.add_typer(vectors_app, name="vectors")
 app.add_typer(probe_app, name="probe")
