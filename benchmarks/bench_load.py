@@ -195,14 +195,19 @@ def worker(mode: str, path: str, extra: str = "") -> None:
         t = time.perf_counter()
         _, ap = store.nearest(q, 10, approx="ivf")
         res["ivf_100_queries_seconds"] = time.perf_counter() - t
-        t = time.perf_counter()  # a later process: the index saved with the store is read back
-        reopened = load_store(path)
-        reopened.ivf_index()
-        res["ivf_reopen_seconds"] = time.perf_counter() - t
+
         res["recall_at_10"] = float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(ex, ap, strict=True)]))
         res["neighbors_of_w00000001"] = [w for w, _ in pairs[:3]]
         n = len(store)
         t = time.perf_counter()
+    elif mode == "ivf-reopen":  # a later process: the index saved with the store is read back
+        from geobias.store import load_store
+
+        t = time.perf_counter()
+        store = load_store(path)
+        store.ivf_index()
+        res["ivf_reopen_seconds"] = time.perf_counter() - t
+        n = len(store)
     elif mode == "mweat":
         from geobias.metrics import mweat
         from geobias.store import load_store
@@ -315,6 +320,7 @@ def part_big(tmp_root: str, rows: int, dim: int) -> bool:
         vec.unlink()  # free the disk before the rest
         reopen = measure("reopen", store_dir, repeat=3)
         nb = measure("neighbors", store_dir)
+        ivf = measure("ivf-reopen", store_dir)
         mw = measure("mweat", store_dir)
     matrix_mb = inst["matrix_mb"]
     rss_ratio = inst["peak_rss_mb"] / matrix_mb
@@ -331,7 +337,7 @@ def part_big(tmp_root: str, rows: int, dim: int) -> bool:
     print(f"goal 3  IVF-SQ8 index build {nb['ivf_build_seconds']:.1f} s; 100 queries "
           f"{nb['ivf_100_queries_seconds']:.3f} s ({nb['exact_100_queries_seconds'] / nb['ivf_100_queries_seconds']:.0f}× exact); "
           f"recall@10 vs exact {nb['recall_at_10']:.3f}; a later process reads the saved index in "
-          f"{nb['ivf_reopen_seconds']:.2f} s ({nb['ivf_build_seconds'] / nb['ivf_reopen_seconds']:.0f}× faster than building it)")
+          f"{ivf['ivf_reopen_seconds']:.2f} s ({nb['ivf_build_seconds'] / ivf['ivf_reopen_seconds']:.0f}× faster than building it)")
     print(f"goal 2  mweat (58 pairs, 100,000 permutations) on the store: {mw['seconds']:.2f} s, "
           f"peak RSS {mw['peak_rss_mb']:.0f} MiB")
     return inst["seconds"] <= 60 and reopen["seconds_reopen"] <= 0.1 and rss_ratio <= 1.5

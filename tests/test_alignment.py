@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _reference import csls_dense
 from scipy.stats import ortho_group
 
 from geobias.alignment import (
     CslsIndex,
     Dictionary,
     ProcrustesAligner,
-    csls_dense,
     identical_dictionary,
     procrustes,
     read_dictionary,

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 import pytest
+from _reference import monte_carlo_partitions
 from scipy import stats
 
 from geobias.errors import InputError
 from geobias.stats.permutation import (
-    monte_carlo_partitions,
     n_partitions,
     permutation_test,
 )

@@ -1,7 +1,7 @@
 """Bilingual alignment (orthogonal Procrustes, MUSE supervised mode) and word translation
 evaluation with nearest-neighbour and CSLS retrieval."""
 
-from geobias.alignment.csls import CslsIndex, csls_dense, mean_knn_similarity, unit_rows
+from geobias.alignment.csls import CslsIndex, mean_knn_similarity, unit_rows
 from geobias.alignment.dictionary import (
     Dictionary,
     ResolvedDictionary,
@@ -31,7 +31,6 @@ __all__ = [
     "ResolvedDictionary",
     "TranslateEvalResult",
     "TranslationResult",
-    "csls_dense",
     "identical_dictionary",
     "load_dictionary",
     "looks_aligned",

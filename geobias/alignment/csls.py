@@ -666,19 +666,3 @@ class CslsIndex:
     def nearest_rows(self, rows: np.ndarray, topk: int = 10) -> tuple[np.ndarray, np.ndarray]:
         """Cosine nearest targets of source rows: (sims, rows), each (n_rows, topk), descending."""
         return self.pair.nearest(self.side, np.asarray(rows, dtype=np.int64), topk)
-
-
-def csls_dense(sources: np.ndarray, targets: np.ndarray, query_rows: np.ndarray, k: int = 10) -> np.ndarray:
-    """Brute-force reference: the full CSLS matrix of ``query_rows`` × all targets (tests only).
-
-    Returns
-    -------
-    ndarray of shape (len(query_rows), n_tgt), float64
-    """
-    s = unit_rows(sources).astype(np.float64)
-    t = unit_rows(targets).astype(np.float64)
-    sim = s @ t.T
-    kk = min(k, t.shape[0])
-    r_t = -np.sort(-sim, axis=1)[:, :kk].mean(axis=1)
-    r_s = -np.sort(-sim.T, axis=1)[:, : min(k, s.shape[0])].mean(axis=1)
-    return 2 * sim[query_rows] - r_t[query_rows, None] - r_s[None, :]

@@ -23,7 +23,7 @@ agree bit for bit on 4-decimal (MUSE/fastText) and 9-significant-digit (our writ
 
 Memory: the output matrix is allocated once (its size is known from the header, or from one
 newline-counting pass for header-less files) and filled block by block; peak is the matrix plus
-one block (~32 MiB of text and its parsed float32 frame), never two full copies.
+one block (up to 256 MiB of text and its parsed float32 frame), never two full copies.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
-#: Bytes of text handed to polars at a time (whole lines).
-BLOCK = 1 << 25
+#: Bytes of text handed to polars at a time (whole lines). Measured on 100,000 × 300: polars
+#: parses a 256 MiB block 1.3× faster than 32 MiB ones (its threads get longer runs); the peak is
+#: the matrix plus about 1.6 blocks.
+BLOCK = 1 << 28
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _UTF8 = {"utf-8", "utf8", "utf_8"}
 
@@ -119,22 +121,23 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         value_cols = [f"v{j}" for j in range(dim)]
         word_series = []
         n = 0
-        fh.seek(start)
-        carry = b""
+        pos = start
         done = False
         while not done:
+            # each block starts on a line boundary: read from there, keep whole lines only (the
+            # partial last line is read again by the next block; no concatenation)
+            fh.seek(pos)
             chunk = fh.read(block)
             if not chunk:
-                if carry:
-                    return None  # no final newline: rare, let the careful parser judge it
                 break
-            chunk = carry + chunk
             cut = chunk.rfind(b"\n")
             if cut < 0:
-                carry = chunk
+                if len(chunk) < block:
+                    return None  # no final newline: rare, let the careful parser judge it
+                block *= 2  # a line longer than the block
                 continue
-            carry = chunk[cut + 1 :]
-            text = chunk[: cut + 1]
+            pos += cut + 1
+            text = chunk if cut + 1 == len(chunk) else chunk[: cut + 1]
             n_lines = text.count(b"\n")
             try:
                 df = pl.read_csv(
@@ -156,9 +159,11 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             if take < rows:
                 df = df.head(take)
                 done = True
-            out[n : n + take] = df.select(value_cols).to_numpy()
-            # after the float32 rounding: a value beyond float32's range became inf
-            if not np.isfinite(out[n : n + take].sum(axis=1, dtype=np.float64)).all():
+            part = out[n : n + take]
+            part[:] = df.select(value_cols).to_numpy()
+            # after the float32 rounding: a value beyond float32's range became inf (NaN and inf
+            # propagate into the maximum or the minimum; two reductions, no temporary array)
+            if not (np.isfinite(part.max()) and np.isfinite(part.min())):
                 return None
             word_series.append(df["w"])
             n += take

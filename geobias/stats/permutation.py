@@ -161,20 +161,6 @@ def n_partitions(n: int, n_x: int, *, paired: bool = False) -> int:
     return 2 ** (n // 2) if paired else math.comb(n, n_x)
 
 
-def monte_carlo_partitions(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
-    """``size`` independent uniform random permutations of ``range(n)``.
-
-    Each row is a true permutation (every index exactly once — no replacement); the first
-    ``n_x`` entries of a row form the permuted group X.
-
-    Returns
-    -------
-    ndarray of shape (size, n), intp
-    """
-    base = np.tile(np.arange(n, dtype=np.intp), (size, 1))
-    return rng.permuted(base, axis=1, out=base)
-
-
 def _exact_unpaired_sums(s: np.ndarray, n_x: int, chunk: int) -> Iterator[np.ndarray]:
     n = s.shape[0]
     combos = itertools.combinations(range(n), n_x)
@@ -246,7 +232,7 @@ def _selection_sums(s: np.ndarray, n_x: int, rng: np.random.Generator, size: int
     item and draw (24-bit resolution: each inclusion probability is within 2**-24 of exact, a total
     variation from uniform of at most ``n · 2**-24``, e.g. 7e-6 for 116 items, far below the
     Monte-Carlo error). Costs ``n`` passes of three vector operations over the draws instead of a
-    full shuffle plus a gather (``monte_carlo_partitions``): about 3-4× faster. Sums in float64.
+    full shuffle plus a gather (``tests/_reference.monte_carlo_partitions``): about 3-4× faster. Sums in float64.
 
     Returns
     -------
