@@ -128,27 +128,40 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         word_series = []
         n = 0
         pos = start
+        size = path.stat().st_size
+        whole = limit is None and 0 < size - start <= block
         done = False
         while not done:
-            # each block starts on a line boundary: read from there, keep whole lines only (the
-            # partial last line is read again by the next block; no concatenation)
-            fh.seek(pos)
-            chunk = fh.read(block)
-            if not chunk:
-                break
-            cut = chunk.rfind(b"\n")
-            if cut < 0:
-                if len(chunk) < block:
+            if whole:
+                # the file fits in one block: polars reads it from disk itself (no copy into
+                # Python); its lines are counted on a memory map
+                lines = np.memmap(path, dtype=np.uint8, mode="r", offset=start)
+                if lines[-1] != 10:
                     return None  # no final newline: rare, let the careful parser judge it
-                block *= 2  # a line longer than the block
-                continue
-            pos += cut + 1
-            text = chunk if cut + 1 == len(chunk) else chunk[: cut + 1]
-            n_lines = text.count(b"\n")
+                n_lines = int(np.count_nonzero(lines == 10))
+                del lines
+                source, skip, pos, whole = path, int(start > 0), size, False
+            else:
+                # each block starts on a line boundary: read from there, keep whole lines only
+                # (the partial last line is read again by the next block; no concatenation)
+                fh.seek(pos)
+                chunk = fh.read(block)
+                if not chunk:
+                    break
+                cut = chunk.rfind(b"\n")
+                if cut < 0:
+                    if len(chunk) < block:
+                        return None  # no final newline: rare, let the careful parser judge it
+                    block *= 2  # a line longer than the block
+                    continue
+                pos += cut + 1
+                source = chunk if cut + 1 == len(chunk) else chunk[: cut + 1]
+                n_lines = source.count(b"\n")
+                skip = 0
             try:
                 df = pl.read_csv(
-                    text, has_header=False, separator=" ", quote_char=None, schema=schema,
-                    truncate_ragged_lines=False, raise_if_empty=True,
+                    source, has_header=False, separator=" ", quote_char=None, schema=schema,
+                    truncate_ragged_lines=False, raise_if_empty=True, skip_rows=skip,
                 )
             except Exception:  # noqa: BLE001 - any parse problem: the careful parser explains it
                 return None

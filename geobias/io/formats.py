@@ -164,11 +164,13 @@ def read_vectors(
         if lang is not None:
             store.lang = lang
         return store
+    checked_finite = False
     if fmt in ("w2v-text", "vec"):
         from geobias.io.fastparse import read_text_fast  # polars; None -> careful parser
 
         fast = read_text_fast(p, limit, encoding, header)
         words, vectors, info = fast if fast is not None else _read_text(p, limit, encoding, header)
+        checked_finite = fast is not None  # the fast path verified every row
     elif fmt == "w2v-bin":
         words, vectors, info = _read_w2v_binary(p, limit, encoding)
     elif fmt == "fasttext-bin":
@@ -181,7 +183,7 @@ def read_vectors(
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     vectors.flags.writeable = False  # hand over without VectorStore taking another copy
     try:
-        return VectorStore(words, vectors, lang=lang, provenance=prov)
+        return VectorStore(words, vectors, lang=lang, provenance=prov, check_finite=not checked_finite)
     except InputError as exc:
         raise VectorFormatError(f"{p}: {exc}") from None
 
