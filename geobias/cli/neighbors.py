@@ -16,7 +16,7 @@ def neighbors_cmd(
     word: Annotated[str, typer.Argument(help="The query word.")],
     lang: OptLang = None,
     k: Annotated[int, typer.Option("-k", "--k", help="Number of neighbours.")] = 10,
-    approx: Annotated[ApproxChoice, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index, built once per process; for multi-million-word stores).")] = "exact",
+    approx: Annotated[ApproxChoice, typer.Option("--approx", help="exact (default, brute force) or ivf (approximate faiss IVF index for multi-million-word stores, built on first use and saved with an installed store).")] = "exact",
     vectors: Vectors = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
