@@ -364,7 +364,6 @@ class CslsPair:
         self.sides = (_Side(len(a), min(k, len(b))), _Side(len(b), min(k, len(a))))
         self.changed: list[np.ndarray | None] = [None, None]  # rows changed since the remembered pair
         self._seeds: list[np.ndarray | None] = [None, None]
-        self._fp = None
         self.n_deeper_ = 0  # queries whose candidates needed a range search (see search)
         if os.environ.get("GEOBIAS_CSLS_CACHE") != "0" and min(len(a), len(b)) > 0:
             self._recall()
@@ -372,7 +371,6 @@ class CslsPair:
     # -- memory ---------------------------------------------------------------------------------
     def _recall(self) -> None:
         fa, fb = row_fingerprints(self.mats[0]), row_fingerprints(self.mats[1])
-        self._fp = (fa, fb)
         best = None
         for ma, mb, sides in reversed(_MEMORY.values()):
             for flip in (False, True):
@@ -409,7 +407,20 @@ class CslsPair:
 
     # -- exact neighbour lists ------------------------------------------------------------------
     def ensure_exact(self, j: int, rows: np.ndarray) -> np.ndarray:
-        """Make the exact r (and k-NN lists) of rows ``rows`` of side ``j`` known; return r[rows]."""
+        """Make the exact r and k-NN lists of rows ``rows`` of side ``j`` known.
+
+        Parameters
+        ----------
+        j : {0, 1}
+            The side (0 = ``a``, 1 = ``b``).
+        rows : ndarray of int, any shape
+            Row indices of side ``j``; −1 entries are ignored.
+
+        Returns
+        -------
+        ndarray of the shape of ``rows``, float32
+            r of each row: its mean cosine to its k nearest rows of the other side.
+        """
         side = self.sides[j]
         rows = np.asarray(rows, dtype=np.int64)
         todo = np.unique(rows[rows >= 0])
@@ -465,7 +476,14 @@ class CslsPair:
         return out
 
     def lower_bound(self, j: int) -> np.ndarray:
-        """Lower bound of r for every row of side ``j`` (exact r where already known)."""
+        """Lower bound of r for every row of side ``j`` (exact r where already known).
+
+        Returns
+        -------
+        ndarray of shape (n_j,), float32
+            Fixed once computed: the mean cosine of each row to k actual rows of the other side
+            (remembered rows re-scored, or those an IVF index finds), −1 for a missing one.
+        """
         side = self.sides[j]
         if side.lb is not None:
             return side.lb
@@ -494,7 +512,13 @@ class CslsPair:
 
     # -- retrieval ------------------------------------------------------------------------------
     def nearest(self, j: int, rows: np.ndarray, topk: int) -> tuple[np.ndarray, np.ndarray]:
-        """Cosine nearest neighbours (top ``topk`` of the other side) of rows ``rows`` of side ``j``."""
+        """Cosine nearest neighbours of rows ``rows`` of side ``j`` among the other side's rows.
+
+        Returns
+        -------
+        sims, rows : ndarrays of shape (len(rows), topk), float32 and int64, best first
+            From the exact k-NN lists when ``topk <= k``, else by brute force.
+        """
         side = self.sides[j]
         if topk > side.k:
             return knn_ip(self.mats[j][rows], self.mats[1 - j], topk)

@@ -138,7 +138,8 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
                 lines = np.memmap(path, dtype=np.uint8, mode="r", offset=start)
                 if lines[-1] != 10:
                     return None  # no final newline: rare, let the careful parser judge it
-                n_lines = int(np.count_nonzero(lines == 10))
+                # a header-less file was already counted for its row capacity
+                n_lines = cap if n_declared is None else int(np.count_nonzero(lines == 10))
                 del lines
                 source, skip, pos, whole = path, int(start > 0), size, False
             else:
