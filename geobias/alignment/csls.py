@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,13 +162,28 @@ def row_fingerprints(x: np.ndarray, block: int = 1 << 16) -> np.ndarray:
     for 200,000 × 300 rows; hashing the matrix bytes would be a much slower pass). A changed
     value changes its row's projections unless the change is below float64 rounding of the row
     (relative 1e-12 or so), which :data:`BOUND_SLACK` (1e-4) absorbs: an index reused for rows
-    that differ that little still gives valid CSLS bounds.
+    that differ that little still gives valid CSLS bounds. Read-only matrices (a store's rows)
+    are fingerprinted once and remembered by identity (the last 8); the result is read-only.
     """
+    cacheable = not x.flags.writeable and (x.base is None or not getattr(x.base, "flags", x.flags).writeable)
+    if cacheable:
+        hit = _FP_CACHE.get(id(x))
+        if hit is not None and hit[0]() is x:
+            return hit[1]
     w = np.random.default_rng(20180214).standard_normal((x.shape[1], 4))
     out = np.empty((x.shape[0], 4), dtype=np.float64)
     for s in range(0, x.shape[0], block):
         out[s : s + block] = x[s : s + block].astype(np.float64) @ w
+    out.flags.writeable = False
+    if cacheable:  # a read-only matrix (a store's rows) passes through here once per use
+        _FP_CACHE[id(x)] = (weakref.ref(x), out)
+        while len(_FP_CACHE) > 8:
+            _FP_CACHE.popitem(last=False)
     return out
+
+
+#: Fingerprints of recent read-only matrices, by id (checked against a weak reference).
+_FP_CACHE: OrderedDict[int, tuple[weakref.ref, np.ndarray]] = OrderedDict()
 
 
 def content_key(x: np.ndarray, fingerprints: np.ndarray | None = None) -> bytes:
@@ -600,23 +616,31 @@ class CslsPair:
         # search for that query.
         within = (ub >= threshold[:, None]) & (cand >= 0)
         deeper = np.flatnonzero(within[:, -1]) if depth < len(targets) else np.zeros(0, dtype=np.int64)
-        found = [cand[i][within[i]] for i in range(nq)]
+        within[deeper] = False
+        qi, col = np.nonzero(within)
+        qis, ris = [qi, np.repeat(np.arange(nq), topk)], [cand[qi, col], top.ravel()]
         if len(deeper):
             qd = qa[deeper]
             qd[:, d + 1] = -threshold[deeper]
             lims, _, more = index.range_search(qd, 0.0)
-            for j, i in enumerate(deeper):
-                found[i] = more[lims[j] : lims[j + 1]]
+            qis.append(np.repeat(deeper, np.diff(lims)))
+            ris.append(more.astype(np.int64))
         self.n_deeper_ += len(deeper)
-        self.ensure_exact(t, np.concatenate(found + [top.ravel()]))
-        q64 = queries.astype(np.float64)
-        for i in range(nq):
-            rows = np.union1d(found[i], top[i])
-            # final scores in float64: float32 kernels can swap two targets ~1e-7 apart
-            score = 2.0 * (targets[rows].astype(np.float64) @ q64[i]) - side.r[rows]
-            order = np.lexsort((rows, -score))[:topk]
-            out_r[i] = rows[order]
-            out_s[i] = score[order] - r_queries[i]
+        n_t = len(targets)
+        key = np.unique(np.concatenate(qis) * n_t + np.concatenate(ris))  # query-major, rows ascending
+        qi, rows = np.divmod(key, n_t)
+        self.ensure_exact(t, rows)
+        # final scores in float64: float32 kernels can swap two targets ~1e-7 apart
+        score = np.empty(len(rows), dtype=np.float64)
+        for s in range(0, len(rows), 65536):
+            sl = slice(s, s + 65536)
+            score[sl] = 2.0 * np.einsum("nd,nd->n", targets[rows[sl]].astype(np.float64),
+                                        queries[qi[sl]].astype(np.float64)) - side.r[rows[sl]]
+        order = np.lexsort((rows, -score, qi))
+        qi, rows, score = qi[order], rows[order], score[order]
+        at = np.searchsorted(qi, np.arange(nq))[:, None] + np.arange(topk)  # each query has ≥ topk
+        out_r[:] = rows[at]
+        out_s[:] = score[at] - r_queries[:, None]
         return out_s, out_r
 
 

@@ -53,6 +53,11 @@ class GrammaticalDirection(FittedAttributes):
         classifier overfits (e.g. 2,000 nouns in 512 dimensions). Which one ran is in
         ``shrinkage_`` and ``solver_``.
     oov : {"raise", "ignore"}, default "raise"
+    cross_validate : bool, default True
+        Compute ``cv_accuracy_``/``cv_fold_accuracy_`` (``cv`` more LDA fits). ``False`` leaves
+        them ``None`` for callers that never report them (``geobias evaluate``); ``direction_``
+        and the shrinkage rule (which counts the training nouns of a ``cv``-fold split) are the
+        same either way.
 
     Attributes
     ----------
@@ -62,9 +67,9 @@ class GrammaticalDirection(FittedAttributes):
     solver_ : str
         One line stating the LDA solver, the shrinkage and why (training nouns per fold vs
         dimension).
-    cv_accuracy_ : float
-        Mean accuracy over the folds.
-    cv_fold_accuracy_ : ndarray of shape (cv,)
+    cv_accuracy_ : float or None
+        Mean accuracy over the folds (``None`` with ``cross_validate=False``).
+    cv_fold_accuracy_ : ndarray of shape (cv,), float64, or None
     n_nouns_ : dict {"masculine": int, "feminine": int}
         Nouns actually used (after OOV removal and balancing).
     missing_ : list of str
@@ -91,6 +96,7 @@ class GrammaticalDirection(FittedAttributes):
         normalize: bool = True,
         shrinkage: float | str | None = "if-needed",
         oov: str = "raise",
+        cross_validate: bool = True,
     ):
         self.cv = cv
         self.random_state = random_state
@@ -99,6 +105,7 @@ class GrammaticalDirection(FittedAttributes):
         self.normalize = normalize
         self.shrinkage = shrinkage
         self.oov = oov
+        self.cross_validate = cross_validate
 
     def _resolve_shrinkage(self, n_train: int, dim: int) -> tuple[float | str | None, str]:
         """(shrinkage to use, one-line statement) for ``n_train`` training nouns per fold."""
@@ -179,7 +186,8 @@ class GrammaticalDirection(FittedAttributes):
         folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=self.random_state)
         n_train = min(len(train) for train, _ in folds.split(X, y))
         shrinkage, solver = self._resolve_shrinkage(n_train, X.shape[1])
-        scores = cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy")
+        scores = (cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy")
+                  if self.cross_validate else None)
         lda = self._lda(shrinkage).fit(X, y)
         d = np.asarray(lda.coef_, dtype=np.float64).ravel()
         norm = np.linalg.norm(d)
@@ -193,8 +201,8 @@ class GrammaticalDirection(FittedAttributes):
         self.shrinkage_ = shrinkage
         self.solver_ = solver
         self.direction_ = d.astype(np.float32)
-        self.cv_fold_accuracy_ = np.asarray(scores, dtype=np.float64)
-        self.cv_accuracy_ = float(scores.mean())
+        self.cv_fold_accuracy_ = None if scores is None else np.asarray(scores, dtype=np.float64)
+        self.cv_accuracy_ = None if scores is None else float(scores.mean())
         self.n_nouns_ = {"masculine": len(masc), "feminine": len(fem)}
         self.missing_ = missing
         self.ambiguous_ = ambiguous
