@@ -43,11 +43,31 @@ def unit_rows(x: np.ndarray) -> np.ndarray:
     a 200,000 × 300 store is 240 MB).
     """
     x = np.asarray(x, dtype=np.float32)
+    read_only = _read_only(x)
+    if read_only and (hit := _UNIT_CACHE.get(id(x))) is not None and hit() is x:
+        return x
     n = np.linalg.norm(x, axis=1, keepdims=True)
     if x.flags.c_contiguous and np.all((np.abs(n - 1) < 1e-5) | (n == 0)):
+        if read_only:  # a store's unit rows pass through here once per CSLS pair: checked once
+            _UNIT_CACHE[id(x)] = weakref.ref(x)
+            while len(_UNIT_CACHE) > 8:
+                _UNIT_CACHE.popitem(last=False)
         return x
     return np.ascontiguousarray(x / np.where(n > 0, n, 1.0), dtype=np.float32)
 
+
+def _read_only(x: np.ndarray) -> bool:
+    """True for an array that cannot be written through itself or any array it views (a store's
+    rows); a memory map's buffer counts as read-only (stores open them read-only)."""
+    while isinstance(x, np.ndarray):
+        if x.flags.writeable:
+            return False
+        x = x.base
+    return True
+
+
+#: Read-only unit matrices already checked by :func:`unit_rows` (by id, with a weak reference).
+_UNIT_CACHE: OrderedDict[int, weakref.ref] = OrderedDict()
 
 #: Below this many queries :func:`knn_ip` uses a NumPy product and :func:`top_k_desc` per block
 #: instead of faiss, whose brute-force search was measured 3-4× slower for a few hundred queries
@@ -165,7 +185,7 @@ def row_fingerprints(x: np.ndarray, block: int = 1 << 16) -> np.ndarray:
     that differ that little still gives valid CSLS bounds. Read-only matrices (a store's rows)
     are fingerprinted once and remembered by identity (the last 8); the result is read-only.
     """
-    cacheable = not x.flags.writeable and (x.base is None or not getattr(x.base, "flags", x.flags).writeable)
+    cacheable = _read_only(x)
     if cacheable:
         hit = _FP_CACHE.get(id(x))
         if hit is not None and hit[0]() is x:
@@ -487,14 +507,18 @@ class CslsPair:
         side, k = self.sides[j], self.sides[j].k
         changed = self.changed[1 - j]
         other = np.ascontiguousarray(self.mats[1 - j][changed])
+        is_changed = np.zeros(len(self.mats[1 - j]), dtype=bool)
+        is_changed[changed] = True
+        k_new = min(k, len(changed))
         failed = []
         for s in range(0, len(rows), block):
             r = rows[s : s + block]
             prev_rows, prev_sims = side.prev_rows[r], side.prev_sims[r]
-            kept = np.where(np.isin(prev_rows, changed), -np.inf, prev_sims)
-            new = self.mats[j][r] @ other.T
-            allsims = np.concatenate([kept, new], axis=1)
-            allrows = np.concatenate([prev_rows, np.broadcast_to(changed, new.shape)], axis=1)
+            kept = np.where(is_changed[prev_rows], -np.inf, prev_sims)
+            # the k best of (kept ∪ changed rows) are among kept ∪ the k best changed rows
+            new_sims, new_cols = top_k_desc(self.mats[j][r] @ other.T, k_new)
+            allsims = np.concatenate([kept, new_sims], axis=1)
+            allrows = np.concatenate([prev_rows, changed[new_cols]], axis=1)
             ts, top = top_k_desc(allsims, k)
             tr = np.take_along_axis(allrows, top, 1)
             # exact iff the k-th best is at least the remembered k-th best (every unchanged row
@@ -507,7 +531,7 @@ class CslsPair:
         return np.concatenate(failed) if failed else rows[:0]
 
     # -- lower bounds ---------------------------------------------------------------------------
-    def _seeded_bound(self, j: int, rows: np.ndarray, block: int = 1024) -> np.ndarray:
+    def _seeded_bound(self, j: int, rows: np.ndarray, block: int = 256) -> np.ndarray:
         """Mean cosine of rows ``rows`` of side ``j`` to their remembered rows, re-scored here
         (−1 for a missing one): a lower bound of r, float32 of shape (len(rows),)."""
         seeds, mine, other = self._seeds[j], self.mats[j], self.mats[1 - j]

@@ -166,10 +166,10 @@ class ProcrustesAligner(Estimator):
         return self
 
     def _map(self, unit: np.ndarray) -> np.ndarray:
+        if not self.center:  # the means are zeros: x - 0 is x, one float64 pass fewer
+            return (unit.astype(np.float64) @ self.W_).astype(np.float32)
         out = (unit - self.mean_src_) @ self.W_
-        if self.center:
-            out = out + self.mean_tgt_
-        return out.astype(np.float32)
+        return (out + self.mean_tgt_).astype(np.float32)
 
     def transform(self, store: VectorStore) -> VectorStore:
         """A new store: ``store``'s unit rows mapped into the target space (input unchanged).

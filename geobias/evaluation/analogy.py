@@ -149,12 +149,13 @@ def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequen
                "m": np.array([src.index[m] for _, m, _ in used])}
     rr: dict[str, np.ndarray] = {}
     asd_parts = []
+    su64_t = su.T.astype(np.float64)  # (d, n_src), converted once for both genders
     for g, col in (("f", 0), ("m", 1)):
         s_idx = np.array([src.index[a[col]] for a in adj])
         s_i = su[s_idx].astype(np.float64)
         q = (e_o[:, None, :] - e_i[None, :, :] + s_i[None, :, :]).reshape(-1, su.shape[1])
         q /= np.linalg.norm(q, axis=1, keepdims=True)
-        scores = (q @ su.T.astype(np.float64))  # (n_o * n_a, n_src)
+        scores = q @ su64_t  # (n_o * n_a, n_src)
         rows = np.arange(len(q))
         cf = scores[rows, np.repeat(occ_idx["f"], len(adj))]
         cm = scores[rows, np.repeat(occ_idx["m"], len(adj))]
