@@ -243,3 +243,23 @@ def test_fit_transform_pair_equals_fit_then_transform_pair(name, pair):
     assert s2.words == s1.words and e2.words == e1.words
     assert s2.provenance == s1.provenance and e2.provenance == e1.provenance
     assert s2 is not fr and e2 is not en  # new stores, inputs untouched
+
+
+def test_shared_fits_across_methods_give_the_unshared_results(pair):
+    """evaluate's ``shared`` dict: one Procrustes fit and one English hard debias serve every
+    method on the same inputs, and each method's output equals its unshared fit."""
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    shared: dict = {}
+    fitted = {}
+    for name in ["shift-ori", "de-align", "hybrid-ori", "hybrid-en", "shift-en"]:
+        cls = get_method(name)
+        s1, e1 = cls(lexicon=fr_lex, en_lexicon=en_lex).fit_transform_pair(fr, en, dico)
+        est = fitted[name] = cls(lexicon=fr_lex, en_lexicon=en_lex)
+        s2, e2 = est.fit_transform_pair(fr, en, dico, shared=shared)
+        np.testing.assert_array_equal(s2.vectors, s1.vectors)
+        np.testing.assert_array_equal(e2.vectors, e1.vectors)
+        assert s2.provenance == s1.provenance and e2.provenance == e1.provenance
+    # two Procrustes fits (to the original English, to the debiased English), one hard debias
+    assert sorted(k[0] for k in shared) == ["hard-debias", "procrustes", "procrustes"]
+    assert fitted["de-align"].en_debiaser_ is fitted["hybrid-en"].en_debiaser_ is not None
+    assert fitted["shift-ori"].aligner_ is fitted["shift-en"].aligner_ is not fitted["de-align"].aligner_

@@ -12,7 +12,6 @@ import numpy as np
 from geobias.alignment import (
     CslsIndex,
     Dictionary,
-    ProcrustesAligner,
     resolve,
     translation_accuracy,
 )
@@ -20,6 +19,7 @@ from geobias.errors import InputError
 from geobias.evaluation.analogy import N_ADJECTIVES, select_adjectives, word_pair_translation
 from geobias.evaluation.similarity import read_similarity_file, word_similarity
 from geobias.mitigation import get_method
+from geobias.mitigation.bilingual import shared_procrustes
 from geobias.mitigation.lexicon import GenderLexicon
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -333,6 +333,8 @@ def evaluate(
     details: dict = {}
     base_aligned: VectorStore | None = None
     occ_used = [(f, m, e) for f, m, e in occupations if f in src and m in src and f != m]
+    # the Procrustes fits and the English hard debias that several methods share are computed once
+    shared: dict = {}
     for key in methods:
         t0 = time.perf_counter()
         if progress:
@@ -340,8 +342,8 @@ def evaluate(
         direction = None
         n_neutral = None
         if key == "original":
-            aligner = ProcrustesAligner().fit(src, en, dictionary)
-            s_out, e_out = aligner.transform(src), en
+            _, s_out = shared_procrustes(src, en, dictionary, shared=shared)
+            e_out = en
             base_aligned = s_out
         else:
             kwargs = dict(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical)
@@ -349,7 +351,7 @@ def evaluate(
             if getattr(cls, "anchor", None) is not None:
                 kwargs["neutralize"] = neutralize
             est = cls(**kwargs)
-            s_out, e_out = est.fit_transform_pair(src, en, dictionary)
+            s_out, e_out = est.fit_transform_pair(src, en, dictionary, shared=shared)
             direction = getattr(est, "direction_", None)
             report = getattr(est, "report_", None)
             n_neutral = getattr(report, "n_neutralized", None)

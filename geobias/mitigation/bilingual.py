@@ -92,6 +92,36 @@ class MitigationReport(Result):
     pca_languages: list[str] = field(default_factory=list)
 
 
+def shared_procrustes(store: VectorStore, en_store: VectorStore, dictionary: Dictionary | str, *,
+                      refine: int = 0, shared: dict | None = None) -> tuple[ProcrustesAligner, VectorStore]:
+    """``ProcrustesAligner(refine=refine).fit(store, en_store, dictionary)`` and its aligned
+    ``store``, computed once per (store, en_store, dictionary, refine) objects in ``shared``.
+
+    Parameters
+    ----------
+    store, en_store : VectorStore
+    dictionary : Dictionary, path or "identical"
+    refine : int, default 0
+    shared : dict, optional
+        Where the fit is remembered (keyed by the inputs' identities, which it keeps alive);
+        ``None`` fits every time.
+
+    Returns
+    -------
+    (ProcrustesAligner, VectorStore)
+        The fitted aligner and ``aligner.transform(store)``.
+    """
+    key = ("procrustes", id(store), id(en_store), id(dictionary), refine)
+    if shared is not None and key in shared:
+        return shared[key][:2]
+    dico = load_dictionary(dictionary, store, en_store)
+    aligner = ProcrustesAligner(refine=refine).fit(store, en_store, dico)
+    aligned = aligner.transform(store)
+    if shared is not None:
+        shared[key] = (aligner, aligned, store, en_store, dictionary)  # inputs pinned: ids stay theirs
+    return aligner, aligned
+
+
 class BilingualMitigation(Mitigation):
     """Shared pipeline of Zhou et al. (2019) §3 (see the module docstring).
 
@@ -178,9 +208,21 @@ class BilingualMitigation(Mitigation):
         return self
 
     def fit_transform_pair(self, store: VectorStore, en_store: VectorStore | None = None,
-                           dictionary: Dictionary | str | None = None) -> tuple[VectorStore, VectorStore | None]:
+                           dictionary: Dictionary | str | None = None, *,
+                           shared: dict | None = None) -> tuple[VectorStore, VectorStore | None]:
         """:meth:`fit`, then :meth:`transform_pair` of the same stores, reusing what fitting
         computed (the aligned store, the debiased English) instead of computing it again.
+
+        Parameters
+        ----------
+        store, en_store, dictionary
+            As :meth:`fit`.
+        shared : dict, optional
+            One dict passed to every method fitted on the same input objects (``geobias
+            evaluate``): the English hard debias and each Procrustes fit (with its aligned store)
+            are computed once per distinct input (keyed by object identity; the dict keeps the
+            inputs alive) and reused by the next method. Deterministic fits: the results are the
+            ones computed without it. See :func:`shared_procrustes`.
 
         Returns
         -------
@@ -192,7 +234,7 @@ class BilingualMitigation(Mitigation):
         InputError
             As :meth:`fit`.
         """
-        aligned, en_out = self._fit(store, en_store, dictionary)
+        aligned, en_out = self._fit(store, en_store, dictionary, shared=shared)
         if self.direction_ is not None:
             out = self.apply_shift(aligned)
         else:
@@ -207,7 +249,8 @@ class BilingualMitigation(Mitigation):
         return out, en_side
 
     def _fit(self, store: VectorStore, en_store: VectorStore | None,
-             dictionary: Dictionary | str | None) -> tuple[VectorStore, VectorStore | None]:
+             dictionary: Dictionary | str | None, *, shared: dict | None = None
+             ) -> tuple[VectorStore, VectorStore | None]:
         """The body of :meth:`fit`; returns the aligned gendered store and the English output."""
         if store.lang == "en" and self.lexicon is None:
             raise InputError(
@@ -230,17 +273,21 @@ class BilingualMitigation(Mitigation):
         self.en_debiaser_ = None
         en_out = en_store
         if self.debias_english:
-            self.en_debiaser_ = HardDebias(lexicon=en_lex).fit(en_store)
-            en_out = self.en_debiaser_.transform(en_store)
+            key = ("hard-debias", id(en_store), id(en_lex))
+            if shared is not None and key in shared:
+                self.en_debiaser_, en_out = shared[key][:2]
+            else:
+                self.en_debiaser_ = HardDebias(lexicon=en_lex).fit(en_store)
+                en_out = self.en_debiaser_.transform(en_store)
+                if shared is not None:
+                    shared[key] = (self.en_debiaser_, en_out, en_store, en_lex)  # inputs pinned: ids stay theirs
         # 2. alignment
         self.aligner_ = None
         aligned = store
         if dictionary is not None:
             if en_out is None:
                 raise InputError("a dictionary was given but no English vectors to align to")
-            dico = load_dictionary(dictionary, store, en_out)
-            self.aligner_ = ProcrustesAligner(refine=self.refine).fit(store, en_out, dico)
-            aligned = self.aligner_.transform(store)
+            self.aligner_, aligned = shared_procrustes(store, en_out, dictionary, refine=self.refine, shared=shared)
         # 3. shift
         self.direction_ = self.d_pca_ = self.d_g_ = None
         self.shift_pairs_: list[tuple[str, str, float]] = []
