@@ -46,6 +46,24 @@ def test_bad_input(words, vectors, match):
         VectorStore(words, vectors)
 
 
+def test_with_vectors_shares_the_vocabulary_and_checks_the_rows():
+    s = make()
+    data = np.arange(50 * 3, dtype=np.float32).reshape(50, 3)
+    t = s.with_vectors(data, note="test")
+    assert t.words == s.words and t.index == s.index and t.dim == 3 and t.lang == "en"
+    assert t.provenance["transforms"][-1] == "test" and "transforms" not in s.provenance
+    data[0, 0] = -1.0  # the caller's array is copied, the new store read-only
+    assert t["w0"][0] == 0.0 and not t.vectors.flags.writeable
+    bad = np.ones((50, 3))
+    bad[7, 1] = np.inf
+    with pytest.raises(InputError, match="1 vector row.*NaN or inf.*'w7'"):
+        s.with_vectors(bad)
+    with pytest.raises(InputError, match="50 words but 49 vector rows"):
+        s.with_vectors(np.ones((49, 3)))
+    with pytest.raises(InputError, match="2-D"):
+        s.with_vectors(np.ones(50))
+
+
 def test_oov_policy():
     s = make()
     with pytest.raises(OutOfVocabularyError) as exc:

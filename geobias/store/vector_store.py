@@ -107,18 +107,7 @@ class VectorStore:
             raise InputError(
                 f"{len(words)} words but {matrix.shape[0]} vector rows; they must match"
             )
-        if matrix.shape[1] == 0:
-            raise InputError("vectors have dimension 0")
-        if matrix.dtype != np.float32 or not matrix.flags.c_contiguous or matrix.flags.writeable:
-            matrix = np.array(matrix, dtype=np.float32, order="C", copy=True)
-        # Fast path: a row sum in float64 is non-finite iff the row holds NaN/inf (300 finite
-        # float32 values cannot overflow float64); only then find the rows exactly.
-        if check_finite and not np.isfinite(matrix.sum(axis=1, dtype=np.float64)).all():
-            finite = np.isfinite(matrix).all(axis=1)
-            bad = [words[i] for i in np.flatnonzero(~finite)[:5]]
-            raise InputError(
-                f"{int((~finite).sum())} vector row(s) contain NaN or inf, e.g. {', '.join(map(repr, bad))}"
-            )
+        matrix = self._checked_rows(matrix, words, check_finite)
         # Vectorised index build (C-level dict/zip); the per-word loop runs only to explain a problem.
         try:
             index: dict[str, int] = dict(zip(words, range(len(words)), strict=True))
@@ -139,6 +128,24 @@ class VectorStore:
         self._index = index
         self._vectors = matrix
         self._init_common(lang, provenance)
+
+    @staticmethod
+    def _checked_rows(matrix: np.ndarray, words: Sequence[str], check_finite: bool) -> np.ndarray:
+        """``matrix`` (2-D, one row per word) as a read-only-to-be float32 C array (a copy unless
+        it already is one and is read-only); raises InputError on dimension 0 or a NaN/inf row."""
+        if matrix.shape[1] == 0:
+            raise InputError("vectors have dimension 0")
+        if matrix.dtype != np.float32 or not matrix.flags.c_contiguous or matrix.flags.writeable:
+            matrix = np.array(matrix, dtype=np.float32, order="C", copy=True)
+        # Fast path: a row sum in float64 is non-finite iff the row holds NaN/inf (300 finite
+        # float32 values cannot overflow float64); only then find the rows exactly.
+        if check_finite and not np.isfinite(matrix.sum(axis=1, dtype=np.float64)).all():
+            finite = np.isfinite(matrix).all(axis=1)
+            bad = [words[i] for i in np.flatnonzero(~finite)[:5]]
+            raise InputError(
+                f"{int((~finite).sum())} vector row(s) contain NaN or inf, e.g. {', '.join(map(repr, bad))}"
+            )
+        return matrix
 
     def _init_common(self, lang, provenance) -> None:
         self.lang = lang
@@ -298,7 +305,18 @@ class VectorStore:
         prov = dict(self.provenance)
         if note:
             prov["transforms"] = [*prov.get("transforms", []), note]
-        return VectorStore(self._words, vectors, lang=self.lang, provenance=prov)
+        matrix = np.asarray(vectors)
+        if matrix.ndim != 2 or matrix.shape[0] != len(self):  # the constructor explains it
+            return VectorStore(self._words, vectors, lang=self.lang, provenance=prov)
+        # this store's words were validated: share the word list and index, check the rows only
+        store = VectorStore.__new__(VectorStore)
+        matrix = self._checked_rows(matrix, self._words, True)
+        matrix.flags.writeable = False
+        store._words = self._words
+        store._index = self._index
+        store._vectors = matrix
+        store._init_common(self.lang, prov)
+        return store
 
     # ------------------------------------------------------------------ lookups
     def lookup(
