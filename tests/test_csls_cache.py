@@ -95,3 +95,22 @@ def test_remembered_lists_give_the_bruteforce_ranking_for_every_kind_of_change()
     unrelated, t2 = _pair(seed=5, n=1500)
     rnd = delta(lambda: _both_directions(unrelated, t2, rows, trows))  # same shape, other content
     assert rnd["ivf"] == 2 and rnd["seeded"] == 0  # remembered rows rejected as seeds
+
+
+def test_queries_whose_candidates_go_deeper_get_a_range_search(monkeypatch):
+    """With a search depth of topk, queries whose bound admits more targets than the first pass
+    found get a range search; the ranking is still the brute-force one (also without reuse)."""
+    s, t = _pair(seed=3)
+    rows = np.arange(0, 1000, 25)
+    dense = csls_dense(s, t, rows, k=10)
+    want = np.argsort(-dense, axis=1, kind="stable")[:, :5]
+    for cache in ("1", "0"):
+        monkeypatch.setenv("GEOBIAS_CSLS_CACHE", cache)
+        monkeypatch.setattr(csls, "SEARCH_DEPTH", 5)
+        csls.clear_memory()
+        index = CslsIndex(s, t, k=10, dense_below=0)
+        scores, got = index.search(s[rows], 5)
+        assert index.pair.n_deeper_ > len(rows) // 2
+        np.testing.assert_array_equal(got[:, 0], want[:, 0])
+        np.testing.assert_allclose(np.take_along_axis(dense, got, 1), np.take_along_axis(dense, want, 1), atol=1e-5)
+        assert np.all(np.diff(scores, axis=1) <= 0)

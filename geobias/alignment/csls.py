@@ -647,7 +647,7 @@ class CslsPair:
             qd = qa[deeper]
             qd[:, d + 1] = -threshold[deeper]
             lims, _, more = index.range_search(qd, 0.0)
-            qis.append(np.repeat(deeper, np.diff(lims)))
+            qis.append(np.repeat(deeper, np.diff(lims).astype(np.int64)))
             ris.append(more.astype(np.int64))
         self.n_deeper_ += len(deeper)
         n_t = len(targets)
