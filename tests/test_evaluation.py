@@ -94,6 +94,36 @@ def test_word_pair_translation_matches_a_brute_force_loop(rng):
     assert res.n_queries == 9
 
 
+def test_word_pair_translation_ranks_are_float64_ranks_on_near_ties():
+    """Words within float32 rounding of the target's score (near-copies of the occupation forms)
+    are ranked by their float64 scores, as the float64 brute force ranks them — where a float32
+    ranking would differ."""
+    rng = np.random.default_rng(11)
+    dim = 16
+    base = rng.standard_normal((12, dim))
+    near = np.repeat(base[:4], 6, axis=0) * (1 + 3e-7 * rng.standard_normal((24, 1)))
+    near += 3e-7 * rng.standard_normal(near.shape)
+    vec = np.concatenate([base, near])
+    src = VectorStore([f"s{i}" for i in range(len(vec))], vec, lang="fr")
+    en = VectorStore([f"e{i}" for i in range(4)], rng.standard_normal((4, dim)), lang="en")
+    occ = [("s0", "s1", "e0"), ("s2", "s3", "e1")]
+    adj = [("s4", "s5", "e2"), ("s6", "s7", "e3")]
+    res = word_pair_translation(src, en, occ, adj)
+    su = src.unit_vectors.astype(np.float64)
+    eu = en.unit_vectors.astype(np.float64)
+    rr64, rr32 = {0: [], 1: []}, {0: [], 1: []}
+    for o in occ:
+        for a in adj:
+            for g in (0, 1):
+                q = eu[int(o[2][1:])] - eu[int(a[2][1:])] + su[int(a[g][1:])]
+                q = q / np.linalg.norm(q)
+                for rr, cos in ((rr64, su @ q), (rr32, src.unit_vectors @ q.astype(np.float32))):
+                    cos[int(a[g][1:])] = -np.inf
+                    rr[g].append(1 / (1 + np.sum(cos > cos[int(o[g][1:])])))
+    assert rr32 != rr64  # the float32 ranking differs here: a real test of the re-scoring
+    assert res.mrr_feminine == np.mean(rr64[0]) and res.mrr_masculine == np.mean(rr64[1])
+
+
 def test_correlate_synthetic():
     fr, en, dico, fr_lex, en_lex, _ = make_pair()
     aligned = ProcrustesAligner().fit(fr, en, dico).transform(fr)

@@ -123,7 +123,9 @@ def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequen
     -------
     AnalogyResult
         Ranks among all words of ``src`` except S_i (1 = best; ties share the best rank);
-        cosines on unit-normalised rows, query built in float64 and normalised.
+        cosines on unit-normalised rows, query built in float64 and normalised; ranks are the
+        float64 ranks (every word scored in float32, those within float32 error of the target
+        re-scored in float64).
 
     Raises
     ------
@@ -149,21 +151,33 @@ def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequen
                "m": np.array([src.index[m] for _, m, _ in used])}
     rr: dict[str, np.ndarray] = {}
     asd_parts = []
-    su64_t = su.T.astype(np.float64)  # (d, n_src), converted once for both genders
+    occ_cols = np.concatenate([occ_idx["f"], occ_idx["m"]])
+    occ64_t = su[occ_cols].astype(np.float64).T  # (d, 2 n_o): the occupation forms, float64
+    # float32 scores rank every word; those within `eps` of the target's float64 score are
+    # re-scored in float64. eps bounds the float32 error of a dot of two unit vectors in d
+    # dimensions (Higham: |fl(x·y) − x·y| ≤ γ_d Σ|x_i y_i| ≤ d·u/(1 − d·u)) plus rounding the
+    # query to float32 (≤ u), with a factor 2 to spare: the ranks are the float64 ranks.
+    eps = (su.shape[1] + 2) * 2.0**-23
     for g, col in (("f", 0), ("m", 1)):
         s_idx = np.array([src.index[a[col]] for a in adj])
         s_i = su[s_idx].astype(np.float64)
         q = (e_o[:, None, :] - e_i[None, :, :] + s_i[None, :, :]).reshape(-1, su.shape[1])
         q /= np.linalg.norm(q, axis=1, keepdims=True)
-        scores = q @ su64_t  # (n_o * n_a, n_src)
         rows = np.arange(len(q))
-        cf = scores[rows, np.repeat(occ_idx["f"], len(adj))]
-        cm = scores[rows, np.repeat(occ_idx["m"], len(adj))]
+        occ = q @ occ64_t  # (n_o * n_a, 2 n_o): float64 scores of the occupation forms
+        n_o = len(used)
+        cf = occ[rows, np.repeat(np.arange(n_o), len(adj))]
+        cm = occ[rows, n_o + np.repeat(np.arange(n_o), len(adj))]
         asd_parts.append(np.abs(cf - cm))
+        target = np.repeat(occ_idx[g], len(adj))
+        t64 = np.einsum("nd,nd->n", q, su[target].astype(np.float64))
+        scores = q.astype(np.float32) @ su.T  # (n_o * n_a, n_src)
         excl = np.tile(s_idx, len(used))  # S_i of each query (occupation-major order)
         scores[rows, excl] = -np.inf
-        target = np.repeat(occ_idx[g], len(adj))
-        rank = 1 + np.sum(scores > scores[rows, target][:, None], axis=1)
+        above = np.sum(scores > (t64 + eps)[:, None], axis=1)
+        qi, ci = np.nonzero(np.abs(scores - t64[:, None]) <= eps)  # the target itself among them
+        exact = np.einsum("nd,nd->n", q[qi], su[ci].astype(np.float64))
+        rank = 1 + above + np.bincount(qi[exact > t64[qi]], minlength=len(q))
         rr[g] = 1.0 / rank
     mrr_f, mrr_m = float(rr["f"].mean()), float(rr["m"].mean())
     asd = float(np.concatenate(asd_parts).mean())
