@@ -174,8 +174,12 @@ def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequen
         scores = q.astype(np.float32) @ su.T  # (n_o * n_a, n_src)
         excl = np.tile(s_idx, len(used))  # S_i of each query (occupation-major order)
         scores[rows, excl] = -np.inf
-        above = np.sum(scores > (t64 + eps)[:, None], axis=1)
-        qi, ci = np.nonzero(np.abs(scores - t64[:, None]) <= eps)  # the target itself among them
+        # float32 bounds rounded outwards: above `hi` is above the target in float64, below `lo`
+        # is not; the band between them (the target itself among it) is re-scored in float64
+        hi = np.nextafter((t64 + eps).astype(np.float32), np.float32(np.inf))[:, None]
+        lo = np.nextafter((t64 - eps).astype(np.float32), np.float32(-np.inf))[:, None]
+        above = np.count_nonzero(scores > hi, axis=1)
+        qi, ci = np.divmod(np.flatnonzero((scores >= lo) & (scores <= hi)), scores.shape[1])
         exact = np.einsum("nd,nd->n", q[qi], su[ci].astype(np.float64))
         rank = 1 + above + np.bincount(qi[exact > t64[qi]], minlength=len(q))
         rr[g] = 1.0 / rank
