@@ -28,7 +28,7 @@ import numpy as np
 
 from geobias.errors import InputError, VectorFormatError
 from geobias.io.atomic import atomic_directory, atomic_write, clean_stale_temporaries
-from geobias.store.vector_store import VectorStore
+from geobias.store.vector_store import VectorStore, all_finite
 
 FORMAT = "geobias-store"
 #: Stores up to this many words read ``words.txt`` when opened (a damaged file is reported at
@@ -108,10 +108,7 @@ def check_integrity(p: Path, meta: dict, vectors: np.ndarray) -> None:
         rows = vectors
     else:
         rows = vectors[:: max(1, n // _SAMPLE_ROWS)]
-    rows = np.asarray(rows)
-    # NaN propagates into the maximum, ±inf shows in the maximum or the minimum: two float32
-    # reductions, no temporary array
-    if rows.size and not (np.isfinite(rows.max()) and np.isfinite(rows.min())):
+    if not all_finite(np.asarray(rows)):
         raise VectorFormatError(
             f"{p}: vectors.npy contains NaN or inf rows (damaged on disk); {_repair_hint(p, meta)}"
         )
@@ -352,7 +349,7 @@ def verify_store(path: str | os.PathLike) -> str:
     recorded = json.loads((p / "meta.json").read_text(encoding="utf-8")).get("sha256_vectors")
     actual = sha256_file(p / "vectors.npy")
     if recorded is None:
-        if not np.isfinite(store.vectors.sum(axis=1, dtype=np.float64)).all():
+        if not all_finite(store.vectors):
             raise VectorFormatError(f"{p}: vectors.npy contains NaN or inf rows; the store is damaged, reinstall it")
     elif actual != recorded:
         raise VectorFormatError(
