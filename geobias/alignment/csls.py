@@ -39,35 +39,58 @@ def unit_rows(x: np.ndarray) -> np.ndarray:
     """Rows scaled to unit norm (float32, C-contiguous; zero rows stay zero).
 
     For raw arrays (mapped vectors, test matrices); a :class:`~geobias.store.VectorStore`
-    already caches its ``unit_vectors``, which pass through here without a copy. An input that already is unit-normalised float32 C-contiguous is returned as is (no copy:
-    a 200,000 × 300 store is 240 MB).
+    already caches its ``unit_vectors``, which pass through here without a copy. An input that
+    already is unit-normalised float32 C-contiguous is returned as is (no copy: a 200,000 × 300
+    store is 240 MB); a read-only one (a store's rows) is checked once and remembered.
     """
     x = np.asarray(x, dtype=np.float32)
-    read_only = _read_only(x)
-    if read_only and (hit := _UNIT_CACHE.get(id(x))) is not None and hit() is x:
+    if _UNIT_CHECKED.get(x):
         return x
     n = np.linalg.norm(x, axis=1, keepdims=True)
     if x.flags.c_contiguous and np.all((np.abs(n - 1) < 1e-5) | (n == 0)):
-        if read_only:  # a store's unit rows pass through here once per CSLS pair: checked once
-            _UNIT_CACHE[id(x)] = weakref.ref(x)
-            while len(_UNIT_CACHE) > 8:
-                _UNIT_CACHE.popitem(last=False)
+        _UNIT_CHECKED.put(x, True)  # a store's unit rows pass through here once per CSLS pair
         return x
     return np.ascontiguousarray(x / np.where(n > 0, n, 1.0), dtype=np.float32)
 
 
-def _read_only(x: np.ndarray) -> bool:
-    """True for an array that cannot be written through itself or any array it views (a store's
-    rows); a memory map's buffer counts as read-only (stores open them read-only)."""
-    while isinstance(x, np.ndarray):
-        if x.flags.writeable:
-            return False
-        x = x.base
-    return True
+class _ByIdentity:
+    """Values computed from the last ``size`` read-only arrays, found again by identity.
+
+    Only arrays that cannot be written through themselves or any array they view (a store's
+    rows; a memory map's buffer counts as read-only: stores open them read-only) are remembered,
+    so a value cannot go stale; a weak reference checks that an id was not reused.
+    """
+
+    def __init__(self, size: int = 8):
+        self.size = size
+        self._items: OrderedDict[int, tuple[weakref.ref, Any]] = OrderedDict()
+
+    @staticmethod
+    def read_only(x: np.ndarray) -> bool:
+        while isinstance(x, np.ndarray):
+            if x.flags.writeable:
+                return False
+            x = x.base
+        return True
+
+    def get(self, x: np.ndarray) -> Any:
+        """The value remembered for ``x``, or ``None``."""
+        hit = self._items.get(id(x))
+        if hit is None or hit[0]() is not x:
+            return None
+        self._items.move_to_end(id(x))
+        return hit[1]
+
+    def put(self, x: np.ndarray, value: Any) -> None:
+        """Remember ``value`` for ``x`` when ``x`` is read-only (else do nothing)."""
+        if self.read_only(x):
+            self._items[id(x)] = (weakref.ref(x), value)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
-#: Read-only unit matrices already checked by :func:`unit_rows` (by id, with a weak reference).
-_UNIT_CACHE: OrderedDict[int, weakref.ref] = OrderedDict()
+#: Read-only unit matrices already checked by :func:`unit_rows`.
+_UNIT_CHECKED = _ByIdentity()
 
 #: Below this many queries :func:`knn_ip` uses a NumPy product and :func:`top_k_desc` per block
 #: instead of faiss, whose brute-force search (faiss 1.15) was measured 4-7× slower for 32-256
@@ -87,13 +110,13 @@ def top_k_desc(sim: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
     Parameters
     ----------
-    sim : ndarray of shape (n_rows, n_cols), float32, finite
+    sim : ndarray of shape (n_rows, n_cols), float, no NaN (−inf marks an excluded entry)
     k : int
         1 ≤ k ≤ n_cols.
 
     Returns
     -------
-    vals : ndarray of shape (n_rows, k), float32
+    vals : ndarray of shape (n_rows, k), dtype of ``sim``
     cols : ndarray of shape (n_rows, k), int64
     """
     n_rows, n = sim.shape
@@ -121,6 +144,8 @@ def knn_ip(queries: np.ndarray, base: np.ndarray, k: int, *, batch_size: int = 8
     base : ndarray of shape (n_base, dim), float32
     k : int
         Clipped to ``n_base``.
+    batch_size : int, default 8192
+        Queries per faiss call (bounds the (batch × k) result buffers faiss allocates).
 
     Returns
     -------
@@ -186,25 +211,20 @@ def row_fingerprints(x: np.ndarray, block: int = 2048) -> np.ndarray:
     that differ that little still gives valid CSLS bounds. Read-only matrices (a store's rows)
     are fingerprinted once and remembered by identity (the last 8); the result is read-only.
     """
-    cacheable = _read_only(x)
-    if cacheable:
-        hit = _FP_CACHE.get(id(x))
-        if hit is not None and hit[0]() is x:
-            return hit[1]
+    out = _FINGERPRINTS.get(x)
+    if out is not None:
+        return out
     w = np.random.default_rng(20180214).standard_normal((x.shape[1], 4))
     out = np.empty((x.shape[0], 4), dtype=np.float64)
     for s in range(0, x.shape[0], block):
         out[s : s + block] = x[s : s + block].astype(np.float64) @ w
     out.flags.writeable = False
-    if cacheable:  # a read-only matrix (a store's rows) passes through here once per use
-        _FP_CACHE[id(x)] = (weakref.ref(x), out)
-        while len(_FP_CACHE) > 8:
-            _FP_CACHE.popitem(last=False)
+    _FINGERPRINTS.put(x, out)  # a read-only matrix (a store's rows) passes through once per use
     return out
 
 
-#: Fingerprints of recent read-only matrices, by id (checked against a weak reference).
-_FP_CACHE: OrderedDict[int, tuple[weakref.ref, np.ndarray]] = OrderedDict()
+#: Fingerprints of recent read-only matrices.
+_FINGERPRINTS = _ByIdentity()
 
 
 def content_key(x: np.ndarray, fingerprints: np.ndarray | None = None) -> bytes:

@@ -158,6 +158,7 @@ def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequen
     # dimensions (Higham: |fl(x·y) − x·y| ≤ γ_d Σ|x_i y_i| ≤ d·u/(1 − d·u)) plus rounding the
     # query to float32 (≤ u), with a factor 2 to spare: the ranks are the float64 ranks.
     eps = (su.shape[1] + 2) * 2.0**-23
+    n_o = len(used)
     for g, col in (("f", 0), ("m", 1)):
         s_idx = np.array([src.index[a[col]] for a in adj])
         s_i = su[s_idx].astype(np.float64)
@@ -165,7 +166,6 @@ def word_pair_translation(src: VectorStore, en: VectorStore, occupations: Sequen
         q /= np.linalg.norm(q, axis=1, keepdims=True)
         rows = np.arange(len(q))
         occ = q @ occ64_t  # (n_o * n_a, 2 n_o): float64 scores of the occupation forms
-        n_o = len(used)
         cf = occ[rows, np.repeat(np.arange(n_o), len(adj))]
         cm = occ[rows, n_o + np.repeat(np.arange(n_o), len(adj))]
         asd_parts.append(np.abs(cf - cm))
