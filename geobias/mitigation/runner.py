@@ -181,9 +181,10 @@ def mitigate(
         report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
                   "n_gender_specific": len(est.gender_specific_), "n_equalize_pairs": len(est.equalize_pairs_)}
     else:
-        est = cls(refine=refine).fit(store, en, dictionary)
-        outputs = {lang: est.transform(store)}
+        est = cls(refine=refine)
+        debiased, en_out = est.fit_transform_pair(store, en, dictionary)  # maps and debiases once
+        outputs = {lang: debiased}
         if cls.changes_english:
-            outputs["en"] = est.transform(en)
+            outputs["en"] = en_out
         report = est.report_.to_dict()
     return Mitigated(method, lang, est, outputs, {"method": method, "lang": lang, **report})
