@@ -1,14 +1,55 @@
-"""The one progress mechanism of geobias: rich bars on stderr (library side).
+"""The one progress mechanism of geobias.
 
-The CLI decides whether to show progress (``geobias.cli._options.progress_enabled``: a terminal,
-no ``--quiet``, no piped ``--json``); library functions take ``progress: bool`` and draw their bars
-with :func:`progress_bar`, a small tqdm-like object, so no code depends on tqdm.
+A long run reports through a :class:`Progress` object that its caller hands in: named stages,
+stages whose text changes, and bars with a total. The base class ignores everything (Python
+callers, tests); the CLI's subclass draws rich spinners and bars on stderr; the service's writes
+the latest message into the job's record. Library code never decides how progress is shown.
+
+:func:`progress_bar` is the older, narrower form (a tqdm-like bar on stderr, switched by a bool)
+that the model-scoring loops still use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+
+class Progress:
+    """Where a long run reports what it is doing. This base class shows nothing.
+
+    ``enabled`` tells a command whether anyone is watching (it may then skip work done only to
+    report, such as timing a calibration run for a bar's estimate).
+
+    Examples
+    --------
+    >>> p = Progress()
+    >>> with p.stage("loading vectors"):
+    ...     pass
+    >>> with p.bar("permutations", 10) as advance:
+    ...     advance(10)
+    """
+
+    enabled: bool = False
+
+    @contextmanager
+    def stage(self, description: str) -> Iterator[None]:
+        """A named stage of unknown length."""
+        with self.status(description):
+            yield
+
+    @contextmanager
+    def status(self, description: str) -> Iterator[Callable[[str], None]]:
+        """A stage whose description the caller updates: ``with p.status("a") as update: update("b")``."""
+        yield lambda text: None
+
+    @contextmanager
+    def bar(self, description: str, total: int) -> Iterator[Callable[..., None]]:
+        """A bar of ``total`` steps: ``with p.bar("x", n) as advance: advance(k)``."""
+        yield lambda n=1: None
+
+    def note(self, text: str) -> None:
+        """A line for the person watching (a file written, a warning); not part of the result."""
 
 
 class _Bar:

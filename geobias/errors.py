@@ -14,6 +14,24 @@ class InputError(GeobiasError, ValueError):
     """A value, option or file content is invalid (bad option, empty word list, NaN row...)."""
 
 
+class ParameterError(InputError):
+    """A parameter has the wrong type or lies outside its allowed values (a negative seed, an
+    unknown choice, two options that exclude each other): a usage error.
+
+    The CLI prints it naming the option (``--seed``) and exits 2; the service answers 422.
+
+    Attributes
+    ----------
+    field : str or None
+        The parameter's name in the command's parameter model (``"seed"``), or ``None`` when the
+        problem involves several parameters.
+    """
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
 class VectorFormatError(InputError):
     """A vector file is malformed: truncated, wrong header, wrong dimension, non-numeric.
 

@@ -17,7 +17,7 @@ import sys
 from enum import Enum
 
 from geobias.cli._app import app
-from geobias.errors import GeobiasError
+from geobias.errors import GeobiasError, ParameterError
 
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
 # command functions so that `geobias --help` is instant.
@@ -51,27 +51,20 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name)
 
 
-def _record_invocations(typer_app, prefix: str = "") -> None:
-    """Wrap every registered command so that, when it runs, its name and the options it was
-    given are recorded for the result envelope (:func:`geobias.cli._options.emit`), and choice
-    options (:mod:`geobias.cli._choices`) reach the command as plain strings. Uses only Typer's
-    public registration lists; the wrapper keeps the signature Typer reads."""
+def _plain_choices(typer_app) -> None:
+    """Wrap every registered command so that choice options (:mod:`geobias.cli._choices`) reach
+    it as plain strings. Uses only Typer's public registration lists; the wrapper keeps the
+    signature Typer reads."""
     for info in typer_app.registered_commands:
-        name = f"{prefix}{info.name or info.callback.__name__.replace('_', '-')}"
-        info.callback = _recording(info.callback, name)
+        info.callback = _plain_options(info.callback)
     for group in typer_app.registered_groups:
-        _record_invocations(group.typer_instance, f"{prefix}{group.name} ")
+        _plain_choices(group.typer_instance)
 
 
-def _recording(callback, name: str):
+def _plain_options(callback):
     @functools.wraps(callback)
     def wrapper(*args, **kwargs):
-        from geobias.results import record_input
-
-        kwargs = {k: _plain(v) for k, v in kwargs.items()}
-        record_input("command", name)
-        record_input("options", {k: v for k, v in kwargs.items() if k != "as_json"})
-        return callback(*args, **kwargs)
+        return callback(*args, **{k: _plain(v) for k, v in kwargs.items()})
 
     return wrapper
 
@@ -86,7 +79,7 @@ def _plain(value):
     return value
 
 
-_record_invocations(app)
+_plain_choices(app)
 
 
 def _first_paragraph(text: str | None) -> str | None:
@@ -150,10 +143,7 @@ def _fail(message: str, code: int = 1) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (``geobias``)."""
-    from geobias.results import start_recording, stop_recording
-
     debug = os.environ.get("GEOBIAS_DEBUG") == "1"
-    token = start_recording()
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="geobias")
     except _EXIT as exc:
@@ -162,6 +152,12 @@ def main(argv: list[str] | None = None) -> None:
         rc = _fail("aborted")
     except _USAGE as exc:
         rc = _fail(_usage_line(exc), code=2)
+    except ParameterError as exc:
+        if debug:
+            raise
+        from geobias.cli._run import cli_message
+
+        rc = _fail(cli_message(str(exc), exc.field), code=2)
     except GeobiasError as exc:
         if debug:
             raise
@@ -176,6 +172,4 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail(f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows the traceback)")
-    finally:
-        stop_recording(token)
     sys.exit(rc if isinstance(rc, int) else 0)

@@ -32,16 +32,3 @@ Actors = Annotated[
     int | None,
     typer.Option("--actors", help="Ray model replicas (default: one per GPU, else cluster CPUs / --threads)."),
 ]
-
-
-def open_engine(engine: str, ray_address: str, threads: int | None, actors: int | None = None):
-    """The engine for a command (a context manager); what it is goes into the result envelope."""
-    from geobias.engine import make_engine
-
-    return make_engine(engine, ray_address=ray_address, threads=threads, actors=actors)
-
-
-def record_engine(eng) -> None:
-    from geobias.results import record_input
-
-    record_input("engine", eng.describe())

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from geobias.cli._choices import OovChoice, SimilarityChoice
-from geobias.errors import InputError
+from geobias._progress import Progress as _LibraryProgress
+from geobias.cli._choices import OovChoice, PermutationMethod, SimilarityChoice
 
 Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
 OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
@@ -78,6 +78,16 @@ def emit(result: Any, as_json: bool, render) -> None:
         render(stdout, result)
 
 
+Permutations = Annotated[int, typer.Option("--permutations", "-n", help=(
+    "Monte-Carlo permutations (with --permutation-method auto, the exact test when fewer partitions exist). "
+    "More than 100,000,000 partitions need --force."))]
+MethodOpt = Annotated[PermutationMethod, typer.Option("--permutation-method", help=(
+    "Permutation test: exact (enumerate every partition), monte-carlo (-n random permutations) or auto "
+    "(exact when there are at most -n partitions)."))]
+OldMethodOpt = Annotated[PermutationMethod | None, typer.Option("--method", hidden=True, help=(
+    "Deprecated spelling of --permutation-method."))]
+Force = Annotated[bool, typer.Option("--force", help="Run a permutation test above 100,000,000 partitions.")]
+
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
 
 
@@ -97,16 +107,19 @@ def progress_enabled(quiet: bool = False, as_json: bool = False) -> bool:
     return stderr.is_terminal
 
 
-class Progress:
-    """The one progress mechanism of the CLI: rich stages and bars on stderr.
+class Progress(_LibraryProgress):
+    """The CLI's form of the library's progress reporter: rich stages and bars on stderr.
 
     ``with p.stage("loading vectors"): ...`` shows a spinner with the stage name;
     ``with p.bar("permutations", total) as advance: advance(k)`` shows a bar with the time left.
-    Disabled, both are silent no-ops.
+    Disabled, both are silent no-ops; notes (files written, warnings) always print.
     """
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
+
+    def note(self, text: str) -> None:
+        stderr.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def _progress(self, *, bar: bool):
         from rich.progress import (
@@ -155,34 +168,3 @@ class Progress:
 def progress(quiet: bool = False, as_json: bool = False) -> Progress:
     """The progress reporter for a command (see :func:`progress_enabled`)."""
     return Progress(progress_enabled(quiet, as_json))
-
-
-def word_set(value: str, option: str) -> list[str]:
-    """A word set given on the command line: a file (one word per line, # comments) or an inline
-    comma-separated list (``--targets-x "nurse,teacher"``)."""
-    from geobias.wordlists import read_word_file
-
-    p = Path(value).expanduser()
-    try:
-        exists = p.exists()
-    except OSError:  # e.g. a long inline list is not a valid file name
-        exists = False
-    if exists:
-        return read_word_file(p)
-    if "," not in value and ("/" in value or p.suffix.lower() in {".txt", ".tsv", ".csv", ".lst"}):
-        raise InputError(f"{option}: no such file {value} (give a file, or words separated by commas)")
-    words = [w.strip() for w in value.split(",")]
-    words = [w for w in words if w]
-    if not words:
-        raise InputError(f"{option}: no words in {value!r}")
-    dup = next((w for i, w in enumerate(words) if w in words[:i]), None)
-    if dup is not None:
-        raise InputError(f"{option}: word {dup!r} is given twice")
-    return words
-
-
-def need_lang(lang: str | None, what: str) -> str:
-    """``lang``, or an :class:`InputError` saying that the built-in ``what`` needs ``--lang``."""
-    if lang is None:
-        raise InputError(f"pass --lang to use the built-in {what} (or give your own file)")
-    return lang

@@ -8,31 +8,9 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._engine import EngineOpt, RayAddress, Threads, open_engine, record_engine
-from geobias.cli._options import Json, emit, stderr
-
-
-def _render(console, res) -> None:
-    from rich.table import Table
-
-    t = Table(title=f"audit {res.config}: {res.n_ok} ok, {res.n_failed} failed ({res.engine['engine']} engine)")
-    for c in ("store", "test", "lang", "statistic", "effect size", "p", "n"):
-        t.add_column(c, justify="left" if c in ("store", "test") else "right")
-    failed = []
-    for c in res.cells:
-        if c["status"] == "ok":
-            s = c["summary"]
-            es = s.get("effect_size")
-            t.add_row(c["store"], c["test"], c["lang"], f"{s['statistic']:+.4g}",
-                      "-" if es is None else f"{es:+.3f}", f"{s['p_value']:.3g}", str(s["n"]))
-        else:
-            t.add_row(c["store"], c["test"], c["lang"], "failed", "", "", "")
-            failed.append(c)
-    console.print(t)
-    for c in failed:
-        console.print(f"failed {c['store']} x {c['test']} x {c['lang']}: {c['error']}", markup=False)
-    for s in res.skipped:
-        console.print(f"skipped {s['store']} x {s['lang']}: {s['reason']}")
+from geobias.cli._engine import EngineOpt, RayAddress, Threads
+from geobias.cli._options import Json, stderr
+from geobias.cli._run import invoke
 
 
 @app.command("audit")
@@ -52,20 +30,14 @@ def audit(
     """
     import json
 
-    from geobias.cli._options import command_envelope
-    from geobias.engine.audit import read_config, run_audit
     from geobias.io.atomic import atomic_write, check_output_path
 
-    cfg = read_config(config)
     if out is not None:
         check_output_path(out, what="report", overwrite=overwrite)  # fail before the grid runs
-    with open_engine(engine, ray_address, threads) as eng:
-        record_engine(eng)
-        res = run_audit(cfg, eng, progress=stderr.is_terminal)
+    _, env = invoke("audit", locals(), out=None, overwrite=None)
     if out is not None:
         # written only once every cell has finished: never a partial report
         with atomic_write(out, mode="w", what="report", overwrite=overwrite) as fh:
-            fh.write(json.dumps(command_envelope(res), indent=2, ensure_ascii=False) + "\n")
-    emit(res, as_json, _render)
-    if out is not None and not as_json:
-        stderr.print(f"report written to {out}")
+            fh.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
+        if not as_json:
+            stderr.print(f"report written to {out}")

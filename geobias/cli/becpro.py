@@ -9,7 +9,8 @@ import typer
 
 from geobias.cli._app import becpro_app
 from geobias.cli._choices import BecProLangChoice
-from geobias.cli._options import Json, emit, stderr
+from geobias.cli._options import Json
+from geobias.cli._run import invoke
 
 
 @becpro_app.command("generate")
@@ -23,9 +24,4 @@ def generate(
 
     Example: geobias becpro generate --lang de --out becpro_de.tsv
     """
-    from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
-
-    rows = generate_becpro(lang)
-    path = write_becpro(rows, out, lang=lang, overwrite=overwrite)
-    res = BecProCorpusFile(lang, str(path), len(rows))
-    emit(res, as_json, lambda _c, r: stderr.print(f"wrote {r.n_sentences} BEC-Pro {r.lang.upper()} sentences to {r.path}"))
+    invoke("becpro generate", locals())

@@ -9,15 +9,8 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import CdaModeChoice
-from geobias.cli._options import Json, Seed, emit
-
-
-def _render(console, res) -> None:
-    what = "added" if res.mode == "cda" else "substituted"
-    console.print(
-        f"{res.mode.upper()}: {res.n_documents} documents in, {res.n_output} out "
-        f"({res.n_counterfactual} counterfactuals {what}, {res.n_substitutions} words swapped) → {res.output}"
-    )
+from geobias.cli._options import Json, Seed
+from geobias.cli._run import invoke
 
 
 @app.command("cda")
@@ -39,8 +32,4 @@ def cda(
 
     Example: geobias cda --input gap-development.tsv --column Text --mode cds --out gap-cds.tsv
     """
-    from geobias.contextual.cda import augment_file, load_swapper
-
-    res = augment_file(input, out, mode, seed=seed, column=column, overwrite=overwrite,
-                       swapper=load_swapper("en", names=not no_names))
-    emit(res, as_json, _render)
+    invoke("cda", locals())

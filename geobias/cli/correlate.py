@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, Plot, TrustPickle, Vectors, emit
+from geobias.cli._options import Json, Limit, Plot, TrustPickle, Vectors
+from geobias.cli._run import invoke
 
 
 @app.command("correlate")
@@ -25,27 +26,4 @@ def correlate_command(
 
     Example: geobias correlate --lang fr --en-vectors en-w2v-gnews
     """
-    from geobias import wordlists
-
-    if plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(plot, what="plot")
-    from geobias.evaluation import correlate
-    from geobias.sources import resolve_store
-
-    src = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle, option="--en-vectors")
-    result = correlate(src, en, wordlists.occupations(lang), wordlists.attribute_words(lang),
-                       wordlists.attribute_words("en"))
-    if plot is not None:
-        from geobias.report.plots import plot_correlation, save_figure
-
-        rows = result.per_occupation
-        save_figure(plot_correlation([r["english"] for r in rows], [r["weat_en"] for r in rows],
-                                     [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value,
-                                     lang=lang), plot)
-
-    from geobias.report.tables import correlation_table, render
-
-    emit(result, as_json, lambda console, r: render(console, correlation_table(r)))
+    invoke("correlate", locals())

@@ -9,20 +9,9 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import FinetuneCdaChoice
-from geobias.cli._options import Json, Seed, emit, stderr
+from geobias.cli._options import Json, Seed
+from geobias.cli._run import invoke
 from geobias.cli.probe_association import Device, ModelOpt
-
-
-def _render(console, res) -> None:
-    console.print(
-        f"fine-tuned {res.model} for {res.steps} steps ({res.epochs} epoch(s), batch {res.batch_size}, lr {res.lr:g}) "
-        f"on {res.n_sequences} sequences ({res.n_documents} documents, CDA mode {res.cda}) in {res.seconds:.1f} s on {res.device}"
-    )
-    console.print(
-        f"MLM loss on the fixed evaluation batch ({res.n_eval_sequences} sequences): "
-        f"{res.loss_before:.4f} → {res.loss_after:.4f}"
-    )
-    stderr.print(f"saved to {res.output} (compare: geobias probe becpro --model {res.model} --compare {res.output})")
 
 
 @app.command("finetune")
@@ -49,13 +38,4 @@ def finetune(
 
     Example: geobias finetune --model bert-base-uncased --corpus gap-development.tsv --column Text --cda cds --out bert-cds/
     """
-    from geobias.contextual.cda import read_documents
-    from geobias.contextual.finetune import finetune_mlm
-
-    docs, _, _ = read_documents(corpus, column)
-    res = finetune_mlm(
-        model, docs, out, cda=cda, epochs=epochs, batch_size=batch_size, lr=lr, max_steps=max_steps,
-        mlm_probability=mlm_probability, max_length=max_length, seed=seed, device=device,
-        overwrite=overwrite, progress=stderr.is_terminal,
-    )
-    emit(res, as_json, _render)
+    invoke("finetune", locals())

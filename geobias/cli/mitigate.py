@@ -10,7 +10,8 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import MitigationMethod, WriteFormatChoice
-from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors, emit, progress, stderr
+from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors
+from geobias.cli._run import invoke
 
 
 @app.command("mitigate")
@@ -41,30 +42,4 @@ def mitigate_command(
 
     Example: geobias mitigate --method leace-keep-grammar --lang fr --out fr-erased/
     """
-    from geobias.io.export import check_export
-    from geobias.mitigation.runner import mitigate, needs_english
-    from geobias.sources import resolve_store
-
-    use_en = needs_english(method, en_given=en_vectors is not None, dictionary_given=dictionary is not None)
-    check_export(out, fmt)  # fail before loading and fitting
-    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    with progress(quiet, as_json).stage(f"fitting {method}"):
-        en = resolve_store("en", en_vectors, limit=limit, trust_pickle=trust_pickle,
-                           option="--en-vectors") if use_en else None
-        fitted = mitigate(method, store, lang, en=en, dictionary=dictionary, refine=refine)
-    result = fitted.save(out, fmt, drop_whitespace_words=drop_whitespace_words)
-    for name, words in result.report["dropped_whitespace_words"].items():  # whitespace-only words: no word2vec/fastText text form
-        stderr.print(f"warning: left out {len(words)} {name} word(s) that {fmt} cannot hold: "
-                     f"{', '.join(repr(w) for w in words)}", markup=False, highlight=False, soft_wrap=True)
-
-    def render(console, r):
-        for name, path in r.files.items():
-            stderr.print(f"wrote {name}: {path}")
-        if r.report.get("n_pairs_shifted") is not None:
-            console.print(f"{r.report['n_pairs_shifted']} two-form pairs shifted; cos(d_PCA, d_g) = "
-                          f"{r.report.get('cos_pca_grammatical')}")
-        if r.report.get("n_neutralized") is not None:
-            console.print(f"{r.report['n_neutralized']:,} words neutralised by eq. 2 "
-                          f"({r.report.get('neutralize')}; d_PCA from {', '.join(r.report.get('pca_languages') or [])})")
-
-    emit(result, as_json, render)
+    invoke("mitigate", locals(), format=fmt, fmt=None)

@@ -9,30 +9,22 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._options import (
+    Force,
     Json,
     Limit,
+    MethodOpt,
+    OldMethodOpt,
     Oov,
     OptLang,
+    Permutations,
     Quiet,
     Seed,
     Similarity,
     Subwords,
     TrustPickle,
     Vectors,
-    emit,
-    need_lang,
-    progress,
-    word_set,
 )
-from geobias.cli._permutations import (
-    Force,
-    MethodOpt,
-    Permutations,
-    check_permutations,
-    plan_permutations,
-    run_with_progress,
-)
-from geobias.errors import InputError
+from geobias.cli._run import deprecated, invoke
 
 
 @app.command("mweat")
@@ -51,7 +43,8 @@ def mweat_command(
         typer.Option("--attributes", help="TSV of attribute words: male<TAB>female per line (a cell may be empty or '-')."),
     ] = None,
     permutations: Permutations = 100_000,
-    method: MethodOpt = "auto",
+    permutation_method: MethodOpt = "auto",
+    method: OldMethodOpt = None,
     force: Force = False,
     seed: Seed = 0,
     similarity: Similarity = "cosine",
@@ -74,50 +67,7 @@ def mweat_command(
 
     Example: geobias mweat --lang fr --json
     """
-    from geobias import wordlists
-    from geobias.metrics import mweat
-    from geobias.report.tables import mweat_table, render
-    from geobias.wordlists import read_attribute_file
-
-    if (targets_x is None) != (targets_y is None):
-        raise typer.BadParameter("give both --targets-x and --targets-y, or neither")
-    if (attributes_a is None) != (attributes_b is None):
-        raise typer.BadParameter("give both --attributes-a and --attributes-b, or neither")
-    if targets_x is not None and targets is not None:
-        raise typer.BadParameter("give --targets or --targets-x/--targets-y, not both")
-    if attributes_a is not None and attributes is not None:
-        raise typer.BadParameter("give --attributes or --attributes-a/--attributes-b, not both")
-    check_permutations(permutations)
-    if targets_x is not None:
-        masc, fem = word_set(targets_x, "--targets-x"), word_set(targets_y, "--targets-y")
-        if len(masc) != len(fem):
-            raise InputError(f"--targets-x has {len(masc)} words and --targets-y {len(fem)}; "
-                             "they pair masculine and feminine forms by position")
-        from geobias.wordlists import Occupation
-
-        occupations = [Occupation(f, m, m) for m, f in zip(masc, fem, strict=True)]
-    elif targets is not None:
-        occupations = wordlists.read_occupation_file(targets)
-    else:
-        occupations = wordlists.occupations(need_lang(lang, "occupation list"))
-    if attributes_a is not None:
-        male, female = word_set(attributes_a, "--attributes-a"), word_set(attributes_b, "--attributes-b")
-    elif attributes is not None:
-        male, female = read_attribute_file(attributes)
-    else:
-        male, female = wordlists.attribute_words(need_lang(lang, "attribute words"))
-    n_items = 2 * len(occupations)
-    draws = plan_permutations(n_items, len(occupations), permutations, method, paired=paired, force=force)
-    from geobias.sources import resolve_store
-
-    ui = progress(quiet, as_json)
-    wanted = [w for o in occupations for w in (o.masculine, o.feminine)] + male + female
-    with ui.stage("loading vectors"):
-        store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle,
-                              subword_words=wanted if subwords else None)
-    result = run_with_progress(ui, draws, n_items, len(occupations), paired, lambda advance: mweat(
-        store, occupations, male, female,
-        n_permutations=permutations, seed=seed, similarity=similarity, paired=paired, oov=oov,
-        method=method, progress=advance,
-    ))
-    emit(result, as_json, lambda console, r: render(console, mweat_table(r, top=top)))
+    if method is not None:
+        deprecated("--method", "--permutation-method")
+        permutation_method = method
+    invoke("mweat", locals(), method=None)

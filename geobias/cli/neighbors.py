@@ -8,7 +8,8 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import ApproxChoice
-from geobias.cli._options import Json, Limit, OptLang, TrustPickle, Vectors, emit
+from geobias.cli._options import Json, Limit, OptLang, TrustPickle, Vectors
+from geobias.cli._run import invoke
 
 
 @app.command("neighbors")
@@ -26,24 +27,4 @@ def neighbors_cmd(
 
     Example: geobias neighbors femme --lang fr -k 5
     """
-    from geobias.errors import InputError
-    from geobias.sources import resolve_store
-    from geobias.store.neighbors import nearest_neighbors
-
-    if k <= 0:
-        raise InputError(f"-k must be positive; got {k}")
-    store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle)
-    result = nearest_neighbors(store, word, k, approx=approx, source=vectors)
-    emit(result, as_json, _render)
-
-
-def _render(console, r) -> None:
-    from rich.table import Table
-
-    table = Table(title=f"nearest neighbours of {r.word!r} ({r.source})")
-    table.add_column("#", justify="right")
-    table.add_column("word")
-    table.add_column("cosine", justify="right")
-    for i, n in enumerate(r.neighbors, 1):
-        table.add_row(str(i), n.word, f"{n.similarity:.4f}")
-    console.print(table)
+    invoke("neighbors", locals())

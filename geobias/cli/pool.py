@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import vectors_app
-from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine
-from geobias.cli._options import Json, OptLang, Quiet, emit, progress_enabled, stderr
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
+from geobias.cli._options import Json, OptLang, Quiet
+from geobias.cli._run import invoke
 from geobias.cli.probe_association import BatchSize, Device
 
 
@@ -42,23 +43,4 @@ def pool(
 
     Example: geobias vectors pool --model minilm-l6 --words words.txt --out minilm-pooled
     """
-    from geobias.contextual.pooling import PooledStoreFile, pool_vectors
-    from geobias.io.atomic import check_output_path
-    from geobias.languages import get_language
-    from geobias.sources import store_path
-    from geobias.store import save_store
-    from geobias.wordlists import read_lines, read_words
-
-    # Every input and the output location are checked before the model is loaded.
-    word_list = read_words(words)
-    ctx = read_lines(contexts, what="contexts") if contexts is not None else None
-    code = get_language(lang).code if lang is not None else None
-    target = check_output_path(store_path(out), what="store", overwrite=overwrite, directory=True)
-    with open_engine(engine, ray_address, threads, actors) as eng:
-        store = pool_vectors(eng.load_encoder(model, device, trust_pickle=trust_pickle), word_list, ctx,
-                             layer=layer, batch_size=batch_size, lang=code,
-                             progress=progress_enabled(quiet, as_json))
-    save_store(store, target, overwrite=overwrite)
-    res = PooledStoreFile(model, str(target), len(store), store.dim, layer, None if ctx is None else len(ctx))
-    emit(res, as_json, lambda _c, r: stderr.print(
-        f"pooled {r.n_words} words x {r.dim} d from {r.model} into {r.path}"))
+    invoke("vectors pool", locals())

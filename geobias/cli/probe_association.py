@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import probe_app
-from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
-from geobias.cli._options import Json, emit, stderr
-from geobias.report.contextual import render_association
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
+from geobias.cli._options import Json
+from geobias.cli._run import invoke
 
 ModelOpt = Annotated[
     str,
@@ -40,11 +40,4 @@ def association(
 
     Example: geobias probe association --model bert-base-uncased --sentences probes.tsv
     """
-    from geobias.contextual.association import kurita_association, read_probe_tsv
-
-    probes = read_probe_tsv(sentences)
-    with open_engine(engine, ray_address, threads, actors) as eng:
-        record_engine(eng)
-        res = kurita_association(eng.load_masked_lm(model, device), probes, batch_size=batch_size,
-                                 progress=stderr.is_terminal)
-    emit(res, as_json, render_association)
+    invoke("probe association", locals())

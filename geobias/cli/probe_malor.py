@@ -8,10 +8,10 @@ import typer
 
 from geobias.cli._app import probe_app
 from geobias.cli._choices import MalorPairChoice
-from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads, open_engine, record_engine
-from geobias.cli._options import Json, emit, stderr
+from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
+from geobias.cli._options import Json
+from geobias.cli._run import invoke
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
-from geobias.report.contextual import render_malor
 
 
 @probe_app.command("malor")
@@ -30,11 +30,4 @@ def malor(
 
     Example: geobias probe malor --model bert-base-uncased --pair names
     """
-    from geobias.contextual.malor import MalorPair, malor_probe
-    from geobias.validation import check_choice
-
-    check_choice("pair", pair, MalorPair)
-    with open_engine(engine, ray_address, threads, actors) as eng:
-        record_engine(eng)
-        res = malor_probe(eng.load_masked_lm(model, device), pair, batch_size=batch_size, progress=stderr.is_terminal)
-    emit(res, as_json, render_malor)
+    invoke("probe malor", locals())

@@ -9,31 +9,22 @@ import typer
 from geobias.cli._app import app
 from geobias.cli._choices import AlternativeChoice
 from geobias.cli._options import (
+    Force,
     Json,
     Limit,
+    MethodOpt,
+    OldMethodOpt,
     Oov,
     OptLang,
+    Permutations,
     Quiet,
     Seed,
     Similarity,
     Subwords,
     TrustPickle,
     Vectors,
-    emit,
-    need_lang,
-    progress,
-    word_set,
 )
-from geobias.cli._permutations import (
-    Force,
-    MethodOpt,
-    Permutations,
-    check_permutations,
-    plan_permutations,
-    run_with_progress,
-)
-
-ROLES = (("x", "--targets-x"), ("y", "--targets-y"), ("a", "--attributes-a"), ("b", "--attributes-b"))
+from geobias.cli._run import deprecated, invoke
 
 
 def _set_option(option: str, help: str):
@@ -56,7 +47,8 @@ def weat_command(
     trust_pickle: TrustPickle = False,
     subwords: Subwords = False,
     permutations: Permutations = 100_000,
-    method: MethodOpt = "auto",
+    permutation_method: MethodOpt = "auto",
+    method: OldMethodOpt = None,
     force: Force = False,
     seed: Seed = 0,
     similarity: Similarity = "cosine",
@@ -72,34 +64,7 @@ def weat_command(
 
     Example: geobias weat --lang en --test career-family-terms
     """
-    from geobias import wordlists
-    from geobias.metrics import weat
-    from geobias.report.tables import render, weat_table
-
-    own = {role: value for (role, _), value in zip(ROLES, (targets_x, targets_y, attributes_a, attributes_b), strict=True)}
-    given = [opt for (role, opt) in ROLES if own[role] is not None]
-    if given and len(given) != 4:
-        missing = [opt for (role, opt) in ROLES if own[role] is None]
-        raise typer.BadParameter(f"your own WEAT needs all four sets; missing {', '.join(missing)}")
-    if given and test is not None:
-        raise typer.BadParameter("give --test or your own sets (--targets-x ...), not both")
-    check_permutations(permutations)
-    if given:
-        X, Y, A, B = (word_set(own[role], opt) for role, opt in ROLES)
-        name = "custom"
-    else:
-        sets = wordlists.weat_test(need_lang(lang, "WEAT tests"), test or "career-family")
-        X, Y, A, B, name = sets.X, sets.Y, sets.A, sets.B, sets.name
-    draws = plan_permutations(len(X) + len(Y), len(X), permutations, method, force=force)
-    from geobias.sources import resolve_store
-
-    ui = progress(quiet, as_json)
-    with ui.stage("loading vectors"):
-        store = resolve_store(lang, vectors, limit=limit, trust_pickle=trust_pickle,
-                              subword_words=[*X, *Y, *A, *B] if subwords else None)
-    result = run_with_progress(ui, draws, len(X) + len(Y), len(X), False, lambda advance: weat(
-        store, X, Y, A, B,
-        n_permutations=permutations, seed=seed, similarity=similarity, oov=oov,
-        alternative=alternative, method=method, test=name, progress=advance,
-    ))
-    emit(result, as_json, lambda console, r: render(console, weat_table(r)))
+    if method is not None:
+        deprecated("--method", "--permutation-method")
+        permutation_method = method
+    invoke("weat", locals(), method=None)

@@ -1,8 +1,32 @@
 """The command layer: every user-facing analysis written once.
 
-Each command module holds one typed parameter model (pydantic; the single home of defaults,
-choices, "both or neither" rules, word-set assembly and the permutation budget) and one
-``run(params, *, progress=None) -> Result``, registered under the command's name. The CLI
+Each command module holds, per command, one typed parameter model (pydantic; the single home of
+defaults, choices, "both or neither" rules, word-set assembly and the permutation budget) and
+one ``run(params, *, progress=None) -> Result``, registered under the command's name. The CLI
 (:mod:`geobias.cli`), the service (:mod:`geobias.service`) and Python callers are adapters over
-it: they build the parameter model, call :func:`execute` or ``run``, and render the result.
+it: they validate their input with :func:`validate`, call :func:`execute`, and render the result
+with the renderers registered beside its type (:mod:`geobias.report.registry`).
+
+Examples
+--------
+>>> from geobias.commands import get
+>>> get("mweat").params.model_fields["permutations"].default
+100000
 """
+
+from geobias.commands._base import (
+    REGISTRY,
+    Command,
+    Front,
+    Params,
+    command,
+    commands,
+    dump,
+    execute,
+    get,
+    run,
+    validate,
+)
+
+__all__ = ["REGISTRY", "Command", "Front", "Params", "command", "commands", "dump", "execute", "get", "run",
+           "validate"]

@@ -14,22 +14,13 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from geobias.errors import GeobiasError, OutOfVocabularyError
-from geobias.service import analyses
+from geobias.errors import GeobiasError, OutOfVocabularyError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
-from geobias.service.models import (
-    DirectionsRequest,
-    JobRequest,
-    MweatRequest,
-    NeighborsRequest,
-    TranslateEvalRequest,
-    WeatRequest,
-)
 from geobias.service.stores import StoreExists, StoreManager, StoreNotFound, sha256_of
 
 _STATUS = {StoreNotFound: 404, JobNotFound: 404, StoreExists: 409, JobConflict: 409, QueueFull: 429,
-           OutOfVocabularyError: 422}
+           OutOfVocabularyError: 422, ParameterError: 422}
 # The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
 _PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
                  "X-Content-Type-Options": "nosniff"}
@@ -207,37 +198,42 @@ def create_app(config: ServiceConfig) -> Limits:
 
             shutil.rmtree(staged, ignore_errors=True)
 
-    # ------------------------------------------------------------------ quick analyses
-    @app.post("/neighbors", tags=["analyses"])
-    def neighbors(req: NeighborsRequest) -> dict[str, Any]:
-        """Nearest neighbours by cosine similarity (``geobias neighbors``)."""
-        return analyses.neighbors(config, stores, req)
+    # ------------------------------------------------------------------ quick analyses and jobs
+    from geobias.service.commands import job_kinds
 
-    @app.post("/weat", tags=["analyses"])
-    def weat(req: WeatRequest) -> dict[str, Any]:
-        """WEAT (``geobias weat``); built-in test by name or inline X, Y, A, B."""
-        return analyses.weat(config, stores, req)
+    for cmd in _quick_commands():
+        _add_quick_route(app, config, stores, cmd)
 
-    @app.post("/mweat", tags=["analyses"])
-    def mweat(req: MweatRequest) -> dict[str, Any]:
-        """MWEAT (``geobias mweat``)."""
-        return analyses.mweat(config, stores, req)
+    kinds = job_kinds()
 
-    @app.post("/directions", tags=["analyses"])
-    def directions(req: DirectionsRequest) -> dict[str, Any]:
-        """Gender directions d_PCA, d_g, d_s (``geobias directions``)."""
-        return analyses.directions(config, stores, req)
+    @app.post("/jobs", status_code=202, tags=["jobs"], openapi_extra=_body_schema({
+        "type": "object", "required": ["kind"], "additionalProperties": False,
+        "properties": {"kind": {"enum": kinds}, "params": {"type": "object", "description": (
+            "The command's parameters, as its parameter model names them (GET /commands).")}}}))
+    async def submit(request: Request) -> JSONResponse:
+        """Submit a long analysis as a job; ``params`` are the command's parameters."""
+        body = await _json_body(request)
+        unknown = sorted(set(body) - {"kind", "params"})
+        if unknown:
+            raise ParameterError(f"{unknown[0]}: unknown field (a job is {{kind, params}})", unknown[0])
+        kind, params = body.get("kind"), body.get("params", {})
+        if kind not in kinds:
+            raise ParameterError(f"kind must be one of {', '.join(kinds)}; got {kind!r}", "kind")
+        if not isinstance(params, dict):
+            raise ParameterError("params must be an object", "params")
+        import anyio
 
-    @app.post("/translate-eval", tags=["analyses"])
-    def translate_eval(req: TranslateEvalRequest) -> dict[str, Any]:
-        """Word translation P@k (``geobias translate-eval``) on two aligned stores."""
-        return analyses.translate_eval(config, stores, req)
-
-    # ------------------------------------------------------------------ jobs
-    @app.post("/jobs", status_code=202, tags=["jobs"])
-    def submit(req: JobRequest) -> JSONResponse:
-        job = jobs.submit(req.kind, req.params)
+        job = await anyio.to_thread.run_sync(lambda: jobs.submit(kind, params))
         return JSONResponse(job, status_code=202, headers={"Location": f"/jobs/{job['id']}"})
+
+    @app.get("/commands", tags=["analyses"])
+    def list_commands() -> dict[str, Any]:
+        """Every command: whether it is a quick route or a job kind, and its parameters' JSON schema."""
+        from geobias.commands import commands
+
+        return {"commands": [{"name": c.name, "kind": c.kind, "summary": c.summary, "quick": c.quick, "job": c.job,
+                              "parameters": c.params.model_json_schema()}
+                             for c in commands() if c.quick or c.job]}
 
     @app.get("/jobs", tags=["jobs"])
     def list_jobs(limit: int = 50) -> dict[str, Any]:
@@ -273,6 +269,45 @@ def create_app(config: ServiceConfig) -> Limits:
         return HTMLResponse(pages.home(stores.listing(), jobs.list(30)), headers=_PAGE_HEADERS)
 
     return Limits(app, config)  # the ASGI app: token and body limits around FastAPI
+
+
+def _quick_commands():
+    from geobias.commands import commands
+
+    return [c for c in commands() if c.quick]
+
+
+def _body_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    import json
+
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError as exc:
+        raise ParameterError(f"the body is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise ParameterError("the body must be a JSON object")
+    return body
+
+
+def _add_quick_route(app: FastAPI, config: ServiceConfig, stores: StoreManager, cmd) -> None:
+    """``POST /{kind}``: validate the body with the command's parameter model, run it here, answer
+    the envelope (the same ``result`` as ``geobias {name} --json``)."""
+    from geobias.service.commands import run_quick
+
+    async def route(request: Request) -> dict[str, Any]:
+        import anyio
+
+        body = await _json_body(request)
+        return await anyio.to_thread.run_sync(lambda: run_quick(config, stores, cmd.name, body))
+
+    schema = cmd.params.model_json_schema(mode="validation")
+    app.add_api_route(f"/{cmd.kind}", route, methods=["POST"], tags=["analyses"], name=cmd.kind,
+                      summary=cmd.summary, description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",
+                      openapi_extra=_body_schema(schema))
 
 
 def _job_id(job_id: str) -> str:

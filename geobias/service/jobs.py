@@ -1,4 +1,4 @@
-"""Background jobs: the record (SQLite) first, then a worker process running the command.
+"""Background jobs: the record (SQLite) first, then a worker process running the command's ``run``.
 
 States: ``queued`` → ``running`` → ``done`` | ``failed`` | ``cancelled``. The database under the
 data directory is the truth: a restart keeps every finished result, marks a job that was
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import re
 import shutil
 import signal
 import sqlite3
@@ -22,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from geobias.errors import GeobiasError
+from geobias.service.commands import prepare_job
 from geobias.service.config import ServiceConfig
-from geobias.service.job_kinds import COMMANDS, PARAMS, Builder, json_flag
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 FINISHED = ("done", "failed", "cancelled")
@@ -55,24 +54,6 @@ class QueueFull(GeobiasError):
 
 class JobConflict(GeobiasError):
     """The job is not in a state that allows the request (HTTP 409)."""
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_SPINNER = re.compile(r"^[\u2800-\u28ff]\s*")
-
-
-def _lines(text: str) -> list[str]:
-    """Non-empty lines of a job's stderr, terminal control codes and spinner frames removed."""
-    text = _ANSI.sub("\n", text).replace("\r", "\n")
-    return [_SPINNER.sub("", ln.strip()) for ln in text.splitlines() if ln.strip()]
-
-
-def _last_error(stderr_text: str) -> str:
-    lines = _lines(stderr_text)
-    for ln in reversed(lines):
-        if ln.startswith("geobias: error:"):
-            return ln[len("geobias: error:"):].strip()
-    return lines[-1] if lines else "the job's process failed without a message"
 
 
 def _warm_forkserver() -> None:
@@ -155,14 +136,13 @@ class JobManager:
 
         Raises
         ------
-        pydantic.ValidationError
-            Unknown or ill-typed parameters (HTTP 422).
+        ParameterError
+            Unknown, ill-typed or out-of-range parameters (HTTP 422).
         GeobiasError
             Invalid values (HTTP 4xx); nothing is recorded.
         QueueFull
             ``config.max_queue`` jobs are already waiting.
         """
-        model = PARAMS[kind].model_validate(params)
         with self._db_lock:
             waiting = self._db.execute("SELECT COUNT(*) FROM jobs WHERE state = 'queued'").fetchone()[0]
         if waiting >= self.config.max_queue:
@@ -171,13 +151,14 @@ class JobManager:
         job_dir = self.root / job_id
         job_dir.mkdir(parents=True)
         try:
-            argv = Builder(self.config, self.stores, job_dir).build(kind, model) + json_flag(kind)
+            cmd, prepared = prepare_job(self.config, self.stores, kind, params, job_dir)
         except BaseException:
             shutil.rmtree(job_dir, ignore_errors=True)
             raise
+        # ``argv`` keeps the command's name (the column predates the command layer)
         self._exec(
             "INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, ?, ?, ?, 'queued', ?)",
-            (job_id, kind, json.dumps(model.model_dump(), ensure_ascii=False), json.dumps(argv), time.time()),
+            (job_id, cmd.kind, json.dumps(prepared, ensure_ascii=False), json.dumps([cmd.name]), time.time()),
         )
         self._queue.put(job_id)
         return self.get(job_id)
@@ -229,9 +210,12 @@ class JobManager:
         progress: dict[str, Any] = {"fraction": 1.0 if row["state"] == "done" else (0.0 if row["state"] == "queued" else None),
                                     "elapsed_s": elapsed}
         if row["state"] == "running":
-            progress["last_message"] = self._tail(row["id"])
+            latest = self._progress(row["id"])
+            progress["last_message"] = latest.get("message")
+            if latest.get("fraction") is not None:
+                progress["fraction"] = latest["fraction"]
         out = {
-            "id": row["id"], "kind": row["kind"], "command": COMMANDS[row["kind"]], "state": row["state"],
+            "id": row["id"], "kind": row["kind"], "command": json.loads(row["argv"])[0], "state": row["state"],
             "created": row["created"], "started": start, "finished": end, "progress": progress,
             "params": json.loads(row["params"]),
             "error": json.loads(row["error"]) if row["error"] else None,
@@ -241,16 +225,11 @@ class JobManager:
             out["artifacts"] = self.artifacts(row["id"]) if row["state"] == "done" else []
         return out
 
-    def _tail(self, job_id: str) -> str | None:
-        path = self.root / job_id / "stderr.txt"
+    def _progress(self, job_id: str) -> dict[str, Any]:
         try:
-            with open(path, "rb") as fh:
-                fh.seek(max(0, path.stat().st_size - 4096))
-                text = fh.read().decode("utf-8", "replace")
-        except OSError:
-            return None
-        lines = [ln for ln in _lines(text) if ln]
-        return lines[-1][:300] if lines else None
+            return json.loads((self.root / job_id / "progress.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
 
     # ------------------------------------------------------------------ running
     def _kill(self, proc) -> None:
@@ -286,7 +265,7 @@ class JobManager:
         cwd = job_dir / "cwd"  # empty: a store name can never resolve to a file of the job
         cwd.mkdir(parents=True, exist_ok=True)
         (job_dir / "artifacts").mkdir(exist_ok=True)
-        argv = json.loads(row["argv"])
+        params = json.loads(row["params"])
         env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(self.config.vectors_dir), PYTHONUNBUFFERED="1")
         env.pop("GEOBIAS_DEBUG", None)
         from geobias.service.worker import context, run_job
@@ -296,7 +275,7 @@ class JobManager:
         if not cur.rowcount:
             return  # cancelled meanwhile
         proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
-            argv, str(cwd), str(job_dir / "stdout.txt"), str(job_dir / "stderr.txt"), env))
+            row["kind"], params, str(cwd), str(job_dir), env))
         with self._start_lock:
             proc.start()
         self._procs[job_id] = proc
@@ -311,30 +290,19 @@ class JobManager:
         if self._stopping:
             return  # the next start marks it failed
         now = time.time()
-        if rc == 0:
-            try:
-                result = self._result(row["kind"], json.loads(row["params"]), job_dir)
-            except (ValueError, KeyError) as exc:
-                error = {"type": "InternalError", "message": f"unreadable command output: {exc}"}
-                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
-                           (now, json.dumps(error), job_id))
-                return
+        result = self._read(job_dir / "result.json") if rc == 0 else None
+        if result is not None:
             self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state = 'running'",
                        (now, json.dumps(result, ensure_ascii=False), job_id))
-        else:
-            text = (job_dir / "stderr.txt").read_text(encoding="utf-8", errors="replace")
-            kind = "InputError" if rc in (1, 2) and "geobias: error:" in text and "internal error" not in text else "JobError"
-            error = {"type": kind, "message": _last_error(text).replace(str(job_dir / "inputs") + "/", "")}
-            self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
-                       (now, json.dumps(error, ensure_ascii=False), job_id))
+            return
+        error = self._read(job_dir / "error.json") or {
+            "type": "JobError", "message": f"the job's process ended without a result (exit code {rc})"}
+        self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
+                   (now, json.dumps(error, ensure_ascii=False), job_id))
 
-    def _result(self, kind: str, params: dict[str, Any], job_dir: Path) -> dict[str, Any]:
-        text = (job_dir / "stdout.txt").read_text(encoding="utf-8")
-        if kind != "vectors-pool":
-            return json.loads(text)
-        # `vectors pool` prints one line, no envelope: build it from the saved store
-        from geobias.results import envelope
-
-        desc = self.stores.describe(params["out"])
-        return envelope("vectors pool", {"options": params}, {"store": desc["name"], "shape": desc["shape"],
-                                                              "lang": desc["lang"], "message": text.strip()})
+    @staticmethod
+    def _read(path: Path) -> Any:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None

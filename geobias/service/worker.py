@@ -1,20 +1,29 @@
 """Job processes: forked from a pre-warmed fork server that has already imported numpy, scipy,
 scikit-learn, faiss, matplotlib and the geobias command modules, so a job starts in a fraction
-of a second instead of paying the imports again. Each job runs ``geobias.cli.main(argv)`` —
-exactly the command line a user would type — with stdout/stderr going to the job's files.
+of a second instead of paying the imports again. Each job runs its command's ``run`` through
+:func:`geobias.commands.execute` — the same call the CLI makes — and writes, atomically, into
+its folder: ``result.json`` (the envelope) or ``error.json`` (``{"type", "message"}`` from the
+:class:`~geobias.errors.GeobiasError` subclass), and ``progress.json`` (the latest stage, and
+the fraction done when a bar runs) while it works.
 """
 
 from __future__ import annotations
 
 import ctypes
+import json
 import multiprocessing
 import os
 import signal
 import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from geobias._progress import Progress
 
 PRELOAD = ["numpy", "scipy.stats", "sklearn.discriminant_analysis", "sklearn.model_selection", "faiss",
-           "matplotlib", "matplotlib.figure", "geobias.cli", "geobias.metrics", "geobias.directions",
-           "geobias.sources", "geobias.report.tables"]
+           "matplotlib", "matplotlib.figure", "pydantic", "geobias.commands", "geobias.commands.static",
+           "geobias.commands.bilingual", "geobias.metrics", "geobias.directions", "geobias.sources"]
 
 _CTX = None
 
@@ -54,31 +63,87 @@ def _release_forkserver() -> None:
         server._forkserver_alive_fd = None
 
 
-def run_job(argv: list[str], cwd: str, stdout: str, stderr: str, env: dict[str, str]) -> None:
+def write_json(path: Path, data) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (a reader sees the old file or the new one)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, ensure_ascii=False))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+class JobProgress(Progress):
+    """The job's progress reporter: the latest stage, note or bar position in ``progress.json``
+    (at most every 0.2 s for a bar), which ``GET /jobs/{id}`` reports."""
+
+    enabled = True
+
+    def __init__(self, path: Path):
+        self.path, self._last = path, 0.0
+
+    def _write(self, message: str, fraction: float | None = None, *, force: bool = True) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < 0.2:
+            return
+        self._last = now
+        write_json(self.path, {"message": message[:300], "fraction": fraction})
+
+    @contextmanager
+    def status(self, description: str):
+        self._write(description)
+        yield lambda text: self._write(text)
+
+    @contextmanager
+    def bar(self, description: str, total: int):
+        done = 0
+        self._write(description, 0.0)
+
+        def advance(n: int = 1) -> None:
+            nonlocal done
+            done += n
+            self._write(description, min(1.0, done / total) if total else None, force=False)
+
+        yield advance
+
+    def note(self, text: str) -> None:
+        self._write(text)
+
+
+def run_job(kind: str, params: dict, cwd: str, job_dir: str, env: dict[str, str]) -> None:
     """Entry point of a job process: a new session (so a cancel kills the whole group), the
-    job's working directory and environment, stdout/stderr to files, then the command."""
+    job's working directory and environment, stray output to ``stdout.txt``/``stderr.txt``, then
+    the command; exits 0 with ``result.json`` written, or 1 with ``error.json``."""
     die_with_parent()
     _release_forkserver()
     os.setsid()
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
-    for fd, path in ((1, stdout), (2, stderr)):
-        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    folder = Path(job_dir)
+    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
+        target = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(target, fd)
         os.close(target)
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
-    from geobias.cli import _options, main
+    from geobias.commands import execute
+    from geobias.errors import GeobiasError
 
-    # The commands' progress (rich status lines, progress bars) shows only on a terminal; make
-    # their stderr console behave as one, so the job's stderr file carries its progress, which
-    # GET /jobs/{id} reports as ``last_message``.
-    _options.stderr._force_terminal = True
-    _options.stderr.is_interactive = True
-    os.environ["GEOBIAS_PROGRESS"] = "1"  # jobs run with --json into a file: progress stays on
+    code = 0
     try:
-        main(argv)
+        _, envelope = execute(kind, params, progress=JobProgress(folder / "progress.json"))
+        write_json(folder / "result.json", envelope)
+    except GeobiasError as exc:
+        write_json(folder / "error.json", {"type": type(exc).__name__, "message": " ".join(str(exc).split())})
+        code = 1
+    except MemoryError:
+        write_json(folder / "error.json", {"type": "OutOfMemory", "message": "the job ran out of memory"})
+        code = 1
+    except Exception as exc:  # noqa: BLE001 - a bug: reported as such, never as the user's error
+        write_json(folder / "error.json", {"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"})
+        code = 1
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+    os._exit(code)

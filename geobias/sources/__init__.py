@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextvars
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from geobias.errors import GeobiasError, InputError
@@ -30,10 +32,29 @@ __all__ = [
     "load_installed",
     "read_vectors",
     "resolve_store",
+    "use_opener",
     "store_path",
     "vectors_dir",
     "write_vectors",
 ]
+
+
+#: The store opener of a host that keeps stores open (the service), or None: see :func:`use_opener`.
+_OPENER: contextvars.ContextVar[Callable[[str | None, str | None, str], VectorStore] | None] = \
+    contextvars.ContextVar("geobias_store_opener", default=None)
+
+
+@contextmanager
+def use_opener(opener: Callable[[str | None, str | None, str], VectorStore]) -> Iterator[None]:
+    """Within the block, :func:`resolve_store` asks ``opener(lang, name, option)`` for every store
+    instead of reading files: a host that keeps its stores open (the service) answers from memory
+    and refuses paths. ``lang`` is a validated code or None, ``name`` the store asked for (None: the
+    language's default)."""
+    token = _OPENER.set(opener)
+    try:
+        yield
+    finally:
+        _OPENER.reset(token)
 
 
 def _recorded(store: VectorStore, option: str, given: str | None) -> VectorStore:
@@ -90,6 +111,9 @@ def resolve_store(
         language; unreadable file (:class:`~geobias.errors.VectorFormatError`).
     """
     code = get_language(lang).code if lang is not None else None
+    opener = _OPENER.get()
+    if opener is not None:
+        return _recorded(opener(code, vectors, option), option, vectors)
     if limit is not None and limit <= 0:
         raise InputError(f"--limit must be positive; got {limit}")
     if subword_words is not None and (vectors is None or vectors in SOURCES):

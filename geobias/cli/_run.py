@@ -1,0 +1,66 @@
+"""The CLI's one way to run a command: options → parameter model → ``run`` → table or JSON.
+
+Every Typer command names its parameters as the command's parameter model does, so its
+function body is one call: ``invoke("mweat", locals())``. Validation, defaults, word-set
+assembly and the permutation budget live in the model (:mod:`geobias.commands`); this module
+only chooses how to show progress and the result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+from geobias.cli._options import progress, stderr, stdout
+
+#: Options every command may have that are about presentation, not the analysis.
+PRESENTATION = ("quiet", "as_json", "top")
+
+#: Parameter names whose option is not ``--name-with-hyphens``.
+FLAGS = {"from_path": "--from", "k": "-k", "format": "--format"}
+
+
+def flag(field: str) -> str:
+    """The command-line option of a parameter (``permutation_method`` → ``--permutation-method``)."""
+    return FLAGS.get(field) or "--" + field.replace("_", "-")
+
+
+def cli_message(message: str, field: str | None = None) -> str:
+    """A parameter error in the CLI's words: parameter names written as their options."""
+    message = re.sub(r"\b([a-z]+(?:_[a-z]+)+)\b", lambda m: flag(m.group(1)), message)
+    if field and message.startswith(field + " ") or field and message.startswith(field + ":"):
+        message = flag(field) + message[len(field):]
+    return message
+
+
+def deprecated(old: str, new: str) -> None:
+    """One line on stderr for a renamed option that still works."""
+    stderr.print(f"geobias: {old} is deprecated; use {new}", markup=False, highlight=False)
+
+
+def invoke(name: str, options: dict[str, Any], **extra: Any):
+    """Validate ``options`` against the command ``name``'s parameter model, run it with rich
+    progress on stderr, and print its table (or, with ``as_json``, its envelope) on stdout.
+
+    ``options`` is the Typer function's ``locals()``: presentation options (:data:`PRESENTATION`)
+    are taken out, ``None`` values are left to the model's defaults, and ``extra`` overrides.
+    Returns ``(result, envelope)``.
+    """
+    from geobias.commands import execute, get, validate
+
+    options = {**options, **extra}
+    quiet, as_json = bool(options.pop("quiet", False)), bool(options.pop("as_json", False))
+    render = {k: options.pop(k) for k in PRESENTATION if k in options}
+    params = {k: v for k, v in options.items() if v is not None and not k.startswith("_")}
+    cmd = get(name)
+    validated = validate(cmd, params, front="cli")
+    result, env = execute(cmd, validated, progress=progress(quiet, as_json))
+    if as_json:
+        sys.stdout.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
+    else:
+        from geobias.report.registry import render_table
+
+        render_table(stdout, result, **{**dict(validated), "inputs": env["inputs"], **render})
+    return result, env

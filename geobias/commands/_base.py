@@ -1,0 +1,225 @@
+"""The registry of commands, the base of their parameter models, and :func:`execute`.
+
+A command is three things written once: a parameter model (a :class:`Params` subclass), a
+``run(params, *, progress=None)`` that returns a result object, and a name. Front doors look a
+command up with :func:`get`, validate their input with :func:`validate` and call
+:func:`execute`, which also builds the result envelope.
+
+Untrusted input (the service) is validated with ``front="service"``: a string where a file may
+be given is then read as inline text or an inline comma list, never as a path on the server, and
+fields that name output files (:attr:`Command.outputs`) are refused (the service fills them in).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from geobias.errors import GeobiasError, InputError, ParameterError
+
+Front = Literal["python", "cli", "service"]
+
+
+class Params(BaseModel):
+    """Base of every parameter model: unknown fields are refused, instances are frozen.
+
+    Validate with :func:`validate` (or ``Model.model_validate(data, context={"front": ...})``);
+    plain ``Model(**kwargs)`` is the trusted Python form (``front="python"``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+def front_of(info) -> Front:
+    """The front door a validator runs for (``info`` is pydantic's ``ValidationInfo``)."""
+    context = getattr(info, "context", None) or {}
+    return context.get("front", "python")
+
+
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """One registered command.
+
+    Attributes
+    ----------
+    name : str
+        As typed after ``geobias`` (``"mweat"``, ``"probe becpro"``, ``"vectors pool"``).
+    params : type of Params
+    run : callable ``(params, *, progress=None) -> result``
+    summary : str
+        One line for listings (the first line of ``run``'s docstring).
+    quick : bool
+        Answered synchronously by a service route (seconds on an open store).
+    job : bool
+        Runs as a service job (a forked process, cancellable).
+    outputs : tuple of str
+        Fields naming files or folders the command writes; the service sets them itself.
+    """
+
+    name: str
+    params: type[Params]
+    run: Callable[..., Any]
+    summary: str
+    quick: bool = False
+    job: bool = True
+    outputs: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """The command's name with spaces as hyphens (``"probe-becpro"``): its job kind."""
+        return self.name.replace(" ", "-")
+
+
+REGISTRY: dict[str, Command] = {}
+
+#: The modules that register commands, imported on the first lookup (``geobias --help`` loads none).
+MODULES: tuple[str, ...] = (
+    "geobias.commands.static",
+    "geobias.commands.bilingual",
+    "geobias.commands.vectors",
+    "geobias.commands.contextual",
+)
+
+
+def command(name: str, params: type[Params], *, quick: bool = False, job: bool = True,
+            outputs: tuple[str, ...] = ()) -> Callable:
+    """Register ``run`` as the command ``name`` with parameter model ``params``."""
+
+    def register(run: Callable) -> Callable:
+        summary = " ".join((run.__doc__ or "").strip().split("\n\n")[0].split())
+        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=outputs)
+        return run
+
+    return register
+
+
+def _load() -> None:
+    for module in MODULES:
+        importlib.import_module(module)
+
+
+def get(name: str) -> Command:
+    """The command named ``name`` (or its job kind, ``"probe-becpro"``).
+
+    Raises
+    ------
+    InputError
+        No such command (the message lists them).
+    """
+    _load()
+    found = REGISTRY.get(name) or next((c for c in REGISTRY.values() if c.kind == name), None)
+    if found is None:
+        raise InputError(f"unknown command {name!r}; choose from {', '.join(sorted(REGISTRY))}")
+    return found
+
+
+def commands() -> list[Command]:
+    """Every registered command, by name."""
+    _load()
+    return [REGISTRY[n] for n in sorted(REGISTRY)]
+
+
+def _first_error(exc: ValidationError) -> tuple[str | None, str, BaseException | None]:
+    err = exc.errors()[0]
+    loc = [str(x) for x in err.get("loc", ()) if not isinstance(x, int)]
+    field = loc[0] if loc else None
+    cause = (err.get("ctx") or {}).get("error")
+    message = str(cause) if isinstance(cause, BaseException) else err.get("msg", "invalid value")
+    message = message.removeprefix("Value error, ")
+    return field, message, cause if isinstance(cause, BaseException) else None
+
+
+def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: Front = "python") -> Params:
+    """``data`` validated against the command's parameter model.
+
+    Raises
+    ------
+    ParameterError
+        A wrong type, a value outside its range or choices, unknown or conflicting fields, or an
+        output field given to the service (``field`` names the parameter).
+    InputError
+        Input that is well-formed but unusable (a word file that does not exist, an empty list):
+        the :class:`~geobias.errors.InputError` a validator raised.
+    """
+    cmd = get(command_) if isinstance(command_, str) else command_
+    if isinstance(data, cmd.params):
+        return data
+    if isinstance(data, Params):
+        data = data.model_dump()
+    if front == "service":
+        given = [f for f in cmd.outputs if data.get(f) is not None]
+        if given:
+            raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
+    try:
+        return cmd.params.model_validate(data, context={"front": front})
+    except ValidationError as exc:
+        field, message, cause = _first_error(exc)
+        if isinstance(cause, ParameterError):
+            raise ParameterError(str(cause), cause.field or field) from None
+        if isinstance(cause, InputError) and not isinstance(cause, ParameterError):
+            raise type(cause)(f"{field}: {message}" if field and not message.startswith(field) else message) from None
+        if field is None or message.startswith(field):
+            text = message
+        else:
+            text = f"{field} {message}" if message.startswith("must ") else f"{field}: {message}"
+        raise ParameterError(text, field) from None
+
+
+def dump(params: Params) -> dict[str, Any]:
+    """The parameters as JSON-able values (paths as strings), for envelopes and job records."""
+    return params.model_dump(mode="json")
+
+
+def execute(command_: Command | str, params: Params | dict[str, Any], *, progress=None,
+            front: Front = "python") -> tuple[Any, dict[str, Any]]:
+    """Run a command and build its result envelope.
+
+    Parameters
+    ----------
+    command_ : Command or str
+    params : Params or dict
+        A dict is validated first (see :func:`validate`).
+    progress : geobias._progress.Progress, optional
+        Where the run reports its stages and bars; default: nowhere.
+    front : {"python", "cli", "service"}
+        The front door, for validation.
+
+    Returns
+    -------
+    (result, envelope)
+        The command's result object and ``{"command", "geobias_version", "inputs", "result"}``;
+        ``inputs`` holds the validated parameters (``options``) and the stores the run resolved.
+
+    Raises
+    ------
+    GeobiasError
+        Every problem with the input or the environment (one line).
+    """
+    from geobias.results import envelope, recorded_inputs, start_recording, stop_recording
+
+    cmd = get(command_) if isinstance(command_, str) else command_
+    params = validate(cmd, params, front=front)
+    token = start_recording()
+    try:
+        result = cmd.run(params, progress=progress)
+        inputs = {"options": dump(params), **recorded_inputs()}
+    finally:
+        stop_recording(token)
+    return result, envelope(cmd.name, inputs, result)
+
+
+def run(name: str, progress=None, **params: Any) -> Any:
+    """Run the command ``name`` from Python: ``run("mweat", lang="fr", permutations=10_000)``.
+
+    Returns the command's result object (``.to_dict()`` gives its JSON form).
+    """
+    result, _ = execute(name, params, progress=progress)
+    return result
+
+
+__all__ = ["Command", "Front", "GeobiasError", "Params", "REGISTRY", "command", "commands", "dump",
+           "execute", "front_of", "get", "run", "validate"]

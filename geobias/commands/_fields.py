@@ -1,0 +1,135 @@
+"""Field types shared by the parameter models, and the word-set and text readers behind them.
+
+Where a command takes words or a text file, the field accepts what each front door has:
+
+* a list of words (every front door);
+* a string: on the CLI and in Python a file (one word per line, ``#`` comments) or a comma list
+  (``"nurse,teacher"``); in the service only a comma list — the server's files are not readable
+  through a request;
+* for texts (dictionaries, sentences): a path on the CLI and in Python; the text itself in the
+  service (:class:`Inline`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+
+from geobias.commands._base import front_of
+from geobias.errors import InputError
+
+
+def _read_words(value: str, field: str, *, files: bool) -> list[str]:
+    from geobias.wordlists import read_word_file
+
+    if files:
+        p = Path(value).expanduser()
+        try:
+            exists = p.exists()
+        except OSError:  # e.g. a long inline list is not a valid file name
+            exists = False
+        if exists:
+            return read_word_file(p)
+        if "," not in value and ("/" in value or p.suffix.lower() in {".txt", ".tsv", ".csv", ".lst"}):
+            raise InputError(f"no such file {value} (give a file, or words separated by commas)")
+    words = [w.strip() for w in value.split(",")]
+    return [w for w in words if w]
+
+
+def _word_set(value: Any, info: ValidationInfo) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = _read_words(value, info.field_name, files=front_of(info) != "service")
+    if isinstance(value, (list, tuple)):
+        if not all(isinstance(w, str) for w in value):
+            return value  # pydantic reports the wrong type
+        words = [w.strip() for w in value]
+        if not words or not all(words):
+            raise InputError("no words given" if not words else "an empty word")
+        if any(any(c in w for c in "\n\r\t") for w in words):
+            raise InputError("a word contains a tab or a line break")
+        dup = next((w for i, w in enumerate(words) if w in words[:i]), None)
+        if dup is not None:
+            raise InputError(f"word {dup!r} is given twice")
+        return words
+    return value
+
+
+#: A word set: a list of words, or a string read as a file or a comma list (see the module docstring).
+WordSet = Annotated[list[str], BeforeValidator(_word_set)]
+
+
+class Inline(BaseModel):
+    """A text given inline (the service's form of a file argument)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    text: str
+
+
+def _text(value: Any, info: ValidationInfo) -> Any:
+    if value is None or isinstance(value, (Path, Inline)):
+        if isinstance(value, Path) and front_of(info) == "service":
+            raise InputError("give the text itself; the server's files are not readable through a request")
+        return value
+    if isinstance(value, dict):
+        return Inline(**value)
+    if isinstance(value, str):
+        return Inline(text=value) if front_of(info) == "service" else Path(value).expanduser()
+    return value
+
+
+#: A text input: a file (CLI, Python) or the text itself (service).
+TextInput = Annotated[Path | Inline, BeforeValidator(_text)]
+
+
+def read_text_input(value: Path | Inline, what: str, reader):
+    """Run a file reader of the library on a :data:`TextInput`; for inline text the messages name
+    ``what``, not the temporary file it is read from."""
+    if isinstance(value, Path):
+        return reader(value)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="geobias-inline-") as d:
+        path = Path(d) / what
+        path.write_text(value.text, encoding="utf-8")
+        try:
+            return reader(path)
+        except InputError as exc:
+            raise InputError(str(exc).replace(str(path), what)) from None
+
+
+def _store_ref(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and front_of(info) == "service":
+        import re
+
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", value) or ".." in value:
+            raise InputError(f"{value!r} is not a store name (GET /stores lists them)")
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+#: A vector store: a registry name, a saved store's name, a cached store directory or a vector
+#: file (CLI, Python); a store name only in the service.
+StoreRef = Annotated[str | None, BeforeValidator(_store_ref)]
+
+
+def _lang(value: Any) -> Any:
+    if isinstance(value, str):
+        from geobias.languages import get_language
+
+        return get_language(value).code
+    return value
+
+
+#: A language code known to geobias (:mod:`geobias.languages`).
+Lang = Annotated[str, BeforeValidator(_lang), Field(description="Language code: en, es, fr or de.")]
+
+Seed = Annotated[int, Field(ge=0, le=2**63 - 1, description="Random seed (same seed, same p-value).")]
+Count = Annotated[int, Field(ge=1)]
+Limit = Annotated[int | None, Field(ge=1, description="Read only the first N vectors.")]
+
+__all__ = ["Count", "Inline", "Lang", "Limit", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input"]

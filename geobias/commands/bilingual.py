@@ -1,0 +1,487 @@
+"""Commands on a gendered language and English: ``align``, ``translate-eval``, ``evaluate``,
+``erasure``, ``mitigate``, ``hard-debias``, ``correlate``."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
+
+from geobias.commands._base import Params, command, front_of
+from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, TextInput, read_text_input
+from geobias.errors import InputError, ParameterError
+
+
+def _progress(progress):
+    from geobias._progress import Progress
+
+    return progress if progress is not None else Progress()
+
+
+class TwoStores(Params):
+    """A gendered language's store and the English store (both default to the languages' sources)."""
+
+    lang: Lang
+    vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"),
+                              description="Vectors of LANG; default: the language's default source.")
+    en_vectors: StoreRef = Field(None, validation_alias=AliasChoices("en_vectors", "en_store"),
+                                 description="English vectors: registry name or path.")
+    limit: Limit = None
+    trust_pickle: bool = False
+
+    @model_validator(mode="after")
+    def _service_store(self, info: ValidationInfo):
+        if front_of(info) == "service" and (self.limit is not None or self.trust_pickle):
+            field = "limit" if self.limit is not None else "trust_pickle"
+            raise ParameterError(f"{field} is not available in the service (stores are opened once, in full)", field)
+        return self
+
+    def source(self):
+        from geobias.sources import resolve_store
+
+        return resolve_store(self.lang, self.vectors, limit=self.limit, trust_pickle=self.trust_pickle)
+
+    def english(self):
+        from geobias.sources import resolve_store
+
+        return resolve_store("en", self.en_vectors, limit=self.limit, trust_pickle=self.trust_pickle,
+                             option="--en-vectors")
+
+
+def _dictionary(value):
+    """A dictionary argument: the word 'identical', a file, or inline text (service)."""
+    from geobias.alignment import read_dictionary
+
+    if value is None:
+        return None
+    if (isinstance(value, Path) and str(value) == "identical") or getattr(value, "text", "").strip() == "identical":
+        return "identical"
+    return read_text_input(value, "dictionary", read_dictionary)
+
+
+# ---------------------------------------------------------------------------------------- align
+
+
+class AlignParams(Params):
+    """Parameters of ``align``: orthogonal Procrustes on a bilingual dictionary."""
+
+    src: Lang = Field(description="Source language (e.g. fr).")
+    tgt: Lang = Field(description="Target language (e.g. en).")
+    dictionary: TextInput = Field(description="MUSE dictionary 'src tgt' per line, or 'identical'.")
+    out: str = Field(description="Store name (saved under the vectors directory) or, outside the service, a "
+                                 "directory path.")
+    refine: int = Field(0, ge=0, le=20, description="Refinement rounds (mutual CSLS nearest neighbours).")
+    center: bool = Field(False, description="Mean-centre unit rows before Procrustes.")
+    src_vectors: StoreRef = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"))
+    tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
+    limit: Limit = None
+    trust_pickle: bool = False
+
+
+    @field_validator("out")
+    @classmethod
+    def _out(cls, value: str, info: ValidationInfo) -> str:
+        if front_of(info) == "service":
+            import re
+
+            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", value) or ".." in value:
+                raise InputError(f"{value!r} is not a valid store name (letters, digits, . _ -)")
+        return value
+
+
+@command("align", AlignParams)
+def align(p: AlignParams, *, progress=None):
+    """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store.
+
+    Returns the :class:`geobias.alignment.AlignmentResult` of the fit.
+    """
+    from geobias.alignment import ProcrustesAligner
+    from geobias.io.atomic import check_output_path
+    from geobias.sources import resolve_store, store_path
+    from geobias.store import save_store
+
+    ui = _progress(progress)
+    out = store_path(p.out)
+    if out.exists():
+        raise InputError(f"{out} already exists; choose another --out")
+    check_output_path(out, what="store", overwrite=False, directory=True)  # fail before loading and fitting
+    dictionary = _dictionary(p.dictionary)
+    with ui.stage(f"loading {p.src} vectors"):
+        s = resolve_store(p.src, p.src_vectors, limit=p.limit, trust_pickle=p.trust_pickle, option="--src-vectors")
+    with ui.stage(f"loading {p.tgt} vectors"):
+        t = resolve_store(p.tgt, p.tgt_vectors, limit=p.limit, trust_pickle=p.trust_pickle, option="--tgt-vectors")
+    with ui.stage(f"aligning (Procrustes{f', {p.refine} refinement rounds' if p.refine else ''})"):
+        aligner = ProcrustesAligner(refine=p.refine, center=p.center).fit(s, t, dictionary)
+        aligned = aligner.transform(s)
+    aligned.provenance["aligned_to"] = t.provenance.get("source") or t.provenance.get("path") or p.tgt
+    with ui.stage("saving the aligned store"):
+        save_store(aligned, out)
+    ui.note(f"saved to {out}")
+    return aligner.result_
+
+
+# ------------------------------------------------------------------------------- translate-eval
+
+
+class TranslateEvalParams(Params):
+    """Parameters of ``translate-eval``: word translation P@1/5/10, nearest neighbour and CSLS."""
+
+    src: Lang
+    tgt: Lang
+    dictionary: TextInput = Field(description="MUSE test dictionary 'src tgt' per line.")
+    src_vectors: StoreRef = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"),
+                                  description="ALIGNED source vectors (e.g. the output of align).")
+    tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
+    train_dictionary: TextInput | None = Field(None, description=(
+        "Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'."))
+    csls_k: int = Field(10, ge=1, le=100, description="CSLS neighbourhood size.")
+    limit: Limit = None
+    trust_pickle: bool = False
+
+
+
+@command("translate-eval", TranslateEvalParams, quick=True, job=False)
+def translate_eval(p: TranslateEvalParams, *, progress=None):
+    """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
+
+    Returns a :class:`geobias.alignment.TranslateEvalResult`.
+    """
+    from geobias.alignment import (
+        ProcrustesAligner,
+        TranslateEvalResult,
+        looks_aligned,
+        read_dictionary,
+        translation_accuracy,
+    )
+    from geobias.sources import resolve_store
+
+    ui = _progress(progress)
+    dico = read_text_input(p.dictionary, "dictionary", read_dictionary)
+    with ui.stage(f"loading {p.src} vectors"):
+        s = resolve_store(p.src, p.src_vectors, limit=p.limit, trust_pickle=p.trust_pickle, option="--src-vectors")
+    with ui.stage(f"loading {p.tgt} vectors"):
+        t = resolve_store(p.tgt, p.tgt_vectors, limit=p.limit, trust_pickle=p.trust_pickle, option="--tgt-vectors")
+    if p.train_dictionary is not None:
+        with ui.stage("aligning (Procrustes)"):
+            s = ProcrustesAligner().fit(s, t, _dictionary(p.train_dictionary)).transform(s)
+    with ui.stage("nearest-neighbour retrieval"):
+        nn = translation_accuracy(s, t, dico, method="nn")
+    with ui.stage(f"CSLS retrieval (k={p.csls_k})"):
+        cs = translation_accuracy(s, t, dico, method="csls", csls_k=p.csls_k)
+    if p.train_dictionary is None and not looks_aligned(s, t):
+        ui.note(f"warning: the {p.src} vectors do not look aligned to the {p.tgt} ones (not MUSE-aligned, not from "
+                "`geobias align`); pass --train-dictionary PATH to align them first, or precision will be near 0")
+    return TranslateEvalResult(p.src, p.tgt, nn.to_dict(), cs.to_dict())
+
+
+# ------------------------------------------------------------------------------------- evaluate
+
+
+class EvaluateParams(TwoStores):
+    """Parameters of ``evaluate``: bias and utility of every mitigation method (Zhou et al. 2019)."""
+
+    dictionary: TextInput = Field(description="Training dictionary LANG→en (alignment).")
+    test_dictionary: TextInput = Field(description="Test dictionary LANG→en (word translation).")
+    wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
+                                      description="Word-similarity file of LANG (w1 w2 score per line).")
+    methods: str = Field("all", description=(
+        "'all' or a comma list of original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en; naming hard-debias, "
+        "leace, leace-keep-grammar, inlp or inlp-keep-grammar gives the erasure table (seeds SEED..SEED+4)."))
+    permutations: Count = Field(10_000, description="MWEAT permutations.")
+    seed: Seed = 0
+    neutralize: Literal["inanimate", "all-other"] = Field("inanimate", description=(
+        "Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or 'all-other' (ours: every word "
+        "but the definitional and two-form words)."))
+    plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
+                                                "method's d_s, before and after) here.")
+
+    def method_names(self) -> list[str]:
+        return [m.strip().replace("_", "-") for m in self.methods.split(",") if m.strip()]
+
+
+def _with_text_file(value, what: str, fn):
+    """Call ``fn(path)`` with a real file for a :data:`TextInput` (inline text goes to a temporary file)."""
+    if value is None or isinstance(value, Path):
+        return fn(value)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="geobias-inline-") as d:
+        path = Path(d) / what
+        path.write_text(value.text, encoding="utf-8")
+        return fn(path)
+
+
+@command("evaluate", EvaluateParams, outputs=("plot",))
+def evaluate(p: EvaluateParams, *, progress=None):
+    """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
+
+    Returns a :class:`geobias.evaluation.EvaluationResult`, or the erasure table
+    (:class:`geobias.evaluation.erasure.ErasureTableResult`) when ``methods`` names an eraser.
+    """
+    from geobias.alignment import read_dictionary
+    from geobias.evaluation import METHOD_KEYS
+    from geobias.evaluation import evaluate as evaluate_methods
+    from geobias.evaluation.erasure import ERASURE_ONLY
+
+    if p.plot is not None:
+        from geobias.io.atomic import check_output_path
+
+        check_output_path(p.plot, what="plot")
+    names = p.method_names()
+    if any(n in ERASURE_ONLY for n in names):
+        return _erasure(p, names, list(range(p.seed, p.seed + 5)), 0.8, None, progress)
+    keys = list(METHOD_KEYS) if p.methods == "all" else [n.replace("-", "_") for n in names]
+    if not keys:
+        raise ParameterError("methods is empty", "methods")
+    if p.plot is not None:
+        from geobias.mitigation import get_method
+
+        shifting = [k for k in keys if k in METHOD_KEYS and k != "original"
+                    and getattr(get_method(k.replace("_", "-")), "anchor", None) is not None]
+        if not shifting:
+            raise InputError("--plot draws occupations on each Shift/Hybrid method's d_s; --methods has none")
+    train = read_text_input(p.dictionary, "dictionary", read_dictionary)
+    test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
+    src, en = p.source(), p.english()
+    with _progress(progress).status("evaluating") as update:
+        result = _with_text_file(p.wordsim, "wordsim", lambda sim: evaluate_methods(
+            src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations, seed=p.seed,
+            neutralize=p.neutralize, progress=lambda m: update(f"evaluating {m}")))
+    if p.plot is not None:
+        from geobias.report.plots import plot_occupation_projections, save_figure
+
+        panels = [(METHOD_KEYS[k], d["projections"]["words"], d["projections"]["before"], d["projections"]["after"])
+                  for k, d in result.details.items() if "projections" in d]
+        save_figure(plot_occupation_projections(panels, title=f"{p.lang.upper()} occupations on d_s, before (hollow) "
+                                                "and after (filled) (Zhou et al. 2019, Figure 2)"), p.plot)
+    return result
+
+
+# -------------------------------------------------------------------------------------- erasure
+
+
+class ErasureParams(TwoStores):
+    """Parameters of ``erasure``: the erasure table on held-out words, over seeds."""
+
+    dictionary: TextInput | None = Field(None, description="Training dictionary LANG→en (alignment).")
+    test_dictionary: TextInput | None = Field(None, description="Test dictionary LANG→en (P@1).")
+    wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
+                                      description="Word-similarity file of LANG (w1 w2 score per line).")
+    methods: list[str] | None = Field(None, description=(
+        "original, hard-debias, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, leace, leace-keep-grammar, inlp, "
+        "inlp-keep-grammar (a list, or a comma list)."))
+    seeds: list[int] = Field([0, 1, 2, 3, 4], min_length=1, max_length=100,
+                             description="Seeds (intervals are over seeds).")
+    fit_fraction: float = Field(0.8, gt=0, le=1, description="Share of the fit person pairs drawn per seed.")
+    permutations: Count = Field(10_000, description="MWEAT/WEAT permutations.")
+    plot: Path | None = Field(None, description="Write the erasure plane of the first seed here.")
+
+    @field_validator("methods", mode="before")
+    @classmethod
+    def _methods(cls, value):
+        if isinstance(value, str):
+            value = [m for m in value.split(",") if m.strip()]
+        if isinstance(value, list):
+            value = [m.strip().replace("_", "-") if isinstance(m, str) else m for m in value]
+        return value
+
+    @field_validator("seeds", mode="before")
+    @classmethod
+    def _seeds(cls, value):
+        if isinstance(value, str):
+            try:
+                value = [int(s) for s in value.split(",") if s.strip()]
+            except ValueError:
+                raise ParameterError(f"seeds must be a comma list of integers; got {value!r}", "seeds") from None
+            if not value:
+                raise ParameterError("seeds is empty", "seeds")
+        return value
+
+
+@command("erasure", ErasureParams, outputs=("plot",))
+def erasure(p: ErasureParams, *, progress=None):
+    """Can semantic gender be erased while grammatical gender is kept? One table, held-out words.
+
+    Returns a :class:`geobias.evaluation.erasure.ErasureTableResult`.
+    """
+    if p.plot is not None:
+        from geobias.io.atomic import check_output_path
+
+        check_output_path(p.plot, what="plot")
+    return _erasure(p, p.methods, p.seeds, p.fit_fraction, p.plot, progress)
+
+
+def _erasure(p, methods, seeds, fit_fraction, plot, progress):
+    from geobias.alignment import read_dictionary
+    from geobias.evaluation import erasure as er
+
+    ui = _progress(progress)
+    if p.lang == "en":
+        ms = methods or list(er.ENGLISH_METHODS)
+        bad = [m for m in ms if m not in er.ENGLISH_METHODS]
+        if bad:
+            raise InputError(f"method(s) {', '.join(bad)} not available for English; choose from "
+                             f"{', '.join(er.ENGLISH_METHODS)} (keeping grammar needs a grammatical-gender language)")
+        from geobias.sources import resolve_store
+
+        en = resolve_store("en", p.vectors or p.en_vectors, limit=p.limit, trust_pickle=p.trust_pickle)
+        with ui.status("erasing") as update:
+            return _with_text_file(p.wordsim, "wordsim", lambda sim: er.english_erasure_table(
+                en, methods=ms, seeds=seeds, fit_fraction=fit_fraction, similarity=sim,
+                n_permutations=p.permutations, progress=update))
+    if p.dictionary is None or p.test_dictionary is None:
+        raise InputError("--dictionary and --test-dictionary are required for a gendered language")
+    ms = methods or list(er.DEFAULT_METHODS)
+    bad = [m for m in ms if m not in er.ERASURE_METHODS]
+    if bad:
+        raise InputError(f"unknown method(s) {', '.join(bad)}; choose from {', '.join(er.ERASURE_METHODS)}")
+    train = read_text_input(p.dictionary, "dictionary", read_dictionary)
+    test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
+    src, en = p.source(), p.english()
+    with ui.status("erasing") as update:
+        result = _with_text_file(p.wordsim, "wordsim", lambda sim: er.erasure_table(
+            src, en, train, test, similarity=sim, methods=ms, seeds=seeds, fit_fraction=fit_fraction,
+            n_permutations=p.permutations, progress=update))
+        if plot is not None:
+            from geobias.report.plots import plot_erasure_plane, save_figure
+
+            update("plotting")
+            save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot)
+            ui.note(f"wrote {plot}")
+    return result
+
+
+# ------------------------------------------------------------------------------------- mitigate
+
+MitigationMethod = Literal["shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en", "hard-debias", "leace",
+                           "leace-keep-grammar", "inlp", "inlp-keep-grammar"]
+WriteFormat = Literal["w2v-text", "w2v-bin", "vec", "kv", "npz"]
+
+
+class MitigateParams(TwoStores):
+    """Parameters of ``mitigate``: debias vectors and write them."""
+
+    method: MitigationMethod = Field(description="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. "
+                                                 "(hard-debias) or an eraser (leace*, inlp*).")
+    out: Path = Field(description="New (or empty) directory for the debiased vectors.")
+    dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.")
+    format: WriteFormat = Field("w2v-text", description="Vector file format.")
+    refine: int = Field(0, ge=0, le=20, description="Procrustes refinement rounds.")
+    drop_whitespace_words: bool = Field(False, description=(
+        "Leave out words containing whitespace, which word2vec/fastText formats cannot hold; they are listed in "
+        "mitigation.json. Whitespace-only words are always left out, with a warning."))
+
+
+    @model_validator(mode="after")
+    def _kv(self, info: ValidationInfo):
+        if self.format == "kv" and front_of(info) == "service":
+            raise ParameterError("format kv (a pickle) is not written by the service", "format")
+        return self
+
+
+@command("mitigate", MitigateParams, outputs=("out",))
+def mitigate(p: MitigateParams, *, progress=None):
+    """Debias vectors and write them (both sides when the method changes English too).
+
+    Returns a :class:`geobias.mitigation.runner.MitigateResult` (the files written and the report).
+    """
+    from geobias.io.export import check_export
+    from geobias.mitigation.runner import mitigate as fit_method
+    from geobias.mitigation.runner import needs_english
+
+    ui = _progress(progress)
+    use_en = needs_english(p.method, en_given=p.en_vectors is not None, dictionary_given=p.dictionary is not None)
+    check_export(p.out, p.format)  # fail before loading and fitting
+    dictionary = _dictionary(p.dictionary)
+    store = p.source()
+    with ui.stage(f"fitting {p.method}"):
+        en = p.english() if use_en else None
+        fitted = fit_method(p.method, store, p.lang, en=en, dictionary=dictionary, refine=p.refine)
+    result = fitted.save(p.out, p.format, drop_whitespace_words=p.drop_whitespace_words)
+    for name, words in result.report["dropped_whitespace_words"].items():
+        ui.note(f"warning: left out {len(words)} {name} word(s) that {p.format} cannot hold: "
+                f"{', '.join(repr(w) for w in words)}")
+    for name, path in result.files.items():
+        ui.note(f"wrote {name}: {path}")
+    return result
+
+
+# ---------------------------------------------------------------------------------- hard-debias
+
+
+class HardDebiasParams(Params):
+    """Parameters of ``hard-debias`` (Bolukbasi et al. 2016) with DirectBias before and after."""
+
+    lang: Lang = "en"
+    vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"))
+    neutral: Path | None = Field(None, description="Neutral words file (default: our English professions).")
+    protect: Literal["paper", "extended"] = Field("paper", description=(
+        "Protected set: 'paper' (the gender-specific words) or 'extended' (ours: also their case variants, "
+        "definitional and equalise words)."))
+    out: Path | None = Field(None, description="Write the debiased vectors to this file.")
+    format: WriteFormat = Field("w2v-text", description="Vector file format of out.")
+    overwrite: bool = Field(False, description="Replace an existing out file (never the input).")
+    limit: Limit = None
+    trust_pickle: bool = False
+
+
+@command("hard-debias", HardDebiasParams, outputs=("out", "neutral"))
+def hard_debias(p: HardDebiasParams, *, progress=None):
+    """Neutralise + equalise (Bolukbasi et al. 2016); DirectBias (c = 1) before and after over held-out professions.
+
+    Returns a :class:`geobias.mitigation.hard_debias.HardDebiasReport`.
+    """
+    from geobias import wordlists
+    from geobias.io.atomic import check_output_path
+    from geobias.mitigation import hard_debias_report
+    from geobias.sources import resolve_store, write_vectors
+
+    if p.out is not None:  # fail before loading and fitting
+        check_output_path(p.out, what="vector file", overwrite=p.overwrite)
+    source = str(p.neutral) if p.neutral is not None else "wordlists/en/professions.txt"
+    words = wordlists.read_word_file(p.neutral if p.neutral is not None
+                                     else wordlists.wordlist_dir() / "en" / "professions.txt")
+    store = resolve_store(p.lang, p.vectors, limit=p.limit, trust_pickle=p.trust_pickle)
+    report, debiased = hard_debias_report(store, words, protect=p.protect, neutral_source=source)
+    if p.out is not None:
+        write_vectors(debiased, p.out, format=p.format)
+        report = dataclasses.replace(report, out=str(p.out))
+        _progress(progress).note(f"wrote {report.out}")
+    return report
+
+
+# ------------------------------------------------------------------------------------ correlate
+
+
+class CorrelateParams(TwoStores):
+    """Parameters of ``correlate`` (Zhou et al. 2019 §4.4, Figure 4)."""
+
+    plot: Path | None = Field(None, description="Write the Figure 4 scatter here.")
+
+
+@command("correlate", CorrelateParams, outputs=("plot",))
+def correlate(p: CorrelateParams, *, progress=None):
+    """Spearman correlation of per-occupation bias in English and in LANG, with its p-value.
+
+    Returns a :class:`geobias.evaluation.correlate.CorrelationResult`.
+    """
+    from geobias import wordlists
+    from geobias.evaluation import correlate as correlate_bias
+
+    if p.plot is not None:
+        from geobias.io.atomic import check_output_path
+
+        check_output_path(p.plot, what="plot")
+    src, en = p.source(), p.english()
+    result = correlate_bias(src, en, wordlists.occupations(p.lang), wordlists.attribute_words(p.lang),
+                            wordlists.attribute_words("en"))
+    if p.plot is not None:
+        from geobias.report.plots import plot_correlation, save_figure
+
+        rows = result.per_occupation
+        save_figure(plot_correlation([r["english"] for r in rows], [r["weat_en"] for r in rows],
+                                     [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value,
+                                     lang=p.lang), p.plot)
+    return result

@@ -1,0 +1,300 @@
+"""Commands on masked language models and classifiers: ``probe association``, ``probe becpro``,
+``probe malor``, ``probe sentiment``, ``becpro generate``, ``cda``, ``finetune``,
+``finetune-classifier``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from geobias.commands._base import Params, command
+from geobias.commands._fields import Seed, TextInput, read_text_input
+from geobias.commands.vectors import EngineParams, record_engine
+from geobias.errors import InputError
+
+_MODEL = "Masked LM: Hugging Face id, local directory, or registry name (minilm-l6 has no MLM head)."
+
+
+def _bars(progress) -> bool:
+    """Whether the model-scoring loops draw their bars (they draw on stderr themselves)."""
+    return bool(progress is not None and progress.enabled)
+
+
+def _note(progress, text: str) -> None:
+    if progress is not None:
+        progress.note(text)
+
+
+class AssociationParams(EngineParams):
+    """Parameters of ``probe association`` (Kurita et al. 2019)."""
+
+    model: str = Field(description=_MODEL)
+    sentences: TextInput = Field(description="TSV with columns sentence, target, attribute.")
+
+
+@command("probe association", AssociationParams)
+def probe_association(p: AssociationParams, *, progress=None):
+    """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
+
+    Returns a :class:`geobias.contextual.association.AssociationResult`.
+    """
+    from geobias.contextual.association import kurita_association, read_probe_tsv
+
+    probes = read_text_input(p.sentences, "sentences", read_probe_tsv)
+    with p.open_engine() as eng:
+        record_engine(eng)
+        return kurita_association(eng.load_masked_lm(p.model, p.device), probes, batch_size=p.batch_size,
+                                  progress=_bars(progress))
+
+
+class BecproParams(EngineParams):
+    """Parameters of ``probe becpro`` (Bartl et al. 2020)."""
+
+    model: str = Field(description=_MODEL)
+    lang: Literal["en", "de"] = Field("en", description="Language of the BEC-Pro templates.")
+    compare: str | None = Field(None, description="Second model (e.g. after fine-tuning): test pre vs post.")
+    prior_mask: Literal["word", "subtoken"] = Field("word", description=(
+        "p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or 'subtoken' (ours: every sub-token "
+        "masked)."))
+    plot: Path | None = Field(None, description="Write the association bars (PNG) here.")
+
+
+@command("probe becpro", BecproParams, outputs=("plot",))
+def probe_becpro(p: BecproParams, *, progress=None):
+    """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
+
+    Returns a :class:`geobias.contextual.becpro.BecProResult`, or a ``BecProComparison`` with ``compare``.
+    """
+    from geobias.contextual.becpro import becpro_probe, compare_becpro
+    from geobias.io.atomic import check_output_path
+
+    if p.plot is not None:
+        check_output_path(p.plot, what="plot")  # fail before the probe, not after it
+    with p.open_engine() as eng:
+        record_engine(eng)
+        res = becpro_probe(eng.load_masked_lm(p.model, p.device), p.lang, batch_size=p.batch_size,
+                           progress=_bars(progress), prior_mask=p.prior_mask)
+        out = res
+        if p.compare is not None:
+            post = becpro_probe(eng.load_masked_lm(p.compare, p.device), p.lang, batch_size=p.batch_size,
+                                progress=_bars(progress), prior_mask=p.prior_mask)
+            out = compare_becpro(res, post)
+    if p.plot is not None:
+        from geobias.report.plots import plot_becpro, save_figure
+
+        save_figure(plot_becpro(res), p.plot, dpi=120)
+        _note(progress, f"plot written to {p.plot}")
+    return out
+
+
+class MalorParams(EngineParams):
+    """Parameters of ``probe malor`` (Hossain et al. 2025)."""
+
+    model: str = Field(description=_MODEL)
+    pair: Literal["he-she", "his-her", "names"] = Field("he-she", description=(
+        "The gendered words compared: pronouns (he-she, his-her) or first names."))
+
+
+@command("probe malor", MalorParams)
+def probe_malor(p: MalorParams, *, progress=None):
+    """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
+
+    Returns a :class:`geobias.contextual.malor.MalorResult`.
+    """
+    from geobias.contextual.malor import malor_probe
+
+    with p.open_engine() as eng:
+        record_engine(eng)
+        return malor_probe(eng.load_masked_lm(p.model, p.device), p.pair, batch_size=p.batch_size,
+                           progress=_bars(progress))
+
+
+class SentimentParams(Params):
+    """Parameters of ``probe sentiment`` (Jentzsch & Turan 2022)."""
+
+    model: list[str] = Field([], description="Sequence classifiers (local directory or Hugging Face id).")
+    corpus: list[Path] = Field([], description="Texts: .csv/.tsv with column, or one text per line.")
+    column: str | None = Field(None, description="Text column of a .csv/.tsv corpus (GAP: Text, EEC: Sentence).")
+    terms: list[Literal["pro", "weat", "all"]] = Field(["all"], min_length=1, description="Term sets.")
+    limit: int | None = Field(None, ge=1, description="Use only the first N texts of each corpus.")
+    vader: bool = Field(False, description="Add VADER as a lexicon baseline scorer (cannot show pronoun bias).")
+    eec_paired: Path | None = Field(None, description="EEC CSV: add EEC's own male-vs-female sentence pairs as rows.")
+    positive_class: str | None = Field(None, description="Positive class index or label (default: label 'pos…', "
+                                                         "else 1).")
+    zero_method: Literal["wilcox", "pratt", "zsplit"] = Field("wilcox", description=(
+        "Wilcoxon zero handling: wilcox (drop zeros), pratt, zsplit."))
+    batch_size: int = Field(32, ge=1, le=4096, description="Distinct texts per forward pass.")
+    max_length: int = Field(256, ge=1, description="Truncate texts to this many tokens.")
+    device: str = "auto"
+    plot: Path | None = Field(None, description="Write the bias bars (PNG) here.")
+
+    @model_validator(mode="after")
+    def _inputs(self):
+        if not self.model and not self.vader:
+            raise InputError("no scorer given: pass --model (a sequence classifier) and/or --vader")
+        if not self.corpus and self.eec_paired is None:
+            raise InputError("no corpus given: pass --corpus FILE (and --column for .csv/.tsv) or --eec-paired EEC.csv")
+        return self
+
+
+@command("probe sentiment", SentimentParams, job=False, outputs=("plot",))
+def probe_sentiment(p: SentimentParams, *, progress=None):
+    """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
+
+    Returns a :class:`geobias.contextual.sentiment.SentimentProbeResult`.
+    """
+    from geobias.contextual.sentiment import (
+        ClassifierScorer,
+        VaderScorer,
+        eec_paired_rows,
+        load_classifier,
+        read_corpus,
+        sentiment_probe,
+    )
+    from geobias.io.atomic import check_output_path
+
+    if p.plot is not None:
+        check_output_path(p.plot, what="plot")
+    corpora = [(c.name, read_corpus(c, p.column)[:p.limit]) for c in p.corpus]
+    scorers = [ClassifierScorer(load_classifier(m, p.device, p.positive_class), batch_size=p.batch_size,
+                                max_length=p.max_length) for m in p.model]
+    if p.vader:
+        scorers.append(VaderScorer())
+    bars = _bars(progress)
+    extra = (eec_paired_rows(scorers, p.eec_paired, zero_method=p.zero_method, progress=bars)
+             if p.eec_paired is not None else [])
+    res = sentiment_probe(scorers, corpora, list(p.terms), zero_method=p.zero_method, progress=bars, extra_rows=extra)
+    if p.plot is not None:
+        from geobias.report.plots import plot_sentiment, save_figure
+
+        save_figure(plot_sentiment(res), p.plot, dpi=120, bbox_inches=None)
+        _note(progress, f"plot written to {p.plot}")
+    return res
+
+
+class GenerateParams(Params):
+    """Parameters of ``becpro generate``."""
+
+    lang: Literal["en", "de"] = Field("en", description="Language of the BEC-Pro templates.")
+    out: Path = Field(Path("becpro.tsv"), description="Output TSV file.")
+    overwrite: bool = Field(False, description="Replace an existing file.")
+
+
+@command("becpro generate", GenerateParams, job=False, outputs=("out",))
+def becpro_generate(p: GenerateParams, *, progress=None):
+    """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
+    from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
+
+    rows = generate_becpro(p.lang)
+    path = write_becpro(rows, p.out, lang=p.lang, overwrite=p.overwrite)
+    res = BecProCorpusFile(p.lang, str(path), len(rows))
+    _note(progress, f"wrote {res.n_sentences} BEC-Pro {res.lang.upper()} sentences to {res.path}")
+    return res
+
+
+class CdaParams(Params):
+    """Parameters of ``cda``: counterfactual data augmentation / substitution of a corpus file."""
+
+    input: Path = Field(description="Corpus: text (one document per line) or TSV with column.")
+    out: Path = Field(description="Output file (never the input).")
+    mode: Literal["cda", "cds"] = Field("cda", description=(
+        "cda: keep each document and add its counterfactual; cds: substitute with probability 0.5."))
+    column: str | None = Field(None, description="TSV input: the header name of the text column to swap.")
+    no_names: bool = Field(False, description="Swap gendered words only, not first names.")
+    seed: Seed = 0
+    overwrite: bool = Field(False, description="Replace an existing output file.")
+
+
+@command("cda", CdaParams, job=False, outputs=("out",))
+def cda(p: CdaParams, *, progress=None):
+    """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
+    from geobias.contextual.cda import augment_file, load_swapper
+
+    return augment_file(p.input, p.out, p.mode, seed=p.seed, column=p.column, overwrite=p.overwrite,
+                        swapper=load_swapper("en", names=not p.no_names))
+
+
+class FinetuneParams(Params):
+    """Parameters of ``finetune``: continued masked-LM pre-training."""
+
+    model: str = Field(description=_MODEL)
+    corpus: Path = Field(description="Training text: one document per line, or TSV with column.")
+    out: Path = Field(description="Output directory for the fine-tuned model and tokenizer.")
+    cda: Literal["cds", "cda", "none"] = Field("cds", description=(
+        "Counterfactual augmentation first: cds (substitute, p = 0.5), cda (add), none."))
+    column: str | None = None
+    epochs: int = Field(1, ge=1)
+    batch_size: int = Field(16, ge=1)
+    lr: float = Field(5e-5, gt=0)
+    max_steps: int | None = Field(None, ge=1)
+    mlm_probability: float = Field(0.15, gt=0, lt=1)
+    max_length: int = Field(128, ge=8)
+    seed: Seed = 0
+    device: str = "auto"
+    overwrite: bool = False
+
+
+@command("finetune", FinetuneParams, job=False, outputs=("out",))
+def finetune(p: FinetuneParams, *, progress=None):
+    """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model."""
+    from geobias.contextual.cda import read_documents
+    from geobias.contextual.finetune import finetune_mlm
+
+    docs, _, _ = read_documents(p.corpus, p.column)
+    res = finetune_mlm(p.model, docs, p.out, cda=p.cda, epochs=p.epochs, batch_size=p.batch_size, lr=p.lr,
+                       max_steps=p.max_steps, mlm_probability=p.mlm_probability, max_length=p.max_length,
+                       seed=p.seed, device=p.device, overwrite=p.overwrite, progress=_bars(progress))
+    _note(progress, f"saved to {res.output} (compare: geobias probe becpro --model {res.model} --compare {res.output})")
+    return res
+
+
+class FinetuneClassifierParams(Params):
+    """Parameters of ``finetune-classifier`` (Jentzsch & Turan 2022 §2.1 conditions)."""
+
+    model: str = Field(description="Starting model: a sequence classifier, or an encoder such as minilm-l6.")
+    train: Path = Field(description="Labelled texts: .csv (quoted) or tab-separated with a header.")
+    out: Path = Field(description="Output directory for the classifier and tokenizer.")
+    text_column: str = "text"
+    label_column: str = "label"
+    positive_label: str = "positive"
+    negative_label: str = "negative"
+    encoding: str = "utf-8"
+    condition: Literal["original", "removed", "mixed"] = "original"
+    terms: Literal["pro", "weat", "all"] = "all"
+    freeze_encoder: bool = False
+    test_size: float = Field(0.2, ge=0, lt=1)
+    limit: int | None = Field(None, ge=1)
+    epochs: int = Field(1, ge=1)
+    batch_size: int = Field(16, ge=1)
+    lr: float = Field(5e-5, gt=0)
+    max_steps: int | None = Field(None, ge=1)
+    max_length: int = Field(128, ge=8)
+    seed: Seed = 0
+    device: str = "auto"
+    overwrite: bool = False
+
+
+@command("finetune-classifier", FinetuneClassifierParams, job=False, outputs=("out",))
+def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
+    """Train a positive/negative classifier under original/removed/mixed gender terms and save it."""
+    from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
+    from geobias.contextual.sentiment_finetune import read_labelled, split_indices
+    from geobias.io.atomic import check_output_path
+
+    check_output_path(p.out, what="classifier", overwrite=p.overwrite, directory=True)
+    data = read_labelled(p.train, p.text_column, p.label_column, positive_label=p.positive_label,
+                         negative_label=p.negative_label, encoding=p.encoding)
+    if data.dropped:
+        _note(progress, "dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())))
+    tr, te = split_indices(len(data.texts), p.test_size, p.seed, p.limit)
+    res = train_classifier(
+        p.model, [data.texts[i] for i in tr], [data.labels[i] for i in tr], p.out, condition=p.condition,
+        terms=p.terms, freeze_encoder=p.freeze_encoder, epochs=p.epochs, batch_size=p.batch_size, lr=p.lr,
+        max_steps=p.max_steps, max_length=p.max_length, seed=p.seed, device=p.device, overwrite=p.overwrite,
+        test_texts=[data.texts[i] for i in te], test_labels=[data.labels[i] for i in te], progress=_bars(progress),
+    )
+    _note(progress, f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE "
+                    "--column COL)")
+    return res

@@ -1,0 +1,345 @@
+"""Commands on one static store: ``mweat``, ``weat``, ``directions``, ``neighbors``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
+
+from geobias.commands._base import Params, command, front_of
+from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, WordSet
+from geobias.commands._permutations import permutation_bar, plan_permutations
+from geobias.errors import InputError, ParameterError
+
+Similarity = Literal["cosine", "dot"]
+Oov = Literal["ignore", "raise"]
+PermutationMethod = Literal["auto", "exact", "monte-carlo"]
+
+
+class StoreParams(Params):
+    """The store a command reads: a language's default source, or ``vectors``."""
+
+    lang: Lang | None = None
+    vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"), description=(
+        "Registry name, saved store name, cached store directory or vector file (in the service: a store "
+        "name); default: the language's default source."))
+    limit: Limit = None
+    trust_pickle: bool = Field(False, description="Allow gensim KeyedVectors files (unpickling can run code).")
+    subwords: bool = Field(False, description="fastText .bin only: build vectors for out-of-vocabulary list words "
+                                              "from character n-grams.")
+
+    @model_validator(mode="after")
+    def _service_store(self, info: ValidationInfo):
+        if front_of(info) == "service" and (self.limit is not None or self.trust_pickle or self.subwords):
+            field = "limit" if self.limit is not None else "trust_pickle" if self.trust_pickle else "subwords"
+            raise ParameterError(f"{field} is not available in the service (stores are opened once, in full)", field)
+        return self
+
+    def store(self, progress=None, wanted=None, *, lang: str | None = None):
+        """Resolve the store (see :func:`geobias.sources.resolve_store`) under a progress stage."""
+        from geobias.sources import resolve_store
+
+        def load():
+            return resolve_store(lang or self.lang, self.vectors, limit=self.limit, trust_pickle=self.trust_pickle,
+                                 subword_words=wanted if self.subwords else None)
+
+        if progress is None:
+            return load()
+        with progress.stage("loading vectors"):
+            return load()
+
+
+class PermutationParams(Params):
+    """A permutation test's budget: the single home of its checks."""
+
+    permutations: Count = Field(100_000, description="Monte-Carlo permutations (with permutation_method auto, the "
+                                                      "exact test when fewer partitions exist).")
+    permutation_method: PermutationMethod = Field(
+        "auto", validation_alias=AliasChoices("permutation_method", "method"),
+        description="exact (every partition), monte-carlo (random permutations) or auto (exact when there are at "
+                    "most `permutations` partitions).")
+    force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
+    seed: Seed = 0
+
+
+def _rows(value: Any, info: ValidationInfo) -> Any:
+    """Occupation rows: a TSV file (CLI, Python) or a list of [feminine, masculine(, english)]."""
+    if value is None:
+        return None
+    if isinstance(value, (str, Path)):
+        if front_of(info) == "service":
+            raise InputError("give a list of [feminine, masculine] or [feminine, masculine, english] rows")
+        from geobias.wordlists import read_occupation_file
+
+        return [list(o) for o in read_occupation_file(Path(value).expanduser())]
+    if isinstance(value, list):
+        for row in value:
+            if (not isinstance(row, (list, tuple)) or len(row) not in (2, 3)
+                    or not all(isinstance(w, str) and w.strip() and "\t" not in w and "\n" not in w for w in row)):
+                raise InputError(f"each entry is [feminine, masculine] or [feminine, masculine, english]; got {row!r}")
+        return [[w.strip() for w in row] for row in value]
+    return value
+
+
+def _attribute_file(value: Any, info: ValidationInfo) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, (str, Path)):
+        if front_of(info) == "service":
+            raise InputError("give attributes_a and attributes_b as lists")
+        from geobias.wordlists import read_attribute_file
+
+        return [list(side) for side in read_attribute_file(Path(value).expanduser())]
+    return value
+
+
+class MweatParams(StoreParams, PermutationParams):
+    """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
+
+    targets: Annotated[list[list[str]] | None, BeforeValidator(_rows)] = Field(None, description=(
+        "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line) or rows [feminine, masculine"
+        "(, english)]; default: the language's list."))
+    attributes: Annotated[list[list[str]] | None, BeforeValidator(_attribute_file)] = Field(None, description=(
+        "TSV file of attribute words: male<TAB>female per line (a cell may be empty or '-')."))
+    targets_x: WordSet | None = Field(None, description="Masculine forms (with targets_y, paired by position).")
+    targets_y: WordSet | None = Field(None, description="Feminine forms, same length and order as targets_x.")
+    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "male"),
+                                         description="Male attribute words (with attributes_b).")
+    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "female"),
+                                         description="Female attribute words.")
+    similarity: Similarity = "cosine"
+    paired: bool = Field(False, description="Permute only within each pair (an extension; the paper permutes X∪Y).")
+    oov: Oov = "ignore"
+
+    @model_validator(mode="after")
+    def _sets(self):
+        both_or_neither(self, "targets_x", "targets_y")
+        both_or_neither(self, "attributes_a", "attributes_b")
+        if self.targets_x is not None and self.targets is not None:
+            raise ParameterError("give targets or targets_x/targets_y, not both", "targets")
+        if self.attributes_a is not None and self.attributes is not None:
+            raise ParameterError("give attributes or attributes_a/attributes_b, not both", "attributes")
+        if self.targets_x is not None and len(self.targets_x) != len(self.targets_y):
+            raise InputError(f"targets_x has {len(self.targets_x)} words and targets_y {len(self.targets_y)}; "
+                             "they pair masculine and feminine forms by position")
+        return self
+
+    def occupations(self):
+        """The two-form target words (:class:`geobias.wordlists.Occupation`)."""
+        from geobias import wordlists
+
+        if self.targets_x is not None:
+            return [wordlists.Occupation(f, m, m) for m, f in zip(self.targets_x, self.targets_y, strict=True)]
+        if self.targets is not None:
+            return [wordlists.Occupation(r[0], r[1], r[2] if len(r) == 3 else r[1]) for r in self.targets]
+        return wordlists.occupations(need_lang(self.lang, "occupation list"))
+
+    def attribute_sets(self) -> tuple[list[str], list[str]]:
+        from geobias import wordlists
+
+        if self.attributes_a is not None:
+            return list(self.attributes_a), list(self.attributes_b)
+        if self.attributes is not None:
+            return list(self.attributes[0]), list(self.attributes[1])
+        return wordlists.attribute_words(need_lang(self.lang, "attribute words"))
+
+
+def both_or_neither(params: Params, a: str, b: str) -> None:
+    """Raise :class:`ParameterError` when exactly one of the fields ``a`` and ``b`` is given."""
+    if (getattr(params, a) is None) != (getattr(params, b) is None):
+        raise ParameterError(f"give both {a} and {b}, or neither", a if getattr(params, a) is None else b)
+
+
+def need_lang(lang: str | None, what: str) -> str:
+    """``lang``, or an :class:`InputError` saying that the built-in ``what`` needs ``lang``."""
+    if lang is None:
+        raise ParameterError(f"pass lang to use the built-in {what} (or give your own words)", "lang")
+    return lang
+
+
+@command("mweat", MweatParams, quick=True)
+def mweat(p: MweatParams, *, progress=None):
+    """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
+
+    Returns a :class:`geobias.metrics.MweatResult`.
+    """
+    from geobias.metrics import mweat as mweat_metric
+
+    occupations = p.occupations()
+    male, female = p.attribute_sets()
+    n_items = 2 * len(occupations)
+    draws = plan_permutations(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired,
+                              force=p.force)
+    wanted = [w for o in occupations for w in (o.masculine, o.feminine)] + male + female
+    store = p.store(progress, wanted)
+    with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
+        return mweat_metric(store, occupations, male, female, n_permutations=p.permutations, seed=p.seed,
+                            similarity=p.similarity, paired=p.paired, oov=p.oov, method=p.permutation_method,
+                            progress=advance)
+
+
+class WeatParams(StoreParams, PermutationParams):
+    """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
+
+    test: str | None = Field(None, description="Built-in test: career-family (the default), career-family-terms, "
+                                               "math-arts, science-arts or flowers-insects (control).")
+    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
+    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
+    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
+                                         description="Attribute set A.")
+    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
+                                         description="Attribute set B.")
+    similarity: Similarity = "cosine"
+    alternative: Literal["greater", "less", "two-sided"] = Field(
+        "greater", description="greater (Caliskan et al.), less or two-sided.")
+    oov: Oov = "ignore"
+
+    _ROLES = ("targets_x", "targets_y", "attributes_a", "attributes_b")
+
+    @model_validator(mode="after")
+    def _sets(self):
+        given = [r for r in self._ROLES if getattr(self, r) is not None]
+        if given and len(given) != 4:
+            missing = [r for r in self._ROLES if getattr(self, r) is None]
+            raise ParameterError(f"your own WEAT needs all four sets; missing {', '.join(missing)}", missing[0])
+        if given and self.test is not None:
+            raise ParameterError("give test or your own sets (targets_x ...), not both", "test")
+        return self
+
+    def sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
+        """``(X, Y, A, B, test name)``."""
+        from geobias import wordlists
+
+        if self.targets_x is not None:
+            return (list(self.targets_x), list(self.targets_y), list(self.attributes_a), list(self.attributes_b),
+                    "custom")
+        sets = wordlists.weat_test(need_lang(self.lang, "WEAT tests"), self.test or "career-family")
+        return sets.X, sets.Y, sets.A, sets.B, sets.name
+
+
+@command("weat", WeatParams, quick=True)
+def weat(p: WeatParams, *, progress=None):
+    """WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.
+
+    Returns a :class:`geobias.metrics.WeatResult`.
+    """
+    from geobias.metrics import weat as weat_metric
+
+    X, Y, A, B, name = p.sets()
+    draws = plan_permutations(len(X) + len(Y), len(X), p.permutations, p.permutation_method, force=p.force)
+    store = p.store(progress, [*X, *Y, *A, *B])
+    with permutation_bar(progress, draws, len(X) + len(Y), len(X)) as advance:
+        return weat_metric(store, X, Y, A, B, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
+                           oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=name,
+                           progress=advance)
+
+
+#: Inanimate nouns of each gender drawn on the directions plot.
+N_PLOT_NOUNS = 25
+
+
+class DirectionsParams(StoreParams):
+    """Parameters of the gender directions (Zhou et al. 2019 §2): d_PCA, d_g, d_s."""
+
+    lang: Lang
+    seed: Seed = 0
+    cv: int = Field(5, ge=2, le=20, description="Cross-validation folds of the LDA.")
+    max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender.")
+    oov: Oov = "ignore"
+    plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
+
+    @model_validator(mode="after")
+    def _plot(self):
+        from geobias.languages import get_language
+
+        if self.plot is not None and not get_language(self.lang).grammatical_gender:
+            raise ParameterError(f"plot needs a grammatical direction; {get_language(self.lang).name} has no "
+                                 "grammatical gender", "plot")
+        return self
+
+
+@command("directions", DirectionsParams, quick=True, outputs=("plot",))
+def directions(p: DirectionsParams, *, progress=None):
+    """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
+
+    Returns a :class:`geobias.directions.GenderDirections`; with ``plot``, also writes the
+    semantic × grammatical plane of the occupations and inanimate nouns.
+    """
+    from geobias import wordlists
+    from geobias.directions import gender_directions
+    from geobias.languages import get_language
+
+    language = get_language(p.lang)
+    if p.plot is not None:
+        from geobias.io.atomic import check_output_path
+
+        check_output_path(p.plot, what="plot")  # fail before the fit, not after it
+    wanted = None
+    if p.subwords:
+        wanted = [w for pair in wordlists.definitional_pairs(language.code) for w in pair]
+        if language.grammatical_gender:
+            wanted += [w for nouns in wordlists.gendered_nouns(language.code) for w in nouns]
+    store = p.store(progress, wanted)
+    stage = progress.stage if progress is not None else _no_stage
+    with stage("fitting d_PCA, d_g (LDA, cross-validated) and d_s"):
+        result = gender_directions(store, language.code, cv=p.cv, random_state=p.seed,
+                                   max_per_class=p.max_per_class, oov=p.oov)
+    if p.plot is not None:
+        with stage("plotting"):
+            _plot_plane(p, store, result, language)
+    return result
+
+
+def _no_stage(description: str):
+    from contextlib import nullcontext
+
+    return nullcontext()
+
+
+def _plot_plane(p: DirectionsParams, store, result, language) -> Path:
+    import numpy as np
+
+    from geobias import wordlists
+    from geobias.report.plots import plot_gender_plane, save_figure
+
+    words, gender, kind = [], [], []
+    for occ in wordlists.occupations(language.code):
+        for w, g in ((occ.masculine, "masculine"), (occ.feminine, "feminine")):
+            if w in store and w not in words:
+                words.append(w)
+                gender.append(g)
+                kind.append("occupation")
+    masc, fem = wordlists.gendered_nouns(language.code)
+    for nouns, g in ((masc, "masculine"), (fem, "feminine")):
+        chosen = [w for w in nouns if w in store and w not in words][:N_PLOT_NOUNS]
+        words += chosen
+        gender += [g] * len(chosen)
+        kind += ["noun"] * len(chosen)
+    unit = store.lookup(words, unit=True).vectors.astype(np.float64)
+    return save_figure(plot_gender_plane(
+        words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64), gender, kind,
+        title=f"{language.name}: semantic × grammatical gender ({store.provenance.get('source', 'vectors')})",
+    ), p.plot)
+
+
+class NeighborsParams(StoreParams):
+    """Parameters of the nearest-neighbour query."""
+
+    word: str = Field(min_length=1, description="The query word.")
+    k: int = Field(10, ge=1, le=10_000, description="Number of neighbours.")
+    approx: Literal["exact", "ivf"] = Field("exact", description=(
+        "exact (brute force) or ivf (an approximate faiss IVF index for multi-million-word stores, built on first "
+        "use and saved with an installed store)."))
+
+
+@command("neighbors", NeighborsParams, quick=True, job=False)
+def neighbors(p: NeighborsParams, *, progress=None):
+    """Nearest neighbours of a word by cosine similarity.
+
+    Returns a :class:`geobias.store.neighbors.NeighborsResult`.
+    """
+    from geobias.store.neighbors import nearest_neighbors
+
+    store = p.store()
+    return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)

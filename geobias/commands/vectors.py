@@ -1,0 +1,177 @@
+"""Commands on the registry of vector sources: ``vectors list``, ``vectors install``,
+``vectors info``, ``vectors pool``; and ``audit`` (stores × tests × languages)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, ValidationInfo
+
+from geobias.commands._base import Params, command, front_of
+from geobias.commands._fields import Lang, Limit, StoreRef, TextInput, read_text_input
+
+
+def _progress(progress):
+    from geobias._progress import Progress
+
+    return progress if progress is not None else Progress()
+
+
+class ListParams(Params):
+    """``vectors list`` takes no parameters."""
+
+
+@command("vectors list", ListParams, job=False)
+def vectors_list(p: ListParams, *, progress=None):
+    """List the named vector sources: language, shape, licence, and whether they are installed."""
+    from geobias.sources.info import list_sources
+
+    return list_sources()
+
+
+class InstallParams(Params):
+    """Parameters of ``vectors install``."""
+
+    name: str = Field(description="Registry name (see `geobias vectors list`).")
+    from_path: Path | None = Field(None, description="Build from this local file (or spaCy package directory) "
+                                                     "instead of downloading.")
+    force: bool = Field(False, description="Rebuild even if already installed.")
+    vocab_size: int | None = Field(None, ge=1, description="use-m3-* only: encode the top-N wordfreq words "
+                                                           "(default 50,000) plus our word lists.")
+    words: Path | None = Field(None, description="use-m3-* only: also encode the words of this file.")
+
+
+@command("vectors install", InstallParams, job=False)
+def vectors_install(p: InstallParams, *, progress=None):
+    """Materialise a named source as a fast cached store under vectors/NAME/."""
+    from geobias.sources.registry import SOURCES, install
+    from geobias.wordlists import read_word_file
+
+    ui = _progress(progress)
+    extra = read_word_file(p.words) if p.words is not None else None
+    options = {"vocab_size": p.vocab_size, "extra_words": extra}
+    if p.from_path is None and p.name in SOURCES and SOURCES[p.name].kind in ("url", "encoder"):
+        # these show their own bar (the download's, the encoder's batches)
+        return install(p.name, from_path=p.from_path, force=p.force, progress=ui.enabled, **options)
+    with ui.stage(f"installing {p.name}"):
+        return install(p.name, from_path=p.from_path, force=p.force, progress=False, **options)
+
+
+class InfoParams(Params):
+    """Parameters of ``vectors info``."""
+
+    target: str = Field(description="Registry name, store directory or vector file.")
+    limit: Limit = None
+    trust_pickle: bool = False
+    verify: bool = Field(False, description="Re-hash a store's vectors.npy against its meta.json (and the registry).")
+
+
+@command("vectors info", InfoParams, job=False)
+def vectors_info(p: InfoParams, *, progress=None):
+    """Describe a registry source (and verify its installed checksum) or a vector file."""
+    from geobias.sources.info import describe
+
+    info = describe(p.target, limit=p.limit, trust_pickle=p.trust_pickle, verify=p.verify)
+    if info.sha256_ok is False:
+        _progress(progress).note("warning: the installed vectors do not match their checksum; reinstall with --force")
+    return info
+
+
+class EngineParams(Params):
+    """Where model batches run: this process or a Ray cluster."""
+
+    engine: Literal["local", "ray"] = Field("local", description="local (this process) or ray (a Ray cluster).")
+    ray_address: str = Field("local", description="With engine ray: local (a private cluster), auto (the running "
+                                                  "cluster of `ray start`) or HOST:PORT.")
+    threads: int | None = Field(None, ge=1, description="torch threads in this process (local) or per Ray actor.")
+    actors: int | None = Field(None, ge=1, description="Ray model replicas (default: one per GPU, else cluster "
+                                                       "CPUs / threads).")
+    device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N.")
+    batch_size: int = Field(32, ge=1, le=4096, description="Distinct inputs per forward pass.")
+
+    def open_engine(self):
+        """The engine (a context manager); what it is goes into the result envelope."""
+        from geobias.engine import make_engine
+
+        return make_engine(self.engine, ray_address=self.ray_address, threads=self.threads, actors=self.actors)
+
+
+def record_engine(eng) -> None:
+    from geobias.results import record_input
+
+    record_input("engine", eng.describe())
+
+
+def _pool_words(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, (str, Path)) and front_of(info) != "service":
+        from geobias.wordlists import read_words
+
+        return read_words(Path(value).expanduser())
+    if isinstance(value, str):
+        value = [w for w in (x.strip() for x in value.split(",")) if w]
+    return value
+
+
+class PoolParams(EngineParams):
+    """Parameters of ``vectors pool``: pooled contextual vectors saved as a store."""
+
+    model: str = Field(description="Hugging Face id, local directory or registry name (minilm-l6).")
+    words: Annotated[list[str], BeforeValidator(_pool_words)] = Field(
+        description="Words: a file (one word, or tab-separated words, per line) or a list.")
+    out: str = Field(description="Store name (under the vectors directory) or, outside the service, a path.")
+    contexts: list[str] | TextInput | None = Field(None, description="Context templates, one per line, '{}' marks "
+                                                                     "the word.")
+    layer: int | None = Field(None, description="Hidden-state index (0 = embeddings); default: mean of the last four.")
+    lang: Lang | None = None
+    overwrite: bool = Field(False, description="Replace an existing store.")
+    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
+
+
+@command("vectors pool", PoolParams)
+def vectors_pool(p: PoolParams, *, progress=None):
+    """Average each word's sub-token vectors over many contexts into a store for the static metrics.
+
+    Returns a :class:`geobias.contextual.pooling.PooledStoreFile`.
+    """
+    from geobias.contextual.pooling import PooledStoreFile, pool_vectors
+    from geobias.io.atomic import check_output_path
+    from geobias.sources import store_path
+    from geobias.store import save_store
+    from geobias.wordlists import read_lines
+
+    ctx = p.contexts
+    if ctx is not None and not isinstance(ctx, list):
+        ctx = read_text_input(ctx, "contexts", lambda path: read_lines(path, what="contexts"))
+    target = check_output_path(store_path(p.out), what="store", overwrite=p.overwrite, directory=True)
+    with p.open_engine() as eng:
+        store = pool_vectors(eng.load_encoder(p.model, p.device, trust_pickle=p.trust_pickle), list(p.words), ctx,
+                             layer=p.layer, batch_size=p.batch_size, lang=p.lang,
+                             progress=bool(progress is not None and progress.enabled))
+    save_store(store, target, overwrite=p.overwrite)
+    res = PooledStoreFile(p.model, str(target), len(store), store.dim, p.layer, None if ctx is None else len(ctx))
+    _progress(progress).note(f"pooled {res.n_words} words x {res.dim} d from {res.model} into {res.path}")
+    return res
+
+
+class AuditParams(EngineParams):
+    """Parameters of ``audit``: a grid of stores × tests × languages from a TOML config."""
+
+    config: Path = Field(description="Audit config (TOML): stores, languages, tests, [options].")
+
+
+@command("audit", AuditParams, job=False)
+def audit(p: AuditParams, *, progress=None):
+    """Run every store x test x language cell (a Ray task each with engine ray); a failing cell reports its error.
+
+    Returns a :class:`geobias.engine.audit.AuditResult`.
+    """
+    from geobias.engine.audit import read_config, run_audit
+
+    cfg = read_config(p.config)
+    with p.open_engine() as eng:
+        record_engine(eng)
+        return run_audit(cfg, eng, progress=bool(progress is not None and progress.enabled))
+
+
+__all__ = ["EngineParams", "StoreRef", "record_engine"]
