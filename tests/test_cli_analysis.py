@@ -142,7 +142,7 @@ def test_mweat_table_and_files(env, capsys):
 def test_mweat_errors_one_line(env, capsys):
     tmp, cache = env
     rc, out, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--permutations", "0"], capsys)
-    assert rc == 1 and err.count("\n") == 1 and "positive" in err and "Traceback" not in err
+    assert rc == 2 and err.count("\n") == 1 and "positive" in err and "Traceback" not in err  # a usage error
     bad = tmp / "bad.tsv"
     bad.write_text("only\n", encoding="utf-8")
     rc, _, err = run(["mweat", "--lang", "fr", "--vectors", cache, "--targets", str(bad)], capsys)

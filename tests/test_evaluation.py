@@ -194,7 +194,7 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     out = CliRunner().invoke(app, ["evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
                                    "--dictionary", str(d / "fr-en.0-5000.txt"),
                                    "--test-dictionary", str(d / "fr-en.5000-6500.txt"),
-                                   "--similarity", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"),
+                                   "--wordsim", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"),
                                    "--json"])
     assert out.exit_code == 0, out.output
     table = result_of(out.stdout)

@@ -81,7 +81,7 @@ def test_evaluate_table_matches_readme(shared_data, installed):
     d = shared_data / "muse" / "dictionaries"
     table = _run("evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
                  "--dictionary", str(d / "fr-en.0-5000.txt"), "--test-dictionary", str(d / "fr-en.5000-6500.txt"),
-                 "--similarity", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"), "--json")
+                 "--wordsim", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"), "--json")
     methods = ["original", "shift_ori", "shift_en", "de_align", "hybrid_ori", "hybrid_en"]
     for metric, (digits, expected) in README_TABLE.items():
         got = [round(table[m][metric], digits) for m in methods]

@@ -148,21 +148,26 @@ def test_mweat_inline_pairs_equal_the_file(store_npz, tmp_path, capsys):
 def test_huge_permutation_count_refused_with_an_estimate(store_npz, capsys, command):
     lang = "fr" if command == "mweat" else "en"
     rc, out, err = cli(capsys, command, "--lang", lang, "--vectors", store_npz, "-n", str(10**12),
-                       "--method", "monte-carlo")
+                       "--permutation-method", "monte-carlo")
     line = one_line(rc, err)
     assert "1,000,000,000,000 permutations would take about" in line and "--force" in line and out == ""
     assert any(unit in line for unit in ("days", "hours"))
 
 
 def test_method_option(store_npz, capsys):
-    rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, "--method", "exact")
-    assert "use --method monte-carlo" in one_line(rc, err)
-    rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, "--method", "bogus")
-    assert "'--method': 'bogus' is not one of 'auto', 'exact', 'monte-carlo'" in one_line(rc, err, 2)  # usage error
+    rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, "--permutation-method", "exact")
+    assert "--permutation-method exact:" in one_line(rc, err, 2) and "use monte-carlo" in err  # usage error
+    rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, "--permutation-method", "bogus")
+    assert "'--permutation-method': 'bogus' is not one of 'auto', 'exact', 'monte-carlo'" in one_line(rc, err, 2)
+    # the old spelling still works, with one deprecation line before the result
+    rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, "--method", "monte-carlo", "-n", "200",
+                       "--json")
+    assert rc == 0 and err.strip() == "geobias: --method is deprecated; use --permutation-method"
+    assert result_of(out)["n_permutations"] == 200
     small = ["--targets-x", "acteur,infirmier,directeur", "--targets-y", "actrice,infirmière,directrice"]
     results = {}
     for method in ("exact", "monte-carlo", "auto"):
-        rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, *small, "--method", method,
+        rc, out, err = cli(capsys, "mweat", "--lang", "fr", "--vectors", store_npz, *small, "--permutation-method", method,
                            "-n", "500", "--json")
         assert rc == 0, err
         results[method] = result_of(out)

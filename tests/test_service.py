@@ -313,9 +313,9 @@ def test_path_like_names(server, name):
     ("route", "body", "status", "type_"),
     [
         ("/mweat", {"lang": "fr", "store": "unknown-store"}, 404, "StoreNotFound"),
-        ("/mweat", {"lang": "fr", "store": SMALL, "permutations": -5}, 400, "InputError"),
-        ("/mweat", {"lang": "fr", "store": SMALL, "permutations": 0}, 400, "InputError"),
-        ("/mweat", {"lang": "fr", "store": SMALL, "permutations": 10**9}, 400, "InputError"),
+        ("/mweat", {"lang": "fr", "store": SMALL, "permutations": -5}, 422, "ValidationError"),
+        ("/mweat", {"lang": "fr", "store": SMALL, "permutations": 0}, 422, "ValidationError"),
+        ("/mweat", {"lang": "fr", "store": SMALL, "permutations": 10**9}, 422, "ValidationError"),
         ("/mweat", {"store": SMALL, "targets": [["zzz", "yyy"]], "male": ["qqq"], "female": ["rrr"]}, 400, "InputError"),
         ("/mweat", {"lang": "xx", "store": SMALL}, 400, "InputError"),
         ("/mweat", {"lang": "fr", "store": SMALL, "permutations": "many"}, 422, "ValidationError"),
@@ -324,9 +324,11 @@ def test_path_like_names(server, name):
         ("/weat", {"store": SMALL, "X": ["zzz"], "Y": ["yyy"], "A": ["homme"], "B": ["femme"]}, 400, "InputError"),
         ("/weat", {"store": SMALL, "X": ["a"] * 10_001, "Y": ["b"], "A": ["c"], "B": ["d"]}, 400, "InputError"),
         ("/neighbors", {"store": SMALL, "word": "zzzz"}, 422, "OutOfVocabularyError"),
-        ("/neighbors", {"store": SMALL, "word": "homme", "k": -1}, 400, "InputError"),
-        ("/neighbors", {"store": SMALL, "word": "homme", "k": 10**6}, 400, "InputError"),
-        ("/directions", {"lang": "fr", "store": SMALL, "cv": 1}, 400, "InputError"),
+        ("/neighbors", {"store": SMALL, "word": "homme", "k": -1}, 422, "ValidationError"),
+        ("/neighbors", {"store": SMALL, "word": "homme", "k": 10**6}, 422, "ValidationError"),
+        ("/mweat", {"lang": "fr", "store": SMALL, "seed": -1}, 422, "ValidationError"),  # a bad value, never a 500
+        ("/mweat", {"lang": "fr", "store": SMALL, "targets": "/etc/passwd"}, 400, "InputError"),  # no server files
+        ("/directions", {"lang": "fr", "store": SMALL, "cv": 1}, 422, "ValidationError"),
         ("/translate-eval", {"src": "fr", "tgt": "fr", "src_store": SMALL, "tgt_store": SMALL, "dictionary": "a b c\n"}, 400, "InputError"),
         ("/translate-eval", {"src": "fr", "tgt": "fr", "src_store": SMALL, "tgt_store": SMALL, "dictionary": ""}, 400, "InputError"),
     ],
@@ -339,7 +341,7 @@ def test_bad_jobs_and_unknown_ids(server):
     c = server.client
     n_jobs = len(c.get("/jobs").json()["jobs"])
     assert_error(c.post("/jobs", json={"kind": "rm-rf", "params": {}}), 422, "ValidationError")
-    assert_error(c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": -1}}), 400, "InputError")
+    assert_error(c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": -1}}), 422, "ValidationError")
     assert_error(c.post("/jobs", json={"kind": "mweat", "params": {"store": "../../etc/passwd"}}), 400, "InputError")
     assert_error(c.post("/jobs", json={"kind": "align", "params": {"src": "fr", "tgt": "fr", "dictionary": "identical",
                                                                    "out": SMALL}}), 409, "StoreExists")

@@ -17,8 +17,7 @@ from _server import ServerProcess, small_french_store  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from geobias.service import models  # noqa: E402
-from geobias.service.job_kinds import PARAMS  # noqa: E402
+from geobias.commands import commands  # noqa: E402
 
 SMALL = "small-fr"
 N_EXAMPLES = 40
@@ -36,7 +35,8 @@ def bodies(model) -> st.SearchStrategy[dict]:
     """Dicts over the model's field names (each present or not, each of any JSON type, with
     plausible values for store/lang), sometimes with an unknown key."""
     fields = list(model.model_fields)
-    special = {"store": stores, "src_store": stores, "tgt_store": stores, "en_store": stores, "lang": langs,
+    special = {"store": stores, "src_store": stores, "tgt_store": stores, "en_store": stores, "vectors": stores,
+               "src_vectors": stores, "tgt_vectors": stores, "en_vectors": stores, "lang": langs,
                "src": langs, "tgt": langs, "permutations": st.integers(-5, 5000), "k": st.integers(-3, 50)}
     per_field = {f: st.one_of(special.get(f, value), value) for f in fields}
     return st.fixed_dictionaries({}, optional={**per_field, "unknown": value})
@@ -63,13 +63,9 @@ def check(resp) -> None:
         assert resp.headers["content-type"].startswith(("application/json", "text/html"))
 
 
-ROUTES = {
-    "/neighbors": models.NeighborsRequest,
-    "/weat": models.WeatRequest,
-    "/mweat": models.MweatRequest,
-    "/directions": models.DirectionsRequest,
-    "/translate-eval": models.TranslateEvalRequest,
-}
+# Every quick route and job kind, with the command's own parameter model (the service has no other).
+ROUTES = {f"/{c.kind}": c.params for c in commands() if c.quick}
+JOBS = {c.kind: c.params for c in commands() if c.job}
 FUZZ = settings(max_examples=N_EXAMPLES, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
 
@@ -87,13 +83,12 @@ def test_quick_routes_never_500(client, route):
 
 
 def test_job_submission_never_500(client):
-    kinds = sorted(PARAMS)
+    kinds = sorted(JOBS)
 
     @FUZZ
     @given(kind=st.one_of(st.sampled_from(kinds), st.text(max_size=8)), data=st.data())
     def run(kind, data):
-        model = PARAMS.get(kind, models.JobRequest)
-        params = data.draw(bodies(model))
+        params = data.draw(bodies(JOBS[kind])) if kind in JOBS else data.draw(value)
         resp = client.post("/jobs", json={"kind": kind, "params": params})
         check(resp)
         if resp.status_code == 202:  # accepted: cancel it, the fuzzing is about validation

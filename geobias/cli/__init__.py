@@ -161,7 +161,9 @@ def main(argv: list[str] | None = None) -> None:
     except GeobiasError as exc:
         if debug:
             raise
-        rc = _fail(str(exc))
+        from geobias.cli._run import option_names
+
+        rc = _fail(option_names(str(exc)))
     except KeyboardInterrupt:
         rc = _fail("interrupted")
     except MemoryError:

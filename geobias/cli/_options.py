@@ -115,11 +115,14 @@ class Progress(_LibraryProgress):
     Disabled, both are silent no-ops; notes (files written, warnings) always print.
     """
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
+    def __init__(self, enabled: bool, notes: bool = True):
+        self.enabled, self.notes = enabled, notes
 
     def note(self, text: str) -> None:
-        stderr.print(text, markup=False, highlight=False, soft_wrap=True)
+        """Print a note on stderr; with ``--json`` only warnings (stdout is the envelope, which
+        names the files written)."""
+        if self.notes or text.startswith("warning:"):
+            stderr.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def _progress(self, *, bar: bool):
         from rich.progress import (
@@ -167,4 +170,4 @@ class Progress(_LibraryProgress):
 
 def progress(quiet: bool = False, as_json: bool = False) -> Progress:
     """The progress reporter for a command (see :func:`progress_enabled`)."""
-    return Progress(progress_enabled(quiet, as_json))
+    return Progress(progress_enabled(quiet, as_json), notes=not as_json)

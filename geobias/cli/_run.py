@@ -27,8 +27,14 @@ def flag(field: str) -> str:
     return FLAGS.get(field) or "--" + field.replace("_", "-")
 
 
+def option_names(message: str) -> str:
+    """A message with its quoted parameter names (```force```) written as options (``--force``)."""
+    return re.sub(r"`([a-z_]+)`", lambda m: flag(m.group(1)), message)
+
+
 def cli_message(message: str, field: str | None = None) -> str:
     """A parameter error in the CLI's words: parameter names written as their options."""
+    message = option_names(message)
     message = re.sub(r"\b([a-z]+(?:_[a-z]+)+)\b", lambda m: flag(m.group(1)), message)
     if field and message.startswith(field + " ") or field and message.startswith(field + ":"):
         message = flag(field) + message[len(field):]

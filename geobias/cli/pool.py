@@ -17,7 +17,7 @@ from geobias.cli.probe_association import BatchSize, Device
 @vectors_app.command("pool")
 def pool(
     model: Annotated[str, typer.Option("--model", "-m", help="Hugging Face id, local directory or registry name (minilm-l6).")],
-    words: Annotated[Path, typer.Option("--words", help="Word file: one word (or tab-separated words) per line.")],
+    words: Annotated[str, typer.Option("--words", help="Word file: one word (or tab-separated words) per line; or a comma list.")],
     out: Annotated[str, typer.Option("--out", "-o", help="Store name (under the vectors directory) or a path.")],
     contexts: Annotated[
         Path | None, typer.Option("--contexts", help="Context templates, one per line, '{}' marks the word.")

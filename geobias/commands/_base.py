@@ -133,7 +133,8 @@ def _first_error(exc: ValidationError) -> tuple[str | None, str, BaseException |
     return field, message, cause if isinstance(cause, BaseException) else None
 
 
-def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: Front = "python") -> Params:
+def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: Front = "python",
+             outputs_given: bool = False) -> Params:
     """``data`` validated against the command's parameter model.
 
     Raises
@@ -144,13 +145,15 @@ def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: F
     InputError
         Input that is well-formed but unusable (a word file that does not exist, an empty list):
         the :class:`~geobias.errors.InputError` a validator raised.
+
+    ``outputs_given=True`` is the service's own call, once it has set the output fields itself.
     """
     cmd = get(command_) if isinstance(command_, str) else command_
     if isinstance(data, cmd.params):
         return data
     if isinstance(data, Params):
         data = data.model_dump()
-    if front == "service":
+    if front == "service" and not outputs_given:
         given = [f for f in cmd.outputs if data.get(f) is not None]
         if given:
             raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
@@ -159,7 +162,10 @@ def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: F
     except ValidationError as exc:
         field, message, cause = _first_error(exc)
         if isinstance(cause, ParameterError):
-            raise ParameterError(str(cause), cause.field or field) from None
+            text = str(cause)
+            if field and not text.startswith(field) and (cause.field is None or cause.field == field):
+                text = f"{field} {text}" if text.startswith("must ") else f"{field}: {text}"
+            raise ParameterError(text, cause.field or field) from None
         if isinstance(cause, InputError) and not isinstance(cause, ParameterError):
             raise type(cause)(f"{field}: {message}" if field and not message.startswith(field) else message) from None
         if field is None or message.startswith(field):

@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 
 from geobias.commands._base import front_of
-from geobias.errors import InputError
+from geobias.errors import InputError, ParameterError
 
 
 def _read_words(value: str, field: str, *, files: bool) -> list[str]:
@@ -96,9 +96,14 @@ def read_text_input(value: Path | Inline, what: str, reader):
         path = Path(d) / what
         path.write_text(value.text, encoding="utf-8")
         try:
-            return reader(path)
+            result = reader(path)
         except InputError as exc:
             raise InputError(str(exc).replace(str(path), what)) from None
+    import dataclasses
+
+    if dataclasses.is_dataclass(result) and getattr(result, "source", None) == str(path):
+        result = dataclasses.replace(result, source=f"{what} (inline)")  # not the temporary file's path
+    return result
 
 
 def _store_ref(value: Any, info: ValidationInfo) -> Any:
@@ -128,8 +133,25 @@ def _lang(value: Any) -> Any:
 #: A language code known to geobias (:mod:`geobias.languages`).
 Lang = Annotated[str, BeforeValidator(_lang), Field(description="Language code: en, es, fr or de.")]
 
-Seed = Annotated[int, Field(ge=0, le=2**63 - 1, description="Random seed (same seed, same p-value).")]
-Count = Annotated[int, Field(ge=1)]
-Limit = Annotated[int | None, Field(ge=1, description="Read only the first N vectors.")]
+def _positive(value: int) -> int:
+    if value <= 0:
+        raise ParameterError(f"must be positive; got {value}")
+    return value
 
-__all__ = ["Count", "Inline", "Lang", "Limit", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input"]
+
+def _non_negative(value: int) -> int:
+    if value < 0:
+        raise ParameterError(f"must be a non-negative integer; got {value}")
+    return value
+
+
+#: An integer ≥ 1 (a count); 0 or less is a usage error "NAME must be positive; got N".
+Count = Annotated[int, AfterValidator(_positive)]
+#: An integer ≥ 0.
+NonNegative = Annotated[int, AfterValidator(_non_negative)]
+Seed = Annotated[int, AfterValidator(_non_negative), Field(le=2**63 - 1, description=(
+    "Random seed (same seed, same p-value)."))]
+Limit = Annotated[int | None, AfterValidator(lambda v: v if v is None else _positive(v)),
+                  Field(description="Read only the first N vectors.")]
+
+__all__ = ["Count", "Inline", "NonNegative", "Lang", "Limit", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input"]

@@ -61,7 +61,7 @@ def plan_permutations(
     if draws > MAX_PERMUTATIONS and not force:
         secs = estimate_seconds(n_items, n_x, draws, paired=paired and n_items == 2 * n_x)
         raise InputError(
-            f"{draws:,} permutations would take about {_duration(secs)} here; the limit without force is "
+            f"{draws:,} permutations would take about {_duration(secs)} here; the limit without `force` is "
             f"{MAX_PERMUTATIONS:,} (at the default 100,000 the p-value's Monte-Carlo standard error is at most 0.0016)"
         )
     return draws

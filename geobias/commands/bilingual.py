@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
 from geobias.commands._base import Params, command, front_of
-from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, TextInput, read_text_input
+from geobias.commands._fields import Count, Lang, Limit, NonNegative, Seed, StoreRef, TextInput, read_text_input
 from geobias.errors import InputError, ParameterError
 
 
@@ -72,7 +72,7 @@ class AlignParams(Params):
     dictionary: TextInput = Field(description="MUSE dictionary 'src tgt' per line, or 'identical'.")
     out: str = Field(description="Store name (saved under the vectors directory) or, outside the service, a "
                                  "directory path.")
-    refine: int = Field(0, ge=0, le=20, description="Refinement rounds (mutual CSLS nearest neighbours).")
+    refine: NonNegative = Field(0, le=20, description="Refinement rounds (mutual CSLS nearest neighbours).")
     center: bool = Field(False, description="Mean-centre unit rows before Procrustes.")
     src_vectors: StoreRef = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"))
     tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
@@ -136,7 +136,7 @@ class TranslateEvalParams(Params):
     tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
     train_dictionary: TextInput | None = Field(None, description=(
         "Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'."))
-    csls_k: int = Field(10, ge=1, le=100, description="CSLS neighbourhood size.")
+    csls_k: Count = Field(10, le=100, description="CSLS neighbourhood size.")
     limit: Limit = None
     trust_pickle: bool = False
 
@@ -368,7 +368,7 @@ class MitigateParams(TwoStores):
     out: Path = Field(description="New (or empty) directory for the debiased vectors.")
     dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.")
     format: WriteFormat = Field("w2v-text", description="Vector file format.")
-    refine: int = Field(0, ge=0, le=20, description="Procrustes refinement rounds.")
+    refine: NonNegative = Field(0, le=20, description="Procrustes refinement rounds.")
     drop_whitespace_words: bool = Field(False, description=(
         "Leave out words containing whitespace, which word2vec/fastText formats cannot hold; they are listed in "
         "mitigation.json. Whitespace-only words are always left out, with a warning."))

@@ -154,7 +154,7 @@ def both_or_neither(params: Params, a: str, b: str) -> None:
 def need_lang(lang: str | None, what: str) -> str:
     """``lang``, or an :class:`InputError` saying that the built-in ``what`` needs ``lang``."""
     if lang is None:
-        raise ParameterError(f"pass lang to use the built-in {what} (or give your own words)", "lang")
+        raise InputError(f"pass `lang` to use the built-in {what} (or give your own words)")
     return lang
 
 
@@ -327,7 +327,7 @@ class NeighborsParams(StoreParams):
     """Parameters of the nearest-neighbour query."""
 
     word: str = Field(min_length=1, description="The query word.")
-    k: int = Field(10, ge=1, le=10_000, description="Number of neighbours.")
+    k: Count = Field(10, le=10_000, description="Number of neighbours.")
     approx: Literal["exact", "ivf"] = Field("exact", description=(
         "exact (brute force) or ivf (an approximate faiss IVF index for multi-million-word stores, built on first "
         "use and saved with an installed store)."))

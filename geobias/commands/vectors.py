@@ -104,10 +104,13 @@ def record_engine(eng) -> None:
 
 
 def _pool_words(value: Any, info: ValidationInfo) -> Any:
+    """A word file (one word, or tab-separated words, per line), a comma list, or a list."""
     if isinstance(value, (str, Path)) and front_of(info) != "service":
         from geobias.wordlists import read_words
 
-        return read_words(Path(value).expanduser())
+        path = Path(value).expanduser()
+        if isinstance(value, Path) or "," not in value or path.exists():
+            return read_words(path)
     if isinstance(value, str):
         value = [w for w in (x.strip() for x in value.split(",")) if w]
     return value

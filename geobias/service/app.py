@@ -124,7 +124,9 @@ def create_app(config: ServiceConfig) -> Limits:
     @app.exception_handler(GeobiasError)
     async def _geobias(request: Request, exc: GeobiasError):
         status = next((s for cls, s in _STATUS.items() if isinstance(exc, cls)), 400)
-        return error(status, type(exc).__name__, str(exc))
+        # a parameter of the wrong type, range or choice: the one 422 shape, as for a malformed body
+        name = "ValidationError" if isinstance(exc, ParameterError) else type(exc).__name__
+        return error(status, name, str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):

@@ -117,16 +117,17 @@ def _new_store(config: ServiceConfig, name: str) -> str:
     return name
 
 
-def _outputs(cmd: Command, params: Params, artifacts: Path) -> dict[str, Any]:
-    """Where a job's outputs go: every output field inside ``artifacts``."""
-    from geobias.languages import get_language
+def _outputs(cmd: Command, body: dict[str, Any], artifacts: Path) -> dict[str, Any]:
+    """Where a job's outputs go: inside ``artifacts`` (mitigate's folder, the plots a report shows)."""
+    from geobias.languages import LANGUAGES
 
     out: dict[str, Any] = {}
     for field in cmd.outputs:
-        if field == "out":
+        if field == "out" and cmd.name == "mitigate":
             out["out"] = str(artifacts)
         elif field == "plot":
-            if cmd.name == "directions" and not get_language(params.lang).grammatical_gender:
+            lang = LANGUAGES.get(body.get("lang")) if isinstance(body.get("lang"), str) else None
+            if cmd.name == "directions" and (lang is None or not lang.grammatical_gender):
                 continue
             if cmd.name in ("directions", "probe becpro"):  # the plots a report page shows
                 out["plot"] = str(artifacts / {"directions": "gender-plane.png"}.get(cmd.name, "becpro.png"))
@@ -147,13 +148,17 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     cmd = get(kind)
     if not cmd.job:
         raise ParameterError(f"{kind} is not a job kind; POST /{kind} answers it directly", "kind")
-    params = validate(cmd, body, front="service")
+    given = [f for f in cmd.outputs if body.get(f) is not None]
+    if given:
+        raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
+    extra = _outputs(cmd, body, job_dir / "artifacts")
+    params = validate(cmd, {**body, **extra}, front="service", outputs_given=True)
     check_caps(config, params)
     for field in ("vectors", "en_vectors", "src_vectors", "tgt_vectors"):
         value = getattr(params, field, None)
         if value is not None:
             stores._path(value)  # an existing store (404 otherwise)
-    extra = _outputs(cmd, params, job_dir / "artifacts")
+    extra = {}
     for field in ("model", "compare"):
         value = getattr(params, field, None)
         if value is not None:

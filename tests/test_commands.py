@@ -1,0 +1,218 @@
+"""The command layer: one parameter model and one ``run`` per command, equal on every front door.
+
+For every job kind, the service's job (submitted over HTTP to a real ``geobias serve``) returns
+the same ``result`` as ``geobias <command> --json`` with the same parameters; every CLI command
+is a registered command; the registry's models reject what they should with one-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+
+from _server import ServerProcess, small_french_store  # noqa: E402
+from _word_list_pair import write_word_list_pair  # noqa: E402
+
+from geobias.commands import commands, execute, get, validate  # noqa: E402
+from geobias.errors import InputError, ParameterError  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    """Named stores (a small French store; a synthetic French/English pair), a tiny masked LM in
+    the service's models directory, inline texts and their files, and a running server."""
+    from geobias.store import save_store
+
+    root = tmp_path_factory.mktemp("front-doors")
+    vectors = root / "vectors"
+    vectors.mkdir()
+    save_store(small_french_store(), vectors / "small-fr")
+    from geobias.sources import read_vectors
+
+    pair = write_word_list_pair(root, person_pairs=True)
+    save_store(read_vectors(pair / "fr.txt", lang="fr"), vectors / "syn-fr")
+    save_store(read_vectors(pair / "en.txt", lang="en"), vectors / "syn-en")
+    texts = {"dictionary": (pair / "dico.txt").read_text(encoding="utf-8"),
+             "test_dictionary": (pair / "test.txt").read_text(encoding="utf-8"),
+             "sentences": "sentence\ttarget\tattribute\nhe is a nurse .\the\tnurse\nshe is a nurse .\tshe\tnurse\n"}
+    files = {}
+    for name, text in texts.items():
+        files[name] = root / f"{name}.txt"
+        files[name].write_text(text, encoding="utf-8")
+    data = root / "data"
+    (data / "models").mkdir(parents=True)
+    from _tiny_models import make_random_bert, vocabulary_for
+
+    from geobias.wordlists import own_table
+
+    texts_for_vocab = ["he she his her is a an nurse ."]
+    texts_for_vocab += [r["template"].replace("{g}", " ").replace("{occ}", " ").replace("{a}", "a an")
+                        for r in own_table("en", "malor_templates")]
+    texts_for_vocab += [r["occupation"] for r in own_table("en", "malor_occupations")]
+    make_random_bert(data / "models" / "tiny-mlm", vocabulary_for(texts_for_vocab), hidden_size=16, seed=3)
+    with ServerProcess(vectors, data, "--workers", "1") as srv, httpx.Client(base_url=srv.url, timeout=300) as client:
+        yield {"root": root, "vectors": vectors, "texts": texts, "files": files, "client": client,
+               "model": data / "models" / "tiny-mlm"}
+
+
+def _cli(setup, name: str, params: dict) -> dict:
+    argv = [*name.split()]
+    for key, value in params.items():
+        option = {"k": "-k"}.get(key, "--" + key.replace("_", "-"))
+        if isinstance(value, bool):
+            argv += [option] if value else []
+        elif isinstance(value, list):
+            argv += [option, ",".join(map(str, value))]
+        else:
+            argv += [option, str(value)]
+    env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(setup["vectors"]), HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, str(REPO / "cli.py"), *argv, "--json"], capture_output=True, text=True,
+                         env=env, cwd=setup["root"], timeout=600)
+    assert out.returncode == 0, (argv, out.stderr)
+    return json.loads(out.stdout)
+
+
+def _job(setup, kind: str, params: dict) -> dict:
+    client = setup["client"]
+    r = client.post("/jobs", json={"kind": kind, "params": params})
+    assert r.status_code == 202, r.text
+    job_id = r.json()["id"]
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        job = client.get(f"/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            break
+        time.sleep(0.3)
+    assert job["state"] == "done", job["error"]
+    return job["result"]
+
+
+# Each job kind with the same parameters on both front doors; texts are files on the CLI and
+# inline in the service; keys listed last are left out of the comparison (paths of the outputs).
+def CASES(setup):  # noqa: N802 - a table
+    f, t, model = setup["files"], setup["texts"], str(setup["model"])
+    return {
+        "mweat": ({"lang": "fr", "vectors": "small-fr", "permutations": 3000, "seed": 4}, None, ()),
+        "weat": ({"lang": "fr", "vectors": "small-fr", "targets_x": ["infirmier", "avocat"],
+                  "targets_y": ["infirmière", "avocate"], "attributes_a": ["homme", "père"],
+                  "attributes_b": ["femme", "mère"], "permutations": 500}, None, ()),
+        "directions": ({"lang": "fr", "vectors": "small-fr", "max_per_class": 40}, None, ()),
+        "evaluate": ({"lang": "fr", "vectors": "syn-fr", "en_vectors": "syn-en", "methods": "original,shift_ori",
+                      "permutations": 500}, {"dictionary": "dictionary", "test_dictionary": "test_dictionary"},
+                     ("timings",)),
+        "erasure": ({"lang": "fr", "vectors": "syn-fr", "en_vectors": "syn-en", "methods": ["original", "leace"],
+                     "seeds": [0], "permutations": 300}, {"dictionary": "dictionary", "test_dictionary":
+                                                          "test_dictionary"},
+                    ("timings", "settings.dictionary", "settings.test_dictionary")),
+        "correlate": ({"lang": "fr", "vectors": "syn-fr", "en_vectors": "syn-en"}, None, ()),
+        "mitigate": ({"method": "shift-ori", "lang": "fr", "vectors": "syn-fr"}, None, ("files", "out")),
+        "align": ({"src": "fr", "tgt": "en", "src_vectors": "syn-fr", "tgt_vectors": "syn-en"},
+                  {"dictionary": "dictionary"}, ("dictionary",)),
+        "hard-debias": ({"lang": "en", "vectors": "syn-en"}, None, ()),
+        "probe-malor": ({"model": model, "pair": "he-she"}, None, ()),
+        "probe-association": ({"model": model}, {"sentences": "sentences"}, ()),
+        "vectors-pool": ({"model": model, "words": ["he", "she", "nurse"]}, None, ("path",)),
+    }
+
+
+def _strip(result: dict, keys) -> dict:
+    """``result`` without ``keys`` (``"settings.dictionary"`` names a key one level down)."""
+    out = {k: v for k, v in result.items() if k not in keys}
+    for key in keys:
+        if "." in key:
+            outer, inner = key.split(".", 1)
+            out[outer] = {k: v for k, v in out.get(outer, {}).items() if k != inner}
+    return out
+
+
+JOB_KINDS = sorted(c.kind for c in commands() if c.job)
+
+
+def test_every_job_kind_has_a_case(tmp_path):
+    assert set(JOB_KINDS) - {"probe-becpro"} <= set(CASES({"files": {}, "texts": {}, "model": tmp_path}))
+
+
+@pytest.mark.parametrize("kind", [k for k in JOB_KINDS if k != "probe-becpro"])  # BEC-Pro: 16,200 passes
+def test_job_result_equals_cli_json(setup, kind):
+    params, texts, ignore = CASES(setup)[kind]
+    cmd = get(kind)
+    cli_params, job_params = dict(params), dict(params)
+    for field, name in (texts or {}).items():
+        cli_params[field], job_params[field] = setup["files"][name], setup["texts"][name]
+    if kind in ("mitigate",):
+        cli_params["out"] = setup["root"] / f"out-{kind}"
+    if kind in ("align", "vectors-pool"):
+        cli_params["out"], job_params["out"] = f"{kind}-cli", f"{kind}-job"
+    if kind == "probe-association" or kind == "probe-malor" or kind == "vectors-pool":
+        job_params["model"] = "tiny-mlm"  # the service's models directory
+        cli_params["device"] = "cpu"
+    cli = _cli(setup, cmd.name, cli_params)
+    job = _job(setup, kind, job_params)
+    assert job["command"] == cli["command"] == cmd.name
+    assert _strip(job["result"], ignore) == _strip(cli["result"], ignore)
+    assert job["inputs"]["options"].keys() == cli["inputs"]["options"].keys()  # one parameter model
+
+
+def test_every_cli_command_is_a_registered_command():
+    from geobias.cli import app
+
+    def names(typer_app, prefix=""):
+        for info in typer_app.registered_commands:
+            yield prefix + (info.name or info.callback.__name__)
+        for group in typer_app.registered_groups:
+            yield from names(group.typer_instance, f"{prefix}{group.name} ")
+
+    cli = set(names(app)) - {"serve"}  # serve starts the service; it analyses nothing
+    assert cli == {c.name for c in commands()}
+
+
+def test_parameter_errors_name_the_field_and_are_one_line():
+    with pytest.raises(ParameterError) as exc:
+        validate("mweat", {"lang": "fr", "seed": -1})
+    assert exc.value.field == "seed" and "\n" not in str(exc.value) and str(exc.value).startswith("seed ")
+    with pytest.raises(ParameterError, match="give both targets_x and targets_y"):
+        validate("mweat", {"lang": "fr", "targets_x": ["a"]})
+    with pytest.raises(ParameterError, match="unknown|Extra inputs"):
+        validate("weat", {"lang": "en", "nope": 1})
+    with pytest.raises(ParameterError, match="must be positive"):
+        validate("neighbors", {"word": "x", "k": 0})
+
+
+def test_the_service_front_reads_no_server_file(tmp_path):
+    secret = tmp_path / "words.txt"
+    secret.write_text("alpha\nbeta\n", encoding="utf-8")
+    cli = validate("weat", {"targets_x": str(secret), "targets_y": "c,d", "attributes_a": "e", "attributes_b": "f"},
+                   front="cli")
+    assert cli.targets_x == ["alpha", "beta"]  # the CLI reads the file
+    service = validate("weat", {"targets_x": str(secret), "targets_y": "c,d", "attributes_a": "e", "attributes_b": "f"},
+                       front="service")
+    assert service.targets_x == [str(secret)]  # the service reads it as a one-word comma list
+    with pytest.raises(InputError):
+        validate("mweat", {"lang": "fr", "targets": str(secret)}, front="service")
+    with pytest.raises(ParameterError, match="chooses where"):
+        validate("directions", {"lang": "fr", "plot": str(tmp_path / "x.png")}, front="service")
+    with pytest.raises(InputError, match="not a store name"):
+        validate("mweat", {"lang": "fr", "vectors": "../../etc"}, front="service")
+
+
+def test_execute_from_python_gives_the_envelope():
+    from geobias.store import VectorStore
+
+    store = small_french_store()
+    from geobias.sources import use_opener
+
+    with use_opener(lambda lang, name, option: store):
+        result, env = execute("mweat", {"lang": "fr", "permutations": 1000})
+    assert env["command"] == "mweat" and env["result"] == result.to_dict()
+    assert env["inputs"]["options"]["permutations"] == 1000 and isinstance(store, VectorStore)
