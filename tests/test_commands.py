@@ -154,7 +154,7 @@ def test_job_result_equals_cli_json(setup, kind):
         cli_params["out"] = setup["root"] / f"out-{kind}"
     if kind in ("align", "vectors-pool"):
         cli_params["out"], job_params["out"] = f"{kind}-cli", f"{kind}-job"
-    if kind == "probe-association" or kind == "probe-malor" or kind == "vectors-pool":
+    if kind in ("probe-association", "probe-malor", "vectors-pool"):
         job_params["model"] = "tiny-mlm"  # the service's models directory
         cli_params["device"] = "cpu"
     cli = _cli(setup, cmd.name, cli_params)

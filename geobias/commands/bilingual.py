@@ -10,7 +10,16 @@ from typing import Literal
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
 from geobias.commands._base import Params, command, front_of
-from geobias.commands._fields import Count, Lang, Limit, NonNegative, Seed, StoreRef, TextInput, read_text_input
+from geobias.commands._fields import (
+    Count,
+    Lang,
+    Limit,
+    NonNegative,
+    Seed,
+    StoreRef,
+    TextInput,
+    read_text_input,
+)
 from geobias.errors import InputError, ParameterError
 
 
