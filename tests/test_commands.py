@@ -100,8 +100,8 @@ def _job(setup, kind: str, params: dict) -> dict:
 
 # Each job kind with the same parameters on both front doors; texts are files on the CLI and
 # inline in the service; keys listed last are left out of the comparison (paths of the outputs).
-def CASES(setup):  # noqa: N802 - a table
-    f, t, model = setup["files"], setup["texts"], str(setup["model"])
+def cases(setup):
+    model = str(setup["model"])
     return {
         "mweat": ({"lang": "fr", "vectors": "small-fr", "permutations": 3000, "seed": 4}, None, ()),
         "weat": ({"lang": "fr", "vectors": "small-fr", "targets_x": ["infirmier", "avocat"],
@@ -140,12 +140,12 @@ JOB_KINDS = sorted(c.kind for c in commands() if c.job)
 
 
 def test_every_job_kind_has_a_case(tmp_path):
-    assert set(JOB_KINDS) - {"probe-becpro"} <= set(CASES({"files": {}, "texts": {}, "model": tmp_path}))
+    assert set(JOB_KINDS) - {"probe-becpro"} <= set(cases({"model": tmp_path}))
 
 
 @pytest.mark.parametrize("kind", [k for k in JOB_KINDS if k != "probe-becpro"])  # BEC-Pro: 16,200 passes
 def test_job_result_equals_cli_json(setup, kind):
-    params, texts, ignore = CASES(setup)[kind]
+    params, texts, ignore = cases(setup)[kind]
     cmd = get(kind)
     cli_params, job_params = dict(params), dict(params)
     for field, name in (texts or {}).items():
