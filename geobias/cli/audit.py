@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 from typing import Annotated
 
@@ -28,13 +30,12 @@ def audit(
 
     Example: geobias audit --config audit.toml --out report.json
     """
-    import json
-
+    options = {k: v for k, v in locals().items() if k not in ("out", "overwrite")}  # the model's fields
     from geobias.io.atomic import atomic_write, check_output_path
 
     if out is not None:
         check_output_path(out, what="report", overwrite=overwrite)  # fail before the grid runs
-    _, env = invoke("audit", locals(), out=None, overwrite=None)
+    _, env = invoke("audit", options)
     if out is not None:
         # written only once every cell has finished: never a partial report
         with atomic_write(out, mode="w", what="report", overwrite=overwrite) as fh:

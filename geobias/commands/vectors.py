@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, ValidationInfo
 
 from geobias.commands._base import Params, command, front_of
-from geobias.commands._fields import Lang, Limit, StoreRef, TextInput, read_text_input
+from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
 
 
 def _progress(progress):
@@ -37,7 +37,7 @@ class InstallParams(Params):
     from_path: Path | None = Field(None, description="Build from this local file (or spaCy package directory) "
                                                      "instead of downloading.")
     force: bool = Field(False, description="Rebuild even if already installed.")
-    vocab_size: int | None = Field(None, ge=1, description="use-m3-* only: encode the top-N wordfreq words "
+    vocab_size: Count | None = Field(None, description="use-m3-* only: encode the top-N wordfreq words "
                                                            "(default 50,000) plus our word lists.")
     words: Path | None = Field(None, description="use-m3-* only: also encode the words of this file.")
 
