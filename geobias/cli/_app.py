@@ -2,8 +2,11 @@
 
 import typer
 
+from geobias.cli._generated import group_class
+
 app = typer.Typer(
     name="geobias",
+    cls=group_class(""),  # also offers registered commands without a hand-written one
     help="Measure and mitigate gender bias in word representations (static and contextual).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -13,11 +16,11 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 vectors_app = typer.Typer(help="List, install, inspect and pool vector sources.", no_args_is_help=True,
-                          rich_markup_mode=None)
+                          rich_markup_mode=None, cls=group_class("vectors "))
 probe_app = typer.Typer(help="Probe masked language models (Kurita, BEC-Pro, MALoR).", no_args_is_help=True,
-                        rich_markup_mode=None)
+                        rich_markup_mode=None, cls=group_class("probe "))
 becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args_is_help=True,
-                         rich_markup_mode=None)
+                         rich_markup_mode=None, cls=group_class("becpro "))
 
 app.add_typer(vectors_app, name="vectors")
 app.add_typer(probe_app, name="probe")

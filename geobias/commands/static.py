@@ -343,3 +343,55 @@ def neighbors(p: NeighborsParams, *, progress=None):
 
     store = p.store()
     return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)
+
+
+def _pair_rows(value: Any, info: ValidationInfo) -> Any:
+    """Ordered word pairs: a file (one pair per line, tab or space separated) or rows [x, y]."""
+    if value is None:
+        return None
+    if isinstance(value, (str, Path)):
+        if front_of(info) == "service":
+            raise InputError("give a list of [first, second] word pairs")
+        from geobias.wordlists import read_pair_file
+
+        return [[f, m] for f, m in read_pair_file(Path(value).expanduser())]
+    if isinstance(value, list):
+        for row in value:
+            if (not isinstance(row, (list, tuple)) or len(row) != 2
+                    or not all(isinstance(w, str) and w.strip() for w in row)):
+                raise InputError(f"each pair is [first, second]; got {row!r}")
+        return [[w.strip() for w in row] for row in value]
+    return value
+
+
+class RipaParams(StoreParams):
+    """Parameters of RIPA (Ethayarajh et al. 2019)."""
+
+    targets: WordSet | None = Field(None, description=(
+        "Words to score: a file or a comma list; default: the language's occupations (both forms)."))
+    pairs: Annotated[list[list[str]] | None, BeforeValidator(_pair_rows)] = Field(None, description=(
+        "Word pairs defining the relation, first<TAB>second per line (a file) or rows [first, second]; "
+        "default: the language's definitional pairs as (masculine, feminine), so RIPA > 0 leans male."))
+    unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")
+
+
+@command("ripa", RipaParams, quick=True)
+def ripa(p: RipaParams, *, progress=None):
+    """RIPA: the inner product of each target word with the relation vector of gendered word pairs.
+
+    Returns a :class:`geobias.metrics.ripa.RipaResult`.
+    """
+    from geobias import wordlists
+    from geobias.metrics.ripa import ripa as ripa_metric
+
+    if p.pairs is not None:
+        pairs = [(x, y) for x, y in p.pairs]
+    else:
+        pairs = [(m, f) for f, m in wordlists.definitional_pairs(need_lang(p.lang, "definitional pairs"))]
+    if p.targets is not None:
+        targets = list(p.targets)
+    else:
+        occupations = wordlists.occupations(need_lang(p.lang, "occupation list"))
+        targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
+    store = p.store(progress, [*targets, *(w for pair in pairs for w in pair)])
+    return ripa_metric(store, targets, pairs, unit=p.unit)

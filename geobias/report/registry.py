@@ -1,6 +1,7 @@
 """Renderers registered beside the result types they draw.
 
-A *table* renderer prints a result on a rich console (``fn(console, result, **options)``); a
+A result type may carry its own table as rich's ``__rich__`` method (written beside the type,
+importing rich inside it); otherwise a *table* renderer prints it on a rich console (``fn(console, result, **options)``); a
 *figure* renderer returns a matplotlib ``Figure`` (``fn(result, **options)``). The CLI prints
 with :func:`render_table`; the service's report pages run the same renderers against a recording
 console and turn their tables into HTML. A renderer declares the options it takes as keyword
@@ -66,6 +67,9 @@ def _accepted(fn: Callable, options: dict[str, Any]) -> dict[str, Any]:
 def render_table(console, result: Any, **options: Any) -> None:
     """Print ``result`` with its registered table renderer (a key/value list when it has none)."""
     fn = _lookup(_TABLES, result)
+    if fn is None and hasattr(result, "__rich__"):  # a renderer written beside the result type
+        console.print(result)
+        return
     if fn is None:
         _fallback(console, result)
         return
