@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias.store.vector_store import all_finite
+from geobias._numeric import all_finite
 
 #: Bytes of text handed to polars at a time (whole lines). Measured on 100,000 × 300 (215 MiB):
 #: polars parses it 1.3× faster in one 256 MiB block than in 32 MiB ones (its threads get longer

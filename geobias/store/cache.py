@@ -26,9 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._numeric import all_finite
 from geobias.errors import InputError, VectorFormatError
 from geobias.io.atomic import atomic_directory, atomic_write, clean_stale_temporaries
-from geobias.store.vector_store import VectorStore, all_finite
+from geobias.store.vector_store import VectorStore
 
 FORMAT = "geobias-store"
 #: Stores up to this many words read ``words.txt`` when opened (a damaged file is reported at

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from geobias._numeric import all_finite
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.validation import check_choice
 
@@ -29,16 +30,6 @@ IVF_NPROBE = 32
 #: The recipe of :meth:`VectorStore.ivf_index`, recorded with a saved index: a saved index built
 #: by another recipe is not reused.
 IVF_RECIPE = "IVF-SQ8 inner product; nlist=min(clip(sqrt(n),16,1024),n//39); train min(n,64*nlist) rows, seed 0; niter 10"
-
-
-def all_finite(a: np.ndarray) -> bool:
-    """True when ``a`` (any shape, float) holds no NaN and no ±inf.
-
-    Two reductions (NaN propagates into the maximum, ±inf shows in the maximum or the minimum),
-    no temporary array; an empty array is finite. The one finiteness test of the store's rows
-    (construction, the fast text parser, the cache's integrity checks).
-    """
-    return a.size == 0 or bool(np.isfinite(a.max()) and np.isfinite(a.min()))
 
 
 def _topk_order(sims: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
