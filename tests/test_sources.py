@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from geobias.errors import GeobiasError, InputError, VectorFormatError
-from geobias.io.formats import detect_format
 from geobias.io.spacy_vectors import murmurhash64a
 from geobias.sources import read_vectors, resolve_store, write_vectors
 from geobias.sources.registry import SOURCES, get_source, install, is_installed
 from geobias.store import VectorStore, save_store
+from geobias.store.formats import detect_format
 
 WORDS = ["el", "él", "niño", "niña", "rey", "reina", "casa", "the", "Straße", "l'eau"]
 
@@ -121,7 +121,7 @@ def test_limit_stops_before_a_bad_line(tmp_path):
 
 
 def test_large_text_spans_several_blocks(tmp_path, rng, monkeypatch):
-    import geobias.io.formats as formats
+    import geobias.store.formats as formats
 
     monkeypatch.setattr(formats, "_BLOCK", 4096)  # force many blocks and carried partial lines
     words = [f"w{i}" for i in range(500)]

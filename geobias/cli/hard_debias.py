@@ -34,10 +34,10 @@ def hard_debias_command(
     """
     from geobias import wordlists
     from geobias.io.atomic import check_output_path
-    from geobias.io.formats import WriteFormat
     from geobias.mitigation import hard_debias_report
     from geobias.mitigation.hard_debias import Protect
     from geobias.sources import resolve_store, write_vectors
+    from geobias.store.formats import WriteFormat
     from geobias.validation import check_choice
 
     check_choice("--protect", protect, Protect)

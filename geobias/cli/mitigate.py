@@ -41,9 +41,9 @@ def mitigate_command(
 
     Example: geobias mitigate --method leace-keep-grammar --lang fr --out fr-erased/
     """
-    from geobias.io.export import check_export
     from geobias.mitigation.runner import mitigate, needs_english
     from geobias.sources import resolve_store
+    from geobias.store.export import check_export
 
     use_en = needs_english(method, en_given=en_vectors is not None, dictionary_given=dictionary is not None)
     check_export(out, fmt)  # fail before loading and fitting

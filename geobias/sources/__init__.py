@@ -1,5 +1,7 @@
-"""Vector sources: file formats, the registry of named sources, downloads, and
-:func:`resolve_store`, the one entry point commands use to get a :class:`VectorStore`."""
+"""Vector sources: the registry of named sources and their installs, and :func:`resolve_store`,
+the one entry point commands use to get a :class:`VectorStore`. The file format functions of
+:mod:`geobias.store.formats` (:func:`read_vectors`, :func:`write_vectors`, :func:`detect_format`)
+are re-exported here for commands."""
 
 from __future__ import annotations
 
@@ -7,7 +9,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from geobias.errors import GeobiasError, InputError
-from geobias.io.formats import detect_format, read_vectors, write_vectors
 from geobias.languages import get_language
 from geobias.sources.registry import (
     SOURCES,
@@ -20,6 +21,7 @@ from geobias.sources.registry import (
     vectors_dir,
 )
 from geobias.store import VectorStore, is_cache
+from geobias.store.formats import detect_format, read_vectors, write_vectors
 
 __all__ = [
     "SOURCES",

@@ -397,8 +397,8 @@ def _build_encoded(src: Source, vocab_size, extra_words, progress: bool) -> tupl
 
 
 def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
-    from geobias.io.formats import read_vectors
     from geobias.io.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
+    from geobias.store.formats import read_vectors
 
     prov: dict[str, Any] = {"source": src.name, "licence": src.licence, "provenance": src.provenance}
     if src.kind == "spacy-package":
