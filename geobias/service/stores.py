@@ -127,9 +127,9 @@ class StoreManager:
         return store
 
     def default_for(self, lang: str) -> str:
-        from geobias.languages import get_language
+        from geobias.sources.registry import default_source
 
-        return get_language(lang).default_source
+        return default_source(lang)
 
     # ------------------------------------------------------------------ upload
     def staging_dir(self) -> Path:

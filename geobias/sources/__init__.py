@@ -12,6 +12,7 @@ from geobias.errors import GeobiasError, InputError
 from geobias.languages import get_language
 from geobias.sources.registry import (
     SOURCES,
+    default_source,
     get_source,
     install,
     is_installed,
@@ -99,7 +100,7 @@ def resolve_store(
     if vectors is None:
         if code is None:
             raise InputError("pass --lang LANG or --vectors PATH")
-        src = get_source(get_language(code).default_source)
+        src = get_source(default_source(code))
         if not is_installed(src.name):
             raise GeobiasError(not_installed_message(src, option))
         return _recorded(load_installed(src.name, limit=limit), option, vectors)

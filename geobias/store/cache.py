@@ -21,7 +21,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -73,20 +75,25 @@ def sample_checksum(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
+#: Repair advice for a damaged store whose provenance names a ``source``: functions
+#: ``hint(path, source) -> str | None`` registered with :func:`register_repair_hint` by the layer
+#: that knows the named sources and where they are installed (:mod:`geobias.sources.registry`
+#: registers one when imported). The first non-None answer is used; else the advice is generic.
+_REPAIR_HINTS: list[Callable[[Path, Any], str | None]] = []
+
+
+def register_repair_hint(hint: Callable[[Path, Any], str | None]) -> None:
+    """Add ``hint(path, source)`` to the repair advice of damaged stores (once per function)."""
+    if hint not in _REPAIR_HINTS:
+        _REPAIR_HINTS.append(hint)
+
+
 def _repair_hint(p: Path, meta: dict) -> str:
     source = (meta.get("provenance") or {}).get("source")
-    try:
-        from geobias.sources.registry import SOURCES, install_path
-    except ImportError:  # pragma: no cover - partial installs
-        SOURCES, install_path = {}, None
-    if source in SOURCES:
-        try:
-            installed = install_path(source).resolve() == p.resolve()
-        except OSError:
-            installed = False
-        if installed:
-            return f"repair it with: geobias vectors install {source} --force"
-        return f"rebuild it from its source ({source}: geobias vectors install {source} --force, then copy it)"
+    for hint in _REPAIR_HINTS:
+        text = hint(p, source)
+        if text:
+            return text
     return "rebuild it from its source vectors (or delete the folder and save it again)"
 
 
