@@ -180,7 +180,7 @@ class Builder:
         return name
 
     def model(self, name: str) -> str:
-        from geobias.contextual.models import REGISTRY
+        from geobias.models import REGISTRY
 
         if name in REGISTRY:
             return name
