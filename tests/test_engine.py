@@ -10,7 +10,7 @@ from _engine_grid import TESTS, write_grid
 from geobias import wordlists
 from geobias.engine import LocalEngine, make_engine
 from geobias.errors import InputError
-from geobias.engine.audit import plan_cells, read_config, run_audit
+from geobias.evaluation.audit import plan_cells, read_config, run_audit
 from geobias.store import load_store
 
 

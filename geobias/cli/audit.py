@@ -53,7 +53,7 @@ def audit(
     import json
 
     from geobias.cli._options import command_envelope
-    from geobias.engine.audit import read_config, run_audit
+    from geobias.evaluation.audit import read_config, run_audit
     from geobias.io.atomic import atomic_write, check_output_path
 
     cfg = read_config(config)
