@@ -32,6 +32,7 @@ lint: $(STAMP)
 # `make test`: lint + every test but the slow reproductions (minutes on a loaded 2-core machine).
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 # `make test-slow`: only the real-data reproductions and training tests (@pytest.mark.slow).

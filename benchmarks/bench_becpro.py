@@ -37,7 +37,7 @@ def main() -> None:
 
     from geobias.contextual.association import kurita_association
     from geobias.contextual.becpro import generate_becpro
-    from geobias.contextual.models import REGISTRY, LoadedModel, resolve_device, resolve_model
+    from geobias.models import REGISTRY, LoadedModel, resolve_device, resolve_model
 
     tok_dir, _, _ = resolve_model("minilm-l6")  # only its 30,522-token uncased vocabulary is used
     assert REGISTRY["minilm-l6"]

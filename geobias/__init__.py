@@ -5,10 +5,10 @@ language models) behind one :class:`~geobias.store.VectorStore` API, with langua
 grammatical gender treated correctly (Zhou et al. 2019).
 """
 
+from geobias._version import __version__
 from geobias.errors import GeobiasError
 
 __all__ = ["GeobiasError", "VectorStore", "__version__"]
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str):

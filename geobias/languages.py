@@ -20,24 +20,14 @@ class Language:
     sources : tuple of str
         Registry names of its default vectors, in order of preference (see
         :mod:`geobias.sources.registry`): the paper's source first, then the ones installable
-        without a download (the ``use-m3-*`` encoder sources).
+        without a download (the ``use-m3-*`` encoder sources). The one to use is
+        :func:`geobias.sources.registry.default_source` (the first installed).
     """
 
     code: str
     name: str
     grammatical_gender: bool
     sources: tuple[str, ...]
-
-    @property
-    def default_source(self) -> str:
-        """The first of :attr:`sources` that is installed, else the first one (whose
-        not-installed message also names the others)."""
-        from geobias.sources.registry import is_installed
-
-        for name in self.sources:
-            if is_installed(name):
-                return name
-        return self.sources[0]
 
 
 LANGUAGES: dict[str, Language] = {

@@ -99,7 +99,7 @@ def envelope(command: str, inputs: dict[str, Any], result: Any) -> dict[str, Any
         ``inputs`` holds the options the command was given and the vector stores it resolved
         (provenance, sha256 when known), ``result`` the result's ``to_dict()``.
     """
-    from geobias import __version__
+    from geobias._version import __version__
 
     body = result.to_dict() if hasattr(result, "to_dict") else jsonable(result)
     return {

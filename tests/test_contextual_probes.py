@@ -18,11 +18,11 @@ from geobias.contextual.becpro import (  # noqa: E402
     compare_becpro,
     generate_becpro,
 )
-from geobias.contextual.engine import count_distinct, masked_log_probs, naive_masked_log_probs  # noqa: E402
 from geobias.contextual.malor import malor_probe  # noqa: E402
 from geobias.contextual.masking import ProbeSentence, encode_probe  # noqa: E402
-from geobias.contextual.models import load_masked_lm  # noqa: E402
+from geobias.engine.masked import count_distinct, masked_log_probs, naive_masked_log_probs  # noqa: E402
 from geobias.errors import InputError, ModelError  # noqa: E402
+from geobias.models import load_masked_lm  # noqa: E402
 from geobias.report.plots import plot_becpro, save_figure  # noqa: E402
 from geobias.wordlists import own_table  # noqa: E402
 

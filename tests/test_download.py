@@ -96,7 +96,7 @@ def test_unreachable_host(tmp_path):
 
 def test_install_downloads_from_the_registry_url(tmp_path, server, monkeypatch, rng):
     """`vectors install muse-es` streams the URL, builds the store and drops the raw file."""
-    from geobias.io import formats
+    from geobias.store import formats
 
     words = [f"w{i}" for i in range(4)]
     vecs = rng.standard_normal((4, 300)).astype(np.float32)

@@ -9,17 +9,9 @@ from _engine_grid import TESTS, write_grid
 
 from geobias import wordlists
 from geobias.engine import LocalEngine, make_engine
-from geobias.engine.audit import plan_cells, read_config, run_audit
 from geobias.errors import InputError
+from geobias.evaluation.audit import plan_cells, read_config, run_audit
 from geobias.store import load_store
-
-
-def test_old_import_path_reexports_the_engine():
-    import geobias.contextual.engine as old
-    import geobias.engine.masked as new
-
-    assert old.masked_log_probs is new.masked_log_probs
-    assert old.MaskedQuery is new.MaskedQuery and old.count_distinct is new.count_distinct
 
 
 @pytest.mark.parametrize(

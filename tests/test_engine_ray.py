@@ -27,9 +27,9 @@ from geobias.contextual.association import kurita_association  # noqa: E402
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
 from geobias.contextual.pooling import pool_vectors  # noqa: E402
 from geobias.engine import LocalEngine  # noqa: E402
-from geobias.engine.audit import read_config, run_audit  # noqa: E402
 from geobias.engine.ray_engine import RayEngine, RemoteModel  # noqa: E402
 from geobias.errors import ModelError  # noqa: E402
+from geobias.evaluation.audit import read_config, run_audit  # noqa: E402
 
 ROWS = generate_becpro("en")[::54]  # 100 BEC-Pro sentences
 WORDS = ["nurse", "engineer", "teacher", "plumber", "secretary", "carpenter"]

@@ -60,8 +60,8 @@ def test_registry_names_are_table_methods():
 def test_mitigate_leace_keep_grammar_writes_store_and_projection(installed, tmp_path, capsys):
     """The CLI hook on the real French vectors (first 4000 rows): the written projection is the
     frozen artefact and re-applies to the store it came from; d_g projections are kept."""
-    from geobias.io.formats import read_vectors
     from geobias.mitigation import ErasureProjection
+    from geobias.store.formats import read_vectors
 
     fr = installed("fr-spacy-md")
     out = tmp_path / "out"

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from geobias.errors import VectorFormatError
-from geobias.io import formats
-from geobias.io.fastparse import read_text_fast
 from geobias.sources import read_vectors
+from geobias.store import formats
+from geobias.store.fastparse import read_text_fast
 
 pytest.importorskip("polars")
 

@@ -398,7 +398,7 @@ def test_model_folder_prefers_safetensors_and_refuses_pickle(tmp_path, capsys):
     from _tiny_models import make_random_bert, vocabulary_for
     from safetensors.torch import load_file
 
-    from geobias.contextual.models import load_encoder
+    from geobias.models import load_encoder
 
     vocab = vocabulary_for(["he she doctor nurse"])
     both = make_random_bert(tmp_path / "both", vocab, hidden_size=16, num_hidden_layers=1, intermediate_size=32,

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from geobias.errors import GeobiasError, InputError, VectorFormatError
-from geobias.io.formats import detect_format
 from geobias.io.spacy_vectors import murmurhash64a
 from geobias.sources import read_vectors, resolve_store, write_vectors
 from geobias.sources.registry import SOURCES, get_source, install, is_installed
 from geobias.store import VectorStore, save_store
+from geobias.store.formats import detect_format
 
 WORDS = ["el", "él", "niño", "niña", "rey", "reina", "casa", "the", "Straße", "l'eau"]
 
@@ -121,7 +121,7 @@ def test_limit_stops_before_a_bad_line(tmp_path):
 
 
 def test_large_text_spans_several_blocks(tmp_path, rng, monkeypatch):
-    import geobias.io.formats as formats
+    import geobias.store.formats as formats
 
     monkeypatch.setattr(formats, "_BLOCK", 4096)  # force many blocks and carried partial lines
     words = [f"w{i}" for i in range(500)]
@@ -332,3 +332,34 @@ def test_install_en_w2v_gnews_for_real():
     s = resolve_store("en", None)
     np.testing.assert_allclose(s.norms, 1.0, atol=1e-5)  # the bundled file is unit-normalised
     assert "nurse" in s and "engineer" in s
+
+
+def test_damaged_store_advice_names_its_registry_source(tmp_path, rng):
+    """A store damaged in place: reinstall it when it is a registry source's installed store,
+    rebuild and copy when it is a copy of one, generic advice when its source is no registry name."""
+    import shutil
+
+    from geobias.sources.registry import install_path
+    from geobias.store import load_store
+
+    rows = rng.standard_normal((3, 300)).astype(np.float32)
+    installed = install_path("muse-es")
+    installed.parent.mkdir(parents=True)
+    save_store(VectorStore(["a", "b", "c"], rows, lang="es", provenance={"source": "muse-es"}), installed)
+    copy = tmp_path / "copy"
+    shutil.copytree(installed, copy)
+    other = save_store(VectorStore(["a", "b", "c"], rows, provenance={"source": "pooled"}), tmp_path / "other")
+    for cache in (installed, copy, other):
+        arr = np.load(cache / "vectors.npy", mmap_mode="r+")
+        arr[1] = np.nan
+        arr.flush()
+        del arr
+    advice = {
+        installed: r"damaged on disk\); repair it with: geobias vectors install muse-es --force$",
+        copy: r"damaged on disk\); rebuild it from its source \(muse-es: geobias vectors install muse-es "
+              r"--force, then copy it\)$",
+        other: r"damaged on disk\); rebuild it from its source vectors \(or delete the folder and save it again\)$",
+    }
+    for cache, pattern in advice.items():
+        with pytest.raises(VectorFormatError, match=pattern):
+            load_store(cache)

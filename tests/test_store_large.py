@@ -12,6 +12,7 @@ import pytest
 from geobias.errors import InputError, VectorFormatError
 from geobias.store import VectorStore, load_store, save_store
 from geobias.store import cache as cache_mod
+from geobias.store import ivf as ivf_mod
 from geobias.store import vector_store as vs
 
 
@@ -80,23 +81,23 @@ def test_ivf_index_saved_with_the_store_and_reused(tmp_path):
     s = _store(n=4000)
     save_store(s, tmp_path / "st")
     first = load_store(tmp_path / "st")
-    assert cache_mod.load_saved_ivf(first) is None  # nothing saved yet
+    assert ivf_mod.load_saved_ivf(first) is None  # nothing saved yet
     q = s.vectors[6:106]
     want = first.nearest(q, 10, approx="ivf")  # builds and saves
-    assert (tmp_path / "st" / cache_mod.IVF_FILE).is_file()
+    assert (tmp_path / "st" / ivf_mod.IVF_FILE).is_file()
     again = load_store(tmp_path / "st")  # another process would start like this
-    saved = cache_mod.load_saved_ivf(again)
+    saved = ivf_mod.load_saved_ivf(again)
     assert saved is not None and saved.ntotal == 4000
     got = again.nearest(q, 10, approx="ivf")
     assert np.array_equal(got[1], want[1]) and np.array_equal(got[0], want[0])
     # a --limit prefix neither uses nor overwrites the whole store's index
     part = load_store(tmp_path / "st", limit=3000)
-    assert cache_mod.load_saved_ivf(part) is None
-    before = (tmp_path / "st" / cache_mod.IVF_FILE).read_bytes()
+    assert ivf_mod.load_saved_ivf(part) is None
+    before = (tmp_path / "st" / ivf_mod.IVF_FILE).read_bytes()
     part.nearest(q[:3], 5, approx="ivf")
-    assert (tmp_path / "st" / cache_mod.IVF_FILE).read_bytes() == before
+    assert (tmp_path / "st" / ivf_mod.IVF_FILE).read_bytes() == before
     # an index recorded for other content (the store was reinstalled) is not used
-    meta = json.loads((tmp_path / "st" / cache_mod.IVF_META).read_text(encoding="utf-8"))
+    meta = json.loads((tmp_path / "st" / ivf_mod.IVF_META).read_text(encoding="utf-8"))
     meta["checksum"] = "0" * 64
-    (tmp_path / "st" / cache_mod.IVF_META).write_text(json.dumps(meta), encoding="utf-8")
-    assert cache_mod.load_saved_ivf(load_store(tmp_path / "st")) is None
+    (tmp_path / "st" / ivf_mod.IVF_META).write_text(json.dumps(meta), encoding="utf-8")
+    assert ivf_mod.load_saved_ivf(load_store(tmp_path / "st")) is None

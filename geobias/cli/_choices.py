@@ -34,7 +34,7 @@ PermutationMethod = _choice("PermutationMethod", ("auto", "exact", "monte-carlo"
 AlternativeChoice = _choice("AlternativeChoice", ("greater", "less", "two-sided"))
 #: geobias.store.vector_store.Approx
 ApproxChoice = _choice("ApproxChoice", ("exact", "ivf"))
-#: geobias.io.formats.WriteFormat (in the order the help texts give)
+#: geobias.store.formats.WriteFormat (in the order the help texts give)
 WriteFormatChoice = _choice("WriteFormatChoice", ("w2v-text", "w2v-bin", "vec", "kv", "npz"))
 #: geobias.mitigation.METHODS
 MitigationMethod = _choice("MitigationMethod", (
@@ -70,7 +70,7 @@ MIRRORS: dict[type[Choice], str] = {
     PermutationMethod: "geobias.stats.permutation:Method",
     AlternativeChoice: "geobias.stats.permutation:Alternative",
     ApproxChoice: "geobias.store.vector_store:Approx",
-    WriteFormatChoice: "geobias.io.formats:WriteFormat",
+    WriteFormatChoice: "geobias.store.formats:WriteFormat",
     MitigationMethod: "geobias.mitigation:METHODS",
     ProtectChoice: "geobias.mitigation.hard_debias:Protect",
     NeutralizeChoice: "geobias.mitigation.bilingual:Neutralize",

@@ -396,9 +396,9 @@ def mitigate(p: MitigateParams, *, progress=None):
 
     Returns a :class:`geobias.mitigation.runner.MitigateResult` (the files written and the report).
     """
-    from geobias.io.export import check_export
     from geobias.mitigation.runner import mitigate as fit_method
     from geobias.mitigation.runner import needs_english
+    from geobias.store.export import check_export
 
     ui = _progress(progress)
     use_en = needs_english(p.method, en_given=p.en_vectors is not None, dictionary_given=p.dictionary is not None)

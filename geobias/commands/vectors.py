@@ -167,9 +167,9 @@ class AuditParams(EngineParams):
 def audit(p: AuditParams, *, progress=None):
     """Run every store x test x language cell (a Ray task each with engine ray); a failing cell reports its error.
 
-    Returns a :class:`geobias.engine.audit.AuditResult`.
+    Returns a :class:`geobias.evaluation.audit.AuditResult`.
     """
-    from geobias.engine.audit import read_config, run_audit
+    from geobias.evaluation.audit import read_config, run_audit
 
     cfg = read_config(p.config)
     with p.open_engine() as eng:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias.contextual.engine import (
+from geobias.contextual.masking import PriorMask, ProbeSentence, encode_probe
+from geobias.engine.masked import (
     MaskedQuery,
     count_distinct,
     masked_log_probs,
     naive_masked_log_probs,
 )
-from geobias.contextual.masking import PriorMask, ProbeSentence, encode_probe
 from geobias.errors import InputError
 from geobias.results import Result
 
@@ -100,7 +100,7 @@ def kurita_association(
     Parameters
     ----------
     lm : LoadedModel
-        From :func:`geobias.contextual.models.load_masked_lm`.
+        From :func:`geobias.models.load_masked_lm`.
     sentences : sequence of ProbeSentence
         Each with target and attribute spans.
     batch_size : int, default 32

@@ -174,7 +174,7 @@ def finetune_mlm(
     from transformers import DataCollatorForLanguageModeling
 
     from geobias._progress import progress_bar
-    from geobias.contextual.models import load_masked_lm
+    from geobias.models import load_masked_lm
 
     check_choice("cda", cda, CdaChoice)
     for name, value in (("epochs", epochs), ("batch_size", batch_size), ("max_length", max_length), ("eval_size", eval_size)):

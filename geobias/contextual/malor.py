@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from geobias.contextual.engine import MaskedQuery, masked_log_probs
+from geobias.engine.masked import MaskedQuery, masked_log_probs
 from geobias.errors import InputError, ModelError
 from geobias.results import Result
 from geobias.validation import check_choice

@@ -78,7 +78,7 @@ def pool_vectors(
     Parameters
     ----------
     encoder : LoadedModel
-        From :func:`geobias.contextual.models.load_encoder` (or a masked LM).
+        From :func:`geobias.models.load_encoder` (or a masked LM).
     words : sequence of str, length n_words
         Distinct words (duplicates are an error).
     contexts : sequence of str, optional

@@ -111,7 +111,7 @@ def load_classifier(name: str, device: str | None = None, positive: str | int | 
     """Load a Hugging Face sequence classifier (``AutoModelForSequenceClassification``).
 
     Same resolution and one-line errors as the masked-LM probes
-    (:func:`geobias.contextual.models.resolve_model`).
+    (:func:`geobias.models.resolve_model`).
 
     Parameters
     ----------
@@ -129,7 +129,7 @@ def load_classifier(name: str, device: str | None = None, positive: str | int | 
         Unknown id or path; a checkpoint without classification head (the head's weights would be
         initialised randomly); an unidentifiable or out-of-range positive class.
     """
-    from geobias.contextual.models import (
+    from geobias.models import (
         REGISTRY,
         _load_tokenizer,
         _loading,

@@ -237,7 +237,7 @@ class ClassifierFinetuneResult(Result):
 
 
 def _load_for_training(model: str, device: str | None):
-    from geobias.contextual.models import _load_tokenizer, _loading, resolve_device, resolve_model
+    from geobias.models import _load_tokenizer, _loading, resolve_device, resolve_model
 
     source, local, _ = resolve_model(model)
     from transformers import AutoConfig, AutoModelForSequenceClassification

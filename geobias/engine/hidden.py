@@ -3,7 +3,7 @@
 An *item* is ``(input_ids, token_indices)``; its vector is the mean over ``token_indices`` of the
 hidden states averaged over ``layers``. :func:`span_vectors` is the seam pooling goes through: a
 handle from :class:`~geobias.engine.RayEngine` sends the items to a Ray actor pool, a
-:class:`~geobias.contextual.models.LoadedModel` runs them here.
+:class:`~geobias.models.LoadedModel` runs them here.
 """
 
 from __future__ import annotations

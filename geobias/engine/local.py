@@ -75,14 +75,14 @@ class LocalEngine:
         return {"engine": "local", "torch_threads": self.threads or default_threads()}
 
     def load_masked_lm(self, name: str, device: str | None = None, *, trust_pickle: bool = False):
-        """:func:`geobias.contextual.models.load_masked_lm`, in this process."""
-        from geobias.contextual.models import load_masked_lm
+        """:func:`geobias.models.load_masked_lm`, in this process."""
+        from geobias.models import load_masked_lm
 
         return load_masked_lm(name, device, trust_pickle=trust_pickle)
 
     def load_encoder(self, name: str, device: str | None = None, *, trust_pickle: bool = False):
-        """:func:`geobias.contextual.models.load_encoder`, in this process."""
-        from geobias.contextual.models import load_encoder
+        """:func:`geobias.models.load_encoder`, in this process."""
+        from geobias.models import load_encoder
 
         return load_encoder(name, device, trust_pickle=trust_pickle)
 

@@ -7,7 +7,7 @@ token with attention mask 0.
 
 :func:`masked_log_probs` is the seam every probe goes through: a model handle from
 :class:`~geobias.engine.RayEngine` sends the distinct inputs to a Ray actor pool, anything else
-(a :class:`~geobias.contextual.models.LoadedModel`) runs here, in this process.
+(a :class:`~geobias.models.LoadedModel`) runs here, in this process.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def masked_log_probs(
     Parameters
     ----------
     lm : LoadedModel or RemoteModel
-        A masked LM from :func:`geobias.contextual.models.load_masked_lm` (runs here), or a
+        A masked LM from :func:`geobias.models.load_masked_lm` (runs here), or a
         handle from :meth:`geobias.engine.RayEngine.load_masked_lm` (runs on the Ray actor pool).
     queries : sequence of MaskedQuery
     batch_size : int, default 32

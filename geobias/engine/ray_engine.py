@@ -172,7 +172,7 @@ class ModelReplica:
         import torch
 
         torch.set_num_threads(threads)
-        from geobias.contextual.models import load_encoder, load_masked_lm
+        from geobias.models import load_encoder, load_masked_lm
 
         self.lm = (load_masked_lm if kind == "mlm" else load_encoder)(source, device, trust_pickle=trust_pickle)
         self.fault = fault
@@ -327,13 +327,13 @@ class RayEngine:
 
     # ------------------------------------------------------------------ models
     def _handle(self, name: str, device: str | None, kind: str, trust_pickle: bool = False) -> RemoteModel:
-        from geobias.contextual.models import (
+        from geobias.errors import ModelError
+        from geobias.models import (
             _load_tokenizer,
             _loading,
             resolve_model,
             weights_kwargs,
         )
-        from geobias.errors import ModelError
 
         source, local, entry = resolve_model(name)
         if entry is None:
@@ -356,7 +356,7 @@ class RayEngine:
 
     def load_masked_lm(self, name: str, device: str | None = None, *, trust_pickle: bool = False) -> RemoteModel:
         """Handle of a masked LM: tokenizer and config here, weights in the actors (loaded by
-        :func:`~geobias.contextual.models.load_masked_lm` there, with its checks)."""
+        :func:`~geobias.models.load_masked_lm` there, with its checks)."""
         return self._handle(name, device, "mlm", trust_pickle)
 
     def load_encoder(self, name: str, device: str | None = None, *, trust_pickle: bool = False) -> RemoteModel:

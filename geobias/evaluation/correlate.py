@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from geobias.errors import InputError
 from geobias.evaluation.analogy import split_triples
@@ -90,6 +89,8 @@ def correlate(src: VectorStore, en: VectorStore, occupations: Sequence, attribut
     s_m = association(src, [m for _, m, _ in uniq], male, female)
     s_f = association(src, [f for f, _, _ in uniq], male, female)
     signed = np.abs(s_m) - np.abs(s_f)
+    from scipy import stats  # here: the package imports this module eagerly (see its __init__)
+
     rho, p = stats.spearmanr(s_en, signed)
     per = [{"english": e, "feminine": f, "masculine": m, "weat_en": float(a), "mweat_signed": float(b)}
            for (f, m, e), a, b in zip(uniq, s_en, signed, strict=True)]

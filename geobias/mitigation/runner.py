@@ -74,10 +74,10 @@ class Mitigated:
         Parameters
         ----------
         out : str or Path
-            A new or empty directory (see :func:`geobias.io.export.export_stores`).
+            A new or empty directory (see :func:`geobias.store.export.export_stores`).
         fmt : {"w2v-text", "w2v-bin", "vec", "kv", "npz"}, default "w2v-text"
         drop_whitespace_words : bool, default False
-            As in :func:`geobias.io.export.export_stores`.
+            As in :func:`geobias.store.export.export_stores`.
 
         Returns
         -------
@@ -88,10 +88,10 @@ class Mitigated:
         Raises
         ------
         InputError
-            As :func:`geobias.io.export.export_stores`.
+            As :func:`geobias.store.export.export_stores`.
         """
-        from geobias.io.export import export_stores
         from geobias.mitigation import ErasureMitigation
+        from geobias.store.export import export_stores
 
         report = dict(self.report)
         exported = export_stores(self.outputs, out, fmt, record=report,

@@ -154,7 +154,7 @@ def pooled(console, r) -> None:
     """Nothing on stdout: the command's note names the store written."""
 
 
-@table("geobias.engine.audit.AuditResult")
+@table("geobias.evaluation.audit.AuditResult")
 def audit(console, res) -> None:
     t = Table(title=f"audit {res.config}: {res.n_ok} ok, {res.n_failed} failed ({res.engine['engine']} engine)")
     for c in ("store", "test", "lang", "statistic", "effect size", "p", "n"):

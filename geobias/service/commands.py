@@ -92,7 +92,7 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any]) ->
 
 def check_model(config: ServiceConfig, name: str) -> str:
     """A model the service may load: a registry name, a folder in its models directory, or a hub id."""
-    from geobias.contextual.models import REGISTRY
+    from geobias.models import REGISTRY
 
     if name in REGISTRY:
         return name

@@ -127,9 +127,9 @@ class StoreManager:
         return store
 
     def default_for(self, lang: str) -> str:
-        from geobias.languages import get_language
+        from geobias.sources.registry import default_source
 
-        return get_language(lang).default_source
+        return default_source(lang)
 
     # ------------------------------------------------------------------ upload
     def staging_dir(self) -> Path:
@@ -149,11 +149,11 @@ class StoreManager:
         StoreExists
             ``name`` is taken.
         """
-        from geobias.io.formats import detect_format
         from geobias.languages import get_language
         from geobias.sources import read_vectors
         from geobias.sources.registry import SOURCES
         from geobias.store import save_store
+        from geobias.store.formats import detect_format
 
         try:
             check_name(name)

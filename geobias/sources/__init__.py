@@ -1,5 +1,7 @@
-"""Vector sources: file formats, the registry of named sources, downloads, and
-:func:`resolve_store`, the one entry point commands use to get a :class:`VectorStore`."""
+"""Vector sources: the registry of named sources and their installs, and :func:`resolve_store`,
+the one entry point commands use to get a :class:`VectorStore`. The file format functions of
+:mod:`geobias.store.formats` (:func:`read_vectors`, :func:`write_vectors`, :func:`detect_format`)
+are re-exported here for commands."""
 
 from __future__ import annotations
 
@@ -9,10 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from geobias.errors import GeobiasError, InputError
-from geobias.io.formats import detect_format, read_vectors, write_vectors
 from geobias.languages import get_language
 from geobias.sources.registry import (
     SOURCES,
+    default_source,
     get_source,
     install,
     is_installed,
@@ -22,6 +24,7 @@ from geobias.sources.registry import (
     vectors_dir,
 )
 from geobias.store import VectorStore, is_cache
+from geobias.store.formats import detect_format, read_vectors, write_vectors
 
 __all__ = [
     "SOURCES",
@@ -121,7 +124,7 @@ def resolve_store(
     if vectors is None:
         if code is None:
             raise InputError("pass --lang LANG or --vectors PATH")
-        src = get_source(get_language(code).default_source)
+        src = get_source(default_source(code))
         if not is_installed(src.name):
             raise GeobiasError(not_installed_message(src, option))
         return _recorded(load_installed(src.name, limit=limit), option, vectors)

@@ -121,10 +121,10 @@ def describe(target: str, *, limit: int | None = None, trust_pickle: bool = Fals
         ``target`` is neither a registry name nor an existing path.
     """
     from geobias.errors import InputError, VectorFormatError
-    from geobias.io.formats import detect_format, read_vectors
     from geobias.sources.registry import SOURCES, install_path, is_installed
     from geobias.store import load_store, verify_store
     from geobias.store.cache import sha256_file
+    from geobias.store.formats import detect_format, read_vectors
 
     if target in SOURCES:
         src = SOURCES[target]

@@ -22,9 +22,10 @@ from typing import Any, Literal
 
 from geobias.errors import GeobiasError, InputError, VectorFormatError
 from geobias.io.atomic import atomic_directory
+from geobias.languages import LANGUAGES, get_language
 from geobias.results import Result
 from geobias.store import VectorStore, is_cache, load_store, verify_store
-from geobias.store.cache import write_store_files
+from geobias.store.cache import register_repair_hint, write_store_files
 
 SourceKind = Literal["spacy-package", "package-file", "url", "encoder"]
 
@@ -215,6 +216,42 @@ def is_installed(name: str) -> bool:
     return is_cache(install_path(name))
 
 
+def default_source(lang: str) -> str:
+    """The registry name of language ``lang``'s default vectors: the first of its
+    :attr:`~geobias.languages.Language.sources` that is installed, else the first one (whose
+    not-installed message also names the others).
+
+    Raises
+    ------
+    InputError
+        Unknown language code.
+    """
+    sources = get_language(lang).sources
+    for name in sources:
+        if is_installed(name):
+            return name
+    return sources[0]
+
+
+def repair_hint(path: Path, source: Any) -> str | None:
+    """How to repair a damaged store at ``path`` whose provenance names ``source``: reinstall it
+    when it is that registry source's installed store, else rebuild from the source and copy.
+    ``None`` when ``source`` is no registry name (the store layer's generic advice applies).
+    Registered with :func:`geobias.store.cache.register_repair_hint` when this module is imported."""
+    if source not in SOURCES:
+        return None
+    try:
+        installed = install_path(source).resolve() == path.resolve()
+    except OSError:
+        installed = False
+    if installed:
+        return f"repair it with: geobias vectors install {source} --force"
+    return f"rebuild it from its source ({source}: geobias vectors install {source} --force, then copy it)"
+
+
+register_repair_hint(repair_hint)
+
+
 def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
     """Load an installed source.
 
@@ -237,8 +274,6 @@ def not_installed_message(src: Source, option: str = "--vectors") -> str:
     (through ``option``, the command's vectors option: ``--en-vectors`` for the English side).
     For a language's first default source, the other defaults are named too (e.g. ``muse-es``,
     a download, and ``use-m3-es``, computed from a PyPI package)."""
-    from geobias.languages import LANGUAGES
-
     lang = LANGUAGES.get(src.lang)
     others = [n for n in lang.sources[1:] if n in SOURCES] if lang and lang.sources[0] == src.name else []
     if not others:
@@ -397,8 +432,8 @@ def _build_encoded(src: Source, vocab_size, extra_words, progress: bool) -> tupl
 
 
 def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
-    from geobias.io.formats import read_vectors
     from geobias.io.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
+    from geobias.store.formats import read_vectors
 
     prov: dict[str, Any] = {"source": src.name, "licence": src.licence, "provenance": src.provenance}
     if src.kind == "spacy-package":

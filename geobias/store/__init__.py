@@ -1,4 +1,8 @@
-"""Vector stores: the in-memory :class:`VectorStore` and its on-disk cache format.
+"""Vector stores: the in-memory :class:`VectorStore`, its on-disk cache format
+(:mod:`~geobias.store.cache`, with the saved approximate index :mod:`~geobias.store.ivf`), the
+vector file formats it is read from and written to (:mod:`~geobias.store.formats`, with the
+polars fast path :mod:`~geobias.store.fastparse`), exports (:mod:`~geobias.store.export`),
+merging (:mod:`~geobias.store.merge`) and neighbour listings (:mod:`~geobias.store.neighbors`).
 
 Names are imported on first use (PEP 562), so importing a submodule of :mod:`geobias` that only
 needs, say, :class:`VectorStore` does not pay for the cache code.

@@ -21,14 +21,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from geobias._numeric import all_finite
 from geobias.errors import InputError, VectorFormatError
-from geobias.io.atomic import atomic_directory, atomic_write, clean_stale_temporaries
-from geobias.store.vector_store import VectorStore, all_finite
+from geobias.io.atomic import atomic_directory, clean_stale_temporaries
+from geobias.store.vector_store import VectorStore
 
 FORMAT = "geobias-store"
 #: Stores up to this many words read ``words.txt`` when opened (a damaged file is reported at
@@ -73,20 +75,25 @@ def sample_checksum(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
+#: Repair advice for a damaged store whose provenance names a ``source``: functions
+#: ``hint(path, source) -> str | None`` registered with :func:`register_repair_hint` by the layer
+#: that knows the named sources and where they are installed (:mod:`geobias.sources.registry`
+#: registers one when imported). The first non-None answer is used; else the advice is generic.
+_REPAIR_HINTS: list[Callable[[Path, Any], str | None]] = []
+
+
+def register_repair_hint(hint: Callable[[Path, Any], str | None]) -> None:
+    """Add ``hint(path, source)`` to the repair advice of damaged stores (once per function)."""
+    if hint not in _REPAIR_HINTS:
+        _REPAIR_HINTS.append(hint)
+
+
 def _repair_hint(p: Path, meta: dict) -> str:
     source = (meta.get("provenance") or {}).get("source")
-    try:
-        from geobias.sources.registry import SOURCES, install_path
-    except ImportError:  # pragma: no cover - partial installs
-        SOURCES, install_path = {}, None
-    if source in SOURCES:
-        try:
-            installed = install_path(source).resolve() == p.resolve()
-        except OSError:
-            installed = False
-        if installed:
-            return f"repair it with: geobias vectors install {source} --force"
-        return f"rebuild it from its source ({source}: geobias vectors install {source} --force, then copy it)"
+    for hint in _REPAIR_HINTS:
+        text = hint(p, source)
+        if text:
+            return text
     return "rebuild it from its source vectors (or delete the folder and save it again)"
 
 
@@ -244,80 +251,6 @@ def load_store(
         words = load_words()
         return VectorStore(words, vectors, lang=meta.get("lang"), provenance=prov, check_finite=False)
     return VectorStore._trusted_lazy(load_words, vectors, lang=meta.get("lang"), provenance=prov)
-
-
-#: File names of the saved approximate neighbour index inside a store directory.
-IVF_FILE, IVF_META = "ivf-sq8.faiss", "ivf-sq8.json"
-
-
-def _ivf_identity(p: Path, store: VectorStore) -> dict | None:
-    """What a saved index must match: the store's recorded checksum, shape and index recipe."""
-    try:
-        meta = json.loads((p / "meta.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    checksum = meta.get("sample_sha256") or meta.get("sha256_vectors")
-    if not checksum or meta.get("n_words") != len(store):  # not this store, or a --limit prefix
-        return None
-    from geobias.store.vector_store import IVF_RECIPE
-
-    return {"checksum": checksum, "n_words": len(store), "dim": store.dim, "recipe": IVF_RECIPE}
-
-
-def load_saved_ivf(store: VectorStore):
-    """The approximate index saved next to ``store``'s cache directory, or ``None``.
-
-    Used only when the store was loaded from a cache directory (its ``provenance["cache"]``),
-    whole (no ``limit``), and the sidecar ``ivf-sq8.json`` records the same checksum, shape and
-    index recipe (:data:`geobias.store.vector_store.IVF_RECIPE`); an unreadable index file is
-    ignored (it is rebuilt and saved again).
-    """
-    cache = (store.provenance or {}).get("cache")
-    if not cache:
-        return None
-    p = Path(cache)
-    want = _ivf_identity(p, store)
-    try:
-        have = json.loads((p / IVF_META).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    if want is None or have != want:
-        return None
-    import faiss
-
-    try:
-        index = faiss.read_index(str(p / IVF_FILE))
-    except RuntimeError:
-        return None
-    return index if index.ntotal == len(store) and index.d == store.dim else None
-
-
-def save_ivf(store: VectorStore, index) -> Path | None:
-    """Save ``index`` next to ``store``'s cache directory (atomically) so later runs reuse it.
-
-    Returns the path written, or ``None`` when the store has no cache directory (built from a
-    file in this process) or is a ``limit`` prefix. A directory that cannot be written is
-    reported on stderr in one line; the index is still used in this process.
-    """
-    cache = (store.provenance or {}).get("cache")
-    if not cache:
-        return None
-    p = Path(cache)
-    ident = _ivf_identity(p, store)
-    if ident is None:
-        return None
-    import faiss
-
-    try:
-        data = faiss.serialize_index(index)
-        with atomic_write(p / IVF_FILE, what="approximate index") as fh:
-            fh.write(data.tobytes())
-        with atomic_write(p / IVF_META, mode="w", what="approximate index") as fh:
-            fh.write(json.dumps(ident, indent=2) + "\n")
-    except InputError as exc:
-        print(f"geobias: warning: the approximate index was not saved ({exc})", file=sys.stderr)
-        return None
-    return p / IVF_FILE
 
 
 def verify_store(path: str | os.PathLike) -> str:

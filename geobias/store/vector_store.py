@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from geobias._numeric import all_finite
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.validation import check_choice
 
@@ -26,19 +27,6 @@ BLOCK_ROWS = 1 << 16
 LARGE_BYTES = 1 << 30
 #: Inverted lists probed by ``nearest(..., approx="ivf")``.
 IVF_NPROBE = 32
-#: The recipe of :meth:`VectorStore.ivf_index`, recorded with a saved index: a saved index built
-#: by another recipe is not reused.
-IVF_RECIPE = "IVF-SQ8 inner product; nlist=min(clip(sqrt(n),16,1024),n//39); train min(n,64*nlist) rows, seed 0; niter 10"
-
-
-def all_finite(a: np.ndarray) -> bool:
-    """True when ``a`` (any shape, float) holds no NaN and no ±inf.
-
-    Two reductions (NaN propagates into the maximum, ±inf shows in the maximum or the minimum),
-    no temporary array; an empty array is finite. The one finiteness test of the store's rows
-    (construction, the fast text parser, the cache's integrity checks).
-    """
-    return a.size == 0 or bool(np.isfinite(a.max()) and np.isfinite(a.min()))
 
 
 def _topk_order(sims: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
@@ -415,13 +403,14 @@ class VectorStore:
 
         For a store opened from a cache directory (:func:`geobias.store.load_store`), the index
         is saved there (``ivf-sq8.faiss`` with ``ivf-sq8.json``: the store's checksum, shape and
-        :data:`IVF_RECIPE`) the first time it is built, and read back by later processes instead
-        of retraining (minutes for 2,000,000 words); a changed store or recipe builds a new one.
+        :data:`geobias.store.ivf.IVF_RECIPE`) the first time it is built, and read back by later
+        processes instead of retraining (minutes for 2,000,000 words); a changed store or recipe
+        builds a new one (:mod:`geobias.store.ivf`).
         """
         cached = self.__dict__.get("_ivf")
         if cached is not None:
             return cached
-        from geobias.store.cache import load_saved_ivf, save_ivf
+        from geobias.store.ivf import load_saved_ivf, save_ivf
 
         saved = load_saved_ivf(self)
         if saved is not None:

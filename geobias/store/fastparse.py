@@ -2,7 +2,7 @@
 
 :func:`read_text_fast` parses a well-formed file at the speed of polars' own reader and returns
 ``None`` as soon as anything is off (or polars is not installed, or the encoding is not UTF-8);
-:func:`geobias.io.formats.read_vectors` then re-reads the file with its careful line-by-line
+:func:`geobias.store.formats.read_vectors` then re-reads the file with its careful line-by-line
 parser, whose error messages (1-based line numbers, wrong dimension, non-numeric value, NaN/inf,
 duplicate word, header count, empty line) therefore come out unchanged. A malformed file costs
 one aborted fast attempt on top of the careful parse; a well-formed one is parsed once.
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from geobias.store.vector_store import all_finite
+from geobias._numeric import all_finite
 
 #: Bytes of text handed to polars at a time (whole lines). Measured on 100,000 × 300 (215 MiB):
 #: polars parses it 1.3× faster in one 256 MiB block than in 32 MiB ones (its threads get longer
@@ -77,7 +77,7 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
     encoding : str
         Only UTF-8 takes the fast path.
     header : bool or None
-        As in :func:`geobias.io.formats.read_vectors`.
+        As in :func:`geobias.store.formats.read_vectors`.
     block : int
         Bytes per polars call.
 

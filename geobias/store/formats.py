@@ -40,7 +40,8 @@ import numpy as np
 
 from geobias.errors import InputError, VectorFormatError
 from geobias.io.atomic import atomic_write
-from geobias.store import VectorStore, is_cache, load_store
+from geobias.store.cache import is_cache, load_store
+from geobias.store.vector_store import VectorStore
 from geobias.validation import check_choice
 
 ReadFormat = Literal["auto", "w2v-text", "vec", "w2v-bin", "fasttext-bin", "kv", "npz", "cache"]
@@ -166,7 +167,7 @@ def read_vectors(
         return store
     checked_finite = False
     if fmt in ("w2v-text", "vec"):
-        from geobias.io.fastparse import read_text_fast  # polars; None -> careful parser
+        from geobias.store.fastparse import read_text_fast  # polars; None -> careful parser
 
         fast = read_text_fast(p, limit, encoding, header)
         words, vectors, info = fast if fast is not None else _read_text(p, limit, encoding, header)

@@ -11,9 +11,9 @@ from typing import Any
 from geobias.errors import InputError
 from geobias.io.atomic import atomic_directory, check_output_path
 from geobias.results import Result
-from geobias.store import VectorStore
+from geobias.store.vector_store import VectorStore
 
-#: File extension of each export format (see :func:`geobias.sources.write_vectors`).
+#: File extension of each export format (see :func:`geobias.store.formats.write_vectors`).
 EXTENSIONS = {"w2v-text": "txt", "w2v-bin": "bin", "vec": "vec", "kv": "kv", "npz": "npz"}
 #: Formats that separate words from values by whitespace and so cannot hold such words.
 WHITESPACE_FORMATS = ("w2v-text", "w2v-bin", "vec")
@@ -123,7 +123,7 @@ def export_stores(
         words in a whitespace-separated format without ``drop_whitespace_words``; an unwritable
         destination.
     """
-    from geobias.sources import write_vectors
+    from geobias.store.formats import write_vectors
 
     dest = check_export(out, fmt)
     dropped: dict[str, list[str]] = {}
