@@ -26,7 +26,7 @@ from typer.core import TyperGroup
 
 from geobias.cli._choices import Choice
 
-_DECORATOR = re.compile(r'@command\(\s*"([^"]+)"[^)]*\)\s*\ndef \w+\([^)]*\)[^:]*:\s*\n\s*"""(.*?)(?:\n\s*\n|""")',
+_DECORATOR = re.compile(r'@command\(\s*"([^"]+)".*?\)\s*\ndef \w+\(.*?\)\s*(?:->[^:]*)?:\s*\n\s*"""(.*?)(?:\n\s*\n|""")',
                         re.S)
 
 

@@ -375,7 +375,7 @@ class RipaParams(StoreParams):
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")
 
 
-@command("ripa", RipaParams, quick=True)
+@command("ripa", RipaParams, quick=True, job=False)
 def ripa(p: RipaParams, *, progress=None):
     """RIPA: the inner product of each target word with the relation vector of gendered word pairs.
 

@@ -1,0 +1,96 @@
+"""RIPA (Ethayarajh et al. 2019): the definition on a hand-computed store, and the command that
+reaches the CLI, the service and Python through the command layer alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from geobias.commands import execute, validate
+from geobias.errors import InputError
+from geobias.metrics.ripa import relation_vector, ripa
+from geobias.store import VectorStore, save_store
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def store():
+    # he/she differ along axis 0 only; king/queen along axis 0 and a little along axis 2
+    words = ["he", "she", "king", "queen", "nurse", "engineer", "table"]
+    vectors = np.array([[1.0, 0.2, 0.0], [-1.0, 0.2, 0.0], [2.0, 1.0, 0.5], [-2.0, 1.0, -0.5],
+                        [-0.5, 1.0, 0.0], [0.7, 0.5, 0.1], [0.0, 0.0, 3.0]])
+    return VectorStore(words, vectors, lang="en")
+
+
+def test_one_pair_is_the_normalised_difference(store):
+    b, share, missing = relation_vector(store, [("he", "she")])
+    np.testing.assert_allclose(b, [1.0, 0.0, 0.0], atol=1e-12)  # (x − y)/‖x − y‖
+    assert share == pytest.approx(1.0) and missing == []
+    r = ripa(store, ["nurse", "engineer", "table"], [("he", "she")])
+    assert r.ripa == pytest.approx([-0.5, 0.7, 0.0])  # ⟨w, b⟩ on the raw vectors
+    assert r.mean == pytest.approx(0.2 / 3) and r.mean_abs == pytest.approx(1.2 / 3)
+
+
+def test_several_pairs_use_the_first_principal_component(store):
+    pairs = [("he", "she"), ("king", "queen")]
+    b, share, _ = relation_vector(store, pairs)
+    diff = np.array([[2.0, 0.0, 0.0], [4.0, 0.0, 1.0]])
+    _, s, vt = np.linalg.svd(diff)  # the uncentred first component, oriented like the mean difference
+    expected = vt[0] if diff.mean(0) @ vt[0] > 0 else -vt[0]
+    np.testing.assert_allclose(b, expected, atol=1e-12)
+    assert share == pytest.approx(s[0] ** 2 / np.sum(s ** 2))
+    assert np.linalg.norm(b) == pytest.approx(1.0) and b[0] > 0
+
+
+def test_swapping_the_pairs_flips_the_sign(store):
+    a = ripa(store, ["nurse", "engineer"], [("he", "she")])
+    b = ripa(store, ["nurse", "engineer"], [("she", "he")])
+    assert b.ripa == pytest.approx([-v for v in a.ripa])
+
+
+def test_missing_words_are_listed_never_dropped_silently(store):
+    r = ripa(store, ["nurse", "zzz"], [("he", "she"), ("boy", "girl")])
+    assert r.words == ["nurse"] and r.missing == ["zzz", "boy", "girl"] and r.n_pairs == 1
+    with pytest.raises(InputError, match="no word pair"):
+        ripa(store, ["nurse"], [("boy", "girl")])
+    with pytest.raises(InputError, match="none of the target words"):
+        ripa(store, ["zzz"], [("he", "she")])
+
+
+def test_unit_option_normalises_the_targets(store):
+    r = ripa(store, ["table", "king"], [("he", "she")], unit=True)
+    assert r.ripa == pytest.approx([0.0, 2.0 / np.sqrt(4 + 1 + 0.25)]) and r.unit
+
+
+def test_the_command_on_every_front_door(store, tmp_path):
+    (tmp_path / "vectors").mkdir()
+    save_store(store, tmp_path / "vectors" / "tiny-en")
+    from geobias.sources import use_opener
+
+    with use_opener(lambda lang, name, option: store):
+        result, env = execute("ripa", {"lang": "en", "targets": ["nurse", "engineer"], "pairs": [["he", "she"]]})
+    assert result.ripa == pytest.approx([-0.5, 0.7]) and env["command"] == "ripa"
+    with pytest.raises(InputError, match="each pair"):
+        validate("ripa", {"pairs": [["he"]]})
+    # the CLI's `geobias ripa` exists without a hand-written command, with options from the model
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("he\tshe\n", encoding="utf-8")
+    env_vars = dict(os.environ, GEOBIAS_VECTORS_DIR=str(tmp_path / "vectors"))
+    out = subprocess.run([sys.executable, str(REPO / "cli.py"), "ripa", "--vectors", "tiny-en", "--targets",
+                          "nurse,engineer", "--pairs", str(pairs), "--json"], capture_output=True, text=True,
+                         env=env_vars)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["result"]["ripa"] == pytest.approx([-0.5, 0.7])
+    help_text = subprocess.run([sys.executable, str(REPO / "cli.py"), "ripa", "--help"], capture_output=True,
+                               text=True, env=env_vars).stdout
+    assert "--targets" in help_text and "--pairs" in help_text and "--unit" in help_text
+    bad = subprocess.run([sys.executable, str(REPO / "cli.py"), "ripa", "--vectors", "tiny-en", "--targets", "zzz",
+                          "--pairs", str(pairs)], capture_output=True, text=True, env=env_vars)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "none of the target words" in bad.stderr
