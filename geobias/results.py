@@ -54,13 +54,92 @@ class _NoNumpy:
 
 
 class Result:
-    """Mixin for frozen result dataclasses: ``to_dict()`` and ``to_json()``."""
+    """Mixin for frozen result dataclasses: ``to_dict()``, ``to_json()`` and ``from_dict()``."""
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(self)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        """The result again from its JSON form (:meth:`to_dict`), e.g. a stored envelope's ``result``.
+
+        Each field is rebuilt by its type annotation: nested results through their own
+        ``from_dict``, lists and tuples element by element, arrays with ``numpy.asarray``. A
+        field embedded flat in the JSON (see ``_json_keys``) is rebuilt from the same dict.
+        Non-finite floats were written as ``null`` and stay ``None``.
+
+        Raises
+        ------
+        InputError
+            ``data`` is not this result's JSON form (a missing field without a default).
+
+        Examples
+        --------
+        >>> from geobias.store.neighbors import Neighbor
+        >>> Neighbor.from_dict({"word": "reine", "similarity": 0.7})
+        Neighbor(word='reine', similarity=0.7)
+        """
+        from geobias.errors import InputError
+
+        if not isinstance(data, dict):
+            raise InputError(f"{cls.__name__}.from_dict needs a JSON object; got {type(data).__name__}")
+        hints = _hints(cls)
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            hint = hints.get(f.name)
+            if f.name in data:
+                kwargs[f.name] = _revive(hint, data[f.name])
+            elif isinstance(hint, type) and issubclass(hint, Result):  # embedded flat (``_json_keys``)
+                kwargs[f.name] = hint.from_dict(data)
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise InputError(f"not a {cls.__name__}: no {f.name!r} in the data")
+        return cls(**kwargs)
+
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The resolved type annotations of a dataclass (those that cannot be resolved are left out)."""
+    import typing
+
+    try:
+        return typing.get_type_hints(cls)
+    except (NameError, TypeError):
+        hints = {}
+        for klass in reversed(cls.__mro__):
+            module = sys.modules.get(klass.__module__)
+            for name, ann in getattr(klass, "__annotations__", {}).items():
+                try:
+                    hints[name] = eval(ann, vars(module)) if isinstance(ann, str) else ann  # noqa: S307
+                except Exception:  # noqa: BLE001 - a name only imported for type checking
+                    continue
+        return hints
+
+
+def _revive(hint: Any, value: Any) -> Any:
+    import types
+    import typing
+
+    if value is None or hint is None:
+        return value
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        return _revive(options[0], value) if len(options) == 1 else value
+    if isinstance(hint, type) and issubclass(hint, Result) and isinstance(value, dict):
+        return hint.from_dict(value)
+    if getattr(hint, "__name__", "") == "ndarray" or origin is not None and getattr(origin, "__name__", "") == "ndarray":
+        import numpy as np
+
+        return np.asarray(value, dtype=float if value and not isinstance(value[0], str) else None)
+    if origin is list and isinstance(value, list):
+        return [_revive(args[0] if args else None, v) for v in value]
+    if origin is tuple and isinstance(value, list):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_revive(args[0], v) for v in value)
+        return tuple(_revive(a, v) for a, v in zip(args, value, strict=False)) if args else tuple(value)
+    return value
 
 
 # Inputs that a command resolved while it ran (vector stores with their provenance), collected

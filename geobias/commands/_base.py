@@ -58,6 +58,9 @@ class Command:
         Runs as a service job (a forked process, cancellable).
     outputs : tuple of str
         Fields naming files or folders the command writes; the service sets them itself.
+    result : str
+        The qualified name of the result type ``run`` returns (``"geobias.metrics.mweat.MweatResult"``),
+        by name so that the registry imports no analysis module; :meth:`load_result` rebuilds one.
     """
 
     name: str
@@ -67,6 +70,16 @@ class Command:
     quick: bool = False
     job: bool = True
     outputs: tuple[str, ...] = ()
+    result: str = ""
+
+    def result_type(self) -> type:
+        """The result class (imported on first use)."""
+        module, _, name = self.result.rpartition(".")
+        return getattr(importlib.import_module(module), name)
+
+    def load_result(self, data: dict[str, Any]):
+        """The result object of a stored envelope's ``result`` (see :meth:`geobias.results.Result.from_dict`)."""
+        return self.result_type().from_dict(data)
 
     @property
     def kind(self) -> str:
@@ -86,12 +99,12 @@ MODULES: tuple[str, ...] = (
 
 
 def command(name: str, params: type[Params], *, quick: bool = False, job: bool = True,
-            outputs: tuple[str, ...] = ()) -> Callable:
-    """Register ``run`` as the command ``name`` with parameter model ``params``."""
+            outputs: tuple[str, ...] = (), result: str = "") -> Callable:
+    """Register ``run`` as the command ``name`` with parameter model ``params`` (see :class:`Command`)."""
 
     def register(run: Callable) -> Callable:
         summary = " ".join((run.__doc__ or "").strip().split("\n\n")[0].split())
-        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=outputs)
+        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=outputs, result=result)
         return run
 
     return register

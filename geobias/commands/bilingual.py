@@ -100,7 +100,7 @@ class AlignParams(Params):
         return value
 
 
-@command("align", AlignParams)
+@command("align", AlignParams, result="geobias.alignment.procrustes.AlignmentResult")
 def align(p: AlignParams, *, progress=None):
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store.
 
@@ -151,7 +151,7 @@ class TranslateEvalParams(Params):
 
 
 
-@command("translate-eval", TranslateEvalParams, quick=True, job=False)
+@command("translate-eval", TranslateEvalParams, quick=True, job=False, result="geobias.alignment.translation.TranslateEvalResult")
 def translate_eval(p: TranslateEvalParams, *, progress=None):
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
 
@@ -222,7 +222,7 @@ def _with_text_file(value, what: str, fn):
         return fn(path)
 
 
-@command("evaluate", EvaluateParams, outputs=("plot",))
+@command("evaluate", EvaluateParams, outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
 def evaluate(p: EvaluateParams, *, progress=None):
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
 
@@ -309,7 +309,7 @@ class ErasureParams(TwoStores):
         return value
 
 
-@command("erasure", ErasureParams, outputs=("plot",))
+@command("erasure", ErasureParams, outputs=("plot",), result="geobias.evaluation.erasure.ErasureTableResult")
 def erasure(p: ErasureParams, *, progress=None):
     """Can semantic gender be erased while grammatical gender is kept? One table, held-out words.
 
@@ -390,7 +390,7 @@ class MitigateParams(TwoStores):
         return self
 
 
-@command("mitigate", MitigateParams, outputs=("out",))
+@command("mitigate", MitigateParams, outputs=("out",), result="geobias.mitigation.runner.MitigateResult")
 def mitigate(p: MitigateParams, *, progress=None):
     """Debias vectors and write them (both sides when the method changes English too).
 
@@ -436,7 +436,7 @@ class HardDebiasParams(Params):
     trust_pickle: bool = False
 
 
-@command("hard-debias", HardDebiasParams, outputs=("out", "neutral"))
+@command("hard-debias", HardDebiasParams, outputs=("out", "neutral"), result="geobias.mitigation.hard_debias.HardDebiasReport")
 def hard_debias(p: HardDebiasParams, *, progress=None):
     """Neutralise + equalise (Bolukbasi et al. 2016); DirectBias (c = 1) before and after over held-out professions.
 
@@ -470,7 +470,7 @@ class CorrelateParams(TwoStores):
     plot: Path | None = Field(None, description="Write the Figure 4 scatter here.")
 
 
-@command("correlate", CorrelateParams, outputs=("plot",))
+@command("correlate", CorrelateParams, outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")
 def correlate(p: CorrelateParams, *, progress=None):
     """Spearman correlation of per-occupation bias in English and in LANG, with its p-value.
 

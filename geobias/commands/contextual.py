@@ -34,7 +34,7 @@ class AssociationParams(EngineParams):
     sentences: TextInput = Field(description="TSV with columns sentence, target, attribute.")
 
 
-@command("probe association", AssociationParams)
+@command("probe association", AssociationParams, result="geobias.contextual.association.AssociationResult")
 def probe_association(p: AssociationParams, *, progress=None):
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
 
@@ -61,7 +61,7 @@ class BecproParams(EngineParams):
     plot: Path | None = Field(None, description="Write the association bars (PNG) here.")
 
 
-@command("probe becpro", BecproParams, outputs=("plot",))
+@command("probe becpro", BecproParams, outputs=("plot",), result="geobias.contextual.becpro.BecProResult")
 def probe_becpro(p: BecproParams, *, progress=None):
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
 
@@ -97,7 +97,7 @@ class MalorParams(EngineParams):
         "The gendered words compared: pronouns (he-she, his-her) or first names."))
 
 
-@command("probe malor", MalorParams)
+@command("probe malor", MalorParams, result="geobias.contextual.malor.MalorResult")
 def probe_malor(p: MalorParams, *, progress=None):
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
 
@@ -139,7 +139,7 @@ class SentimentParams(Params):
         return self
 
 
-@command("probe sentiment", SentimentParams, job=False, outputs=("plot",))
+@command("probe sentiment", SentimentParams, job=False, outputs=("plot",), result="geobias.contextual.sentiment.SentimentProbeResult")
 def probe_sentiment(p: SentimentParams, *, progress=None):
     """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
 
@@ -182,7 +182,7 @@ class GenerateParams(Params):
     overwrite: bool = Field(False, description="Replace an existing file.")
 
 
-@command("becpro generate", GenerateParams, job=False, outputs=("out",))
+@command("becpro generate", GenerateParams, job=False, outputs=("out",), result="geobias.contextual.becpro.BecProCorpusFile")
 def becpro_generate(p: GenerateParams, *, progress=None):
     """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
     from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
@@ -207,7 +207,7 @@ class CdaParams(Params):
     overwrite: bool = Field(False, description="Replace an existing output file.")
 
 
-@command("cda", CdaParams, job=False, outputs=("out",))
+@command("cda", CdaParams, job=False, outputs=("out",), result="geobias.contextual.cda.CdaSummary")
 def cda(p: CdaParams, *, progress=None):
     """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
     from geobias.contextual.cda import augment_file, load_swapper
@@ -236,7 +236,7 @@ class FinetuneParams(Params):
     overwrite: bool = False
 
 
-@command("finetune", FinetuneParams, job=False, outputs=("out",))
+@command("finetune", FinetuneParams, job=False, outputs=("out",), result="geobias.contextual.finetune.FinetuneResult")
 def finetune(p: FinetuneParams, *, progress=None):
     """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model."""
     from geobias.contextual.cda import read_documents
@@ -276,7 +276,7 @@ class FinetuneClassifierParams(Params):
     overwrite: bool = False
 
 
-@command("finetune-classifier", FinetuneClassifierParams, job=False, outputs=("out",))
+@command("finetune-classifier", FinetuneClassifierParams, job=False, outputs=("out",), result="geobias.contextual.sentiment_finetune.ClassifierFinetuneResult")
 def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
     """Train a positive/negative classifier under original/removed/mixed gender terms and save it."""
     from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier

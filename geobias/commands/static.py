@@ -158,7 +158,7 @@ def need_lang(lang: str | None, what: str) -> str:
     return lang
 
 
-@command("mweat", MweatParams, quick=True)
+@command("mweat", MweatParams, quick=True, result="geobias.metrics.mweat.MweatResult")
 def mweat(p: MweatParams, *, progress=None):
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
 
@@ -218,7 +218,7 @@ class WeatParams(StoreParams, PermutationParams):
         return sets.X, sets.Y, sets.A, sets.B, sets.name
 
 
-@command("weat", WeatParams, quick=True)
+@command("weat", WeatParams, quick=True, result="geobias.metrics.weat.WeatResult")
 def weat(p: WeatParams, *, progress=None):
     """WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.
 
@@ -259,7 +259,7 @@ class DirectionsParams(StoreParams):
         return self
 
 
-@command("directions", DirectionsParams, quick=True, outputs=("plot",))
+@command("directions", DirectionsParams, quick=True, outputs=("plot",), result="geobias.directions.GenderDirections")
 def directions(p: DirectionsParams, *, progress=None):
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
 
@@ -333,7 +333,7 @@ class NeighborsParams(StoreParams):
         "use and saved with an installed store)."))
 
 
-@command("neighbors", NeighborsParams, quick=True, job=False)
+@command("neighbors", NeighborsParams, quick=True, job=False, result="geobias.store.neighbors.NeighborsResult")
 def neighbors(p: NeighborsParams, *, progress=None):
     """Nearest neighbours of a word by cosine similarity.
 
@@ -375,7 +375,7 @@ class RipaParams(StoreParams):
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")
 
 
-@command("ripa", RipaParams, quick=True, job=False)
+@command("ripa", RipaParams, quick=True, job=False, result="geobias.metrics.ripa.RipaResult")
 def ripa(p: RipaParams, *, progress=None):
     """RIPA: the inner product of each target word with the relation vector of gendered word pairs.
 

@@ -22,7 +22,7 @@ class ListParams(Params):
     """``vectors list`` takes no parameters."""
 
 
-@command("vectors list", ListParams, job=False)
+@command("vectors list", ListParams, job=False, result="geobias.sources.info.SourceList")
 def vectors_list(p: ListParams, *, progress=None):
     """List the named vector sources: language, shape, licence, and whether they are installed."""
     from geobias.sources.info import list_sources
@@ -42,7 +42,7 @@ class InstallParams(Params):
     words: Path | None = Field(None, description="use-m3-* only: also encode the words of this file.")
 
 
-@command("vectors install", InstallParams, job=False)
+@command("vectors install", InstallParams, job=False, result="geobias.sources.registry.InstallResult")
 def vectors_install(p: InstallParams, *, progress=None):
     """Materialise a named source as a fast cached store under vectors/NAME/."""
     from geobias.sources.registry import SOURCES, install
@@ -67,7 +67,7 @@ class InfoParams(Params):
     verify: bool = Field(False, description="Re-hash a store's vectors.npy against its meta.json (and the registry).")
 
 
-@command("vectors info", InfoParams, job=False)
+@command("vectors info", InfoParams, job=False, result="geobias.sources.info.VectorsInfo")
 def vectors_info(p: InfoParams, *, progress=None):
     """Describe a registry source (and verify its installed checksum) or a vector file."""
     from geobias.sources.info import describe
@@ -131,7 +131,7 @@ class PoolParams(EngineParams):
     trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
-@command("vectors pool", PoolParams)
+@command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile")
 def vectors_pool(p: PoolParams, *, progress=None):
     """Average each word's sub-token vectors over many contexts into a store for the static metrics.
 
@@ -163,7 +163,7 @@ class AuditParams(EngineParams):
     config: Path = Field(description="Audit config (TOML): stores, languages, tests, [options].")
 
 
-@command("audit", AuditParams, job=False)
+@command("audit", AuditParams, job=False, result="geobias.evaluation.audit.AuditResult")
 def audit(p: AuditParams, *, progress=None):
     """Run every store x test x language cell (a Ray task each with engine ray); a failing cell reports its error.
 

@@ -61,6 +61,15 @@ def check_caps(config: ServiceConfig, params: Params) -> None:
             raise ParameterError(f"{name} is fixed by this service", name)
 
 
+def within_caps(config: ServiceConfig, params: Params) -> Params:
+    """``params`` checked against this service's caps; a permutation test within them runs
+    (``force``: the service's ``max_permutations`` is its budget, not the command line's)."""
+    check_caps(config, params)
+    if "force" in type(params).model_fields:
+        params = params.model_copy(update={"force": True})
+    return params
+
+
 def opener(stores):
     """The store opener (see :func:`geobias.sources.use_opener`) over the service's open stores."""
 
@@ -83,8 +92,7 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any]) ->
     from geobias.sources import use_opener
 
     cmd = get(name)
-    params = validate(cmd, body, front="service")
-    check_caps(config, params)
+    params = within_caps(config, validate(cmd, body, front="service"))
     with use_opener(opener(stores)):
         _, envelope = execute(cmd, params)
     return envelope
@@ -152,8 +160,7 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     if given:
         raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
     extra = _outputs(cmd, body, job_dir / "artifacts")
-    params = validate(cmd, {**body, **extra}, front="service", outputs_given=True)
-    check_caps(config, params)
+    params = within_caps(config, validate(cmd, {**body, **extra}, front="service", outputs_given=True))
     for field in ("vectors", "en_vectors", "src_vectors", "tgt_vectors"):
         value = getattr(params, field, None)
         if value is not None:

@@ -99,6 +99,8 @@ def rich_to_html(obj: Any) -> str:
     from rich.console import Group
     from rich.table import Table
 
+    if hasattr(obj, "__rich__"):
+        obj = obj.__rich__()
     if isinstance(obj, Group):
         return "".join(rich_to_html(r) for r in obj.renderables)
     if isinstance(obj, Table):
@@ -117,69 +119,21 @@ def render_cli(renderer) -> str:
     return "".join(rich_to_html(x) for x in console.items)
 
 
-class _Obj(dict):
-    """A result dict read with attribute access, as the CLI renderers read result objects."""
-
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError:
-            raise AttributeError(key) from None
-
-
-def _wrap(x: Any) -> Any:
-    if isinstance(x, dict):
-        return _Obj({k: _wrap(v) for k, v in x.items()})
-    if isinstance(x, list):
-        return [_wrap(v) for v in x]
-    return x
-
-
 def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """The CLI's tables for a job's result, or None where the command renders inline (its
-    renderer is a closure) or the renderer cannot read the JSON form."""
-    import numpy as np
+    """The CLI's tables for a job's stored result: the result object is rebuilt from its JSON
+    form (:meth:`geobias.results.Result.from_dict`) and drawn by the renderer registered for its
+    type, as ``geobias <command>`` draws it; ``None`` when the JSON is not that result's form."""
+    from geobias.commands import get
+    from geobias.errors import GeobiasError
+    from geobias.report.registry import render_table
 
-    r = _wrap(result)
     try:
-        if kind == "mweat":
-            from geobias.report.tables import mweat_table
-
-            return render_cli(lambda c: c.print(mweat_table(r, top=15)))
-        if kind == "weat":
-            from geobias.report.tables import weat_table
-
-            return render_cli(lambda c: c.print(weat_table(r)))
-        if kind == "directions":
-            from geobias.report.tables import directions_table
-
-            return render_cli(lambda c: c.print(directions_table(r)))
-        if kind == "evaluate":
-            from geobias.report.tables import render_evaluation
-
-            ev = _wrap({"table": evaluation_table(result), "coverage": result.get("coverage") or {}})
-            console = _Collector()
-            render_evaluation(console, ev, params["lang"], params["permutations"], params["seed"])
-            if not ev.coverage:  # `--json` carries the table only: no coverage line of Nones
-                console.items = [x for x in console.items if not str(x).startswith("translation queries covered")]
-            return "".join(rich_to_html(x) for x in console.items)
-        if kind == "probe-becpro" and "pre" not in result:
-            from geobias.report.contextual import render_becpro
-
-            return render_cli(lambda c: render_becpro(c, r))
-        if kind == "probe-malor":
-            from geobias.report.contextual import render_malor
-
-            return render_cli(lambda c: render_malor(c, r))
-        if kind == "probe-association":
-            from geobias.report.contextual import render_association
-
-            for key in ("association", "log_p_target", "log_p_prior"):
-                r[key] = np.asarray(result[key], dtype=float)
-            return render_cli(lambda c: render_association(c, r))
-    except Exception:  # noqa: BLE001 - fall back to the generic view of the JSON
+        obj = get(kind).load_result(result)
+    except (GeobiasError, TypeError, ValueError, ImportError, AttributeError):
         return None
-    return None
+    console = _Collector()
+    render_table(console, obj, **{**params, "top": 15})
+    return "".join(rich_to_html(x) for x in console.items)
 
 
 def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:

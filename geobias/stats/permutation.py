@@ -88,7 +88,7 @@ class PermutationResult(Result):
     exact: bool
     seed: int | None
     alternative: str
-    paired: bool
+    paired: bool = False  # a WEAT's JSON form leaves it out: WEAT is never paired
 
 
 class PermutationFields:
