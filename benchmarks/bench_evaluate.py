@@ -1,9 +1,9 @@
-"""`geobias evaluate` on the README command (issue 14, goal 4: ≤ 15 s on a quiet machine).
+"""`geobias evaluate` on the README command (target: ≤ 15 s on a quiet machine).
 
 Runs the README's evaluate command twice in fresh processes: as shipped, and with
 ``GEOBIAS_CSLS_CACHE=0`` as the baseline of the same run — every method and direction then gets
 its own IVF pruning indexes and computes its own exact r and neighbour lists (both directions of a
-method still share one pair), as before issue 14.
+method still share one pair), as in the earlier code.
 As shipped, one :class:`geobias.alignment.csls.CslsPair` serves both translation directions and
 the cosine NN of a method, and the next method starts from the lists it remembers (unchanged rows
 keep or update their exact lists; remembered rows seed the pruning bounds). Prints wall times, the

@@ -1,4 +1,4 @@
-"""Loading speed and full-size stores (issues 2 and 14).
+"""Loading speed and full-size stores.
 
 Part 1 — parsing. A ``--rows`` × 300 word2vec text file (header line, 4-decimal values like
 MUSE/fastText .vec files) is read by gensim ``load_word2vec_format``, geobias ``read_vectors``

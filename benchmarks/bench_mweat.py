@@ -83,7 +83,7 @@ def main() -> None:
 
 
 def kernel_1e6() -> None:
-    """Goal 6 of issue 14: 1,000,000 Monte-Carlo permutations of 116 scores, against the previous
+    """1,000,000 Monte-Carlo permutations of 116 scores, against the previous
     kernel (a full shuffle per draw, then a gather-and-sum) timed in the same run."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the reference sampler lives in tests/
     from _reference import monte_carlo_partitions

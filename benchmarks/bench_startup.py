@@ -1,9 +1,9 @@
-"""Startup time of the CLI (issue 14, goal 5): `geobias --help` ≤ 0.25 s and
+"""Startup time of the CLI: `geobias --help` ≤ 0.25 s and
 `geobias mweat --lang fr` ≤ 0.6 s end to end, on a quiet machine.
 
 Each command runs 7 times in a fresh interpreter; the best and median wall times are printed
 with two baselines from the same run: the bare interpreter (`python -c pass`) and the imports the
-CLI needed at startup before issue 14 (numpy, scipy.stats, typer, rich), so a loaded machine
+CLI needed at startup in its earlier form (numpy, scipy.stats, typer, rich), so a loaded machine
 shows up in the baselines too. `mweat --lang fr` needs the fr-spacy-md store (`make demo`).
 
     python benchmarks/bench_startup.py

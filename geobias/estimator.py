@@ -1,4 +1,4 @@
-"""The one estimator contract (STYLE.md §1): scikit-learn's ``BaseEstimator`` for parameters,
+"""The one estimator contract: scikit-learn's ``BaseEstimator`` for parameters,
 ``clone`` and ``repr``, and :func:`sklearn.utils.validation.check_is_fitted` for "not fitted".
 
 ``__init__`` stores keyword parameters only; ``fit(...)`` learns trailing-underscore attributes

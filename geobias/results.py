@@ -1,4 +1,4 @@
-"""The one result convention: frozen dataclasses that convert to JSON (STYLE.md §6)."""
+"""The one result convention: frozen dataclasses that convert to JSON and back."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Validation shared by every layer: option values checked against ``Literal`` choices
-(STYLE.md §4: a bad value raises, listing the valid choices)."""
+(a bad value raises, listing the valid choices)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def check_choice(name: str, value: str, literal: Any) -> str:
     Raises
     ------
     InputError
-        Listing the valid choices (STYLE.md §4).
+        Listing the valid choices.
     """
     choices = get_args(literal)
     if value not in choices:

@@ -37,7 +37,7 @@ def _loaded(code: str, modules: tuple[str, ...]) -> list[str]:
 
 
 def test_help_path_does_not_load_numpy():
-    """`geobias --help` needs neither numpy nor the store code (issue 14: startup ≤ 0.25 s)."""
+    """`geobias --help` needs neither numpy nor the store code (start-up target: ≤ 0.25 s)."""
     assert _loaded("import geobias, geobias.cli", ("numpy", "geobias.store.vector_store")) == []
 
 

@@ -1,4 +1,4 @@
-"""Regression pins for the numbers README quotes (issue 8): a change to any of them must be a
+"""Regression pins for the numbers README quotes: a change to any of them must be a
 deliberate, reviewed change of this file and of README together.
 
 Real-store tests (skip when the stores are absent); the 10^6-permutation and `evaluate` pins are

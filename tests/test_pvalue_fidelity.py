@@ -1,5 +1,5 @@
 """Honest p-values: Monte-Carlo calibration against exact values, MWEAT's ceiling and its tie
-handling, and the companion difference statistic (issue 8)."""
+handling, and the companion difference statistic."""
 
 from __future__ import annotations
 

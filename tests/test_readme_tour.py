@@ -1,4 +1,4 @@
-"""The README's tour runs as written (issue 9).
+"""The README's tour runs as written.
 
 Every command of the ``## A tour`` block is run, in order, by bash in a scratch folder laid out
 like a checkout (``wordlists/`` beside it, ``../shared`` above it), with the real installed

@@ -1,4 +1,4 @@
-"""Command-line interface: a thin shell over library calls (STYLE.md §11).
+"""Command-line interface: adapters over the command layer (:mod:`geobias.commands`).
 
 One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
 A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; a usage error (unknown

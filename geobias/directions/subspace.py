@@ -1,4 +1,4 @@
-"""The frozen artefact a direction estimator yields (STYLE.md §2)."""
+"""The frozen artefact a direction estimator yields."""
 
 from __future__ import annotations
 

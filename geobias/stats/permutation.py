@@ -5,7 +5,7 @@ so they are computed **once**; a permutation then only re-sums them. Group sums 
 chunk of permutations are one gather-and-sum over an index matrix, so 100,000
 permutations of 116 items take a fraction of a second.
 
-Conventions (DESIGN.md, "Statistics conventions"):
+Conventions:
 
 - **Exact** enumeration of every distinct partition when their number (``C(n, n_x)``, or
   ``2**n_pairs`` for the paired variant) is within budget; then

@@ -7,7 +7,7 @@
 
 Loading checks cheaply that the matrix was not damaged in place (same size, bytes
 overwritten): the sha256 of the ``.npy`` header and 64 evenly spaced 4 KiB blocks
-(``sample_sha256``, stores written since issue 9) and the finiteness of every row (of
+(``sample_sha256``, stores written by geobias 0.1 and later) and the finiteness of every row (of
 :data:`FULL_SCAN_BYTES` or less; of a row sample above). :func:`verify_store` re-hashes the
 whole file.
 

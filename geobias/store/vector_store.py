@@ -324,7 +324,7 @@ class VectorStore:
         unit: bool = False,
         context: str = "",
     ) -> Lookup:
-        """Rows of ``words`` with an explicit out-of-vocabulary policy (STYLE.md §5).
+        """Rows of ``words`` with an explicit out-of-vocabulary policy (never a silent drop).
 
         Parameters
         ----------
