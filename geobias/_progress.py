@@ -5,8 +5,8 @@ stages whose text changes, and bars with a total. The base class ignores everyth
 callers, tests); the CLI's subclass draws rich spinners and bars on stderr; the service's writes
 the latest message into the job's record. Library code never decides how progress is shown.
 
-:func:`progress_bar` is the older, narrower form (a tqdm-like bar on stderr, switched by a bool)
-that the model-scoring loops still use.
+Loops inside the library (model scoring, training) draw their bars with :func:`loop_bar`, which
+takes either such a reporter or, from Python, a bool (a rich bar on stderr when True).
 """
 
 from __future__ import annotations
@@ -65,6 +65,44 @@ class _Bar:
         if self._progress is not None:
             text = " ".join(f"{k}={v}" for k, v in values.items())
             self._progress.update(self._task, postfix=text)
+
+
+class _Advance:
+    """The ``update``/``set_postfix`` face of a :meth:`Progress.bar` callback."""
+
+    def __init__(self, advance: Callable[..., None]):
+        self._advance = advance
+
+    def update(self, n: int = 1) -> None:
+        self._advance(n)
+
+    def set_postfix(self, refresh: bool = False, **values) -> None:
+        """Values after the bar (the running loss); a reporter's bar shows the count only."""
+
+
+@contextmanager
+def loop_bar(progress: Progress | bool | None, total: int, desc: str) -> Iterator[_Bar | _Advance]:
+    """A bar for a loop of ``total`` steps.
+
+    Parameters
+    ----------
+    progress : Progress, bool or None
+        A reporter (the command layer's: rich on the command line, the job record in the
+        service) draws it; ``True`` draws a transient rich bar on stderr; ``False``/``None``
+        nothing.
+    total : int
+    desc : str
+
+    Yields
+    ------
+    object with ``update(n)`` and ``set_postfix(**values)``
+    """
+    if isinstance(progress, Progress):
+        with progress.bar(desc, total) as advance:
+            yield _Advance(advance)
+        return
+    with progress_bar(total, desc, bool(progress)) as bar:
+        yield bar
 
 
 @contextmanager

@@ -17,9 +17,10 @@ from geobias.errors import InputError
 _MODEL = "Masked LM: Hugging Face id, local directory, or registry name (minilm-l6 has no MLM head)."
 
 
-def _bars(progress) -> bool:
-    """Whether the model-scoring loops draw their bars (they draw on stderr themselves)."""
-    return bool(progress is not None and progress.enabled)
+def _bars(progress):
+    """What the model-scoring and training loops report their bars to: the command's progress
+    reporter when someone watches (a terminal, a job record), else nothing."""
+    return progress if progress is not None and progress.enabled else False
 
 
 def _note(progress, text: str) -> None:

@@ -150,7 +150,7 @@ def vectors_pool(p: PoolParams, *, progress=None):
     with p.open_engine() as eng:
         store = pool_vectors(eng.load_encoder(p.model, p.device, trust_pickle=p.trust_pickle), list(p.words), ctx,
                              layer=p.layer, batch_size=p.batch_size, lang=p.lang,
-                             progress=bool(progress is not None and progress.enabled))
+                             progress=progress if progress is not None and progress.enabled else False)
     save_store(store, target, overwrite=p.overwrite)
     res = PooledStoreFile(p.model, str(target), len(store), store.dim, p.layer, None if ctx is None else len(ctx))
     _progress(progress).note(f"pooled {res.n_words} words x {res.dim} d from {res.model} into {res.path}")

@@ -173,7 +173,7 @@ def finetune_mlm(
     import torch
     from transformers import DataCollatorForLanguageModeling
 
-    from geobias._progress import progress_bar
+    from geobias.contextual._training import train_steps
     from geobias.models import load_masked_lm
 
     check_choice("cda", cda, CdaChoice)
@@ -226,30 +226,20 @@ def finetune_mlm(
     ]
     optimizer = torch.optim.AdamW(groups, lr=lr)
     gen = torch.Generator().manual_seed(seed)
-    losses: list[float] = []
     net.train()
     start = time.perf_counter()
-    with progress_bar(total, "fine-tuning (MLM)", progress) as bar:
-        epoch = 0
-        while len(losses) < total:
-            epoch += 1
-            before = len(losses)
-            order = torch.randperm(n, generator=gen).tolist()
-            for i in range(0, n, batch_size):
-                batch = to_device(collator([features[j] for j in order[i : i + batch_size]]))
-                if not bool((batch["labels"] != -100).any()):
-                    continue  # nothing to predict (the loss would be NaN): skip, do not count
-                loss = net(**batch).loss
-                loss.backward()
-                optimizer.step()
-                optimizer.zero_grad(set_to_none=True)
-                losses.append(float(loss.detach()))
-                bar.update(1)
-                bar.set_postfix(loss=f"{losses[-1]:.3f}", refresh=False)
-                if len(losses) >= total:
-                    break
-            if len(losses) == before:
-                raise InputError("the corpus is too short: no token was selected for masking in a whole epoch")
+
+    def batch_loss(indices):
+        batch = to_device(collator([features[j] for j in indices]))
+        if not bool((batch["labels"] != -100).any()):
+            return None  # nothing to predict (the loss would be NaN): skip, do not count
+        return net(**batch).loss
+
+    def no_step():
+        raise InputError("the corpus is too short: no token was selected for masking in a whole epoch")
+
+    losses, epoch = train_steps(optimizer, n, batch_size, total, batch_loss, generator=gen,
+                                desc="fine-tuning (MLM)", progress=progress, on_empty_epoch=no_step)
     seconds = time.perf_counter() - start
     loss_after = _eval_loss(net, eval_batch)
     net.eval()

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,10 +164,10 @@ def load_classifier(name: str, device: str | None = None, positive: str | int | 
     return LoadedClassifier(name=name, model=model, tokenizer=tokenizer, device=dev, positive_index=idx, labels=labels)
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
+def _progress(total: int, desc: str, enabled):
+    from geobias._progress import loop_bar
 
-    return tqdm(total=total, desc=desc, file=sys.stderr, disable=not enabled, leave=False)
+    return loop_bar(enabled, total, desc)
 
 
 class ClassifierScorer:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -268,9 +267,9 @@ def _features(net, tok, texts: Sequence[str], dev, limit: int, batch_size: int, 
     hook = net.classifier.register_forward_hook(lambda mod, inp, out: captured.append(inp[0].detach()))
     net.eval()
     try:
-        from tqdm.auto import tqdm
+        from geobias._progress import loop_bar
 
-        with torch.inference_mode(), tqdm(total=len(todo), desc="encoding", file=sys.stderr, disable=not progress, leave=False) as bar:
+        with torch.inference_mode(), loop_bar(progress, len(todo), "encoding") as bar:
             for b0 in range(0, len(todo), batch_size):
                 batch = todo[b0 : b0 + batch_size]
                 enc = tok(batch, truncation=True, max_length=limit, padding=True, return_tensors="pt")
@@ -353,7 +352,8 @@ def finetune_classifier(
     Jentzsch & Turan (2022), §2.1 (conditions), Appendix A.3 (classifier accuracies).
     """
     import torch
-    from tqdm.auto import tqdm
+
+    from geobias.contextual._training import train_steps
 
     check_choice("condition", condition, Condition)
     load_terms(terms)  # unknown term set: fail before anything is loaded
@@ -384,7 +384,6 @@ def finetune_classifier(
     loss_fn = torch.nn.CrossEntropyLoss()
     gen = torch.Generator().manual_seed(seed)
     total = epochs * math.ceil(n / batch_size) if max_steps is None else max_steps
-    losses: list[float] = []
     eval_idx = list(range(min(eval_size, n)))
 
     if freeze_encoder:
@@ -419,20 +418,8 @@ def finetune_classifier(
     else:
         net.train()
     start = time.perf_counter()
-    epoch = 0
-    with tqdm(total=total, desc=f"training ({condition}, {terms})", file=sys.stderr, disable=not progress, leave=False) as bar:
-        while len(losses) < total:
-            epoch += 1
-            order = torch.randperm(n, generator=gen).tolist()
-            for i in range(0, n, batch_size):
-                loss = batch_loss(order[i : i + batch_size])
-                loss.backward()
-                optimizer.step()
-                optimizer.zero_grad(set_to_none=True)
-                losses.append(float(loss.detach()))
-                bar.update(1)
-                if len(losses) >= total:
-                    break
+    losses, epoch = train_steps(optimizer, n, batch_size, total, batch_loss, generator=gen,
+                                desc=f"training ({condition}, {terms})", progress=progress)
     seconds = time.perf_counter() - start
     loss_after = eval_loss()
     net.eval()

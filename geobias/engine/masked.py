@@ -28,9 +28,9 @@ class MaskedQuery:
 
 
 def _progress(total: int, desc: str, enabled: bool):
-    from geobias._progress import progress_bar
+    from geobias._progress import loop_bar
 
-    return progress_bar(total, desc, enabled)
+    return loop_bar(enabled, total, desc)
 
 
 def distinct_inputs(queries: Sequence[MaskedQuery]) -> tuple[list[tuple[int, ...]], list[list[tuple[int, int, int]]]]:
