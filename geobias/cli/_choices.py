@@ -60,7 +60,7 @@ FinetuneCdaChoice = _choice("FinetuneCdaChoice", ("cds", "cda", "none"))
 ConditionChoice = _choice("ConditionChoice", ("original", "removed", "mixed"))
 #: geobias.contextual.sentiment_terms.TermSetName
 TermsChoice = _choice("TermsChoice", ("pro", "weat", "all"))
-#: geobias.contextual.sentiment.ZeroMethod
+#: geobias.contextual.sentiment_stats.ZeroMethod
 ZeroMethodChoice = _choice("ZeroMethodChoice", ("wilcox", "pratt", "zsplit"))
 
 #: Every enum above and the library ``Literal``/registry it mirrors ("module:NAME"), for the test.
@@ -82,5 +82,5 @@ MIRRORS: dict[type[Choice], str] = {
     FinetuneCdaChoice: "geobias.contextual.finetune:CdaChoice",
     ConditionChoice: "geobias.contextual.sentiment_finetune:Condition",
     TermsChoice: "geobias.contextual.sentiment_terms:TermSetName",
-    ZeroMethodChoice: "geobias.contextual.sentiment:ZeroMethod",
+    ZeroMethodChoice: "geobias.contextual.sentiment_stats:ZeroMethod",
 }

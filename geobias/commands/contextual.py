@@ -146,14 +146,9 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
 
     Returns a :class:`geobias.contextual.sentiment.SentimentProbeResult`.
     """
-    from geobias.contextual.sentiment import (
-        ClassifierScorer,
-        VaderScorer,
-        eec_paired_rows,
-        load_classifier,
-        read_corpus,
-        sentiment_probe,
-    )
+    from geobias.contextual.sentiment import eec_paired_rows, sentiment_probe
+    from geobias.contextual.sentiment_corpora import read_corpus
+    from geobias.contextual.sentiment_scorers import ClassifierScorer, VaderScorer, load_classifier
     from geobias.io.atomic import check_output_path
 
     if p.plot is not None:

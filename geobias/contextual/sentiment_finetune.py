@@ -426,7 +426,7 @@ def finetune_classifier(
 
     acc = f1 = None
     if len(test_texts):
-        from geobias.contextual.sentiment import ClassifierScorer, LoadedClassifier
+        from geobias.contextual.sentiment_scorers import ClassifierScorer, LoadedClassifier
 
         clf = LoadedClassifier(name=str(out), model=net, tokenizer=tok, device=dev, positive_index=1, labels=["negative", "positive"])
         if freeze_encoder:
