@@ -35,8 +35,8 @@ def main() -> None:
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
 
-    from geobias.contextual.association import kurita_association
     from geobias.contextual.becpro import generate_becpro
+    from geobias.contextual.kurita import kurita_association
     from geobias.models import REGISTRY, LoadedModel, resolve_device, resolve_model
 
     tok_dir, _, _ = resolve_model("minilm-l6")  # only its 30,522-token uncased vocabulary is used

@@ -63,8 +63,8 @@ def main() -> None:
 
     import numpy as np
 
-    from geobias.contextual.association import kurita_association
     from geobias.contextual.becpro import generate_becpro
+    from geobias.contextual.kurita import kurita_association
     from geobias.engine import LocalEngine
     from geobias.engine.ray_engine import RayEngine
 

@@ -32,6 +32,7 @@ from geobias.results import Result
 
 __all__ = [
     "Occupation",
+    "TwoFormWord",
     "WeatSets",
     "adjectives",
     "attribute_words",
@@ -52,16 +53,21 @@ __all__ = [
 ]
 
 
-class Occupation(NamedTuple):
-    """A word in its two grammatical forms with its English translation.
+class TwoFormWord(NamedTuple):
+    """A word in its two grammatical-gender forms with its English translation: an occupation
+    (*infirmière*/*infirmier*, nurse) or an adjective (*nueva*/*nuevo*, new).
 
-    Used for occupations and adjectives. For English, ``feminine == masculine == english``
-    unless English has gendered forms (*actress*/*actor*).
+    For English, ``feminine == masculine == english`` unless English has gendered forms
+    (*actress*/*actor*).
     """
 
     feminine: str
     masculine: str
     english: str
+
+
+#: The earlier name of :class:`TwoFormWord` (it types adjectives too); kept for existing code.
+Occupation = TwoFormWord
 
 
 @dataclass(frozen=True)
@@ -206,8 +212,8 @@ def _pairs(path: Path) -> tuple[tuple[str, str], ...]:
 
 
 @_cached
-def _triples(path: Path) -> tuple[Occupation, ...]:
-    numbered = [(number, Occupation(*_split(path, number, line, 3))) for number, line in _rows(path)]
+def _triples(path: Path) -> tuple[TwoFormWord, ...]:
+    numbered = [(number, TwoFormWord(*_split(path, number, line, 3))) for number, line in _rows(path)]
     _check_duplicates(path, [(n, (o.feminine, o.masculine)) for n, o in numbered])
     return tuple(_nonempty(path, [o for _, o in numbered], "entries"))
 
@@ -283,7 +289,7 @@ def read_pair_file(path: str | os.PathLike) -> list[tuple[str, str]]:
     return list(_pairs(Path(path)))
 
 
-def read_occupation_file(path: str | os.PathLike) -> list[Occupation]:
+def read_occupation_file(path: str | os.PathLike) -> list[TwoFormWord]:
     """Read a user occupation list: ``feminine<TAB>masculine<TAB>english`` per line.
 
     A file with two columns per line (``feminine<TAB>masculine``) is also accepted; the
@@ -300,7 +306,7 @@ def read_occupation_file(path: str | os.PathLike) -> list[Occupation]:
     first = rows[0][1] if rows else ""
     n_columns = len(first.split("\t") if "\t" in first else first.split())
     if rows and n_columns == 2:
-        return [Occupation(f, m, m) for f, m in _pairs(path)]
+        return [TwoFormWord(f, m, m) for f, m in _pairs(path)]
     if rows and n_columns != 3:
         raise InputError(f"{path}:{rows[0][0]}: expected 2 or 3 tab-separated columns (feminine, masculine"
                          f"[, english]), got {n_columns}: {first!r}")
@@ -443,8 +449,8 @@ def definitional_pairs(lang: str) -> list[tuple[str, str]]:
     return list(_pairs(_path(lang, "definitional_pairs.tsv")))
 
 
-def occupations(lang: str) -> list[Occupation]:
-    """Occupations of ``lang`` as ``Occupation(feminine, masculine, english)``.
+def occupations(lang: str) -> list[TwoFormWord]:
+    """Occupations of ``lang`` as ``TwoFormWord(feminine, masculine, english)``.
 
     For es/fr/de both grammatical forms differ; for en most rows repeat one form.
     """
@@ -507,7 +513,7 @@ def gendered_nouns(lang: str) -> tuple[list[str], list[str]]:
             list(_words(_path(code, "nouns_feminine.txt"))))
 
 
-def adjectives(lang: str) -> list[Occupation]:
+def adjectives(lang: str) -> list[TwoFormWord]:
     """Adjectives of ``lang`` as ``(feminine, masculine, english)`` (es, fr), for the
     word-pair translation task (Zhou et al. 2019 §4.3).
 

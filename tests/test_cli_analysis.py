@@ -67,7 +67,7 @@ def _fake_wordlists() -> types.ModuleType:
     real = importlib.import_module("geobias.wordlists")
     m.read_occupation_file = real.read_occupation_file  # the user-file readers are the real ones
     m.read_attribute_file = real.read_attribute_file
-    m.Occupation = real.Occupation
+    m.TwoFormWord = real.TwoFormWord
     m.occupations = lambda lang: [_Occ(f"occf{i}", f"occm{i}", f"job{i}") for i in range(N_OCC)] + [
         _Occ("absentef", "absentm", "ghost")
     ]

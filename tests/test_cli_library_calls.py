@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from geobias.alignment import looks_aligned
-from geobias.contextual.association import read_probe_tsv
+from geobias.contextual.kurita import read_probe_tsv
 from geobias.errors import InputError
 from geobias.mitigation.runner import needs_english
 from geobias.store import VectorStore

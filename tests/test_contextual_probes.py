@@ -12,12 +12,12 @@ pytest.importorskip("transformers")
 
 from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
-from geobias.contextual.association import build_queries, kurita_association  # noqa: E402
 from geobias.contextual.becpro import (  # noqa: E402
     becpro_probe,
     compare_becpro,
     generate_becpro,
 )
+from geobias.contextual.kurita import build_queries, kurita_association  # noqa: E402
 from geobias.contextual.malor import malor_probe  # noqa: E402
 from geobias.contextual.masking import ProbeSentence, encode_probe  # noqa: E402
 from geobias.engine.masked import count_distinct, masked_log_probs, naive_masked_log_probs  # noqa: E402
@@ -109,7 +109,7 @@ def test_masking_rules_keep_determiner_and_mask_every_attribute_piece(lm):
 def test_word_prior_equals_bartl_sent_tam_tokenised(lm):
     """The default prior input is exactly the tokenised Sent_TAM text (one [MASK] per word),
     including multi-word professions and a profession before the person word."""
-    from geobias.contextual.association import build_queries
+    from geobias.contextual.kurita import build_queries
 
     rows = generate_becpro("en")
     sample = [r for r in rows[::37]] + [r for r in rows if r.sentence.startswith("My father, the mobile equipment")][:2]

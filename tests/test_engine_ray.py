@@ -23,8 +23,8 @@ pytest.importorskip("ray.data")
 from _engine_grid import write_grid  # noqa: E402
 from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
-from geobias.contextual.association import kurita_association  # noqa: E402
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
+from geobias.contextual.kurita import kurita_association  # noqa: E402
 from geobias.contextual.pooling import pool_vectors  # noqa: E402
 from geobias.engine import LocalEngine  # noqa: E402
 from geobias.engine.ray_engine import RayEngine, RemoteModel  # noqa: E402

@@ -40,7 +40,7 @@ def test_definitional_pairs(lang):
 def test_occupations(lang):
     occ = wl.occupations(lang)
     assert len(occ) >= MIN_OCCUPATIONS[lang]
-    assert all(isinstance(o, wl.Occupation) and o.feminine and o.masculine and o.english for o in occ)
+    assert all(isinstance(o, wl.TwoFormWord) and o.feminine and o.masculine and o.english for o in occ)
     forms = [o.feminine for o in occ] + [o.masculine for o in occ]
     if lang in GENDERED:
         # two-form nouns only: MWEAT compares the two forms of each occupation
@@ -151,9 +151,9 @@ def test_user_files_read(tmp_path):
     assert wl.read_pair_file(pairs) == [("reina", "rey"), ("madre", "padre")]
     occ = tmp_path / "o.tsv"
     occ.write_text("# f\tm\te\nabogada\tabogado\tlawyer\n", encoding="utf-8")
-    assert wl.read_occupation_file(occ) == [wl.Occupation("abogada", "abogado", "lawyer")]
+    assert wl.read_occupation_file(occ) == [wl.TwoFormWord("abogada", "abogado", "lawyer")]
     occ.write_text("abogada\tabogado\n", encoding="utf-8")  # edited: cache must not go stale
-    assert wl.read_occupation_file(occ) == [wl.Occupation("abogada", "abogado", "abogado")]
+    assert wl.read_occupation_file(occ) == [wl.TwoFormWord("abogada", "abogado", "abogado")]
 
 
 @pytest.mark.parametrize(

@@ -35,13 +35,13 @@ class AssociationParams(EngineParams):
     sentences: TextInput = Field(description="TSV with columns sentence, target, attribute.")
 
 
-@command("probe association", AssociationParams, result="geobias.contextual.association.AssociationResult")
+@command("probe association", AssociationParams, result="geobias.contextual.kurita.AssociationResult")
 def probe_association(p: AssociationParams, *, progress=None):
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
 
-    Returns a :class:`geobias.contextual.association.AssociationResult`.
+    Returns a :class:`geobias.contextual.kurita.AssociationResult`.
     """
-    from geobias.contextual.association import kurita_association, read_probe_tsv
+    from geobias.contextual.kurita import kurita_association, read_probe_tsv
 
     probes = read_text_input(p.sentences, "sentences", read_probe_tsv)
     with p.open_engine() as eng:

@@ -64,7 +64,7 @@ class PermutationParams(Params):
 
 
 def _rows(value: Any, info: ValidationInfo) -> Any:
-    """Occupation rows: a TSV file (CLI, Python) or a list of [feminine, masculine(, english)]."""
+    """TwoFormWord rows: a TSV file (CLI, Python) or a list of [feminine, masculine(, english)]."""
     if value is None:
         return None
     if isinstance(value, (str, Path)):
@@ -126,13 +126,13 @@ class MweatParams(StoreParams, PermutationParams):
         return self
 
     def occupations(self):
-        """The two-form target words (:class:`geobias.wordlists.Occupation`)."""
+        """The two-form target words (:class:`geobias.wordlists.TwoFormWord`)."""
         from geobias import wordlists
 
         if self.targets_x is not None:
-            return [wordlists.Occupation(f, m, m) for m, f in zip(self.targets_x, self.targets_y, strict=True)]
+            return [wordlists.TwoFormWord(f, m, m) for m, f in zip(self.targets_x, self.targets_y, strict=True)]
         if self.targets is not None:
-            return [wordlists.Occupation(r[0], r[1], r[2] if len(r) == 3 else r[1]) for r in self.targets]
+            return [wordlists.TwoFormWord(r[0], r[1], r[2] if len(r) == 3 else r[1]) for r in self.targets]
         return wordlists.occupations(need_lang(self.lang, "occupation list"))
 
     def attribute_sets(self) -> tuple[list[str], list[str]]:

@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from geobias.contextual.association import kurita_association
+from geobias.contextual.kurita import kurita_association
 from geobias.contextual.masking import ProbeSentence
 from geobias.errors import InputError
 from geobias.io.atomic import atomic_write

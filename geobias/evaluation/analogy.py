@@ -64,7 +64,7 @@ def split_triples(triples: Sequence, src: VectorStore, en: VectorStore, *, disti
     Parameters
     ----------
     triples : sequence of (feminine, masculine, english)
-        Extra fields (e.g. an :class:`~geobias.wordlists.Occupation`'s) are ignored.
+        Extra fields (e.g. an :class:`~geobias.wordlists.TwoFormWord`'s) are ignored.
     src, en : VectorStore
         The two forms are looked up in ``src``, the English word in ``en``.
     distinct_forms : bool, default False

@@ -65,10 +65,10 @@ def word_bias(s_masculine: Any, s_feminine: Any = None, *, two_form: Any = None)
 
 
 def normalize_pairs(occupations: Sequence[Any]) -> list[tuple[str, str, str]]:
-    """Occupation-like items → ``(feminine, masculine, english)`` string triples.
+    """TwoFormWord-like items → ``(feminine, masculine, english)`` string triples.
 
     Accepts objects with ``feminine``/``masculine``[/``english``] attributes (e.g.
-    ``geobias.wordlists.Occupation``) or tuples ``(feminine, masculine[, english])``.
+    ``geobias.wordlists.TwoFormWord``) or tuples ``(feminine, masculine[, english])``.
     """
     out = []
     for item in occupations:
@@ -113,7 +113,7 @@ class MweatResult(PermutationFields, Result):
         ``alternative``, ``paired``: whether permutations only swapped the two forms within
         each pair, an extension) and sit at the top level of the JSON form.
     n_pairs : int
-        Occupation pairs used (both forms in the vocabulary).
+        TwoFormWord pairs used (both forms in the vocabulary).
     sum_masculine, sum_feminine : float
         ``Σ_x s(x)`` and ``Σ_y s(y)``.
     missing : list of str
@@ -175,7 +175,7 @@ def mweat(
     Parameters
     ----------
     store : VectorStore
-    occupations : sequence of Occupation or (feminine, masculine[, english])
+    occupations : sequence of TwoFormWord or (feminine, masculine[, english])
         X = their masculine forms, Y = their feminine forms (same order).
     A, B : sequence of str
         Male and female attribute (definition) words.

@@ -137,7 +137,7 @@ def plot_occupation_projections(
     *,
     title: str = "",
 ) -> Figure:
-    """Occupation forms projected on d_s before and after mitigation (Zhou et al. 2019, Figure 2).
+    """TwoFormWord forms projected on d_s before and after mitigation (Zhou et al. 2019, Figure 2).
 
     Parameters
     ----------
@@ -199,7 +199,7 @@ def plot_correlation(
     Parameters
     ----------
     labels : sequence of str, length n
-        Occupation labels (the English word).
+        TwoFormWord labels (the English word).
     weat_en, mweat_signed : sequence of float, length n
         x = s(E, A_en, B_en); y = |s(w_m)| − |s(w_f)| in ``lang``.
     rho, p_value : float

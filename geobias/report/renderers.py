@@ -176,7 +176,7 @@ def audit(console, res) -> None:
         console.print(f"skipped {s['store']} x {s['lang']}: {s['reason']}")
 
 
-@table("geobias.contextual.association.AssociationResult")
+@table("geobias.contextual.kurita.AssociationResult")
 def association(console, res) -> None:
     contextual.render_association(console, res)
 
