@@ -1,16 +1,19 @@
-"""The fixed value sets of command-line options, as string enums, so that ``--help`` shows
-them (``[cosine|dot]``) and a value outside them is a usage error (exit 2), as click does.
+"""The choice options of the command line, as string enums built from :mod:`geobias.choices`, so
+that ``--help`` shows them (``[cosine|dot]``) and a value outside them is a usage error (exit 2),
+as click does. :mod:`geobias.choices` imports nothing, so ``geobias --help`` stays fast; commands
+receive the plain string value (see :func:`geobias.cli._plain_options`), never the enum member.
 
-The library keeps its ``Literal`` types and :func:`geobias.validation.check_choice`; these
-enums repeat the values without importing the library (``geobias --help`` stays fast), and
-``tests/test_cli_help.py`` checks that every enum here equals the library's ``Literal`` or
-registry it stands for. Commands receive the plain string value (see
-:func:`geobias.cli._recording`), never the enum member.
+The mitigation lists (methods, ``--protect``, ``--neutralize``) live with their estimators, which
+the command line cannot import at start-up: those three are written here and checked against the
+library by ``tests/test_cli_help.py``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import get_args
+
+from geobias import choices
 
 
 class Choice(str, Enum):
@@ -24,18 +27,12 @@ def _choice(name: str, values: tuple[str, ...]) -> type[Choice]:
     return Choice(name, [(v, v) for v in values])
 
 
-#: geobias.store.vector_store.Similarity
-SimilarityChoice = _choice("SimilarityChoice", ("cosine", "dot"))
-#: geobias.store.vector_store.OOVPolicy (the CLI lists ignore first: it is its default)
-OovChoice = _choice("OovChoice", ("ignore", "raise"))
-#: geobias.stats.permutation.Method
-PermutationMethod = _choice("PermutationMethod", ("auto", "exact", "monte-carlo"))
-#: geobias.stats.permutation.Alternative
-AlternativeChoice = _choice("AlternativeChoice", ("greater", "less", "two-sided"))
-#: geobias.store.vector_store.Approx
-ApproxChoice = _choice("ApproxChoice", ("exact", "ivf"))
-#: geobias.store.formats.WriteFormat (in the order the help texts give)
-WriteFormatChoice = _choice("WriteFormatChoice", ("w2v-text", "w2v-bin", "vec", "kv", "npz"))
+SimilarityChoice = _choice("SimilarityChoice", get_args(choices.Similarity))
+OovChoice = _choice("OovChoice", get_args(choices.OOVPolicy))
+PermutationMethod = _choice("PermutationMethod", get_args(choices.PermutationMethod))
+AlternativeChoice = _choice("AlternativeChoice", get_args(choices.Alternative))
+ApproxChoice = _choice("ApproxChoice", get_args(choices.Approx))
+WriteFormatChoice = _choice("WriteFormatChoice", get_args(choices.WriteFormat))
 #: geobias.mitigation.METHODS
 MitigationMethod = _choice("MitigationMethod", (
     "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en", "hard-debias", "leace",
@@ -44,43 +41,19 @@ MitigationMethod = _choice("MitigationMethod", (
 ProtectChoice = _choice("ProtectChoice", ("paper", "extended"))
 #: geobias.mitigation.bilingual.Neutralize
 NeutralizeChoice = _choice("NeutralizeChoice", ("inanimate", "all-other"))
-#: geobias.engine.ENGINES
-EngineChoice = _choice("EngineChoice", ("local", "ray"))
-#: geobias.contextual.masking.PriorMask
-PriorMaskChoice = _choice("PriorMaskChoice", ("word", "subtoken"))
-#: geobias.contextual.becpro.BecProLang
-BecProLangChoice = _choice("BecProLangChoice", ("en", "de"))
-#: geobias.contextual.malor.MalorPair
-MalorPairChoice = _choice("MalorPairChoice", ("he-she", "his-her", "names"))
-#: geobias.contextual.cda.CdaMode
-CdaModeChoice = _choice("CdaModeChoice", ("cda", "cds"))
-#: geobias.contextual.finetune.CdaChoice
-FinetuneCdaChoice = _choice("FinetuneCdaChoice", ("cds", "cda", "none"))
-#: geobias.contextual.sentiment_finetune.Condition
-ConditionChoice = _choice("ConditionChoice", ("original", "removed", "mixed"))
-#: geobias.contextual.sentiment_terms.TermSetName
-TermsChoice = _choice("TermsChoice", ("pro", "weat", "all"))
-#: geobias.contextual.sentiment_stats.ZeroMethod
-ZeroMethodChoice = _choice("ZeroMethodChoice", ("wilcox", "pratt", "zsplit"))
+EngineChoice = _choice("EngineChoice", get_args(choices.Engine))
+PriorMaskChoice = _choice("PriorMaskChoice", get_args(choices.PriorMask))
+BecProLangChoice = _choice("BecProLangChoice", get_args(choices.BecProLang))
+MalorPairChoice = _choice("MalorPairChoice", get_args(choices.MalorPair))
+CdaModeChoice = _choice("CdaModeChoice", get_args(choices.CdaMode))
+FinetuneCdaChoice = _choice("FinetuneCdaChoice", get_args(choices.FinetuneCda))
+ConditionChoice = _choice("ConditionChoice", get_args(choices.Condition))
+TermsChoice = _choice("TermsChoice", get_args(choices.TermSet))
+ZeroMethodChoice = _choice("ZeroMethodChoice", get_args(choices.ZeroMethod))
 
-#: Every enum above and the library ``Literal``/registry it mirrors ("module:NAME"), for the test.
+#: The enums written here, and the library registry or ``Literal`` each must equal ("module:NAME").
 MIRRORS: dict[type[Choice], str] = {
-    SimilarityChoice: "geobias.store.vector_store:Similarity",
-    OovChoice: "geobias.store.vector_store:OOVPolicy",
-    PermutationMethod: "geobias.stats.permutation:Method",
-    AlternativeChoice: "geobias.stats.permutation:Alternative",
-    ApproxChoice: "geobias.store.vector_store:Approx",
-    WriteFormatChoice: "geobias.store.formats:WriteFormat",
     MitigationMethod: "geobias.mitigation:METHODS",
     ProtectChoice: "geobias.mitigation.hard_debias:Protect",
     NeutralizeChoice: "geobias.mitigation.bilingual:Neutralize",
-    EngineChoice: "geobias.engine:ENGINES",
-    PriorMaskChoice: "geobias.contextual.masking:PriorMask",
-    BecProLangChoice: "geobias.contextual.becpro:BecProLang",
-    MalorPairChoice: "geobias.contextual.malor:MalorPair",
-    CdaModeChoice: "geobias.contextual.cda:CdaMode",
-    FinetuneCdaChoice: "geobias.contextual.finetune:CdaChoice",
-    ConditionChoice: "geobias.contextual.sentiment_finetune:Condition",
-    TermsChoice: "geobias.contextual.sentiment_terms:TermSetName",
-    ZeroMethodChoice: "geobias.contextual.sentiment_stats:ZeroMethod",
 }

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
+from geobias.choices import WriteFormat
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import (
     Count,
@@ -366,7 +367,6 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
 
 MitigationMethod = Literal["shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en", "hard-debias", "leace",
                            "leace-keep-grammar", "inlp", "inlp-keep-grammar"]
-WriteFormat = Literal["w2v-text", "w2v-bin", "vec", "kv", "npz"]
 
 
 class MitigateParams(TwoStores):

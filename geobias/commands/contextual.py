@@ -5,10 +5,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
 from pydantic import Field, model_validator
 
+from geobias.choices import (
+    BecProLang,
+    CdaMode,
+    Condition,
+    FinetuneCda,
+    MalorPair,
+    PriorMask,
+    TermSet,
+    ZeroMethod,
+)
 from geobias.commands._base import Params, command
 from geobias.commands._fields import Seed, TextInput, read_text_input
 from geobias.commands.vectors import EngineParams, record_engine
@@ -54,9 +63,9 @@ class BecproParams(EngineParams):
     """Parameters of ``probe becpro`` (Bartl et al. 2020)."""
 
     model: str = Field(description=_MODEL)
-    lang: Literal["en", "de"] = Field("en", description="Language of the BEC-Pro templates.")
+    lang: BecProLang = Field("en", description="Language of the BEC-Pro templates.")
     compare: str | None = Field(None, description="Second model (e.g. after fine-tuning): test pre vs post.")
-    prior_mask: Literal["word", "subtoken"] = Field("word", description=(
+    prior_mask: PriorMask = Field("word", description=(
         "p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or 'subtoken' (ours: every sub-token "
         "masked)."))
     plot: Path | None = Field(None, description="Write the association bars (PNG) here.")
@@ -94,7 +103,7 @@ class MalorParams(EngineParams):
     """Parameters of ``probe malor`` (Hossain et al. 2025)."""
 
     model: str = Field(description=_MODEL)
-    pair: Literal["he-she", "his-her", "names"] = Field("he-she", description=(
+    pair: MalorPair = Field("he-she", description=(
         "The gendered words compared: pronouns (he-she, his-her) or first names."))
 
 
@@ -118,13 +127,13 @@ class SentimentParams(Params):
     model: list[str] = Field([], description="Sequence classifiers (local directory or Hugging Face id).")
     corpus: list[Path] = Field([], description="Texts: .csv/.tsv with column, or one text per line.")
     column: str | None = Field(None, description="Text column of a .csv/.tsv corpus (GAP: Text, EEC: Sentence).")
-    terms: list[Literal["pro", "weat", "all"]] = Field(["all"], min_length=1, description="Term sets.")
+    terms: list[TermSet] = Field(["all"], min_length=1, description="Term sets.")
     limit: int | None = Field(None, ge=1, description="Use only the first N texts of each corpus.")
     vader: bool = Field(False, description="Add VADER as a lexicon baseline scorer (cannot show pronoun bias).")
     eec_paired: Path | None = Field(None, description="EEC CSV: add EEC's own male-vs-female sentence pairs as rows.")
     positive_class: str | None = Field(None, description="Positive class index or label (default: label 'pos…', "
                                                          "else 1).")
-    zero_method: Literal["wilcox", "pratt", "zsplit"] = Field("wilcox", description=(
+    zero_method: ZeroMethod = Field("wilcox", description=(
         "Wilcoxon zero handling: wilcox (drop zeros), pratt, zsplit."))
     batch_size: int = Field(32, ge=1, le=4096, description="Distinct texts per forward pass.")
     max_length: int = Field(256, ge=1, description="Truncate texts to this many tokens.")
@@ -173,7 +182,7 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
 class GenerateParams(Params):
     """Parameters of ``becpro generate``."""
 
-    lang: Literal["en", "de"] = Field("en", description="Language of the BEC-Pro templates.")
+    lang: BecProLang = Field("en", description="Language of the BEC-Pro templates.")
     out: Path = Field(Path("becpro.tsv"), description="Output TSV file.")
     overwrite: bool = Field(False, description="Replace an existing file.")
 
@@ -195,7 +204,7 @@ class CdaParams(Params):
 
     input: Path = Field(description="Corpus: text (one document per line) or TSV with column.")
     out: Path = Field(description="Output file (never the input).")
-    mode: Literal["cda", "cds"] = Field("cda", description=(
+    mode: CdaMode = Field("cda", description=(
         "cda: keep each document and add its counterfactual; cds: substitute with probability 0.5."))
     column: str | None = Field(None, description="TSV input: the header name of the text column to swap.")
     no_names: bool = Field(False, description="Swap gendered words only, not first names.")
@@ -218,7 +227,7 @@ class FinetuneParams(Params):
     model: str = Field(description=_MODEL)
     corpus: Path = Field(description="Training text: one document per line, or TSV with column.")
     out: Path = Field(description="Output directory for the fine-tuned model and tokenizer.")
-    cda: Literal["cds", "cda", "none"] = Field("cds", description=(
+    cda: FinetuneCda = Field("cds", description=(
         "Counterfactual augmentation first: cds (substitute, p = 0.5), cda (add), none."))
     column: str | None = None
     epochs: int = Field(1, ge=1)
@@ -257,8 +266,8 @@ class FinetuneClassifierParams(Params):
     positive_label: str = "positive"
     negative_label: str = "negative"
     encoding: str = "utf-8"
-    condition: Literal["original", "removed", "mixed"] = "original"
-    terms: Literal["pro", "weat", "all"] = "all"
+    condition: Condition = "original"
+    terms: TermSet = "all"
     freeze_encoder: bool = False
     test_size: float = Field(0.2, ge=0, lt=1)
     limit: int | None = Field(None, ge=1)

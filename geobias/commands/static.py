@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
 
+from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, WordSet
 from geobias.commands._permutations import permutation_bar, plan_permutations
 from geobias.errors import InputError, ParameterError
 
-Similarity = Literal["cosine", "dot"]
-Oov = Literal["ignore", "raise"]
-PermutationMethod = Literal["auto", "exact", "monte-carlo"]
+Oov = OOVPolicy
 
 
 class StoreParams(Params):
@@ -191,7 +190,7 @@ class WeatParams(StoreParams, PermutationParams):
     attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
                                          description="Attribute set B.")
     similarity: Similarity = "cosine"
-    alternative: Literal["greater", "less", "two-sided"] = Field(
+    alternative: Alternative = Field(
         "greater", description="greater (Caliskan et al.), less or two-sided.")
     oov: Oov = "ignore"
 
@@ -328,7 +327,7 @@ class NeighborsParams(StoreParams):
 
     word: str = Field(min_length=1, description="The query word.")
     k: Count = Field(10, le=10_000, description="Number of neighbours.")
-    approx: Literal["exact", "ivf"] = Field("exact", description=(
+    approx: Approx = Field("exact", description=(
         "exact (brute force) or ivf (an approximate faiss IVF index for multi-million-word stores, built on first "
         "use and saved with an installed store)."))
 

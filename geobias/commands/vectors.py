@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, ValidationInfo
 
+from geobias.choices import Engine
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
 
@@ -81,7 +82,7 @@ def vectors_info(p: InfoParams, *, progress=None):
 class EngineParams(Params):
     """Where model batches run: this process or a Ray cluster."""
 
-    engine: Literal["local", "ray"] = Field("local", description="local (this process) or ray (a Ray cluster).")
+    engine: Engine = Field("local", description="local (this process) or ray (a Ray cluster).")
     ray_address: str = Field("local", description="With engine ray: local (a private cluster), auto (the running "
                                                   "cluster of `ray start`) or HOST:PORT.")
     threads: int | None = Field(None, ge=1, description="torch threads in this process (local) or per Ray actor.")

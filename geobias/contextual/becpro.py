@@ -12,10 +12,10 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import BecProLang
 from geobias.contextual.kurita import kurita_association
 from geobias.contextual.masking import ProbeSentence
 from geobias.errors import InputError
@@ -25,7 +25,6 @@ from geobias.stats.wilcoxon import WilcoxonResult, wilcoxon_signed_rank
 from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
-BecProLang = Literal["en", "de"]
 GROUPS = ("male", "female", "balanced")
 GENDERS = ("male", "female")
 COLUMNS = ["Sentence", "Sent_TM", "Sent_AM", "Sent_TAM", "Template", "Person", "Gender", "Profession", "Prof_Gender"]

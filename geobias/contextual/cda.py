@@ -41,17 +41,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import CdaMode
 from geobias.errors import InputError
 from geobias.io.atomic import atomic_write, check_output_path, read_text
 from geobias.results import Result
 from geobias.validation import check_choice
 from geobias.wordlists import own_table
-
-CdaMode = Literal["cda", "cds"]
 
 #: Words after which "her" is an object pronoun (→ "him"); any other following word → "his".
 OBJECT_FOLLOWERS = frozenset(

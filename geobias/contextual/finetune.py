@@ -21,15 +21,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
+from geobias.choices import FinetuneCda as CdaChoice
 from geobias.contextual.cda import CounterfactualSwapper, augment
 from geobias.errors import InputError
 from geobias.io.atomic import atomic_directory, check_output_path
 from geobias.results import Result
 from geobias.validation import check_choice
-
-CdaChoice = Literal["cds", "cda", "none"]
 
 
 @dataclass(frozen=True)

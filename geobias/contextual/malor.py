@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import MalorPair
 from geobias.engine.masked import MaskedQuery, masked_log_probs
 from geobias.errors import InputError, ModelError
 from geobias.results import Result
 from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
-MalorPair = Literal["he-she", "his-her", "names"]
 _EXPERIMENT = {"he-she": "subject", "his-her": "possessive", "names": "subject"}
 
 

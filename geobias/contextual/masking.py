@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
+from geobias.choices import PriorMask
 from geobias.errors import InputError, ModelError
 
 #: How the attribute is masked for p_prior (see the module docstring).
-PriorMask = Literal["word", "subtoken"]
 
 
 @dataclass(frozen=True)

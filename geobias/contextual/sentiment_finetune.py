@@ -29,17 +29,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import Condition
 from geobias.contextual.sentiment_terms import load_terms
 from geobias.errors import InputError, ModelError
 from geobias.io.atomic import atomic_directory, check_output_path
 from geobias.results import Result
 from geobias.validation import check_choice
-
-Condition = Literal["original", "removed", "mixed"]
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import ZeroMethod
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.validation import check_choice
-
-ZeroMethod = Literal["wilcox", "pratt", "zsplit"]
 
 # --------------------------------------------------------------------------------------------
 # statistics

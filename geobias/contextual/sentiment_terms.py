@@ -34,12 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from geobias.choices import TermSet as TermSetName
 from geobias.contextual.cda import _NEXT_TOKEN, OBJECT_FOLLOWERS, _match_case
 from geobias.errors import InputError
 from geobias.validation import check_choice
 from geobias.wordlists import own_table
 
-TermSetName = Literal["pro", "weat", "all"]
 Direction = Literal["both", "to_male", "to_female"]
 _LEVEL = {"pro": 0, "weat": 1, "all": 2}
 

@@ -8,11 +8,11 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
+from geobias.choices import OOVPolicy
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.store import VectorStore
-from geobias.store.vector_store import OOVPolicy
 from geobias.validation import check_choice
 
 ORIENTATION = "masculine positive: mean <masculine noun, d> > mean <feminine noun, d>"

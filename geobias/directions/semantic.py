@@ -7,11 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.decomposition import PCA
 
+from geobias.choices import OOVPolicy
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.store import VectorStore
-from geobias.store.vector_store import OOVPolicy
 from geobias.validation import check_choice
 
 ORIENTATION = "masculine positive: mean over pairs of <m - f, d> > 0"

@@ -11,6 +11,9 @@ handle an engine returns says where its weights are. Use an engine as a context 
 
 from __future__ import annotations
 
+from typing import get_args
+
+from geobias.choices import Engine
 from geobias.engine.hidden import model_config, span_vectors
 from geobias.engine.local import LocalEngine, available_cores
 from geobias.engine.masked import (
@@ -21,7 +24,7 @@ from geobias.engine.masked import (
 )
 from geobias.errors import InputError
 
-ENGINES = ("local", "ray")
+ENGINES = get_args(Engine)
 
 
 def make_engine(kind: str = "local", *, ray_address: str = "local", threads: int | None = None,

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.metrics.weat import association_scores, lookup_sets
 from geobias.results import Result
@@ -19,7 +20,6 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
-from geobias.store.vector_store import OOVPolicy, Similarity
 from geobias.validation import check_choice
 
 __all__ = ["MweatResult", "PairBias", "mweat", "normalize_pairs", "word_bias"]

@@ -8,6 +8,7 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.results import Result
 from geobias.stats.permutation import (
@@ -19,7 +20,6 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
-from geobias.store.vector_store import OOVPolicy, Similarity
 from geobias.validation import check_choice
 
 __all__ = ["WeatResult", "WordAssociation", "association", "association_scores", "weat"]

@@ -28,12 +28,12 @@ from typing import Literal
 
 import numpy as np
 
+from geobias.choices import Alternative
+from geobias.choices import PermutationMethod as Method
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.validation import check_choice
 
-Alternative = Literal["greater", "less", "two-sided"]
-Method = Literal["auto", "exact", "monte-carlo"]
 StatisticName = Literal["difference", "mweat"]
 
 #: Largest number of partitions ``method="exact"`` will enumerate.

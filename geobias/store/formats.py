@@ -34,18 +34,15 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import ReadFormat, WriteFormat
 from geobias.errors import InputError, VectorFormatError
 from geobias.io.atomic import atomic_write
 from geobias.store.cache import is_cache, load_store
 from geobias.store.vector_store import VectorStore
 from geobias.validation import check_choice
-
-ReadFormat = Literal["auto", "w2v-text", "vec", "w2v-bin", "fasttext-bin", "kv", "npz", "cache"]
-WriteFormat = Literal["w2v-text", "vec", "w2v-bin", "kv", "npz"]
 
 _FASTTEXT_MAGIC = (793712314).to_bytes(4, "little")
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from geobias.results import Result
 
 if TYPE_CHECKING:
-    from geobias.store.vector_store import Approx, VectorStore
+    from geobias.choices import Approx
+    from geobias.store.vector_store import VectorStore
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from geobias._numeric import all_finite
+from geobias.choices import Approx, OOVPolicy
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.validation import check_choice
-
-OOVPolicy = Literal["raise", "ignore"]
-Approx = Literal["exact", "ivf"]
 
 #: Rows normalised / searched at a time on the blockwise paths (~77 MB of 300-d float32).
 BLOCK_ROWS = 1 << 16
@@ -32,7 +30,6 @@ IVF_NPROBE = 32
 def _topk_order(sims: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
     """Per query, the positions of the ``k`` best (similarity descending, then row ascending)."""
     return np.stack([np.lexsort((r, -s))[:k] for s, r in zip(sims, rows, strict=True)])
-Similarity = Literal["cosine", "dot"]
 
 
 @dataclass(frozen=True)
