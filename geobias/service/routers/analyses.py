@@ -1,0 +1,44 @@
+"""The analyses: one ``POST /{name}`` route per quick command of the command layer, generated
+from the registry (body validated by the command's own parameter model, the envelope answered),
+and ``GET /commands``, the catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from geobias.commands import Command, commands
+from geobias.service import http
+
+router = APIRouter(tags=["analyses"])
+
+
+@router.get("/commands")
+def list_commands() -> dict[str, Any]:
+    """Every command: whether it is a quick route or a job kind, and its parameters' JSON schema."""
+    return {"commands": [{"name": c.name, "kind": c.kind, "summary": c.summary, "quick": c.quick, "job": c.job,
+                          "parameters": c.params.model_json_schema()}
+                         for c in commands() if c.quick or c.job]}
+
+
+def _quick_route(cmd: Command) -> None:
+    """``POST /{kind}``: validate the body with the command's parameter model, run it in the server
+    process on the open stores, answer the envelope (the same ``result`` as ``geobias {name} --json``)."""
+    from geobias.service.commands import run_quick
+
+    async def route(request: Request) -> dict[str, Any]:
+        import anyio
+
+        body = await http.json_body(request)
+        config, stores = http.config(request), http.stores(request)
+        return await anyio.to_thread.run_sync(lambda: run_quick(config, stores, cmd.name, body))
+
+    router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
+                         description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",
+                         openapi_extra=http.body_schema(cmd.params.model_json_schema(mode="validation")))
+
+
+for _cmd in commands():
+    if _cmd.quick:
+        _quick_route(_cmd)
