@@ -60,6 +60,9 @@ def setup(tmp_path_factory):
     texts_for_vocab += [r["template"].replace("{g}", " ").replace("{occ}", " ").replace("{a}", "a an")
                         for r in own_table("en", "malor_templates")]
     texts_for_vocab += [r["occupation"] for r in own_table("en", "malor_occupations")]
+    from geobias.contextual.becpro import generate_becpro
+
+    texts_for_vocab += [r.sentence for r in generate_becpro("en")]
     make_random_bert(data / "models" / "tiny-mlm", vocabulary_for(texts_for_vocab), hidden_size=16, seed=3)
     with ServerProcess(vectors, data, "--workers", "1") as srv, httpx.Client(base_url=srv.url, timeout=300) as client:
         yield {"root": root, "vectors": vectors, "texts": texts, "files": files, "client": client,
@@ -121,6 +124,7 @@ def cases(setup):
                   {"dictionary": "dictionary"}, ("dictionary",)),
         "hard-debias": ({"lang": "en", "vectors": "syn-en"}, None, ()),
         "probe-malor": ({"model": model, "pair": "he-she"}, None, ()),
+        "probe-becpro": ({"model": model, "batch_size": 128}, None, ()),
         "probe-association": ({"model": model}, {"sentences": "sentences"}, ()),
         "vectors-pool": ({"model": model, "words": ["he", "she", "nurse"]}, None, ("path",)),
     }
@@ -140,10 +144,10 @@ JOB_KINDS = sorted(c.kind for c in commands() if c.job)
 
 
 def test_every_job_kind_has_a_case(tmp_path):
-    assert set(JOB_KINDS) - {"probe-becpro"} <= set(cases({"model": tmp_path}))
+    assert set(JOB_KINDS) <= set(cases({"model": tmp_path}))
 
 
-@pytest.mark.parametrize("kind", [k for k in JOB_KINDS if k != "probe-becpro"])  # BEC-Pro: 16,200 passes
+@pytest.mark.parametrize("kind", JOB_KINDS)
 def test_job_result_equals_cli_json(setup, kind):
     params, texts, ignore = cases(setup)[kind]
     cmd = get(kind)
@@ -154,7 +158,7 @@ def test_job_result_equals_cli_json(setup, kind):
         cli_params["out"] = setup["root"] / f"out-{kind}"
     if kind in ("align", "vectors-pool"):
         cli_params["out"], job_params["out"] = f"{kind}-cli", f"{kind}-job"
-    if kind in ("probe-association", "probe-malor", "vectors-pool"):
+    if kind in ("probe-association", "probe-becpro", "probe-malor", "vectors-pool"):
         job_params["model"] = "tiny-mlm"  # the service's models directory
         cli_params["device"] = "cpu"
     cli = _cli(setup, cmd.name, cli_params)
