@@ -10,7 +10,7 @@ keep or update their exact lists; remembered rows seed the pruning bounds). Prin
 ratio, and whether both runs printed the same table, every method and metric (they must: reuse
 never changes a CSLS ranking). ``GEOBIAS_BENCH_EVAL_REPEAT=3`` alternates the two runs three times
 and prints the medians. Needs fr-spacy-md, en-w2v-gnews and ../shared/data; skipped
-otherwise. ``GEOBIAS_BENCH_EVAL_METHODS=original,shift_ori`` runs fewer methods.
+otherwise. ``GEOBIAS_BENCH_EVAL_METHODS=original,shift-ori`` runs fewer methods.
 
     python benchmarks/bench_evaluate.py
 """

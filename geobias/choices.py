@@ -31,6 +31,13 @@ Approx = Literal["exact", "ivf"]
 WriteFormat = Literal["w2v-text", "vec", "w2v-bin", "kv", "npz"]
 #: Vector file formats geobias reads (``auto`` detects the format).
 ReadFormat = Literal["auto", "w2v-text", "vec", "w2v-bin", "fasttext-bin", "kv", "npz", "cache"]
+#: The registered mitigation methods (:data:`geobias.mitigation.METHODS` has one estimator each).
+MitigationMethod = Literal["shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en", "hard-debias", "leace",
+                           "leace-keep-grammar", "inlp", "inlp-keep-grammar"]
+#: Hard debias's protected set: the paper's gender-specific words, or ours extended.
+Protect = Literal["paper", "extended"]
+#: The words Shift neutralises (eq. 2): the inanimate nouns (the paper), or every other word (ours).
+Neutralize = Literal["inanimate", "all-other"]
 #: Where model batches run.
 Engine = Literal["local", "ray"]
 #: p_prior's mask of a multi-token attribute: one [MASK] per word (Bartl et al.) or per sub-token.
@@ -51,5 +58,5 @@ TermSet = Literal["pro", "weat", "all"]
 ZeroMethod = Literal["wilcox", "pratt", "zsplit"]
 
 __all__ = ["Alternative", "Approx", "BecProLang", "CdaMode", "Condition", "Engine", "FinetuneCda", "MalorPair",
-           "OOVPolicy", "PermutationMethod", "PriorMask", "ReadFormat", "Similarity", "TermSet", "WriteFormat",
-           "ZeroMethod"]
+           "MitigationMethod", "Neutralize", "OOVPolicy", "PermutationMethod", "PriorMask", "Protect", "ReadFormat",
+           "Similarity", "TermSet", "WriteFormat", "ZeroMethod"]

@@ -111,7 +111,7 @@ def test_mitigate_exports_round_trip(files, tmp_path, capsys, fmt):
     fr = read_vectors(files / "fr.txt")
     en = read_vectors(files / "en.txt")
     fr.lang, en.lang = "fr", "en"
-    est = HybridOri().fit(fr, en, str(files / "dico.txt"))
+    est = HybridOri().fit(fr, en=en, dictionary=str(files / "dico.txt"))
     for side, store in (("fr", est.transform(fr)), ("en", est.transform(en))):
         kv = _load(out / f"{side}.{FORMATS[fmt]}", fmt)
         assert list(kv.index_to_key) == store.words  # original vocabulary order

@@ -1,4 +1,4 @@
-"""Concept erasure (issue 15): LEACE, INLP and their grammar-keeping variants, tested as
+"""Concept erasure: LEACE, INLP and their grammar-keeping variants, tested as
 geometric properties on a synthetic space whose truth is known (concept-erasure style)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The erasure table (issue 15): its helpers, its CLI front door, and a real-data reproduction."""
+"""The erasure table: its helpers, its CLI front door, and a real-data reproduction."""
 
 from __future__ import annotations
 

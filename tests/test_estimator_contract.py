@@ -1,4 +1,4 @@
-"""One contract, every estimator (scikit-learn's ``parametrize_with_checks`` idea, STYLE.md §1):
+"""One contract, every estimator (scikit-learn's ``parametrize_with_checks`` idea):
 directions, the Procrustes aligner and each registered mitigation method.
 
 A new estimator joins by one entry in :data:`ESTIMATORS` (mitigation methods join through
@@ -14,9 +14,9 @@ from sklearn.base import clone
 
 from geobias.alignment import ProcrustesAligner
 from geobias.directions import GrammaticalDirection, SemanticDirection
-from geobias.errors import NotFittedError
+from geobias.errors import GeobiasError, NotFittedError
 from geobias.estimator import Estimator
-from geobias.mitigation import METHODS, ErasureMitigation, HardDebias
+from geobias.mitigation import METHODS
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +44,11 @@ def _mitigation(name):
     def make(pair):
         fr, en, dico, fr_lex, en_lex, _ = pair
         cls = METHODS[name]
-        if cls is HardDebias:
-            return cls(lexicon=en_lex), (en,), lambda est: est.transform(en).vectors, en
-        if issubclass(cls, ErasureMitigation):  # monolingual erasers
-            return cls(lexicon=fr_lex), (fr,), lambda est: est.transform(fr).vectors, fr
-        return (cls(lexicon=fr_lex, en_lexicon=en_lex), (fr, en, dico),
-                lambda est: est.transform(fr).vectors, fr)
+        # the class attributes say what a method takes: no branching on its family
+        store, lex = (en, en_lex) if cls.grammatical_gender == "never" else (fr, fr_lex)
+        kw = {"en_lexicon": en_lex} if cls.needs_english != "never" else {}
+        fit_kw = {"en": en, "dictionary": dico} if cls.needs_english != "never" else {}
+        return cls(lexicon=lex, **kw), (store,), lambda est: est.transform(store).vectors, store, fit_kw
     return make
 
 
@@ -63,7 +62,8 @@ ESTIMATORS = {
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
 def test_estimator_contract(name, pair):
-    est, fit_args, output, transform_input = ESTIMATORS[name](pair)
+    est, fit_args, output, transform_input, *rest = ESTIMATORS[name](pair)
+    fit_kw = rest[0] if rest else {}
     assert isinstance(est, Estimator)
     # __init__ stores parameters only, under their own names
     assert not any(k.endswith("_") for k in vars(est)), "__init__ must only store parameters"
@@ -75,17 +75,53 @@ def test_estimator_contract(name, pair):
         with pytest.raises(NotFittedError):
             est.transform(transform_input)
     # the inputs are never modified
-    before = [a.vectors.copy() for a in fit_args if hasattr(a, "vectors")]
+    inputs = [a for a in (*fit_args, *fit_kw.values()) if hasattr(a, "vectors")]
+    before = [a.vectors.copy() for a in inputs]
     # fit returns self and learns trailing-underscore attributes
     unfitted = clone(est)
-    assert est.fit(*fit_args) is est
+    assert est.fit(*fit_args, **fit_kw) is est
     assert any(k.endswith("_") for k in vars(est))
-    for arr, a in zip(before, [a for a in fit_args if hasattr(a, "vectors")], strict=True):
+    for arr, a in zip(before, inputs, strict=True):
         np.testing.assert_array_equal(a.vectors, arr)
     first = np.asarray(output(est))
     # clone: same parameters, nothing learned; refitting it gives the same output (same seed)
     assert unfitted.get_params() == est.get_params()
     assert not any(k.endswith("_") for k in vars(unfitted))
-    np.testing.assert_array_equal(np.asarray(output(clone(est).fit(*fit_args))), first)
+    np.testing.assert_array_equal(np.asarray(output(clone(est).fit(*fit_args, **fit_kw))), first)
     # and repr names the class (scikit-learn's repr of non-default parameters)
     assert repr(est).startswith(type(est).__name__ + "(")
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_mitigation_class_attributes_are_consistent(name, pair):
+    """What a method declares it needs is what its fit does: the dispatcher and every table
+    read these attributes instead of the method's family."""
+    from typing import get_args
+
+    from geobias.mitigation.base import Need
+
+    cls = METHODS[name]
+    assert cls.name == name
+    for need in (cls.needs_english, cls.needs_dictionary, cls.grammatical_gender):
+        assert need in get_args(Need)
+    if cls.changes_english or cls.needs_dictionary == "required":
+        assert cls.needs_english == "required"
+    if cls.keeps_grammar and cls.needs_english == "never":
+        assert cls.grammatical_gender == "required"
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    store, lex = (en, en_lex) if cls.grammatical_gender == "never" else (fr, fr_lex)
+    kw = {"en_lexicon": en_lex} if cls.needs_english != "never" else {}
+    if cls.needs_english == "required":  # fit refuses to run without English
+        with pytest.raises(GeobiasError):
+            cls(lexicon=lex, **kw).fit(store)
+    if cls.needs_english == "never":  # English and a dictionary are ignored, not required
+        a = cls(lexicon=lex).fit(store).transform(store).vectors
+        b = cls(lexicon=lex).fit(store, en=en, dictionary=dico).transform(store).vectors
+        np.testing.assert_array_equal(a, b)
+    est = cls(lexicon=lex, **kw)
+    out, en_out = est.fit_transform_pair(store, **({"en": en, "dictionary": dico} if cls.needs_english != "never" else {}))
+    assert out.vectors.shape == store.vectors.shape
+    assert isinstance(est.dimensions_removed_, int) and 0 <= est.dimensions_removed_ <= store.dim
+    assert est.report_.to_dict()  # what mitigation.json records
+    if cls.changes_english:  # a debiased English side, not the input
+        assert en_out is not None and en_out is not en and not np.array_equal(en_out.vectors, en.vectors)

@@ -147,20 +147,20 @@ def test_evaluate_synthetic_table():
         assert ISSUE_METRICS <= set(table[key])
     assert table["original"]["p_at_1_nn_src_tgt"] > 0.9  # near-exact rotation + small noise
     # Table 1 is monolingual: De-Align only rotates the French side, so MWEAT cannot change
-    orig, dea = table["original"], table["de_align"]
+    orig, dea = table["original"], table["de-align"]
     assert dea["mweat_statistic"] == pytest.approx(orig["mweat_statistic"], abs=1e-6)
     assert dea["mweat_p_value"] == orig["mweat_p_value"]
     assert dea["inanimate_bias_mean"] == pytest.approx(orig["inanimate_bias_mean"], abs=1e-6)
     # Shift lowers the statistic (monolingually the planted grammatical component of the
     # attribute words remains, so it does not vanish); the cross-lingual variant (ours) drops more
-    for key in ("shift_ori", "hybrid_ori", "hybrid_en"):
+    for key in ("shift-ori", "hybrid-ori", "hybrid-en"):
         assert table[key]["mweat_statistic"] < 0.7 * orig["mweat_statistic"]
-    assert table["shift_ori"]["mweat_crosslingual"] < 0.5 * orig["mweat_crosslingual"]
-    assert table["shift_ori"]["inanimate_bias_mean"] < orig["inanimate_bias_mean"]  # eq. 2
-    assert table["shift_ori"]["n_neutralized"] == 400 and orig["n_neutralized"] is None
+    assert table["shift-ori"]["mweat_crosslingual"] < 0.5 * orig["mweat_crosslingual"]
+    assert table["shift-ori"]["inanimate_bias_mean"] < orig["inanimate_bias_mean"]  # eq. 2
+    assert table["shift-ori"]["n_neutralized"] == 400 and orig["n_neutralized"] is None
     assert orig["similarity_pearson"] is None  # no similarity file given
     assert res.coverage["analogy"]["queries_per_gender"] == len(fr_lex.two_form) * 3
-    proj = res.details["shift_ori"]["projections"]
+    proj = res.details["shift-ori"]["projections"]
     assert len(proj["before"]) == len(fr_lex.two_form)
     assert max(abs(f + m) for f, m in proj["after"]) < 1e-5  # eq. 4: symmetric about the origin
 
@@ -199,9 +199,9 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     assert out.exit_code == 0, out.output
     table = result_of(out.stdout)
     assert set(table) == set(METHOD_KEYS)
-    orig, hyb = table["original"], table["hybrid_ori"]
+    orig, hyb = table["original"], table["hybrid-ori"]
     # the paper's pattern, with tolerances wide enough for this smaller vocabulary
-    assert table["de_align"]["mweat_statistic"] == pytest.approx(orig["mweat_statistic"], abs=1e-5)
+    assert table["de-align"]["mweat_statistic"] == pytest.approx(orig["mweat_statistic"], abs=1e-5)
     assert orig["mweat_p_value"] < 0.05  # the original French vectors are biased (monolingual MWEAT)
     assert hyb["mweat_statistic"] < 0.5 * orig["mweat_statistic"]
     assert abs(hyb["p_at_1_csls_src_tgt"] - orig["p_at_1_csls_src_tgt"]) < 0.03  # P@1 barely moves
@@ -219,7 +219,7 @@ def test_real_control_weat_barely_moves(shared_data, real_stores):
 
     fr, en = real_stores
     dico = read_dictionary(shared_data / "muse" / "dictionaries" / "fr-en.0-5000.txt")
-    est = HybridOri().fit(fr, en, dico)
+    est = HybridOri().fit(fr, en=en, dictionary=dico)
     before_store = est.aligner_.transform(fr)
     after_store = est.transform(fr)
     t = wordlists.weat_test("fr", "flowers-insects")

@@ -82,7 +82,7 @@ def test_evaluate_table_matches_readme(shared_data, installed):
     table = _run("evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
                  "--dictionary", str(d / "fr-en.0-5000.txt"), "--test-dictionary", str(d / "fr-en.5000-6500.txt"),
                  "--wordsim", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"), "--json")
-    methods = ["original", "shift_ori", "shift_en", "de_align", "hybrid_ori", "hybrid_en"]
+    methods = ["original", "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en"]
     for metric, (digits, expected) in README_TABLE.items():
         got = [round(table[m][metric], digits) for m in methods]
         assert got == expected, metric

@@ -2,10 +2,6 @@
 that ``--help`` shows them (``[cosine|dot]``) and a value outside them is a usage error (exit 2),
 as click does. :mod:`geobias.choices` imports nothing, so ``geobias --help`` stays fast; commands
 receive the plain string value (see :func:`geobias.cli._plain_options`), never the enum member.
-
-The mitigation lists (methods, ``--protect``, ``--neutralize``) live with their estimators, which
-the command line cannot import at start-up: those three are written here and checked against the
-library by ``tests/test_cli_help.py``.
 """
 
 from __future__ import annotations
@@ -33,14 +29,9 @@ PermutationMethod = _choice("PermutationMethod", get_args(choices.PermutationMet
 AlternativeChoice = _choice("AlternativeChoice", get_args(choices.Alternative))
 ApproxChoice = _choice("ApproxChoice", get_args(choices.Approx))
 WriteFormatChoice = _choice("WriteFormatChoice", get_args(choices.WriteFormat))
-#: geobias.mitigation.METHODS
-MitigationMethod = _choice("MitigationMethod", (
-    "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en", "hard-debias", "leace",
-    "leace-keep-grammar", "inlp", "inlp-keep-grammar"))
-#: geobias.mitigation.hard_debias.Protect
-ProtectChoice = _choice("ProtectChoice", ("paper", "extended"))
-#: geobias.mitigation.bilingual.Neutralize
-NeutralizeChoice = _choice("NeutralizeChoice", ("inanimate", "all-other"))
+MitigationMethod = _choice("MitigationMethod", get_args(choices.MitigationMethod))
+ProtectChoice = _choice("ProtectChoice", get_args(choices.Protect))
+NeutralizeChoice = _choice("NeutralizeChoice", get_args(choices.Neutralize))
 EngineChoice = _choice("EngineChoice", get_args(choices.Engine))
 PriorMaskChoice = _choice("PriorMaskChoice", get_args(choices.PriorMask))
 BecProLangChoice = _choice("BecProLangChoice", get_args(choices.BecProLang))
@@ -50,10 +41,3 @@ FinetuneCdaChoice = _choice("FinetuneCdaChoice", get_args(choices.FinetuneCda))
 ConditionChoice = _choice("ConditionChoice", get_args(choices.Condition))
 TermsChoice = _choice("TermsChoice", get_args(choices.TermSet))
 ZeroMethodChoice = _choice("ZeroMethodChoice", get_args(choices.ZeroMethod))
-
-#: The enums written here, and the library registry or ``Literal`` each must equal ("module:NAME").
-MIRRORS: dict[type[Choice], str] = {
-    MitigationMethod: "geobias.mitigation:METHODS",
-    ProtectChoice: "geobias.mitigation.hard_debias:Protect",
-    NeutralizeChoice: "geobias.mitigation.bilingual:Neutralize",
-}

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Literal
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
-from geobias.choices import WriteFormat
+from geobias.choices import MitigationMethod, Neutralize, Protect, WriteFormat
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import (
     Count,
@@ -197,11 +196,12 @@ class EvaluateParams(TwoStores):
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: str = Field("all", description=(
-        "'all' or a comma list of original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en; naming hard-debias, "
+        "'all' or a comma list of original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en (shift_ori ... also "
+        "accepted); naming hard-debias, "
         "leace, leace-keep-grammar, inlp or inlp-keep-grammar gives the erasure table (seeds SEED..SEED+4)."))
     permutations: Count = Field(10_000, description="MWEAT permutations.")
     seed: Seed = 0
-    neutralize: Literal["inanimate", "all-other"] = Field("inanimate", description=(
+    neutralize: Neutralize = Field("inanimate", description=(
         "Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or 'all-other' (ours: every word "
         "but the definitional and two-form words)."))
     plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
@@ -242,14 +242,14 @@ def evaluate(p: EvaluateParams, *, progress=None):
     names = p.method_names()
     if any(n in ERASURE_ONLY for n in names):
         return _erasure(p, names, list(range(p.seed, p.seed + 5)), 0.8, None, progress)
-    keys = list(METHOD_KEYS) if p.methods == "all" else [n.replace("-", "_") for n in names]
+    keys = list(METHOD_KEYS) if p.methods == "all" else names
     if not keys:
         raise ParameterError("methods is empty", "methods")
     if p.plot is not None:
         from geobias.mitigation import get_method
 
         shifting = [k for k in keys if k in METHOD_KEYS and k != "original"
-                    and getattr(get_method(k.replace("_", "-")), "anchor", None) is not None]
+                    and getattr(get_method(k), "anchor", None) is not None]
         if not shifting:
             raise InputError("--plot draws occupations on each Shift/Hybrid method's d_s; --methods has none")
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
@@ -365,8 +365,6 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
 
 # ------------------------------------------------------------------------------------- mitigate
 
-MitigationMethod = Literal["shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en", "hard-debias", "leace",
-                           "leace-keep-grammar", "inlp", "inlp-keep-grammar"]
 
 
 class MitigateParams(TwoStores):
@@ -426,7 +424,7 @@ class HardDebiasParams(Params):
     lang: Lang = "en"
     vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"))
     neutral: Path | None = Field(None, description="Neutral words file (default: our English professions).")
-    protect: Literal["paper", "extended"] = Field("paper", description=(
+    protect: Protect = Field("paper", description=(
         "Protected set: 'paper' (the gender-specific words) or 'extended' (ours: also their case variants, "
         "definitional and equalise words)."))
     out: Path | None = Field(None, description="Write the debiased vectors to this file.")

@@ -25,16 +25,16 @@ from geobias.results import Result
 from geobias.store import VectorStore
 from geobias.store.merge import merged_store
 
-#: Column order of Zhou et al. Tables 1–2 → JSON keys. A registry: a further method is one
-#: line here (key → label) plus its estimator in :func:`geobias.mitigation.get_method` under
-#: the key with ``_`` → ``-``; ``original`` is the aligned, unmitigated space.
+#: Column order of Zhou et al. Tables 1–2: the method's registry key (as
+#: :func:`geobias.mitigation.get_method` knows it, also the JSON key) → its label; ``original``
+#: is the aligned, unmitigated space.
 METHOD_KEYS = {
     "original": "Original",
-    "shift_ori": "Shift Ori",
-    "shift_en": "Shift EN",
-    "de_align": "De-Align",
-    "hybrid_ori": "Hybrid Ori",
-    "hybrid_en": "Hybrid EN",
+    "shift-ori": "Shift Ori",
+    "shift-en": "Shift EN",
+    "de-align": "De-Align",
+    "hybrid-ori": "Hybrid Ori",
+    "hybrid-en": "Hybrid EN",
 }
 #: Row order → labels.
 METRIC_LABELS = {
@@ -74,7 +74,7 @@ class EvaluationResult(Result):
     ----------
     lang : str
     table : dict
-        Methods keyed ``original, shift_ori, shift_en, de_align, hybrid_ori, hybrid_en``; metrics
+        Methods keyed ``original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en``; metrics
         keyed as in :data:`METRIC_LABELS` (``None`` where a metric could not be computed).
     coverage : dict
         Queries covered by the translation dictionaries, similarity pairs and analogy triples.
@@ -347,11 +347,11 @@ def evaluate(
             base_aligned = s_out
         else:
             kwargs = dict(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical)
-            cls = get_method(key.replace("_", "-"))
+            cls = get_method(key)
             if getattr(cls, "anchor", None) is not None:
                 kwargs["neutralize"] = neutralize
             est = cls(**kwargs)
-            s_out, e_out = est.fit_transform_pair(src, en, dictionary, shared=shared)
+            s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary, shared=shared)
             direction = getattr(est, "direction_", None)
             report = getattr(est, "report_", None)
             n_neutral = getattr(report, "n_neutralized", None)

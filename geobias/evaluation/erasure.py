@@ -220,37 +220,22 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
                 fit_pairs: list, g_src: GenderSubspace, d_g: np.ndarray,
                 nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int | None]:
     """Returns (erased source store in the shared space, English store, dimensions removed)."""
-    from geobias.mitigation import METHODS, GenderLexicon, HardDebias
-    from geobias.mitigation._erasure import ErasureMitigation
+    from geobias.mitigation import METHODS, Inlp
 
-    masc = [m for _, m in fit_pairs]
-    fem = [f for f, _ in fit_pairs]
-    lang = src.lang or "xx"
     if name == "original":
         return aligned, en, 0
-    if name == "inlp-35":
-        from geobias.mitigation import Inlp
-
-        est = Inlp(masculine=masc, feminine=fem, n_iterations=35, stop_at_chance=False, random_state=seed).fit(aligned)
-        return est.transform(aligned), en, est.projection_.rank
-    cls = METHODS[name]
-    if cls is HardDebias:
-        lex = GenderLexicon(lang, list(fit_pairs), gender_specific=masc + fem, equalize_pairs=list(fit_pairs))
-        est = HardDebias(lexicon=lex, case_variants=False).fit(aligned)
-        return est.transform(aligned), en, 1
-    if issubclass(cls, ErasureMitigation):
-        kw: dict = {"masculine": masc, "feminine": fem}
-        if cls.keeps_grammar:
-            kw["grammatical"] = d_g
-        if name.startswith("inlp"):
-            kw["random_state"] = seed
-        est = cls(**kw).fit(aligned)
-        return est.transform(aligned), en, est.projection_.rank
-
-    lex = GenderLexicon(lang, list(fit_pairs), list(nouns[0]), list(nouns[1]), list(lexicon_two_form))
-    est = cls(lexicon=lex, grammatical=g_src).fit(src, en, dictionary)
-    s_out, e_out = est.transform_pair(src, en)
-    return s_out, e_out, 1 if est.direction_ is not None else 0
+    cls = Inlp if name == "inlp-35" else METHODS[name]
+    # a method that uses English is fitted on the gendered store (it aligns it itself); the
+    # others in the shared space, where d_g is the aligned one
+    bilingual = cls.needs_english != "never"
+    est = cls.from_fit_pairs(fit_pairs, lang=src.lang or "xx", grammatical=g_src if bilingual else d_g,
+                             nouns=nouns, two_form=lexicon_two_form, random_state=seed)
+    if name == "inlp-35":  # the table's fixed-rank variant
+        est.set_params(n_iterations=35, stop_at_chance=False)
+    if bilingual:
+        s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary)
+        return s_out, e_out, est.dimensions_removed_
+    return est.fit_transform_pair(aligned)[0], en, est.dimensions_removed_
 
 
 def erasure_table(
@@ -444,40 +429,6 @@ def erasure_table(
     return ErasureTableResult(lang, table, settings, coverage, timings)
 
 
-def _metric_table(result: ErasureTableResult, metrics: dict[str, str], title: str):
-    """Metrics as rows, methods as columns, each cell ``mean ± 95% half-width`` (``–`` when the
-    metric does not apply to the method)."""
-    from rich.table import Table
-
-    methods = list(result.table)
-    seeds = ",".join(map(str, result.settings.get("seeds", [])))
-    t = Table(title=f"{title} (mean ± 95% t-interval over seeds {seeds})")
-    t.add_column("metric")
-    for m in methods:
-        t.add_column(m, justify="right")
-    for key, label in metrics.items():
-        cells = []
-        for m in methods:
-            c = result.table[m].get(key, {})
-            if c.get("mean") is None:
-                cells.append("–")
-                continue
-            half = (c["ci_high"] - c["ci_low"]) / 2
-            fmt = "{:.0f}" if key == "rank_removed" else ("{:.4f}" if "p_value" in key else "{:.3f}")
-            cells.append(fmt.format(c["mean"]) + (f" ± {half:.3f}" if half >= 5e-4 and key != "rank_removed" else ""))
-        t.add_row(label, *cells)
-    return t
-
-
-def render_erasure(console, result: ErasureTableResult) -> None:
-    """Print the table: metrics as rows, methods as columns, ``mean ± half-width``."""
-    console.print(_metric_table(result, ERASURE_METRICS, f"Erasure table ({result.lang})"))
-    s = result.settings
-    console.print(f"fit: {s.get('n_fit_pairs_per_seed')} of {s.get('n_fit_pairs_pool')} person pairs per seed; "
-                  f"held out: {s.get('n_attribute_words')} attribute words, {s.get('n_occupations')} occupations; "
-                  f"{s.get('nouns_per_gender')} nouns per gender split in half")
-
-
 # ------------------------------------------------------------------------------- English
 ENGLISH_METHODS = ("original", "hard-debias", "leace", "inlp")
 #: WEAT 6 with names (``career-family``) is left out: 2 of its 8 male and 1 of its 8 female names are
@@ -610,11 +561,6 @@ def english_erasure_table(
                 "similarity": str(similarity) if similarity else None, "interval": "95% Student-t over seeds",
                 "hard_debias": "Bolukbasi et al. 2016 with the project's full English lists (in-sample)"}
     return ErasureTableResult("en", table, settings, coverage, timings)
-
-
-def render_english(console, result: ErasureTableResult) -> None:
-    """Print the English table (metrics as rows, methods as columns)."""
-    console.print(_metric_table(result, ENGLISH_METRICS, "Erasure on English"))
 
 
 # ------------------------------------------------------------------------------- plot

@@ -3,6 +3,7 @@ registry: a new method is one class plus one line in :data:`METHODS`."""
 
 from __future__ import annotations
 
+from geobias.choices import MitigationMethod
 from geobias.errors import InputError
 from geobias.mitigation._erasure import ErasureMitigation, ErasureProjection
 from geobias.mitigation.base import Mitigation
@@ -26,7 +27,9 @@ from geobias.mitigation.inlp import Inlp, InlpKeepGrammar
 from geobias.mitigation.leace import Leace, LeaceKeepGrammar
 from geobias.mitigation.lexicon import GenderLexicon
 
-METHODS: dict[str, type[Mitigation]] = {
+#: Every method by its name; the names are declared in :data:`geobias.choices.MitigationMethod`
+#: (a test checks that both agree).
+METHODS: dict[MitigationMethod, type[Mitigation]] = {
     "shift-ori": ShiftOri,
     "shift-en": ShiftEN,
     "de-align": DeAlign,

@@ -1,4 +1,4 @@
-"""Gender directions for mitigation, through :mod:`geobias.directions` (DESIGN.md):
+"""Gender directions for mitigation, through :mod:`geobias.directions`:
 d_PCA (pair-centred PCA of definitional pairs, masculine positive), d_g (LDA on gendered nouns),
 d_s = normalise(d_PCA − <d_PCA, d_g> d_g).
 

@@ -210,6 +210,7 @@ class ErasureMitigation(Mitigation):
     """
 
     keeps_grammar: ClassVar[bool] = False
+    unit_rows = True  # fitted on and applied to unit rows: the cosine geometry every metric reads
 
     def _labelled(self, store: VectorStore) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
         if self.masculine is None and self.feminine is None and self.lexicon is not None:
@@ -244,14 +245,28 @@ class ErasureMitigation(Mitigation):
             return list(self.lexicon.masculine_nouns), list(self.lexicon.feminine_nouns)
         return None, None
 
-    def fit(self, store: VectorStore, en_store: VectorStore | None = None, dictionary=None) -> ErasureMitigation:
+    @classmethod
+    def from_fit_pairs(cls, fit_pairs, *, lang: str, grammatical=None, nouns=((), ()), two_form=(),
+                       random_state: int = 0) -> ErasureMitigation:
+        """See :meth:`Mitigation.from_fit_pairs`: the masculine and feminine words of ``fit_pairs``
+        are the labelled words; ``grammatical`` (d_g) is kept by the grammar-keeping variants."""
+        import inspect
+
+        kw: dict = {"masculine": [m for _, m in fit_pairs], "feminine": [f for f, _ in fit_pairs]}
+        if cls.keeps_grammar:
+            kw["grammatical"] = grammatical
+        if "random_state" in inspect.signature(cls).parameters:
+            kw["random_state"] = random_state
+        return cls(**kw)
+
+    def fit(self, store: VectorStore, *, en: VectorStore | None = None, dictionary=None) -> ErasureMitigation:
         """Fit the erasure on the labelled words' rows of ``store``.
 
         Parameters
         ----------
         store : VectorStore
             Rows are used as given (pass ``store.normalized()`` for cosine geometry).
-        en_store, dictionary : ignored
+        en, dictionary : ignored
             Accepted so that every method of :data:`geobias.mitigation.METHODS` fits alike.
 
         Returns
@@ -297,6 +312,11 @@ class ErasureMitigation(Mitigation):
         if store.dim != self.projection_.dim:
             raise InputError(f"store dimension {store.dim} differs from the fitted projection's {self.projection_.dim}")
         return store.with_vectors(self.projection_.apply(store.vectors).astype(np.float32), note=self.name)
+
+    @property
+    def dimensions_removed_(self) -> int:
+        """The rank of the erased subspace."""
+        return self.projection_.rank
 
     @property
     def report_(self) -> Result:

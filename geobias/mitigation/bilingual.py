@@ -1,7 +1,7 @@
 """Zhou et al. (2019) §3 mitigation in a gendered language and its bilingual space with English:
 Shift Ori, Shift EN, De-Align, Hybrid Ori, Hybrid EN.
 
-Every method is one configuration of the same pipeline (DESIGN.md):
+Every method is one configuration of the same pipeline:
 
 1. *De-Align / Hybrid*: hard-debias the English store (Bolukbasi et al. 2016).
 2. Align the gendered store to the (possibly debiased) English store by orthogonal Procrustes
@@ -29,11 +29,12 @@ A word already used by an earlier pair is not moved twice (the later pair is ski
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 import numpy as np
 
 from geobias.alignment import Dictionary, ProcrustesAligner, load_dictionary
+from geobias.choices import Neutralize
 from geobias.directions.subspace import fitted_subspace
 from geobias.errors import InputError
 from geobias.mitigation._directions import (
@@ -50,7 +51,6 @@ from geobias.store.merge import merged_store
 from geobias.validation import check_choice
 
 #: Which words eq. 2 neutralises (see the module docstring).
-Neutralize = Literal["inanimate", "all-other"]
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,10 @@ class BilingualMitigation(Mitigation):
     debias_english: ClassVar[bool] = False
     anchor: ClassVar[str | None] = None  # None (no shift), "origin", "english"
     bilingual_pca: ClassVar[bool] = True  # d_PCA from both languages' definitional pairs
-    bilingual = True
+    needs_english = "required"
+    needs_dictionary = "optional"
+    grammatical_gender = "required"
+    keeps_grammar = True  # d_s is orthogonalised to d_g (Shift); a method without a shift overrides it
 
     def __init__(self, *, lexicon: GenderLexicon | None = None, en_lexicon: GenderLexicon | None = None,
                  refine: int = 0, grammatical=None, neutralize: str = "inanimate"):
@@ -178,16 +181,24 @@ class BilingualMitigation(Mitigation):
         self.grammatical = grammatical
         self.neutralize = neutralize
 
+    @classmethod
+    def from_fit_pairs(cls, fit_pairs, *, lang: str, grammatical=None, nouns=((), ()), two_form=(),
+                       random_state: int = 0) -> BilingualMitigation:
+        """See :meth:`Mitigation.from_fit_pairs`: d_PCA from ``fit_pairs``, eq. 2 on ``nouns``, the
+        shift on ``two_form``; ``grammatical`` is d_g of the (unaligned) gendered store."""
+        lexicon = GenderLexicon(lang, list(fit_pairs), list(nouns[0]), list(nouns[1]), list(two_form))
+        return cls(lexicon=lexicon, grammatical=grammatical)
+
     # ------------------------------------------------------------------ fit
-    def fit(self, store: VectorStore, en_store: VectorStore | None = None,
+    def fit(self, store: VectorStore, *, en: VectorStore | None = None,
             dictionary: Dictionary | str | None = None) -> BilingualMitigation:
-        """Fit on the gendered-language ``store`` and the English ``en_store``.
+        """Fit on the gendered-language ``store`` and the English ``en``.
 
         Parameters
         ----------
         store : VectorStore
             The gendered language (original, unaligned unless ``dictionary`` is None).
-        en_store : VectorStore, optional
+        en : VectorStore, optional
             English. Required except for Shift Ori, which then works monolingually.
         dictionary : Dictionary, path or "identical", optional
             Source → English pairs for Procrustes; required by De-Align and Hybrid.
@@ -204,11 +215,11 @@ class BilingualMitigation(Mitigation):
             :class:`HardDebias` for English), missing English store or dictionary, dimension
             mismatch, empty word lists, no dictionary pair in vocabulary.
         """
-        self._fit(store, en_store, dictionary)
+        self._fit(store, en, dictionary)
         return self
 
-    def fit_transform_pair(self, store: VectorStore, en_store: VectorStore | None = None,
-                           dictionary: Dictionary | str | None = None, *,
+    def fit_transform_pair(self, store: VectorStore, *, en: VectorStore | None = None,
+                           dictionary: Dictionary | str | None = None,
                            shared: dict | None = None) -> tuple[VectorStore, VectorStore | None]:
         """:meth:`fit`, then :meth:`transform_pair` of the same stores, reusing what fitting
         computed (the aligned store, the debiased English) instead of computing it again.
@@ -227,13 +238,14 @@ class BilingualMitigation(Mitigation):
         Returns
         -------
         (VectorStore, VectorStore or None)
-            Equal to ``fit(store, en_store, dictionary).transform_pair(store, en_store)``.
+            Equal to ``fit(store, en=en, dictionary=dictionary).transform_pair(store, en)``.
 
         Raises
         ------
         InputError
             As :meth:`fit`.
         """
+        en_store = en
         aligned, en_out = self._fit(store, en_store, dictionary, shared=shared)
         if self.direction_ is not None:
             out = self.apply_shift(aligned)
@@ -458,6 +470,11 @@ class BilingualMitigation(Mitigation):
             v[fi] += np.outer(delta, d)
         return out.with_vectors(v.astype(np.float32), note=self.name)
 
+    @property
+    def dimensions_removed_(self) -> int:
+        """1 when the method shifts along d_s, 0 for De-Align (a rotation)."""
+        return 1 if self.direction_ is not None else 0
+
     def transform_pair(self, store: VectorStore, en_store: VectorStore | None) -> tuple[VectorStore, VectorStore | None]:
         """``(transform(store), transform(en_store))``; the English side is ``None`` when
         ``en_store`` is None."""
@@ -474,6 +491,7 @@ class ShiftOri(BilingualMitigation):
     name = "shift-ori"
     anchor = "origin"
     bilingual_pca = False
+    needs_english = "optional"
 
 
 class ShiftEN(BilingualMitigation):
@@ -492,6 +510,8 @@ class DeAlign(BilingualMitigation):
     name = "de-align"
     debias_english = True
     changes_english = True
+    needs_dictionary = "required"
+    keeps_grammar = False  # no shift: the gendered language is only rotated
 
 
 class HybridOri(BilingualMitigation):
@@ -501,6 +521,7 @@ class HybridOri(BilingualMitigation):
     anchor = "origin"
     debias_english = True
     changes_english = True
+    needs_dictionary = "required"
 
 
 class HybridEN(BilingualMitigation):
@@ -511,3 +532,4 @@ class HybridEN(BilingualMitigation):
     anchor = "english"
     debias_english = True
     changes_english = True
+    needs_dictionary = "required"

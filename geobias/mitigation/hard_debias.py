@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
+from geobias.choices import Protect
 from geobias.errors import InputError
 from geobias.mitigation._directions import semantic_direction
 from geobias.mitigation.base import Mitigation
@@ -16,7 +16,6 @@ from geobias.results import Result
 from geobias.store import VectorStore
 
 #: Protected set of hard debias (see :class:`HardDebias`).
-Protect = Literal["paper", "extended"]
 
 
 @dataclass(frozen=True)
@@ -130,6 +129,7 @@ class HardDebias(Mitigation):
     """
 
     name = "hard-debias"
+    grammatical_gender = "never"  # the gender-specific and equalise lists exist for English only
 
     def __init__(self, *, lexicon: GenderLexicon | None = None, protect: str = "paper",
                  case_variants: bool = True):
@@ -140,14 +140,23 @@ class HardDebias(Mitigation):
     def _lexicon(self, store: VectorStore) -> GenderLexicon:
         return self.lexicon or GenderLexicon.for_language(store.lang or "en")
 
-    def fit(self, store: VectorStore, en_store: VectorStore | None = None, dictionary=None) -> HardDebias:
-        """Learn g and the word sets from ``store`` (``en_store``/``dictionary`` are unused).
+    @classmethod
+    def from_fit_pairs(cls, fit_pairs, *, lang: str, grammatical=None, nouns=((), ()), two_form=(),
+                       random_state: int = 0) -> HardDebias:
+        """See :meth:`Mitigation.from_fit_pairs`: g from ``fit_pairs``, which are also the
+        gender-specific words and the equalise pairs."""
+        fem, masc = [f for f, _ in fit_pairs], [m for _, m in fit_pairs]
+        lexicon = GenderLexicon(lang, list(fit_pairs), gender_specific=masc + fem, equalize_pairs=list(fit_pairs))
+        return cls(lexicon=lexicon, case_variants=False)
+
+    def fit(self, store: VectorStore, *, en: VectorStore | None = None, dictionary=None) -> HardDebias:
+        """Learn g and the word sets from ``store`` (``en``/``dictionary`` are unused).
 
         Parameters
         ----------
         store : VectorStore
             Vectors of the lexicon's language (English for the default lists).
-        en_store, dictionary : ignored
+        en, dictionary : ignored
             Accepted so that every method of :data:`geobias.mitigation.METHODS` fits alike.
 
         Returns
@@ -194,6 +203,18 @@ class HardDebias(Mitigation):
         self.fitted_ = True
         return self
 
+    @property
+    def report_(self) -> HardDebiasFit:
+        """The first five explained-variance ratios of g and the sizes of the fitted word sets."""
+        self._check_fitted()
+        return HardDebiasFit(list(self.explained_variance_ratio_[:5]), len(self.gender_specific_),
+                             len(self.equalize_pairs_))
+
+    @property
+    def dimensions_removed_(self) -> int:
+        """1: the gender direction g."""
+        return 1
+
     def transform(self, store: VectorStore) -> VectorStore:
         """A new, hard-debiased store (unit rows; the input is unchanged).
 
@@ -238,6 +259,25 @@ class HardDebias(Mitigation):
             v[ia] = nu + (z * sign)[:, None] * gd
             v[ib] = nu - (z * sign)[:, None] * gd
         return store.with_vectors(v, note="hard-debias")
+
+
+@dataclass(frozen=True)
+class HardDebiasFit(Result):
+    """What a :class:`HardDebias` fit found (its ``report_``).
+
+    Attributes
+    ----------
+    direction_explained_variance_ratio : list of float
+        The first five explained-variance ratios of the PCA that gave g.
+    n_gender_specific : int
+        Gender-specific words in the vocabulary (kept out of neutralising).
+    n_equalize_pairs : int
+        Equalise pairs in the vocabulary.
+    """
+
+    direction_explained_variance_ratio: list
+    n_gender_specific: int
+    n_equalize_pairs: int
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,7 @@ class InlpKeepGrammar(Inlp):
 
     name = "inlp-keep-grammar"
     keeps_grammar = True
+    grammatical_gender = "required"
 
     def __init__(self, *, masculine: Sequence[str] | None = None, feminine: Sequence[str] | None = None,
                  n_iterations: int = 35, classifier: Classifier = "svm", stop_at_chance: bool = True,

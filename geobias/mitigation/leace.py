@@ -129,6 +129,7 @@ class LeaceKeepGrammar(Leace):
 
     name = "leace-keep-grammar"
     keeps_grammar = True
+    grammatical_gender = "required"
 
     def __init__(self, *, masculine: Sequence[str] | None = None, feminine: Sequence[str] | None = None,
                  shrinkage: bool = True, svd_tol: float = 0.01, constrain_cov_trace: bool = False,

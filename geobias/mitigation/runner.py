@@ -107,21 +107,19 @@ class Mitigated:
 def needs_english(method: str, *, en_given: bool = False, dictionary_given: bool = False) -> bool:
     """Whether :func:`mitigate` needs English vectors for ``method``.
 
-    Only a bilingual method (Zhou et al.) uses them: always when English vectors or a
-    dictionary are given, and otherwise for every bilingual method but ``shift-ori`` (which
-    works monolingually). Hard debias and the erasure methods never do.
+    From the method's ``needs_english``: never for ``"never"`` (hard debias, the erasers); for
+    ``"optional"`` (``shift-ori``, which works monolingually) when English vectors or a
+    dictionary are given; always for ``"required"``.
 
     Raises
     ------
     InputError
         Unknown method.
     """
-    from geobias.mitigation import ErasureMitigation, HardDebias, get_method
+    from geobias.mitigation import get_method
 
-    cls = get_method(method)
-    if issubclass(cls, ErasureMitigation) or cls is HardDebias:
-        return False
-    return en_given or dictionary_given or cls.bilingual and method != "shift-ori"
+    need = get_method(method).needs_english
+    return need == "required" or need == "optional" and (en_given or dictionary_given)
 
 
 def mitigate(
@@ -153,9 +151,9 @@ def mitigate(
     Returns
     -------
     Mitigated
-        Erasure methods are fitted on and applied to ``store.normalized()`` (unit rows); the
-        others to ``store`` itself. The report of hard debias holds the first five explained
-        variance ratios of the gender direction and the sizes of its word sets.
+        Methods with ``unit_rows`` (the erasers) are fitted on and applied to
+        ``store.normalized()``; the others to ``store`` itself. ``report`` is the method's
+        ``report_`` with the method and the language.
 
     Raises
     ------
@@ -167,24 +165,14 @@ def mitigate(
     Zhou et al. (2019). Examining gender bias in languages with grammatical gender. EMNLP, §3.
     Bolukbasi et al. (2016). Man is to computer programmer as woman is to homemaker? NeurIPS.
     """
-    from geobias.mitigation import ErasureMitigation, HardDebias, get_method
+    import inspect
+
+    from geobias.mitigation import get_method
 
     cls = get_method(method)
-    if issubclass(cls, ErasureMitigation):
-        unit = store.normalized()
-        est = cls().fit(unit)
-        outputs = {lang: est.transform(unit)}
-        report = est.report_.to_dict()
-    elif cls is HardDebias:
-        est = cls().fit(store)
-        outputs = {lang: est.transform(store)}
-        report = {"direction_explained_variance_ratio": list(est.explained_variance_ratio_[:5]),
-                  "n_gender_specific": len(est.gender_specific_), "n_equalize_pairs": len(est.equalize_pairs_)}
-    else:
-        est = cls(refine=refine)
-        debiased, en_out = est.fit_transform_pair(store, en, dictionary)  # maps and debiases once
-        outputs = {lang: debiased}
-        if cls.changes_english:
-            outputs["en"] = en_out
-        report = est.report_.to_dict()
+    est = cls(refine=refine) if "refine" in inspect.signature(cls).parameters else cls()
+    data = store.normalized() if cls.unit_rows else store
+    debiased, en_out = est.fit_transform_pair(data, en=en, dictionary=dictionary)  # maps and debiases once
+    outputs = {lang: debiased, **({"en": en_out} if cls.changes_english else {})}
+    report = est.report_.to_dict()
     return Mitigated(method, lang, est, outputs, {"method": method, "lang": lang, **report})

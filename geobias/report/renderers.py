@@ -70,7 +70,7 @@ def evaluation(console, result, lang: str = "src", permutations: int = 0, seed: 
 
 @table("geobias.evaluation.erasure.ErasureTableResult")
 def erasure(console, result) -> None:
-    from geobias.evaluation import erasure as er
+    from geobias.report import erasure as er
 
     if result.lang == "en":
         er.render_english(console, result)
