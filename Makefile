@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test test-slow test-all lint install bench clean-vectors
+.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 test-all: test test-slow
+
+# `make fuzz`: the property-based fuzz suites (command layer, command line, HTTP) with a larger budget.
+fuzz: $(STAMP)
+	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/test_fuzz_commands.py tests/test_service_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/pip install -q -e ".[bench]"

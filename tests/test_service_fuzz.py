@@ -7,6 +7,8 @@ small synthetic store, permutations kept small by the strategy (larger ones are 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (pip install 'geobias[serve]')")
@@ -20,7 +22,7 @@ from hypothesis import strategies as st  # noqa: E402
 from geobias.commands import commands  # noqa: E402
 
 SMALL = "small-fr"
-N_EXAMPLES = 40
+N_EXAMPLES = int(os.environ.get("GEOBIAS_FUZZ_EXAMPLES", "40"))
 
 words = st.sampled_from(["homme", "femme", "infirmier", "infirmière", "avocat", "zzz", "", "../x", "é", "a b"])
 word_lists = st.lists(words, max_size=6)

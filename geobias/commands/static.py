@@ -90,6 +90,11 @@ def _attribute_file(value: Any, info: ValidationInfo) -> Any:
         from geobias.wordlists import read_attribute_file
 
         return [list(side) for side in read_attribute_file(Path(value).expanduser())]
+    if isinstance(value, (list, tuple)):
+        if (len(value) != 2 or not all(isinstance(side, (list, tuple)) and side for side in value)
+                or not all(isinstance(w, str) and w.strip() for side in value for w in side)):
+            raise InputError("attributes is [male words, female words]: two non-empty lists of words")
+        return [[w.strip() for w in side] for side in value]
     return value
 
 
