@@ -28,6 +28,9 @@ def serve_command(
     max_upload_mb: Annotated[int, typer.Option("--max-upload-mb", help="Largest vector-file upload.")] = 1024,
     max_queue: Annotated[int, typer.Option("--max-queue", help="Queued jobs beyond which POST /jobs answers 429.")] = 16,
     max_permutations: Annotated[int, typer.Option("--max-permutations", help="Cap on permutations per request.")] = 1_000_000,
+    max_tries: Annotated[int, typer.Option("--max-tries", help=(
+        "Times a job is started before it is given up: a job interrupted by a stop of the server runs again "
+        "on the next start."))] = 3,
 ) -> None:
     """Serve the analyses over HTTP: stores, quick analyses, background jobs, HTML reports.
 
@@ -56,6 +59,7 @@ def serve_command(
     config = ServiceConfig(
         vectors_dir=vectors_dir or default_vectors_dir(), data_dir=data_dir or default_data_dir(), token=token,
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
+        max_tries=max_tries,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)

@@ -68,6 +68,10 @@ class ServiceConfig:
         Longest inline word list / dictionary (lines).
     max_k : int, default 1,000
         Largest neighbour count.
+    max_tries : int, default 3
+        Times a job is started before it is given up: a job the server was running when it
+        stopped (a crash, a kill) is queued again on the next start, at most ``max_tries - 1``
+        times, each interruption recorded in the job.
     """
 
     vectors_dir: Path
@@ -80,6 +84,7 @@ class ServiceConfig:
     max_permutations: int = 1_000_000
     max_words: int = 10_000
     max_k: int = 1000
+    max_tries: int = 3
     models_dir: Path | None = field(default=None)
 
     def __post_init__(self) -> None:
@@ -87,5 +92,7 @@ class ServiceConfig:
         self.data_dir = Path(self.data_dir).expanduser().resolve()
         if self.models_dir is None:
             self.models_dir = self.data_dir / "models"
+        if self.max_tries < 1:
+            raise InputError(f"--max-tries must be at least 1; got {self.max_tries}")
         if self.workers < 1:
             raise InputError(f"--workers must be at least 1; got {self.workers}")

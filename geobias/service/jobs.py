@@ -1,8 +1,10 @@
 """Background jobs: the record (SQLite) first, then a worker process running the command's ``run``.
 
 States: ``queued`` → ``running`` → ``done`` | ``failed`` | ``cancelled``. The database under the
-data directory is the truth: a restart keeps every finished result, marks a job that was
-running ``failed`` with the reason, and queues again the jobs that never started. A job's
+data directory is the truth: a restart keeps every finished result, queues again a job that was
+running (jobs are deterministic and write only into their own folder, which is emptied first),
+at most ``config.max_tries`` starts in all, each interruption kept in the job's record, and
+queues again the jobs that never started. A job's
 process dies with the server (``PR_SET_PDEATHSIG``), so no orphan keeps writing after a crash.
 """
 
@@ -39,9 +41,14 @@ CREATE TABLE IF NOT EXISTS jobs (
     finished REAL,
     pid INTEGER,
     result TEXT,
-    error TEXT
+    error TEXT,
+    tries INTEGER NOT NULL DEFAULT 0,
+    interruptions TEXT NOT NULL DEFAULT '[]'
 )
 """
+#: Columns added since the first schema (a database from an earlier version gains them).
+_ADDED_COLUMNS = {"tries": "INTEGER NOT NULL DEFAULT 0", "interruptions": "TEXT NOT NULL DEFAULT '[]'"}
+_INTERRUPTED = "the server stopped while this job was running"
 
 
 class JobNotFound(GeobiasError):
@@ -83,6 +90,10 @@ class JobManager:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(_SCHEMA)
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
+        for column, decl in _ADDED_COLUMNS.items():
+            if column not in have:
+                self._db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {decl}")
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._procs: dict[str, Any] = {}
         self._start_lock = threading.Lock()
@@ -106,22 +117,42 @@ class JobManager:
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         """Recover from a previous run, then start ``config.workers`` runner threads."""
-        now = time.time()
-        self._exec(
-            "UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE state = 'running'",
-            (now, json.dumps({"type": "Interrupted", "message":
-                              "the server stopped while this job was running; submit it again"})),
-        )
+        self._recover(time.time())
         with self._db_lock:
             queued = [r[0] for r in self._db.execute("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created")]
         for job_id in queued:
-            shutil.rmtree(self.root / job_id / "artifacts", ignore_errors=True)
+            self._clear_outputs(job_id)
             self._queue.put(job_id)
         threading.Thread(target=_warm_forkserver, name="geobias-forkserver", daemon=True).start()
         for i in range(self.config.workers):
             t = threading.Thread(target=self._worker, name=f"geobias-job-{i}", daemon=True)
             t.start()
             self._threads.append(t)
+
+    def _recover(self, now: float) -> None:
+        """Jobs the server was running when it stopped: queued again while they have tries left
+        (the interruption recorded), else failed with the reason."""
+        with self._db_lock:
+            rows = self._db.execute("SELECT id, tries, interruptions FROM jobs WHERE state = 'running'").fetchall()
+        for job_id, tries, interruptions in rows:
+            history = [*json.loads(interruptions or "[]"), {"at": now, "reason": _INTERRUPTED}]
+            if tries < self.config.max_tries:
+                self._exec("UPDATE jobs SET state = 'queued', started = NULL, pid = NULL, interruptions = ? "
+                           "WHERE id = ? AND state = 'running'", (json.dumps(history), job_id))
+            else:
+                error = {"type": "Interrupted", "message": f"{_INTERRUPTED}, {tries} time(s) out of "
+                                                           f"{self.config.max_tries}; submit it again"}
+                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ?, interruptions = ? "
+                           "WHERE id = ? AND state = 'running'", (now, json.dumps(error), json.dumps(history), job_id))
+
+    def _clear_outputs(self, job_id: str) -> None:
+        """Empty what an earlier, interrupted start of the job may have written."""
+        folder = self.root / job_id
+        shutil.rmtree(folder / "artifacts", ignore_errors=True)
+        for name in ("result.json", "error.json", "progress.json", "stdout.txt", "stderr.txt"):
+            (folder / name).unlink(missing_ok=True)
+        for leftover in folder.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
 
     def stop(self) -> None:
         self._stopping = True
@@ -219,6 +250,8 @@ class JobManager:
             "created": row["created"], "started": start, "finished": end, "progress": progress,
             "params": json.loads(row["params"]),
             "error": json.loads(row["error"]) if row["error"] else None,
+            "tries": row.get("tries", 0),
+            "interruptions": json.loads(row.get("interruptions") or "[]"),
         }
         if with_result:
             out["result"] = json.loads(row["result"]) if row["result"] else None
@@ -270,8 +303,8 @@ class JobManager:
         env.pop("GEOBIAS_DEBUG", None)
         from geobias.service.worker import context, run_job
 
-        cur = self._exec("UPDATE jobs SET state = 'running', started = ? WHERE id = ? AND state = 'queued'",
-                         (time.time(), job_id))
+        cur = self._exec("UPDATE jobs SET state = 'running', started = ?, tries = tries + 1 "
+                         "WHERE id = ? AND state = 'queued'", (time.time(), job_id))
         if not cur.rowcount:
             return  # cancelled meanwhile
         proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
