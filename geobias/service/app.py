@@ -108,8 +108,10 @@ def create_app(config: ServiceConfig) -> Limits:
         yield
         jobs.stop()
 
+    from geobias.service.http import ERROR_RESPONSES
+
     app = FastAPI(title="geobias", summary="Gender bias in the geometry of word representations",
-                  version=_version(), lifespan=lifespan)
+                  version=_version(), lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
 
     # ------------------------------------------------------------------ errors
@@ -130,7 +132,9 @@ def create_app(config: ServiceConfig) -> Limits:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):
-        return error(exc.status_code, _HTTP_TYPES.get(exc.status_code, "HTTPError"), str(exc.detail))
+        # keep the exception's headers: a 405 lists the allowed methods (``Allow``), as HTTP requires
+        return error(exc.status_code, _HTTP_TYPES.get(exc.status_code, "HTTPError"), str(exc.detail),
+                     headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception):

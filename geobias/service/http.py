@@ -17,6 +17,20 @@ PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; s
                 "X-Content-Type-Options": "nosniff"}
 
 
+#: The error body of every 4xx and 5xx answer, for the OpenAPI description of every route.
+ERROR_SCHEMA = {"type": "object", "required": ["error"], "additionalProperties": False, "properties": {
+    "error": {"type": "object", "required": ["type", "message"], "additionalProperties": False,
+              "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
+    for status, text in ((400, "Bad input (the message says what)"), (401, "Missing or wrong bearer token"),
+                         (404, "No such store, job or route"), (405, "Method not allowed"),
+                         (409, "Name taken, or job already finished"), (413, "Body or upload too large"),
+                         (422, "A parameter of the wrong type, out of range or above a cap; a word out of vocabulary"),
+                         (429, "Job queue full"))
+}
+
+
 def error(status: int, type_: str, message: str, headers: dict | None = None) -> JSONResponse:
     """The one error shape: ``{"error": {"type", "message"}}`` with a one-line message."""
     one_line = " ".join(str(message).split()) or type_
@@ -41,8 +55,26 @@ async def json_body(request: Request) -> dict[str, Any]:
 
 
 def body_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """``openapi_extra`` documenting a JSON body with ``schema`` (routes that validate it themselves)."""
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+    """``openapi_extra`` documenting a JSON body with ``schema`` (routes that validate it themselves);
+    the schema's own ``$defs`` are inlined, since the document has no place for them."""
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": inline_defs(schema)}}}}
+
+
+def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every ``{"$ref": "#/$defs/X"}`` replaced by the definition (no recursion in ours)."""
+    defs = schema.get("$defs", {})
+
+    def walk(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(defs[ref.split("/")[-1]])
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
 
 
 def job_id(value: str) -> str:
