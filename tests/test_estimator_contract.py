@@ -143,3 +143,22 @@ def test_mitigation_dispatch_attributes(name, pair, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(Path(f).name for f in files.values())
     assert all(Path(f).parent == tmp_path for f in files.values())
 
+
+def test_the_tables_method_lists_are_registered():
+    """The evaluation tables list registry names only; the erasure table lists all of them."""
+    from geobias.evaluation import METHOD_KEYS
+    from geobias.evaluation.erasure import (
+        DEFAULT_METHODS,
+        ENGLISH_METHODS,
+        ERASURE_METHODS,
+        ERASURE_ONLY,
+        TABLE_VARIANTS,
+    )
+
+    assert list(METHOD_KEYS)[0] == "original"
+    assert all(METHODS[k].needs_english != "never" for k in list(METHOD_KEYS)[1:])
+    assert all(registered in METHODS for registered, _ in TABLE_VARIANTS.values())
+    assert sorted(ERASURE_METHODS) == sorted(["original", *METHODS, *TABLE_VARIANTS])
+    assert set(DEFAULT_METHODS) <= set(ERASURE_METHODS)
+    assert set(ERASURE_ONLY) == set(METHODS) - set(METHOD_KEYS)
+    assert set(ENGLISH_METHODS) - {"original"} <= {n for n, c in METHODS.items() if c.grammatical_gender != "required"}
