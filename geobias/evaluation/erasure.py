@@ -222,7 +222,7 @@ class ErasureWords:
 # ------------------------------------------------------------------------------- the table
 def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorStore, dictionary, *,
                 fit_pairs: list, g_src: GenderSubspace, d_g: np.ndarray,
-                nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int | None]:
+                nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int]:
     """Fit ``name`` (a registry name or a :data:`TABLE_VARIANTS` key) from the seed's fit words.
 
     A method that aligns with a dictionary (``needs_dictionary`` other than ``"never"``) is
