@@ -7,6 +7,8 @@ A new estimator joins by one entry in :data:`ESTIMATORS` (mitigation methods joi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from _synthetic_bilingual import make_pair
@@ -125,3 +127,38 @@ def test_mitigation_class_attributes_are_consistent(name, pair):
     assert est.report_.to_dict()  # what mitigation.json records
     if cls.changes_english:  # a debiased English side, not the input
         assert en_out is not None and en_out is not en and not np.array_equal(en_out.vectors, en.vectors)
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_mitigation_dispatch_attributes(name, pair, tmp_path):
+    """What the dispatcher reads besides the needs: a method that aligns takes ``refine``, and
+    ``save_artefacts`` writes files only under the directory it is given."""
+    cls = METHODS[name]
+    assert ("refine" in cls().get_params()) == (cls.needs_dictionary != "never")
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    store, lex = (en, en_lex) if cls.grammatical_gender == "never" else (fr, fr_lex)
+    kw = {"en_lexicon": en_lex} if cls.needs_english != "never" else {}
+    est = cls(lexicon=lex, **kw).fit(store, **({"en": en, "dictionary": dico} if cls.needs_english != "never" else {}))
+    files = est.save_artefacts(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(Path(f).name for f in files.values())
+    assert all(Path(f).parent == tmp_path for f in files.values())
+
+
+def test_the_tables_method_lists_are_registered():
+    """The evaluation tables list registry names only; the erasure table lists all of them."""
+    from geobias.evaluation import METHOD_KEYS
+    from geobias.evaluation.erasure import (
+        DEFAULT_METHODS,
+        ENGLISH_METHODS,
+        ERASURE_METHODS,
+        ERASURE_ONLY,
+        TABLE_VARIANTS,
+    )
+
+    assert list(METHOD_KEYS)[0] == "original"
+    assert all(METHODS[k].needs_english != "never" for k in list(METHOD_KEYS)[1:])
+    assert all(registered in METHODS for registered, _ in TABLE_VARIANTS.values())
+    assert sorted(ERASURE_METHODS) == sorted(["original", *METHODS, *TABLE_VARIANTS])
+    assert set(DEFAULT_METHODS) <= set(ERASURE_METHODS)
+    assert set(ERASURE_ONLY) == set(METHODS) - set(METHOD_KEYS)
+    assert set(ENGLISH_METHODS) - {"original"} <= {n for n, c in METHODS.items() if c.grammatical_gender != "required"}

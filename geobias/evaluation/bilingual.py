@@ -252,7 +252,8 @@ def evaluate(
         Word-pair translation seeds (default: our adjective list); the first
         :data:`~geobias.evaluation.analogy.N_ADJECTIVES` usable ones are used.
     neutralize : {"inanimate", "all-other"}, default "inanimate"
-        Passed to the Shift methods (see :class:`~geobias.mitigation.BilingualMitigation`).
+        Passed to every method (see :class:`~geobias.mitigation.BilingualMitigation`; De-Align,
+        which does not shift, neutralises nothing).
     progress : callable, optional
         Called with a short message before each method.
 
@@ -346,18 +347,12 @@ def evaluate(
             e_out = en
             base_aligned = s_out
         else:
-            kwargs = dict(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical)
             cls = get_method(key)
-            if getattr(cls, "anchor", None) is not None:
-                kwargs["neutralize"] = neutralize
-            est = cls(**kwargs)
+            est = cls(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical, neutralize=neutralize)
             s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary, shared=shared)
-            direction = getattr(est, "direction_", None)
-            report = getattr(est, "report_", None)
-            n_neutral = getattr(report, "n_neutralized", None)
-            if base_aligned is None and getattr(est, "aligner_", None) is not None and not getattr(
-                    est, "debias_english", False):
-                base_aligned = est.aligner_.transform(src)
+            direction, n_neutral = est.direction_, est.report_.n_neutralized  # None without a shift
+            if base_aligned is None and not cls.changes_english:  # it aligned to the unchanged English
+                base_aligned = shared_procrustes(src, en, dictionary, shared=shared)[1]
         row: dict[str, float | None] = {}
         mw = monolingual_mweat(s_out, occupations, male, female, n_permutations=n_permutations, seed=seed)
         row["mweat_statistic"] = float(mw.statistic)

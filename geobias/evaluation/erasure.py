@@ -61,8 +61,12 @@ from geobias.store import VectorStore
 if TYPE_CHECKING:
     from geobias.directions.subspace import GenderSubspace
 
-#: Method names of the erasure table (registry names of :data:`geobias.mitigation.METHODS` plus
-#: ``original``), in column order.
+#: The table's own configurations of a registered method: name → (registry name, parameters
+#: set after :meth:`~geobias.mitigation.Mitigation.from_fit_pairs`).
+TABLE_VARIANTS = {"inlp-35": ("inlp", {"n_iterations": 35, "stop_at_chance": False})}
+#: Method names of the erasure table (``original``, every registry name of
+#: :data:`geobias.mitigation.METHODS` and :data:`TABLE_VARIANTS`; a test checks they agree), in
+#: column order.
 ERASURE_METHODS = ("original", "hard-debias", "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en",
                    "leace", "leace-keep-grammar", "inlp", "inlp-keep-grammar", "inlp-35")
 #: Methods that only this table evaluates (``geobias evaluate --methods`` routes here when one is named).
@@ -218,24 +222,37 @@ class ErasureWords:
 # ------------------------------------------------------------------------------- the table
 def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorStore, dictionary, *,
                 fit_pairs: list, g_src: GenderSubspace, d_g: np.ndarray,
-                nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int | None]:
-    """Returns (erased source store in the shared space, English store, dimensions removed)."""
-    from geobias.mitigation import METHODS, Inlp
+                nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int]:
+    """Fit ``name`` (a registry name or a :data:`TABLE_VARIANTS` key) from the seed's fit words.
+
+    A method that aligns with a dictionary (``needs_dictionary`` other than ``"never"``) is
+    fitted on the unaligned gendered store ``src`` with ``g_src`` (it aligns the store and
+    carries d_g over itself); every other method on ``aligned``, the shared space, with the
+    aligned ``d_g``. English and the dictionary are passed to every method (those that do not
+    use them ignore them).
+
+    Returns
+    -------
+    (VectorStore, VectorStore, int)
+        The erased source store in the shared space, the English store (debiased where the
+        method changes English) and the dimensions removed.
+
+    Raises
+    ------
+    InputError
+        What the method's ``fit`` raises.
+    """
+    from geobias.mitigation import METHODS
 
     if name == "original":
         return aligned, en, 0
-    cls = Inlp if name == "inlp-35" else METHODS[name]
-    # a method that uses English is fitted on the gendered store (it aligns it itself); the
-    # others in the shared space, where d_g is the aligned one
-    bilingual = cls.needs_english != "never"
-    est = cls.from_fit_pairs(fit_pairs, lang=src.lang or "xx", grammatical=g_src if bilingual else d_g,
-                             nouns=nouns, two_form=lexicon_two_form, random_state=seed)
-    if name == "inlp-35":  # the table's fixed-rank variant
-        est.set_params(n_iterations=35, stop_at_chance=False)
-    if bilingual:
-        s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary)
-        return s_out, e_out, est.dimensions_removed_
-    return est.fit_transform_pair(aligned)[0], en, est.dimensions_removed_
+    registered, params = TABLE_VARIANTS.get(name, (name, {}))
+    cls = METHODS[registered]
+    aligns = cls.needs_dictionary != "never"
+    est = cls.from_fit_pairs(fit_pairs, lang=src.lang or "xx", grammatical=g_src if aligns else d_g,
+                             nouns=nouns, two_form=lexicon_two_form, random_state=seed).set_params(**params)
+    s_out, e_out = est.fit_transform_pair(src if aligns else aligned, en=en, dictionary=dictionary)
+    return s_out, e_out, est.dimensions_removed_
 
 
 def erasure_table(
@@ -493,7 +510,7 @@ def english_erasure_table(
     from geobias import wordlists
     from geobias.evaluation.similarity import read_similarity_file, word_similarity
     from geobias.metrics import weat
-    from geobias.mitigation import METHODS, HardDebias, direct_bias
+    from geobias.mitigation import METHODS, direct_bias
     from geobias.mitigation._directions import semantic_direction
     from geobias.mitigation._erasure import semantic_gender_words
 
@@ -528,18 +545,18 @@ def english_erasure_table(
         rng = np.random.default_rng(seed)
         fm = [masc_all[i] for i in sorted(rng.choice(len(masc_all), max(2, int(round(fit_fraction * len(masc_all)))), replace=False))]
         ff = [fem_all[i] for i in sorted(rng.choice(len(fem_all), max(2, int(round(fit_fraction * len(fem_all)))), replace=False))]
+        # what a method takes of the seed's draw (hard debias takes none: the project's lists)
+        fit_words = {"masculine": fm, "feminine": ff, "random_state": seed}
         for name in methods:
             if progress:
                 progress(f"en seed {seed}: {name}")
             t0 = time.perf_counter()
             if name == "original":
                 out, rank = en, 0
-            elif name == "hard-debias":
-                out, rank = HardDebias().fit(en).transform(en), 1
             else:
-                kw = {"random_state": seed} if name == "inlp" else {}
-                est = METHODS[name](masculine=fm, feminine=ff, **kw).fit(en)
-                out, rank = est.transform(en), est.projection_.rank
+                est = METHODS[name]()
+                est.set_params(**{k: v for k, v in fit_words.items() if k in est.get_params()})
+                out, rank = est.fit_transform_pair(en)[0], est.dimensions_removed_
             row = per[name]
             row["rank_removed"].append(rank)
             g = semantic_direction(out.normalized(), defs).direction.astype(np.float64)

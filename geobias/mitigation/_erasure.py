@@ -318,6 +318,34 @@ class ErasureMitigation(Mitigation):
         """The rank of the erased subspace."""
         return self.projection_.rank
 
+    def save_artefacts(self, out: str | os.PathLike) -> dict[str, str]:
+        """Write ``projection_`` to ``out/projection.npz``: the frozen map, re-applicable to any
+        store of the fitted dimension (:meth:`ErasureProjection.load`).
+
+        Parameters
+        ----------
+        out : str or PathLike
+            An existing directory.
+
+        Returns
+        -------
+        dict of str to str
+            ``{"projection": path}``.
+
+        Raises
+        ------
+        NotFittedError
+            Before :meth:`fit`.
+        InputError
+            ``projection.npz`` exists, or ``out`` is missing or not writable.
+        """
+        from pathlib import Path
+
+        self._check_fitted()
+        path = str(Path(out) / "projection.npz")
+        self.projection_.save(path)
+        return {"projection": path}
+
     @property
     def report_(self) -> Result:
         self._check_fitted()

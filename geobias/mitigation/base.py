@@ -3,6 +3,7 @@ and one way to fit and apply it."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from geobias.estimator import Estimator
@@ -22,8 +23,9 @@ class Mitigation(Estimator):
     ``mitigation.json``.
 
     Every caller — ``geobias mitigate`` (:func:`geobias.mitigation.runner.mitigate`), the
-    evaluation tables, the service — fits a method through :meth:`fit_transform_pair` and reads
-    the class attributes below; none of them branches on the method's family.
+    evaluation tables, the service — fits a method through :meth:`fit_transform_pair`, reads
+    the class attributes below and writes what the method can re-apply through
+    :meth:`save_artefacts`; none of them branches on the method's family.
 
     Class attributes
     ----------------
@@ -32,7 +34,9 @@ class Mitigation(Estimator):
     needs_english : {"never", "optional", "required"}
         Whether ``fit`` uses the English store ``en``.
     needs_dictionary : {"never", "optional", "required"}
-        Whether ``fit`` uses a bilingual dictionary (source → English) to align the stores.
+        Whether ``fit`` uses a bilingual dictionary (source → English) to align the stores. A
+        method that uses one aligns by Procrustes and takes a ``refine`` parameter (the rounds
+        of refinement); it is fitted on the unaligned store.
     grammatical_gender : {"never", "optional", "required"}
         Whether the method is for a language with grammatical gender: ``"never"`` (its lists
         exist for English only: hard debias), ``"optional"`` (any language), ``"required"`` (it
@@ -98,3 +102,29 @@ class Mitigation(Estimator):
     def dimensions_removed_(self) -> int:
         """The number of dimensions the fitted method removes (or neutralises) from a store."""
         raise NotImplementedError
+
+    def save_artefacts(self, out: str | os.PathLike) -> dict[str, str]:
+        """Write what the fitted method can re-apply to other stores, besides the debiased vectors.
+
+        ``geobias mitigate`` calls it after writing the vectors (the erasers write their
+        :class:`~geobias.mitigation.ErasureProjection` as ``projection.npz``); the default writes
+        nothing.
+
+        Parameters
+        ----------
+        out : str or PathLike
+            The directory the debiased vectors were written to.
+
+        Returns
+        -------
+        dict of str to str
+            ``{name: path}`` of each file written (empty by default).
+
+        Raises
+        ------
+        NotFittedError
+            Before :meth:`fit` (a method that writes something).
+        InputError
+            A file exists already, or ``out`` is not writable.
+        """
+        return {}

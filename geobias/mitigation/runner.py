@@ -69,7 +69,8 @@ class Mitigated:
 
     def save(self, out: str | Path, fmt: str = "w2v-text", *, drop_whitespace_words: bool = False
              ) -> MitigateResult:
-        """Write the debiased stores, the record and (erasure methods) the projection to ``out``.
+        """Write the debiased stores, the record and what the method can re-apply
+        (:meth:`~geobias.mitigation.Mitigation.save_artefacts`: the erasers' projection) to ``out``.
 
         Parameters
         ----------
@@ -90,17 +91,13 @@ class Mitigated:
         InputError
             As :func:`geobias.store.export.export_stores`.
         """
-        from geobias.mitigation import ErasureMitigation
         from geobias.store.export import export_stores
 
         report = dict(self.report)
         exported = export_stores(self.outputs, out, fmt, record=report,
                                  drop_whitespace_words=drop_whitespace_words)
         report["dropped_whitespace_words"] = exported.dropped
-        files = exported.files
-        if isinstance(self.estimator, ErasureMitigation):  # the frozen artefact, re-applicable to any store of this dimension
-            files = {**files, "projection": str(Path(out) / "projection.npz")}
-            self.estimator.projection_.save(files["projection"])
+        files = {**exported.files, **self.estimator.save_artefacts(out)}
         return MitigateResult(self.method, self.lang, files, fmt, report)
 
 
@@ -146,7 +143,8 @@ def mitigate(
     dictionary : str or Dictionary, optional
         Alignment dictionary LANG → en (a path, ``"identical"``...), bilingual methods only.
     refine : int, default 0
-        Procrustes refinement rounds, bilingual methods only.
+        Procrustes refinement rounds, for the methods that align with a dictionary
+        (``needs_dictionary`` other than ``"never"``); ignored by the others.
 
     Returns
     -------
@@ -165,12 +163,10 @@ def mitigate(
     Zhou et al. (2019). Examining gender bias in languages with grammatical gender. EMNLP, §3.
     Bolukbasi et al. (2016). Man is to computer programmer as woman is to homemaker? NeurIPS.
     """
-    import inspect
-
     from geobias.mitigation import get_method
 
     cls = get_method(method)
-    est = cls(refine=refine) if "refine" in inspect.signature(cls).parameters else cls()
+    est = cls(**({"refine": refine} if cls.needs_dictionary != "never" else {}))  # it aligns: Procrustes rounds
     data = store.normalized() if cls.unit_rows else store
     debiased, en_out = est.fit_transform_pair(data, en=en, dictionary=dictionary)  # maps and debiases once
     outputs = {lang: debiased, **({"en": en_out} if cls.changes_english else {})}
