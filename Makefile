@@ -43,7 +43,7 @@ test-all: test test-slow
 
 # `make fuzz`: the property-based fuzz suites (command layer, command line, HTTP) with a larger budget.
 fuzz: $(STAMP)
-	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/test_fuzz_commands.py tests/test_service_fuzz.py
+	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/test_fuzz_commands.py tests/test_service_fuzz.py tests/test_service_schema.py
 
 bench: $(STAMP)
 	$(BIN)/pip install -q -e ".[bench]"
