@@ -35,7 +35,6 @@ def live_schema(tmp_path_factory):
 
 def test_every_operation_conforms(live_schema):
     import httpx
-
     from hypothesis import given
     from schemathesis.checks import (
         content_type_conformance,
