@@ -67,6 +67,11 @@ class _Bar:
             self._progress.update(self._task, postfix=text)
 
 
+def reporter(progress: Progress | None) -> Progress:
+    """``progress``, or a silent :class:`Progress` when it is ``None`` (a command run from Python)."""
+    return progress if progress is not None else Progress()
+
+
 class _Advance:
     """The ``update``/``set_postfix`` face of a :meth:`Progress.bar` callback."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -32,6 +32,11 @@ class Params(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    #: Fields the service refuses when set: reading part of a file, unpickling, building subword
+    #: vectors are choices for a local run (the service opens its stores once, in full, and loads
+    #: no pickle).
+    local_only: ClassVar[tuple[str, ...]] = ("limit", "trust_pickle", "subwords")
 
 
 def front_of(info) -> Front:
@@ -167,25 +172,37 @@ def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: F
     if isinstance(data, Params):
         data = data.model_dump()
     if front == "service" and not outputs_given:
-        given = [f for f in cmd.outputs if data.get(f) is not None]
-        if given:
-            raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
+        refuse_outputs(cmd, data)
     try:
-        return cmd.params.model_validate(data, context={"front": front})
+        params = cmd.params.model_validate(data, context={"front": front})
     except ValidationError as exc:
         field, message, cause = _first_error(exc)
         if isinstance(cause, ParameterError):
-            text = str(cause)
-            if field and not text.startswith(field) and (cause.field is None or cause.field == field):
-                text = f"{field} {text}" if text.startswith("must ") else f"{field}: {text}"
-            raise ParameterError(text, cause.field or field) from None
-        if isinstance(cause, InputError) and not isinstance(cause, ParameterError):
-            raise type(cause)(f"{field}: {message}" if field and not message.startswith(field) else message) from None
-        if field is None or message.startswith(field):
-            text = message
-        else:
-            text = f"{field} {message}" if message.startswith("must ") else f"{field}: {message}"
-        raise ParameterError(text, field) from None
+            named = cause.field is None or cause.field == field
+            raise ParameterError(_prefixed(field if named else None, message), cause.field or field) from None
+        if isinstance(cause, InputError):
+            raise type(cause)(_prefixed(field, message)) from None
+        raise ParameterError(_prefixed(field, message), field) from None
+    if front == "service":
+        local = next((f for f in params.local_only if f in type(params).model_fields and getattr(params, f)), None)
+        if local is not None:
+            raise ParameterError(f"{local} is not available in the service (stores are opened once, in full, and "
+                                 "no pickle is loaded)", local)
+    return params
+
+
+def _prefixed(field: str | None, message: str) -> str:
+    """``message`` naming ``field`` first: "seed must be ...", "targets_x: no such file ..."."""
+    if not field or message.startswith(field):
+        return message
+    return f"{field} {message}" if message.startswith("must ") else f"{field}: {message}"
+
+
+def refuse_outputs(cmd: Command, data: dict[str, Any]) -> None:
+    """Raise :class:`ParameterError` when a service client sets a field naming an output file."""
+    given = [f for f in cmd.outputs if data.get(f) is not None]
+    if given:
+        raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
 
 
 def dump(params: Params) -> dict[str, Any]:

@@ -12,6 +12,8 @@ Where a command takes words or a text file, the field accepts what each front do
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -85,23 +87,34 @@ def _text(value: Any, info: ValidationInfo) -> Any:
 TextInput = Annotated[Path | Inline, BeforeValidator(_text)]
 
 
-def read_text_input(value: Path | Inline, what: str, reader):
-    """Run a file reader of the library on a :data:`TextInput`; for inline text the messages name
-    ``what``, not the temporary file it is read from."""
-    if isinstance(value, Path):
-        return reader(value)
+@contextmanager
+def text_path(value: Path | Inline | None, what: str) -> Iterator[Path | None]:
+    """A file holding a :data:`TextInput` for the block: the path itself, or inline text written
+    to a temporary file (removed afterwards); ``None`` stays ``None``."""
+    if value is None or isinstance(value, Path):
+        yield value
+        return
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="geobias-inline-") as d:
         path = Path(d) / what
         path.write_text(value.text, encoding="utf-8")
+        yield path
+
+
+def read_text_input(value: Path | Inline, what: str, reader):
+    """Run a file reader of the library on a :data:`TextInput`; for inline text the messages and
+    the result's ``source`` name ``what``, not the temporary file it is read from."""
+    import dataclasses
+
+    with text_path(value, what) as path:
         try:
             result = reader(path)
         except InputError as exc:
+            if isinstance(value, Path):
+                raise
             raise InputError(str(exc).replace(str(path), what)) from None
-    import dataclasses
-
-    if dataclasses.is_dataclass(result) and getattr(result, "source", None) == str(path):
+    if isinstance(value, Inline) and dataclasses.is_dataclass(result) and getattr(result, "source", None) == str(path):
         result = dataclasses.replace(result, source=f"{what} (inline)")  # not the temporary file's path
     return result
 
@@ -154,4 +167,5 @@ Seed = Annotated[int, AfterValidator(_non_negative), Field(le=2**63 - 1, descrip
 Limit = Annotated[int | None, AfterValidator(lambda v: v if v is None else _positive(v)),
                   Field(description="Read only the first N vectors.")]
 
-__all__ = ["Count", "Inline", "NonNegative", "Lang", "Limit", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input"]
+__all__ = ["Count", "Inline", "Lang", "Limit", "NonNegative", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input",
+           "text_path"]

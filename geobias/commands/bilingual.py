@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
+from geobias._progress import reporter
 from geobias.choices import MitigationMethod, Neutralize, Protect, WriteFormat
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import (
@@ -19,14 +20,9 @@ from geobias.commands._fields import (
     StoreRef,
     TextInput,
     read_text_input,
+    text_path,
 )
 from geobias.errors import InputError, ParameterError
-
-
-def _progress(progress):
-    from geobias._progress import Progress
-
-    return progress if progress is not None else Progress()
 
 
 class TwoStores(Params):
@@ -39,13 +35,6 @@ class TwoStores(Params):
                                  description="English vectors: registry name or path.")
     limit: Limit = None
     trust_pickle: bool = False
-
-    @model_validator(mode="after")
-    def _service_store(self, info: ValidationInfo):
-        if front_of(info) == "service" and (self.limit is not None or self.trust_pickle):
-            field = "limit" if self.limit is not None else "trust_pickle"
-            raise ParameterError(f"{field} is not available in the service (stores are opened once, in full)", field)
-        return self
 
     def source(self):
         from geobias.sources import resolve_store
@@ -111,7 +100,7 @@ def align(p: AlignParams, *, progress=None):
     from geobias.sources import resolve_store, store_path
     from geobias.store import save_store
 
-    ui = _progress(progress)
+    ui = reporter(progress)
     out = store_path(p.out)
     if out.exists():
         raise InputError(f"{out} already exists; choose another --out")
@@ -166,7 +155,7 @@ def translate_eval(p: TranslateEvalParams, *, progress=None):
     )
     from geobias.sources import resolve_store
 
-    ui = _progress(progress)
+    ui = reporter(progress)
     dico = read_text_input(p.dictionary, "dictionary", read_dictionary)
     with ui.stage(f"loading {p.src} vectors"):
         s = resolve_store(p.src, p.src_vectors, limit=p.limit, trust_pickle=p.trust_pickle, option="--src-vectors")
@@ -211,18 +200,6 @@ class EvaluateParams(TwoStores):
         return [m.strip().replace("_", "-") for m in self.methods.split(",") if m.strip()]
 
 
-def _with_text_file(value, what: str, fn):
-    """Call ``fn(path)`` with a real file for a :data:`TextInput` (inline text goes to a temporary file)."""
-    if value is None or isinstance(value, Path):
-        return fn(value)
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="geobias-inline-") as d:
-        path = Path(d) / what
-        path.write_text(value.text, encoding="utf-8")
-        return fn(path)
-
-
 @command("evaluate", EvaluateParams, outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
 def evaluate(p: EvaluateParams, *, progress=None):
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
@@ -255,10 +232,9 @@ def evaluate(p: EvaluateParams, *, progress=None):
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
     src, en = p.source(), p.english()
-    with _progress(progress).status("evaluating") as update:
-        result = _with_text_file(p.wordsim, "wordsim", lambda sim: evaluate_methods(
-            src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations, seed=p.seed,
-            neutralize=p.neutralize, progress=lambda m: update(f"evaluating {m}")))
+    with reporter(progress).status("evaluating") as update, text_path(p.wordsim, "wordsim") as sim:
+        result = evaluate_methods(src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations,
+                                  seed=p.seed, neutralize=p.neutralize, progress=lambda m: update(f"evaluating {m}"))
     if p.plot is not None:
         from geobias.report.plots import plot_occupation_projections, save_figure
 
@@ -327,7 +303,7 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
     from geobias.alignment import read_dictionary
     from geobias.evaluation import erasure as er
 
-    ui = _progress(progress)
+    ui = reporter(progress)
     if p.lang == "en":
         ms = methods or list(er.ENGLISH_METHODS)
         bad = [m for m in ms if m not in er.ENGLISH_METHODS]
@@ -337,10 +313,9 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
         from geobias.sources import resolve_store
 
         en = resolve_store("en", p.vectors or p.en_vectors, limit=p.limit, trust_pickle=p.trust_pickle)
-        with ui.status("erasing") as update:
-            return _with_text_file(p.wordsim, "wordsim", lambda sim: er.english_erasure_table(
-                en, methods=ms, seeds=seeds, fit_fraction=fit_fraction, similarity=sim,
-                n_permutations=p.permutations, progress=update))
+        with ui.status("erasing") as update, text_path(p.wordsim, "wordsim") as sim:
+            return er.english_erasure_table(en, methods=ms, seeds=seeds, fit_fraction=fit_fraction, similarity=sim,
+                                            n_permutations=p.permutations, progress=update)
     if p.dictionary is None or p.test_dictionary is None:
         raise InputError("--dictionary and --test-dictionary are required for a gendered language")
     ms = methods or list(er.DEFAULT_METHODS)
@@ -350,10 +325,9 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
     src, en = p.source(), p.english()
-    with ui.status("erasing") as update:
-        result = _with_text_file(p.wordsim, "wordsim", lambda sim: er.erasure_table(
-            src, en, train, test, similarity=sim, methods=ms, seeds=seeds, fit_fraction=fit_fraction,
-            n_permutations=p.permutations, progress=update))
+    with ui.status("erasing") as update, text_path(p.wordsim, "wordsim") as sim:
+        result = er.erasure_table(src, en, train, test, similarity=sim, methods=ms, seeds=seeds,
+                                  fit_fraction=fit_fraction, n_permutations=p.permutations, progress=update)
         if plot is not None:
             from geobias.report.plots import plot_erasure_plane, save_figure
 
@@ -398,7 +372,7 @@ def mitigate(p: MitigateParams, *, progress=None):
     from geobias.mitigation.runner import needs_english
     from geobias.store.export import check_export
 
-    ui = _progress(progress)
+    ui = reporter(progress)
     use_en = needs_english(p.method, en_given=p.en_vectors is not None, dictionary_given=p.dictionary is not None)
     check_export(p.out, p.format)  # fail before loading and fitting
     dictionary = _dictionary(p.dictionary)
@@ -455,7 +429,7 @@ def hard_debias(p: HardDebiasParams, *, progress=None):
     if p.out is not None:
         write_vectors(debiased, p.out, format=p.format)
         report = dataclasses.replace(report, out=str(p.out))
-        _progress(progress).note(f"wrote {report.out}")
+        reporter(progress).note(f"wrote {report.out}")
     return report
 
 

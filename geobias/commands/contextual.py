@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
+from geobias._progress import reporter
 from geobias.choices import (
     BecProLang,
     CdaMode,
@@ -30,11 +31,6 @@ def _bars(progress):
     """What the model-scoring and training loops report their bars to: the command's progress
     reporter when someone watches (a terminal, a job record), else nothing."""
     return progress if progress is not None and progress.enabled else False
-
-
-def _note(progress, text: str) -> None:
-    if progress is not None:
-        progress.note(text)
 
 
 class AssociationParams(EngineParams):
@@ -95,7 +91,7 @@ def probe_becpro(p: BecproParams, *, progress=None):
         from geobias.report.plots import plot_becpro, save_figure
 
         save_figure(plot_becpro(res), p.plot, dpi=120)
-        _note(progress, f"plot written to {p.plot}")
+        reporter(progress).note(f"plot written to {p.plot}")
     return out
 
 
@@ -175,7 +171,7 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
         from geobias.report.plots import plot_sentiment, save_figure
 
         save_figure(plot_sentiment(res), p.plot, dpi=120, bbox_inches=None)
-        _note(progress, f"plot written to {p.plot}")
+        reporter(progress).note(f"plot written to {p.plot}")
     return res
 
 
@@ -195,7 +191,7 @@ def becpro_generate(p: GenerateParams, *, progress=None):
     rows = generate_becpro(p.lang)
     path = write_becpro(rows, p.out, lang=p.lang, overwrite=p.overwrite)
     res = BecProCorpusFile(p.lang, str(path), len(rows))
-    _note(progress, f"wrote {res.n_sentences} BEC-Pro {res.lang.upper()} sentences to {res.path}")
+    reporter(progress).note(f"wrote {res.n_sentences} BEC-Pro {res.lang.upper()} sentences to {res.path}")
     return res
 
 
@@ -251,7 +247,7 @@ def finetune(p: FinetuneParams, *, progress=None):
     res = finetune_mlm(p.model, docs, p.out, cda=p.cda, epochs=p.epochs, batch_size=p.batch_size, lr=p.lr,
                        max_steps=p.max_steps, mlm_probability=p.mlm_probability, max_length=p.max_length,
                        seed=p.seed, device=p.device, overwrite=p.overwrite, progress=_bars(progress))
-    _note(progress, f"saved to {res.output} (compare: geobias probe becpro --model {res.model} --compare {res.output})")
+    reporter(progress).note(f"saved to {res.output} (compare: geobias probe becpro --model {res.model} --compare {res.output})")
     return res
 
 
@@ -292,7 +288,7 @@ def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
     data = read_labelled(p.train, p.text_column, p.label_column, positive_label=p.positive_label,
                          negative_label=p.negative_label, encoding=p.encoding)
     if data.dropped:
-        _note(progress, "dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())))
+        reporter(progress).note("dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())))
     tr, te = split_indices(len(data.texts), p.test_size, p.seed, p.limit)
     res = train_classifier(
         p.model, [data.texts[i] for i in tr], [data.labels[i] for i in tr], p.out, condition=p.condition,
@@ -300,6 +296,6 @@ def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
         max_steps=p.max_steps, max_length=p.max_length, seed=p.seed, device=p.device, overwrite=p.overwrite,
         test_texts=[data.texts[i] for i in te], test_labels=[data.labels[i] for i in te], progress=_bars(progress),
     )
-    _note(progress, f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE "
+    reporter(progress).note(f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE "
                     "--column COL)")
     return res

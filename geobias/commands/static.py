@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
 
+from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, WordSet
@@ -28,25 +29,13 @@ class StoreParams(Params):
     subwords: bool = Field(False, description="fastText .bin only: build vectors for out-of-vocabulary list words "
                                               "from character n-grams.")
 
-    @model_validator(mode="after")
-    def _service_store(self, info: ValidationInfo):
-        if front_of(info) == "service" and (self.limit is not None or self.trust_pickle or self.subwords):
-            field = "limit" if self.limit is not None else "trust_pickle" if self.trust_pickle else "subwords"
-            raise ParameterError(f"{field} is not available in the service (stores are opened once, in full)", field)
-        return self
-
     def store(self, progress=None, wanted=None, *, lang: str | None = None):
         """Resolve the store (see :func:`geobias.sources.resolve_store`) under a progress stage."""
         from geobias.sources import resolve_store
 
-        def load():
+        with reporter(progress).stage("loading vectors"):
             return resolve_store(lang or self.lang, self.vectors, limit=self.limit, trust_pickle=self.trust_pickle,
                                  subword_words=wanted if self.subwords else None)
-
-        if progress is None:
-            return load()
-        with progress.stage("loading vectors"):
-            return load()
 
 
 class PermutationParams(Params):
@@ -285,7 +274,7 @@ def directions(p: DirectionsParams, *, progress=None):
         if language.grammatical_gender:
             wanted += [w for nouns in wordlists.gendered_nouns(language.code) for w in nouns]
     store = p.store(progress, wanted)
-    stage = progress.stage if progress is not None else _no_stage
+    stage = reporter(progress).stage
     with stage("fitting d_PCA, d_g (LDA, cross-validated) and d_s"):
         result = gender_directions(store, language.code, cv=p.cv, random_state=p.seed,
                                    max_per_class=p.max_per_class, oov=p.oov)
@@ -293,12 +282,6 @@ def directions(p: DirectionsParams, *, progress=None):
         with stage("plotting"):
             _plot_plane(p, store, result, language)
     return result
-
-
-def _no_stage(description: str):
-    from contextlib import nullcontext
-
-    return nullcontext()
 
 
 def _plot_plane(p: DirectionsParams, store, result, language) -> Path:

@@ -8,15 +8,10 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, ValidationInfo
 
+from geobias._progress import reporter
 from geobias.choices import Engine
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
-
-
-def _progress(progress):
-    from geobias._progress import Progress
-
-    return progress if progress is not None else Progress()
 
 
 class ListParams(Params):
@@ -49,7 +44,7 @@ def vectors_install(p: InstallParams, *, progress=None):
     from geobias.sources.registry import SOURCES, install
     from geobias.wordlists import read_word_file
 
-    ui = _progress(progress)
+    ui = reporter(progress)
     extra = read_word_file(p.words) if p.words is not None else None
     options = {"vocab_size": p.vocab_size, "extra_words": extra}
     if p.from_path is None and p.name in SOURCES and SOURCES[p.name].kind in ("url", "encoder"):
@@ -75,7 +70,7 @@ def vectors_info(p: InfoParams, *, progress=None):
 
     info = describe(p.target, limit=p.limit, trust_pickle=p.trust_pickle, verify=p.verify)
     if info.sha256_ok is False:
-        _progress(progress).note("warning: the installed vectors do not match their checksum; reinstall with --force")
+        reporter(progress).note("warning: the installed vectors do not match their checksum; reinstall with --force")
     return info
 
 
@@ -154,7 +149,7 @@ def vectors_pool(p: PoolParams, *, progress=None):
                              progress=progress if progress is not None and progress.enabled else False)
     save_store(store, target, overwrite=p.overwrite)
     res = PooledStoreFile(p.model, str(target), len(store), store.dim, p.layer, None if ctx is None else len(ctx))
-    _progress(progress).note(f"pooled {res.n_words} words x {res.dim} d from {res.model} into {res.path}")
+    reporter(progress).note(f"pooled {res.n_words} words x {res.dim} d from {res.model} into {res.path}")
     return res
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from geobias.commands import Command, Params, dump, execute, get, validate
+from geobias.commands._base import refuse_outputs
 from geobias.commands._fields import Inline
 from geobias.errors import InputError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
@@ -156,9 +157,7 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     cmd = get(kind)
     if not cmd.job:
         raise ParameterError(f"{kind} is not a job kind; POST /{kind} answers it directly", "kind")
-    given = [f for f in cmd.outputs if body.get(f) is not None]
-    if given:
-        raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
+    refuse_outputs(cmd, body)
     extra = _outputs(cmd, body, job_dir / "artifacts")
     params = within_caps(config, validate(cmd, {**body, **extra}, front="service", outputs_given=True))
     for field in ("vectors", "en_vectors", "src_vectors", "tgt_vectors"):
