@@ -362,7 +362,6 @@ def test_bad_jobs_and_unknown_ids(server):
 def test_restart_after_sigkill(tmp_path, small_file):
     """Finished jobs survive a crash; the job that was running is queued again with the reason;
     an upload cut off by the crash leaves no store and no staging file behind."""
-    import sqlite3
 
     from geobias.store import save_store
 
@@ -395,14 +394,8 @@ def test_restart_after_sigkill(tmp_path, small_file):
         while not any((data / "uploads").glob(".upload-*/upload")) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert any((data / "uploads").glob(".upload-*/upload"))
-        with sqlite3.connect(data / "jobs.sqlite3") as db:
-            pid = db.execute("SELECT pid FROM jobs WHERE id = ?", (slow["id"],)).fetchone()[0]
-        srv.kill()  # SIGKILL: no shutdown code runs
+        _kill_with_its_job(srv, data, slow["id"])  # SIGKILL: no shutdown code runs
         c.close()
-        deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(pid), "the job process outlived the server"
 
         srv.start()
         c = httpx.Client(base_url=srv.url, timeout=30)
@@ -426,6 +419,24 @@ def _ignore(fn):
         fn()
     except Exception:  # noqa: BLE001 - the connection dies with the server, as intended
         pass
+
+
+def _kill_with_its_job(srv, data, job_id: str) -> None:
+    """SIGKILL the server once the running job's process is recorded; check that the job's
+    process does not outlive it."""
+    import sqlite3
+
+    deadline, pid = time.monotonic() + 30, None
+    while pid is None and time.monotonic() < deadline:
+        with sqlite3.connect(data / "jobs.sqlite3") as db:
+            pid = db.execute("SELECT pid FROM jobs WHERE id = ?", (job_id,)).fetchone()[0]
+        time.sleep(0.02)
+    assert pid is not None, "the job never started"
+    srv.kill()
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the job process outlived the server"
 
 
 def _alive(pid: int) -> bool:
@@ -507,15 +518,9 @@ def test_a_job_survives_five_kills_in_a_row(tmp_path):
             deadline = time.monotonic() + 60
             while c.get(f"/jobs/{job_id}").json()["state"] != "running" and time.monotonic() < deadline:
                 time.sleep(0.05)
-            time.sleep(0.5)  # inside the permutation test
-            with sqlite3.connect(data / "jobs.sqlite3") as db:
-                pid = db.execute("SELECT pid FROM jobs WHERE id = ?", (job_id,)).fetchone()[0]
-            srv.kill()
+            assert c.get(f"/jobs/{job_id}").json()["state"] == "running"
+            _kill_with_its_job(srv, data, job_id)
             c.close()
-            deadline = time.monotonic() + 10
-            while _alive(pid) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert not _alive(pid), "the job process outlived the server"
             srv.start()
             c = httpx.Client(base_url=srv.url, timeout=60)
         done = wait_job(c, job_id, timeout=300)

@@ -103,7 +103,7 @@ def align(p: AlignParams, *, progress=None):
     ui = reporter(progress)
     out = store_path(p.out)
     if out.exists():
-        raise InputError(f"{out} already exists; choose another --out")
+        raise InputError(f"{out} already exists; choose another `out`")
     check_output_path(out, what="store", overwrite=False, directory=True)  # fail before loading and fitting
     dictionary = _dictionary(p.dictionary)
     with ui.stage(f"loading {p.src} vectors"):
@@ -228,7 +228,7 @@ def evaluate(p: EvaluateParams, *, progress=None):
         shifting = [k for k in keys if k in METHOD_KEYS and k != "original"
                     and getattr(get_method(k), "anchor", None) is not None]
         if not shifting:
-            raise InputError("--plot draws occupations on each Shift/Hybrid method's d_s; --methods has none")
+            raise InputError("`plot` draws occupations on each Shift/Hybrid method's d_s; `methods` has none")
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
     src, en = p.source(), p.english()
@@ -317,7 +317,7 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
             return er.english_erasure_table(en, methods=ms, seeds=seeds, fit_fraction=fit_fraction, similarity=sim,
                                             n_permutations=p.permutations, progress=update)
     if p.dictionary is None or p.test_dictionary is None:
-        raise InputError("--dictionary and --test-dictionary are required for a gendered language")
+        raise InputError("`dictionary` and `test_dictionary` are required for a gendered language")
     ms = methods or list(er.DEFAULT_METHODS)
     bad = [m for m in ms if m not in er.ERASURE_METHODS]
     if bad:

@@ -139,9 +139,9 @@ class SentimentParams(Params):
     @model_validator(mode="after")
     def _inputs(self):
         if not self.model and not self.vader:
-            raise InputError("no scorer given: pass --model (a sequence classifier) and/or --vader")
+            raise InputError("no scorer given: pass `model` (a sequence classifier) and/or `vader`")
         if not self.corpus and self.eec_paired is None:
-            raise InputError("no corpus given: pass --corpus FILE (and --column for .csv/.tsv) or --eec-paired EEC.csv")
+            raise InputError("no corpus given: pass `corpus` (and `column` for .csv/.tsv) or `eec_paired` (the EEC CSV)")
         return self
 
 
@@ -217,7 +217,20 @@ def cda(p: CdaParams, *, progress=None):
                         swapper=load_swapper("en", names=not p.no_names))
 
 
-class FinetuneParams(Params):
+class TrainingParams(Params):
+    """The optimiser steps and output of a fine-tuning (one loop: :mod:`geobias.contextual._training`)."""
+
+    epochs: int = Field(1, ge=1, description="Passes over the training texts.")
+    batch_size: int = Field(16, ge=1, description="Sequences per optimiser step.")
+    lr: float = Field(5e-5, gt=0, description="AdamW learning rate (constant).")
+    max_steps: int | None = Field(None, ge=1, description="Total optimiser steps (overrides epochs).")
+    max_length: int = Field(128, ge=8, description="Truncate texts to this many tokens.")
+    seed: Seed = 0
+    device: str = "auto"
+    overwrite: bool = Field(False, description="Replace an existing output directory.")
+
+
+class FinetuneParams(TrainingParams):
     """Parameters of ``finetune``: continued masked-LM pre-training."""
 
     model: str = Field(description=_MODEL)
@@ -226,15 +239,7 @@ class FinetuneParams(Params):
     cda: FinetuneCda = Field("cds", description=(
         "Counterfactual augmentation first: cds (substitute, p = 0.5), cda (add), none."))
     column: str | None = None
-    epochs: int = Field(1, ge=1)
-    batch_size: int = Field(16, ge=1)
-    lr: float = Field(5e-5, gt=0)
-    max_steps: int | None = Field(None, ge=1)
     mlm_probability: float = Field(0.15, gt=0, lt=1)
-    max_length: int = Field(128, ge=8)
-    seed: Seed = 0
-    device: str = "auto"
-    overwrite: bool = False
 
 
 @command("finetune", FinetuneParams, job=False, outputs=("out",), result="geobias.contextual.finetune.FinetuneResult")
@@ -251,7 +256,7 @@ def finetune(p: FinetuneParams, *, progress=None):
     return res
 
 
-class FinetuneClassifierParams(Params):
+class FinetuneClassifierParams(TrainingParams):
     """Parameters of ``finetune-classifier`` (Jentzsch & Turan 2022 §2.1 conditions)."""
 
     model: str = Field(description="Starting model: a sequence classifier, or an encoder such as minilm-l6.")
@@ -267,14 +272,6 @@ class FinetuneClassifierParams(Params):
     freeze_encoder: bool = False
     test_size: float = Field(0.2, ge=0, lt=1)
     limit: int | None = Field(None, ge=1)
-    epochs: int = Field(1, ge=1)
-    batch_size: int = Field(16, ge=1)
-    lr: float = Field(5e-5, gt=0)
-    max_steps: int | None = Field(None, ge=1)
-    max_length: int = Field(128, ge=8)
-    seed: Seed = 0
-    device: str = "auto"
-    overwrite: bool = False
 
 
 @command("finetune-classifier", FinetuneClassifierParams, job=False, outputs=("out",), result="geobias.contextual.sentiment_finetune.ClassifierFinetuneResult")

@@ -51,23 +51,46 @@ class PermutationParams(Params):
     seed: Seed = 0
 
 
-def _rows(value: Any, info: ValidationInfo) -> Any:
-    """TwoFormWord rows: a TSV file (CLI, Python) or a list of [feminine, masculine(, english)]."""
-    if value is None:
-        return None
-    if isinstance(value, (str, Path)):
-        if front_of(info) == "service":
-            raise InputError("give a list of [feminine, masculine] or [feminine, masculine, english] rows")
-        from geobias.wordlists import read_occupation_file
+def word_rows(sizes: tuple[int, ...], shape: str, read_file, noun: str = "row"):
+    """A before-validator for rows of words: a file read by ``read_file(path)`` (CLI, Python; the
+    service reads no server file) or a list of rows of ``sizes`` words, each non-empty and free of
+    tabs and line breaks. ``noun`` and ``shape`` name a row in messages (``"pair"``, ``"[first, second]"``)."""
 
-        return [list(o) for o in read_occupation_file(Path(value).expanduser())]
-    if isinstance(value, list):
-        for row in value:
-            if (not isinstance(row, (list, tuple)) or len(row) not in (2, 3)
-                    or not all(isinstance(w, str) and w.strip() and "\t" not in w and "\n" not in w for w in row)):
-                raise InputError(f"each entry is [feminine, masculine] or [feminine, masculine, english]; got {row!r}")
-        return [[w.strip() for w in row] for row in value]
-    return value
+    def validate_rows(value: Any, info: ValidationInfo) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, (str, Path)):
+            if front_of(info) == "service":
+                raise InputError(f"give a list of {shape} {noun}s")
+            return [list(row) for row in read_file(Path(value).expanduser())]
+        if isinstance(value, list):
+            for row in value:
+                if (not isinstance(row, (list, tuple)) or len(row) not in sizes
+                        or not all(isinstance(w, str) and w.strip() and "\t" not in w and "\n" not in w for w in row)):
+                    raise InputError(f"each {noun} is {shape}; got {row!r}")
+            return [[w.strip() for w in row] for row in value]
+        return value
+
+    return validate_rows
+
+
+def _occupation_file(path: Path):
+    from geobias.wordlists import read_occupation_file
+
+    return read_occupation_file(path)
+
+
+def _pair_file(path: Path):
+    from geobias.wordlists import read_pair_file
+
+    return read_pair_file(path)
+
+
+#: Two-form words: rows [feminine, masculine(, english)] or a TSV file of them.
+OccupationRows = Annotated[list[list[str]] | None, BeforeValidator(word_rows(
+    (2, 3), "[feminine, masculine] or [feminine, masculine, english]", _occupation_file, "entry"))]
+#: Ordered word pairs: rows [first, second] or a file of them.
+PairRows = Annotated[list[list[str]] | None, BeforeValidator(word_rows((2,), "[first, second]", _pair_file, "pair"))]
 
 
 def _attribute_file(value: Any, info: ValidationInfo) -> Any:
@@ -75,7 +98,7 @@ def _attribute_file(value: Any, info: ValidationInfo) -> Any:
         return None
     if isinstance(value, (str, Path)):
         if front_of(info) == "service":
-            raise InputError("give attributes_a and attributes_b as lists")
+            raise InputError("give `attributes_a` and `attributes_b` as lists")
         from geobias.wordlists import read_attribute_file
 
         return [list(side) for side in read_attribute_file(Path(value).expanduser())]
@@ -90,7 +113,7 @@ def _attribute_file(value: Any, info: ValidationInfo) -> Any:
 class MweatParams(StoreParams, PermutationParams):
     """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
 
-    targets: Annotated[list[list[str]] | None, BeforeValidator(_rows)] = Field(None, description=(
+    targets: OccupationRows = Field(None, description=(
         "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line) or rows [feminine, masculine"
         "(, english)]; default: the language's list."))
     attributes: Annotated[list[list[str]] | None, BeforeValidator(_attribute_file)] = Field(None, description=(
@@ -114,7 +137,7 @@ class MweatParams(StoreParams, PermutationParams):
         if self.attributes_a is not None and self.attributes is not None:
             raise ParameterError("give attributes or attributes_a/attributes_b, not both", "attributes")
         if self.targets_x is not None and len(self.targets_x) != len(self.targets_y):
-            raise InputError(f"targets_x has {len(self.targets_x)} words and targets_y {len(self.targets_y)}; "
+            raise InputError(f"`targets_x` has {len(self.targets_x)} words and `targets_y` {len(self.targets_y)}; "
                              "they pair masculine and feminine forms by position")
         return self
 
@@ -332,31 +355,12 @@ def neighbors(p: NeighborsParams, *, progress=None):
     return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)
 
 
-def _pair_rows(value: Any, info: ValidationInfo) -> Any:
-    """Ordered word pairs: a file (one pair per line, tab or space separated) or rows [x, y]."""
-    if value is None:
-        return None
-    if isinstance(value, (str, Path)):
-        if front_of(info) == "service":
-            raise InputError("give a list of [first, second] word pairs")
-        from geobias.wordlists import read_pair_file
-
-        return [[f, m] for f, m in read_pair_file(Path(value).expanduser())]
-    if isinstance(value, list):
-        for row in value:
-            if (not isinstance(row, (list, tuple)) or len(row) != 2
-                    or not all(isinstance(w, str) and w.strip() for w in row)):
-                raise InputError(f"each pair is [first, second]; got {row!r}")
-        return [[w.strip() for w in row] for row in value]
-    return value
-
-
 class RipaParams(StoreParams):
     """Parameters of RIPA (Ethayarajh et al. 2019)."""
 
     targets: WordSet | None = Field(None, description=(
         "Words to score: a file or a comma list; default: the language's occupations (both forms)."))
-    pairs: Annotated[list[list[str]] | None, BeforeValidator(_pair_rows)] = Field(None, description=(
+    pairs: PairRows = Field(None, description=(
         "Word pairs defining the relation, first<TAB>second per line (a file) or rows [first, second]; "
         "default: the language's definitional pairs as (masculine, feminine), so RIPA > 0 leans male."))
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")

@@ -69,10 +69,25 @@ def relation_vector(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tup
     {x_i − y_i} (uncentred, as a direction through the origin), oriented so that the mean
     difference projects positive.
 
+    Parameters
+    ----------
+    store : VectorStore
+    pairs : sequence of (str, str)
+        Ordered pairs (x, y); b points from y to x.
+
     Returns
     -------
-    (ndarray of shape (dim,), float64, float, list of str)
-        b (unit norm), the share of the differences' squared norm along b, the missing words.
+    b : ndarray of shape (dim,), float64
+        Unit norm.
+    share : float
+        The share of the differences' summed squared norm that lies along b (1.0 for one pair).
+    missing : list of str
+        Pair words not in the store (their pairs are not used).
+
+    References
+    ----------
+    Ethayarajh, Duvenaud & Hirst (2019), §5: the relation vector of a word pair or, for several,
+    the first principal component of their differences.
 
     Raises
     ------
