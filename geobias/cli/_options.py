@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from geobias._progress import Progress as _LibraryProgress
-from geobias.cli._choices import OovChoice, PermutationMethod, SimilarityChoice
+from geobias.cli._choices import OovChoice, SimilarityChoice
 
 Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
 OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
@@ -57,36 +56,6 @@ Oov = Annotated[
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
 
-
-def command_envelope(result: Any) -> dict[str, Any]:
-    """The result envelope for the running command: its name, the options it was given and the
-    stores it resolved, as recorded by :func:`geobias.results.record_input`."""
-    from geobias.results import envelope, recorded_inputs
-
-    inputs = recorded_inputs()
-    command = inputs.pop("command", "")
-    inputs.setdefault("options", {})
-    return envelope(command, inputs, result)
-
-
-def emit(result: Any, as_json: bool, render) -> None:
-    """Print ``result`` as the JSON envelope ``{command, geobias_version, inputs, result}``, or
-    through ``render(console, result)``."""
-    if as_json:
-        sys.stdout.write(json.dumps(command_envelope(result), indent=2, ensure_ascii=False) + "\n")
-    else:
-        render(stdout, result)
-
-
-Permutations = Annotated[int, typer.Option("--permutations", "-n", help=(
-    "Monte-Carlo permutations (with --permutation-method auto, the exact test when fewer partitions exist). "
-    "More than 100,000,000 partitions need --force."))]
-MethodOpt = Annotated[PermutationMethod, typer.Option("--permutation-method", help=(
-    "Permutation test: exact (enumerate every partition), monte-carlo (-n random permutations) or auto "
-    "(exact when there are at most -n partitions)."))]
-OldMethodOpt = Annotated[PermutationMethod | None, typer.Option("--method", hidden=True, help=(
-    "Deprecated spelling of --permutation-method."))]
-Force = Annotated[bool, typer.Option("--force", help="Run a permutation test above 100,000,000 partitions.")]
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
 
@@ -142,11 +111,6 @@ class Progress(_LibraryProgress):
             columns += [TimeElapsedColumn()]
         console = stderr if stderr.is_terminal else Console(stderr=True, force_terminal=False)
         return RichProgress(*columns, console=console, transient=stderr.is_terminal)
-
-    @contextmanager
-    def stage(self, description: str):
-        with self.status(description):
-            yield
 
     @contextmanager
     def status(self, description: str):
