@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from geobias._progress import Progress as _LibraryProgress
-from geobias.cli._choices import OovChoice, SimilarityChoice
+from geobias.cli._choices import OovChoice, PermutationMethod, SimilarityChoice
 
 Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
 OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
@@ -56,6 +56,16 @@ Oov = Annotated[
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
 
+
+Permutations = Annotated[int, typer.Option("--permutations", "-n", help=(
+    "Monte-Carlo permutations (with --permutation-method auto, the exact test when fewer partitions exist). "
+    "More than 100,000,000 partitions need --force."))]
+MethodOpt = Annotated[PermutationMethod, typer.Option("--permutation-method", help=(
+    "Permutation test: exact (enumerate every partition), monte-carlo (-n random permutations) or auto "
+    "(exact when there are at most -n partitions)."))]
+OldMethodOpt = Annotated[PermutationMethod | None, typer.Option("--method", hidden=True, help=(
+    "Deprecated spelling of --permutation-method."))]
+Force = Annotated[bool, typer.Option("--force", help="Run a permutation test above 100,000,000 partitions.")]
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
 
