@@ -98,7 +98,8 @@ def relation_vector(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tup
     missing = list(dict.fromkeys(w for p in pairs for w in p if w not in store))
     if not used:
         raise InputError("no word pair has both words in the store; RIPA needs at least one")
-    diff = np.stack([store[x].astype(np.float64) - store[y].astype(np.float64) for x, y in used])
+    diff = (store.lookup([x for x, _ in used]).vectors.astype(np.float64)
+            - store.lookup([y for _, y in used]).vectors.astype(np.float64))
     if not np.all(np.linalg.norm(diff, axis=1) > 0):
         raise InputError("a word pair has two identical vectors; its relation is undefined")
     _, s, vt = np.linalg.svd(diff, full_matrices=False)
