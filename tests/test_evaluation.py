@@ -197,7 +197,7 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
                                    "--wordsim", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"),
                                    "--json"])
     assert out.exit_code == 0, out.output
-    table = result_of(out.stdout)
+    table = result_of(out.stdout)["table"]
     assert set(table) == set(METHOD_KEYS)
     orig, hyb = table["original"], table["hybrid-ori"]
     # the paper's pattern, with tolerances wide enough for this smaller vocabulary

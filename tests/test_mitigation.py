@@ -114,6 +114,76 @@ def test_shift_neutralises_inanimate_nouns_not_person_nouns(pair):
         ShiftOri(lexicon=lex, neutralize="everything").fit(fr)
 
 
+def test_shift_moves_two_form_nouns_only_unless_asked_for_adjectives(pair):
+    """Zhou et al. eq. 3-4 move "nouns with both gender forms"; adjective pairs (the word-pair
+    translation seeds) stay put by default and are never neutralised."""
+    from dataclasses import replace
+
+    fr, en, dico, fr_lex, en_lex, _ = pair
+    nouns, adjectives = fr_lex.two_form[:6], fr_lex.two_form[6:]  # two pairs play the adjectives
+    lex = replace(fr_lex, two_form=nouns, two_form_adjectives=adjectives)
+    default = ShiftOri(lexicon=lex).fit(fr)
+    assert default.report_.n_pairs_shifted == 6
+    assert {f for f, _, _ in default.shift_pairs_} == {f for f, _, _ in nouns}
+    out = default.transform(fr)
+    for f, m, _ in adjectives:  # unchanged rows: neither moved nor neutralised
+        np.testing.assert_array_equal(out[f], fr[f])
+        np.testing.assert_array_equal(out[m], fr[m])
+        assert f not in default.neutralized_ and f not in lex.inanimate_nouns()
+    d = default.direction_
+    f, m, _ = nouns[0]
+    moved = out[[f, m]].astype(np.float64) @ d
+    assert moved.sum() == pytest.approx(0.0, abs=1e-5)  # a noun pair is centred on the origin (eq. 4)
+    wide = ShiftOri(lexicon=lex, shift_adjectives=True).fit(fr)
+    assert wide.report_.n_pairs_shifted == 8
+    f, m, _ = adjectives[0]
+    assert (wide.transform(fr)[[f, m]].astype(np.float64) @ wide.direction_).sum() == pytest.approx(0.0, abs=1e-5)
+    assert abs(float((fr[[f, m]].astype(np.float64) @ wide.direction_).sum())) > 1e-3  # it did move
+
+
+def test_project_lexicon_separates_occupations_from_adjectives():
+    from geobias import wordlists
+    from geobias.mitigation.lexicon import GenderLexicon
+
+    lex = GenderLexicon.for_language("fr")
+    assert lex.two_form == [(o.feminine, o.masculine, o.english) for o in wordlists.occupations("fr")]
+    assert lex.two_form_adjectives == [(a.feminine, a.masculine, a.english) for a in wordlists.adjectives("fr")]
+    assert not {w for t in lex.two_form_adjectives for w in t[:2]} & set(lex.inanimate_nouns())
+
+
+def test_french_person_nouns_are_not_neutralised_and_number_forms_agree():
+    """Person nouns found in the noun lists (gendre, moines, patriarche, vicomte were missed once)
+    keep their semantic gender; a listed person noun's other number form is listed too."""
+    from geobias import wordlists
+    from geobias.mitigation.lexicon import GenderLexicon
+
+    lex = GenderLexicon.for_language("fr")
+    inanimate = set(lex.inanimate_nouns())
+    assert not {"gendre", "moines", "patriarche", "vicomte", "moine", "vache"} & inanimate
+    nouns = set().union(*wordlists.gendered_nouns("fr"))
+    persons = set(lex.person_nouns)
+    assert persons <= nouns
+    for p in persons:
+        for other in (p + "s", p + "x", p[:-1] if p[-1:] in "sx" else None):
+            if other and other in nouns:
+                assert other in persons, (p, other)
+
+
+def test_bolukbasi_lists_and_paper_protocol():
+    from geobias.mitigation.lexicon import GenderLexicon
+    from geobias.wordlists import bolukbasi_lists
+
+    try:
+        theirs = bolukbasi_lists()
+    except InputError as exc:
+        pytest.skip(str(exc))
+    assert theirs.definitional_pairs[:3] == [("woman", "man"), ("girl", "boy"), ("she", "he")]
+    assert (len(theirs.definitional_pairs), len(theirs.gender_specific), len(theirs.equalize_pairs),
+            len(theirs.professions)) == (10, 1441, 52, 320)
+    lex = GenderLexicon.bolukbasi()
+    assert lex.gender_specific == theirs.gender_specific and lex.equalize_pairs == theirs.equalize_pairs
+
+
 def test_shift_ori_d_pca_is_monolingual(pair):
     fr, en, dico, fr_lex, en_lex, _ = pair
     mono = ShiftOri(lexicon=fr_lex).fit(fr)  # no English at all

@@ -36,6 +36,9 @@ def evaluate_command(
     neutralize: Annotated[NeutralizeChoice, typer.Option(
         "--neutralize", help="Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or "
         "'all-other' (ours: every word but the definitional and two-form words).")] = "inanimate",
+    shift_adjectives: Annotated[bool, typer.Option(
+        "--shift-adjectives", help="Shift also moves the two-form adjective pairs (ours, not the paper's: eq. 3-4 "
+        "move two-form nouns). They are the word-pair translation seeds, so this edits Table 2's own queries.")] = False,
     plot: Plot = None,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,

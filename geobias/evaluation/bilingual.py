@@ -48,6 +48,7 @@ METRIC_LABELS = {
     "inanimate_bias_mean": "Inanimate b_w mean",
     "inanimate_bias_max": "Inanimate b_w max",
     "n_neutralized": "Neutralised words",
+    "n_pairs_shifted": "Two-form pairs shifted",
     "similarity_pearson": "Similarity Pearson",
     "similarity_spearman": "Similarity Spearman",
     "similarity_coverage": "Similarity coverage",
@@ -63,7 +64,13 @@ METRIC_LABELS = {
     "mrr_masculine": "MRR masculine",
     "mrr_difference": "MRR diff. (m − f)",
     "asd": "ASD |f − m|",
+    "n_translation_queries_src_tgt": "Translation queries src→en",
+    "n_translation_queries_tgt_src": "Translation queries en→src",
+    "n_word_pair_queries": "Word-pair queries per gender",
 }
+#: Rows that hold counts (ints in the JSON, printed without decimals).
+COUNT_METRICS = frozenset({"n_neutralized", "n_pairs_shifted", "n_translation_queries_src_tgt",
+                           "n_translation_queries_tgt_src", "n_word_pair_queries"})
 
 
 @dataclass(frozen=True)
@@ -94,10 +101,16 @@ class EvaluationResult(Result):
     timings: dict = field(default_factory=dict)
     details: dict = field(default_factory=dict)
 
-    def to_dict(self):  # --json: exactly {method: {metric: value}}
+    def to_dict(self):  # --json: everything but the timings, which differ from run to run
         from geobias.results import jsonable
 
-        return jsonable(self.table)
+        return jsonable({"lang": self.lang, "table": self.table, "coverage": self.coverage,
+                         "settings": self.settings, "details": self.details})
+
+
+def _file_name(path) -> str | None:
+    """A file's name without its folder (results never carry the machine's paths)."""
+    return None if path is None else os.path.basename(str(path)) or str(path)
 
 
 def crosslingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
@@ -223,6 +236,7 @@ def evaluate(
     attributes: tuple[Sequence[str], Sequence[str]] | None = None,
     adjectives: Sequence | None = None,
     neutralize: str = "inanimate",
+    shift_adjectives: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> EvaluationResult:
     """Evaluate the original bilingual space and every mitigation method (Zhou et al. Tables 1–2).
@@ -254,6 +268,10 @@ def evaluate(
     neutralize : {"inanimate", "all-other"}, default "inanimate"
         Passed to every method (see :class:`~geobias.mitigation.BilingualMitigation`; De-Align,
         which does not shift, neutralises nothing).
+    shift_adjectives : bool, default False
+        Also move the two-form adjective pairs by eq. 4 (ours; see
+        :class:`~geobias.mitigation.BilingualMitigation`). Off by default: the adjectives are the
+        word-pair translation seeds S_i, so moving them edits Table 2's own queries.
     progress : callable, optional
         Called with a short message before each method.
 
@@ -341,16 +359,18 @@ def evaluate(
         if progress:
             progress(METHOD_KEYS[key])
         direction = None
-        n_neutral = None
+        n_neutral = n_shifted = None
         if key == "original":
             _, s_out = shared_procrustes(src, en, dictionary, shared=shared)
             e_out = en
             base_aligned = s_out
         else:
             cls = get_method(key)
-            est = cls(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical, neutralize=neutralize)
+            est = cls(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical, neutralize=neutralize,
+                      shift_adjectives=shift_adjectives)
             s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary, shared=shared)
             direction, n_neutral = est.direction_, est.report_.n_neutralized  # None without a shift
+            n_shifted = est.report_.n_pairs_shifted if direction is not None else None
             if base_aligned is None and not cls.changes_english:  # it aligned to the unchanged English
                 base_aligned = shared_procrustes(src, en, dictionary, shared=shared)[1]
         row: dict[str, float | None] = {}
@@ -366,7 +386,8 @@ def evaluate(
         row["mweat_crosslingual_p_value"] = float(cx.p_value)
         b_mean, b_max, top, n_in = inanimate_bias(s_out, inanimate, male, female)
         row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
-        row["n_neutralized"] = None if n_neutral is None else float(n_neutral)
+        row["n_neutralized"] = n_neutral
+        row["n_pairs_shifted"] = n_shifted
         det: dict = {"most_biased_inanimate": top}
         if direction is not None and base_aligned is not None and occ_used:
             d = np.asarray(direction, dtype=np.float64)
@@ -396,18 +417,19 @@ def evaluate(
                 row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
                 coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
                                                   "coverage": r.coverage}
+            row[f"n_translation_queries_{tag}"] = int(r.n_queries)
         an = word_pair_translation(s_out, e_out, occupations, adj)
         row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
-                   mrr_difference=an.mrr_difference, asd=an.asd)
+                   mrr_difference=an.mrr_difference, asd=an.asd, n_word_pair_queries=int(an.n_queries))
         coverage["analogy"] = {"occupations": an.n_words, "adjectives": [list(a) for a in an.adjectives],
                                "queries_per_gender": an.n_queries, "missing": an.missing}
         coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing), "n_a": mw.n_a, "n_b": mw.n_b}
         coverage["mweat_crosslingual"] = {"n_pairs": cx.n_pairs, "missing": list(cx.missing)}
         table[key] = row
         timings[key] = time.perf_counter() - t0
-    settings = {"dictionary": dictionary.source, "test_dictionary": test_dictionary.source,
-                "similarity": str(similarity) if similarity else None, "n_permutations": n_permutations,
-                "seed": seed, "csls_k": csls_k, "neutralize": neutralize,
+    settings = {"dictionary": _file_name(dictionary.source), "test_dictionary": _file_name(test_dictionary.source),
+                "similarity": _file_name(similarity), "n_permutations": n_permutations,
+                "seed": seed, "csls_k": csls_k, "neutralize": neutralize, "shift_adjectives": shift_adjectives,
                 "mweat_attributes": f"{lang} male/female attribute words (monolingual, Table 1)",
                 "mweat_crosslingual_attributes": "English male/female attribute words (ours)"}
     return EvaluationResult(lang, table, coverage, settings, timings, details)

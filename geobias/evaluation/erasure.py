@@ -341,7 +341,6 @@ def erasure_table(
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
     control = wordlists.weat_test(lang, "flowers-insects")
     two_form = [(o.feminine, o.masculine, o.english) for o in wordlists.occupations(lang)]
-    two_form += [(a.feminine, a.masculine, a.english) for a in wordlists.adjectives(lang)]
     aligner = ProcrustesAligner().fit(src, en, dictionary)
     aligned = aligner.transform(src)
     # held-out person words for the semantic probe: attribute words (paired by position when

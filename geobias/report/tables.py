@@ -134,7 +134,7 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
     """
     from rich import box
 
-    from geobias.evaluation import METHOD_KEYS, METRIC_LABELS
+    from geobias.evaluation.bilingual import COUNT_METRICS, METHOD_KEYS, METRIC_LABELS
 
     methods = list(result.table)
     tab = Table(
@@ -152,7 +152,7 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
         if all(v is None for v in values):
             continue
         pct = key.startswith("p_at_")
-        count = key == "n_neutralized"
+        count = key in COUNT_METRICS
         cells = ("—" if v is None else (f"{100 * v:.1f}" if pct else f"{v:,.0f}" if count else f"{v:.4f}")
                  for v in values)
         tab.add_row(label.replace("src", lang), *cells)
