@@ -36,6 +36,8 @@ MitigationMethod = Literal["shift-ori", "shift-en", "de-align", "hybrid-ori", "h
                            "leace-keep-grammar", "inlp", "inlp-keep-grammar"]
 #: Hard debias's protected set: the paper's gender-specific words, or ours extended.
 Protect = Literal["paper", "extended"]
+#: Whose English word lists hard debias fits on: Bolukbasi et al.'s own (the paper) or ours.
+HardDebiasLists = Literal["bolukbasi", "geobias"]
 #: The words Shift neutralises (eq. 2): the inanimate nouns (the paper), or every other word (ours).
 Neutralize = Literal["inanimate", "all-other"]
 #: Where model batches run.

