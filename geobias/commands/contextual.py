@@ -260,7 +260,9 @@ class FinetuneClassifierParams(TrainingParams):
     """Parameters of ``finetune-classifier`` (Jentzsch & Turan 2022 §2.1 conditions)."""
 
     model: str = Field(description="Starting model: a sequence classifier, or an encoder such as minilm-l6.")
-    train: Path = Field(description="Labelled texts: .csv (quoted) or tab-separated with a header.")
+    train: Path = Field(description=(
+        "Labelled texts: .csv (quoted) or tab-separated with a header; or the IMDB review corpus folder (aclImdb/, "
+        "as Jentzsch & Turan used: its train/ split trains, its test/ split is held out)."))
     out: Path = Field(description="Output directory for the classifier and tokenizer.")
     text_column: str = "text"
     label_column: str = "label"
@@ -270,28 +272,50 @@ class FinetuneClassifierParams(TrainingParams):
     condition: Condition = "original"
     terms: TermSet = "all"
     freeze_encoder: bool = False
-    test_size: float = Field(0.2, ge=0, lt=1)
-    limit: int | None = Field(None, ge=1)
+    test_size: float = Field(0.2, ge=0, lt=1, description="Held-out share of a file (not used for aclImdb/, "
+                                                          "whose test/ split is held out).")
+    limit: int | None = Field(None, ge=1, description="Train on at most this many texts (and, for aclImdb/, test on "
+                                                      "at most this many), a seeded sample.")
+    clean_text: bool = Field(False, description=(
+        "Lower-case every text and replace punctuation and <br /> tags by spaces (Jentzsch & Turan's IMDB "
+        "preparation)."))
 
 
 @command("finetune-classifier", FinetuneClassifierParams, job=False, outputs=("out",), result="geobias.contextual.sentiment_finetune.ClassifierFinetuneResult")
 def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
     """Train a positive/negative classifier under original/removed/mixed gender terms and save it."""
+    from geobias.contextual.sentiment_finetune import (
+        aclimdb_root,
+        clean_review,
+        read_aclimdb,
+        read_labelled,
+        split_indices,
+    )
     from geobias.contextual.sentiment_finetune import finetune_classifier as train_classifier
-    from geobias.contextual.sentiment_finetune import read_labelled, split_indices
     from geobias.io.atomic import check_output_path
 
     check_output_path(p.out, what="classifier", overwrite=p.overwrite, directory=True)
-    data = read_labelled(p.train, p.text_column, p.label_column, positive_label=p.positive_label,
-                         negative_label=p.negative_label, encoding=p.encoding)
-    if data.dropped:
-        reporter(progress).note("dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())))
-    tr, te = split_indices(len(data.texts), p.test_size, p.seed, p.limit)
+    if p.train.is_dir() and aclimdb_root(p.train) is not None:
+        data = read_aclimdb(p.train, "train", encoding=p.encoding)
+        held = read_aclimdb(p.train, "test", encoding=p.encoding)
+        tr, _ = split_indices(len(data.texts), 0.0, p.seed, p.limit)
+        te, _ = split_indices(len(held.texts), 0.0, p.seed + 1, p.limit)
+        test_texts, test_labels = [held.texts[i] for i in te], [held.labels[i] for i in te]
+    else:
+        data = read_labelled(p.train, p.text_column, p.label_column, positive_label=p.positive_label,
+                             negative_label=p.negative_label, encoding=p.encoding)
+        if data.dropped:
+            reporter(progress).note("dropped rows: " + ", ".join(f"{k} {v}" for k, v in sorted(data.dropped.items())))
+        tr, te = split_indices(len(data.texts), p.test_size, p.seed, p.limit)
+        test_texts, test_labels = [data.texts[i] for i in te], [data.labels[i] for i in te]
+    texts = [data.texts[i] for i in tr]
+    if p.clean_text:
+        texts, test_texts = [clean_review(t) for t in texts], [clean_review(t) for t in test_texts]
     res = train_classifier(
-        p.model, [data.texts[i] for i in tr], [data.labels[i] for i in tr], p.out, condition=p.condition,
+        p.model, texts, [data.labels[i] for i in tr], p.out, condition=p.condition,
         terms=p.terms, freeze_encoder=p.freeze_encoder, epochs=p.epochs, batch_size=p.batch_size, lr=p.lr,
         max_steps=p.max_steps, max_length=p.max_length, seed=p.seed, device=p.device, overwrite=p.overwrite,
-        test_texts=[data.texts[i] for i in te], test_labels=[data.labels[i] for i in te], progress=_bars(progress),
+        test_texts=test_texts, test_labels=test_labels, progress=_bars(progress),
     )
     reporter(progress).note(f"saved to {res.output} (measure: geobias probe sentiment --model {res.output} --corpus FILE "
                     "--column COL)")

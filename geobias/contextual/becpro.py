@@ -109,7 +109,9 @@ def generate_becpro(lang: str = "en") -> list[BecProRow]:
     German professions take the person's grammatical gender; ``{article}`` is der/die; templates
     with an article use the profession's form after a definite article (weak adjective inflection,
     "der staatlich geprüfte Krankenpfleger"). The text columns ``Sent_AM``/``Sent_TAM`` mask one
-    [MASK] per word as in the published files; the probe itself masks every sub-token.
+    [MASK] per word as in the published files; the probe does the same by default
+    (``prior_mask="word"``) and masks every sub-token in place only with ``prior_mask="subtoken"``
+    (ours).
 
     References
     ----------
