@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors
+.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ test-all: test test-slow
 # `make fuzz`: the property-based fuzz suites (command layer, command line, HTTP) with a larger budget.
 fuzz: $(STAMP)
 	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/test_fuzz_commands.py tests/test_service_fuzz.py tests/test_service_schema.py
+
+# `make reproduce`: re-run the reproductions README quotes (reproductions/*.json), then re-render
+# README's figure blocks from them (scripts/readme_figures.py). Needs ../shared/data for some.
+reproduce: $(STAMP)
+	$(BIN)/python scripts/reproduce.py
+	$(BIN)/python scripts/readme_figures.py
 
 bench: $(STAMP)
 	$(BIN)/pip install -q -e ".[bench]"

@@ -1,0 +1,156 @@
+"""Run the reproductions whose figures README.md quotes and write each result to
+``reproductions/<name>.json`` (``make reproduce``).
+
+Each reproduction is one geobias command with fixed parameters (the command line README shows),
+run through the command layer (:func:`geobias.commands.run`); its result is written without
+timings or machine paths, so that the file changes only when a figure changes. README's figure
+blocks are rendered from these files by ``scripts/readme_figures.py``; ``tests/test_readme_figures.py``
+checks that README holds what the files say and (``slow``) that the code still prints what the
+files hold.
+
+Usage::
+
+    python scripts/reproduce.py                 # every reproduction whose inputs are here
+    python scripts/reproduce.py evaluate-fr     # one
+    python scripts/reproduce.py --list
+
+Reproductions that need ``../shared/data`` are skipped with a message when it is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "reproductions"
+SHARED = Path(os.environ.get("GEOBIAS_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """One README figure source: a command, its parameters, and what it needs."""
+
+    name: str
+    command: str
+    params: Callable[[Path], dict]
+    stores: tuple[str, ...]
+    shared: bool
+    cli: str  # the command line README shows (with D=../shared/data/muse/dictionaries), or the Python
+    keep: Callable[[dict], dict] = lambda r: r
+    func: Callable[[Path], dict] | None = None  # a Python reproduction instead of a command
+
+
+def _evaluate_params(shared: Path) -> dict:
+    d = shared / "muse" / "dictionaries"
+    return {"lang": "fr", "en_vectors": "en-w2v-gnews", "dictionary": str(d / "fr-en.0-5000.txt"),
+            "test_dictionary": str(d / "fr-en.5000-6500.txt"),
+            "wordsim": str(shared / "wordsim" / "monolingual" / "FR_RG-65.txt")}
+
+
+def _evaluate_keep(r: dict) -> dict:
+    return {"lang": r["lang"], "table": r["table"], "coverage": r["coverage"],
+            "settings": {k: v for k, v in r["settings"].items()
+                         if k not in ("dictionary", "test_dictionary", "similarity")}}
+
+
+def _hybrid_ori_pca(shared: Path) -> dict:
+    """Hybrid Ori's Table 1 MWEAT with its bilingual d_PCA (ours, the default) and with the French
+    pairs only (the reading under which the paper's Table 1 has Hybrid Ori = Shift Ori)."""
+    from geobias import wordlists
+    from geobias.alignment import read_dictionary
+    from geobias.evaluation.bilingual import monolingual_mweat
+    from geobias.mitigation.bilingual import HybridOri
+    from geobias.sources.registry import load_installed
+
+    src, en = load_installed("fr-spacy-md").normalized(), load_installed("en-w2v-gnews").normalized()
+    dico = read_dictionary(shared / "muse" / "dictionaries" / "fr-en.0-5000.txt")
+    occupations = [tuple(o) for o in wordlists.occupations("fr")]
+    male, female = wordlists.attribute_words("fr")
+
+    class HybridOriMonolingualPCA(HybridOri):
+        bilingual_pca = False
+
+    out = {}
+    for key, cls in (("bilingual", HybridOri), ("monolingual", HybridOriMonolingualPCA)):
+        est = cls()
+        s_out, _ = est.fit_transform_pair(src, en=en, dictionary=dico)
+        mw = monolingual_mweat(s_out, occupations, male, female, n_permutations=10_000, seed=0)
+        out[key] = {"pca_languages": est.report_.pca_languages, "mweat_statistic": float(mw.statistic),
+                    "mweat_p_value": float(mw.p_value)}
+    return out
+
+
+REPRODUCTIONS = {
+    r.name: r for r in (
+        Reproduction("mweat-fr", "mweat", lambda s: {"lang": "fr"}, ("fr-spacy-md",), False,
+                     "geobias mweat --lang fr",
+                     keep=lambda r: {k: v for k, v in r.items() if k not in ("per_word", "vectors")}),
+        Reproduction("evaluate-fr", "evaluate", _evaluate_params, ("fr-spacy-md", "en-w2v-gnews"), True,
+                     "geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary $D/fr-en.0-5000.txt "
+                     "--test-dictionary $D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt",
+                     keep=_evaluate_keep),
+        Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
+                     "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
+        Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,
+                     "geobias hard-debias --lang en"),
+        Reproduction("hard-debias-en-ours", "hard-debias", lambda s: {"lang": "en", "lists": "geobias"},
+                     ("en-w2v-gnews",), False, "geobias hard-debias --lang en --lists geobias"),
+    )
+}
+
+
+def run(name: str) -> dict:
+    """The reproduction's record: the command line and the kept result (JSON-ready)."""
+    from geobias.commands import execute
+    from geobias.sources.registry import install, is_installed
+
+    rep = REPRODUCTIONS[name]
+    for store in rep.stores:
+        if not is_installed(store):
+            install(store)
+    if rep.func is not None:
+        return {"name": name, "command": rep.cli, "result": rep.func(SHARED)}
+    _, envelope = execute(rep.command, rep.params(SHARED))  # the result as `--json` prints it
+    return {"name": name, "command": rep.cli, "result": rep.keep(envelope["result"])}
+
+
+def write(name: str) -> Path:
+    """Run ``name`` and write ``reproductions/<name>.json`` atomically."""
+    record = run(name)
+    OUT.mkdir(exist_ok=True)
+    path = OUT / f"{name}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", help="reproductions to run (default: all)")
+    ap.add_argument("--list", action="store_true", help="list the reproductions and exit")
+    args = ap.parse_args(argv)
+    if args.list:
+        for rep in REPRODUCTIONS.values():
+            print(f"{rep.name:22} {rep.cli}")
+        return 0
+    unknown = [n for n in args.names if n not in REPRODUCTIONS]
+    if unknown:
+        print(f"reproduce: unknown reproduction(s) {', '.join(unknown)}; see --list", file=sys.stderr)
+        return 2
+    for name in args.names or list(REPRODUCTIONS):
+        if REPRODUCTIONS[name].shared and not SHARED.is_dir():
+            print(f"skipped {name}: {SHARED} is absent", file=sys.stderr)
+            continue
+        print(f"wrote {write(name).relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

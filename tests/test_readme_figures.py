@@ -1,0 +1,80 @@
+"""README's figures are produced, not typed.
+
+Fast: every figure block of README.md equals what ``scripts/readme_figures.py`` renders from the
+committed ``reproductions/*.json``. Slow (real stores and ``../shared/data``): re-running each
+reproduction gives the committed file, to 1e-9 on every number.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_readme_figure_block_is_rendered_from_its_reproduction():
+    figures = _script("readme_figures")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = [m["name"] for m in figures.BLOCK.finditer(text)]
+    assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr"} <= set(names)
+    _, changed = figures.render(text)
+    assert changed == [], f"README blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
+
+
+def test_a_changed_figure_is_caught():
+    """The check can fail: a README whose table holds another number differs from its file."""
+    figures = _script("readme_figures")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rec = figures.load("evaluate-fr")
+    shown = f"{rec['result']['table']['shift-ori']['mrr_difference']:.3f}"
+    tampered = text.replace(f"| MRR difference (m − f) | {rec['result']['table']['original']['mrr_difference']:.3f} | {shown}",
+                            f"| MRR difference (m − f) | {rec['result']['table']['original']['mrr_difference']:.3f} | 0.183", 1)
+    assert tampered != text
+    assert figures.render(tampered)[1] == ["evaluate-fr"]
+
+
+def test_reproductions_carry_no_machine_paths():
+    for path in (ROOT / "reproductions").glob("*.json"):
+        text = path.read_text(encoding="utf-8")
+        assert str(ROOT) not in text and "/tmp/" not in text and "/home/" not in text, path.name
+
+
+def _close(a, b, path="") -> None:
+    if isinstance(a, dict):
+        assert set(a) == set(b), path
+        for k in a:
+            _close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12), (path, a, b)
+    else:
+        assert a == b, (path, a, b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours"])
+def test_the_code_still_prints_the_committed_figures(name, shared_data, installed):
+    reproduce = _script("reproduce")
+    for store in reproduce.REPRODUCTIONS[name].stores:
+        installed(store)
+    reproduce.SHARED = shared_data
+    committed = json.loads((ROOT / "reproductions" / f"{name}.json").read_text(encoding="utf-8"))
+    fresh = json.loads(json.dumps(reproduce.run(name)))
+    _close(fresh, committed)
