@@ -97,3 +97,26 @@ def test_tour_command_runs_as_written(tour_dir, index):
                           capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, f"{command}\n{proc.stderr[-2000:]}"
     assert "Traceback" not in proc.stderr
+
+
+def test_the_audit_example_names_stores_that_exist():
+    """README's audit.toml example: every store is a registry source or a folder the tour writes
+    (``--out``), and every test is one ``geobias audit`` knows."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    from geobias.sources.registry import get_source
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(.*?)```", text, re.S)
+    assert block, "README.md has no audit.toml example"
+    config = tomllib.loads(block.group(1))
+    made = set(re.findall(r"--out\s+(\S+)", "\n".join(tour_commands())))
+    for store in config["stores"]:
+        if store.startswith("./"):
+            assert store[2:].rstrip("/") in {m.rstrip("/") for m in made}, store
+        else:
+            assert get_source(store).name == store
+    from geobias import wordlists
+
+    for test in config["tests"]:
+        assert test == "mweat" or (test.startswith("weat:") and test[5:] in wordlists.weat_tests("en")), test
