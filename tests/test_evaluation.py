@@ -141,7 +141,9 @@ def test_evaluate_synthetic_table():
     test = Dictionary(dico.pairs[::3], "test")
     res = evaluate(fr, en, dico, test, lexicon=fr_lex, en_lexicon=en_lex, n_permutations=2000,
                    adjectives=fr_lex.two_form[:3])
-    table = json.loads(res.to_json())
+    data = json.loads(res.to_json())
+    assert set(data) == {"lang", "table", "coverage", "settings", "details"}  # no timings: they vary
+    table = data["table"]
     assert list(table) == list(METHOD_KEYS)
     for key in METHOD_KEYS:
         assert ISSUE_METRICS <= set(table[key])
@@ -158,11 +160,40 @@ def test_evaluate_synthetic_table():
     assert table["shift-ori"]["mweat_crosslingual"] < 0.5 * orig["mweat_crosslingual"]
     assert table["shift-ori"]["inanimate_bias_mean"] < orig["inanimate_bias_mean"]  # eq. 2
     assert table["shift-ori"]["n_neutralized"] == 400 and orig["n_neutralized"] is None
+    assert isinstance(table["shift-ori"]["n_neutralized"], int)
+    assert table["shift-ori"]["n_pairs_shifted"] == len(fr_lex.two_form) and orig["n_pairs_shifted"] is None
+    assert {table[k]["n_word_pair_queries"] for k in METHOD_KEYS} == {len(fr_lex.two_form) * 3}
+    assert {table[k]["n_translation_queries_src_tgt"] for k in METHOD_KEYS} == {
+        res.coverage["translation_src_tgt"]["queries"]}
     assert orig["similarity_pearson"] is None  # no similarity file given
     assert res.coverage["analogy"]["queries_per_gender"] == len(fr_lex.two_form) * 3
     proj = res.details["shift-ori"]["projections"]
     assert len(proj["before"]) == len(fr_lex.two_form)
     assert max(abs(f + m) for f, m in proj["after"]) < 1e-5  # eq. 4: symmetric about the origin
+
+
+def test_evaluate_result_round_trips_and_renders_its_six_columns():
+    """A stored evaluate result (the job's JSON) rebuilds the result and renders Tables 1-2
+    with the six methods in the paper's order, not a key/value dump."""
+    from rich.console import Console
+
+    from geobias.evaluation.bilingual import EvaluationResult
+    from geobias.report.registry import render_table
+
+    fr, en, dico, fr_lex, en_lex, _ = make_pair()
+    res = evaluate(fr, en, dico, Dictionary(dico.pairs[::3], "test"), lexicon=fr_lex, en_lexicon=en_lex,
+                   n_permutations=200, adjectives=fr_lex.two_form[:3])
+    data = json.loads(res.to_json())
+    data["table"] = dict(sorted(data["table"].items()))  # a store that sorted its keys
+    back = EvaluationResult.from_dict(data)
+    assert back.table == json.loads(res.to_json())["table"] and back.details == data["details"]
+    console = Console(width=160, record=True)
+    render_table(console, back, lang="fr", permutations=200, seed=0, top=15)
+    text = console.export_text()
+    header = text[text.index("metric"):text.index("MWEAT statistic")]
+    assert [w for w in header.split() if w in ("Original", "Ori", "EN", "Align")] == [
+        "Original", "Ori", "EN", "Align", "Ori", "EN"]
+    assert "Two-form pairs shifted" in text and "Word-pair queries per gender" in text
 
 
 def test_evaluate_rejects_unknown_method():

@@ -136,7 +136,7 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
 
     from geobias.evaluation.bilingual import COUNT_METRICS, METHOD_KEYS, METRIC_LABELS
 
-    methods = list(result.table)
+    methods = [k for k in METHOD_KEYS if k in result.table] + [k for k in result.table if k not in METHOD_KEYS]
     tab = Table(
         title=f"Bias and utility, {lang.upper()}–EN bilingual space (Zhou et al. 2019, Tables 1–2)",
         title_justify="left",
