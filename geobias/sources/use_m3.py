@@ -8,7 +8,7 @@ French and English among them). Encoding each word *alone*, as a one-word "sente
 contextless word vectors in that shared space. They are **not** fastText vectors: the encoder was
 trained for sentence-level semantic similarity and translation ranking, it sees a word as a few
 sub-word pieces, and it keeps far less grammatical gender than fastText's character n-grams (an
-LDA separates masculine from feminine nouns much less well; see the README). MUSE/fastText
+LDA separates masculine from feminine nouns much less well; see docs/multilingual.md). MUSE/fastText
 vectors remain the sources of Zhou et al. (2019); this module exists because those cannot be
 downloaded everywhere, while this encoder installs from PyPI.
 

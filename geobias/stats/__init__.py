@@ -1,6 +1,6 @@
 """Statistics shared by every metric and probe: one permutation test (exact or Monte Carlo
 without replacement, Clopper–Pearson interval) and the Wilcoxon signed-rank test with
-Rosenthal's r. See README "Statistics conventions".
+Rosenthal's r. See docs/methods.md, "Statistics conventions".
 
 ``geobias.stats.permutation`` imports numpy only; ``geobias.stats.wilcoxon`` is imported on use.
 """
