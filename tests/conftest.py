@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+# Tests decide themselves what is installed: no store is installed on first use behind a test's
+# back (tests/test_first_run.py turns it on where it is the subject). Subprocesses inherit this.
+os.environ["GEOBIAS_NO_INSTALL"] = "1"
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 

@@ -6,6 +6,7 @@ are re-exported here for commands."""
 from __future__ import annotations
 
 import contextvars
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,6 +59,51 @@ def use_opener(opener: Callable[[str | None, str | None, str], VectorStore]) -> 
         yield
     finally:
         _OPENER.reset(token)
+
+
+def auto_install_enabled() -> bool:
+    """Whether a missing store that installs without a download is installed on first use
+    (default yes; ``GEOBIAS_NO_INSTALL=1`` turns it off for scripted runs)."""
+    return os.environ.get("GEOBIAS_NO_INSTALL", "").strip().lower() not in ("1", "true", "yes")
+
+
+def installs_locally(src) -> bool:
+    """Whether registry source ``src`` can be installed here without a download: its vectors
+    come from (or are computed by) a PyPI package that is installed."""
+    import importlib.util
+
+    if src.kind == "url" or not src.module:
+        return False
+    try:
+        return importlib.util.find_spec(src.module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def first_run_source(lang: str):
+    """The first of ``lang``'s sources that :func:`installs_locally`, when first-use installs
+    are on; else ``None``."""
+    if not auto_install_enabled():
+        return None
+    for name in get_language(lang).sources:
+        if name in SOURCES and installs_locally(SOURCES[name]):
+            return SOURCES[name]
+    return None
+
+
+def install_on_first_use(name: str) -> None:
+    """Install registry source ``name`` now, saying so in one line on stderr (as
+    ``from_pretrained`` does for a model it fetches), with the install's progress bar."""
+    import sys
+
+    from geobias.sources.registry import install, install_path
+
+    src = SOURCES[name]
+    how = "computed by the encoder of" if src.kind == "encoder" else "read from"
+    print(f"geobias: {name} is not installed; installing it now (first use; {how} the installed "
+          f"{src.package or src.module} package, no download) into {install_path(name)} "
+          "(GEOBIAS_NO_INSTALL=1 turns this off)", file=sys.stderr, flush=True)
+    install(name, progress=True)
 
 
 def _recorded(store: VectorStore, option: str, given: str | None) -> VectorStore:
@@ -126,12 +172,18 @@ def resolve_store(
             raise InputError("pass --lang LANG or --vectors PATH")
         src = get_source(default_source(code))
         if not is_installed(src.name):
-            raise GeobiasError(not_installed_message(src, option))
+            local = first_run_source(code)
+            if local is None:
+                raise GeobiasError(not_installed_message(src, option))
+            src = local
+            install_on_first_use(src.name)
         return _recorded(load_installed(src.name, limit=limit), option, vectors)
     if vectors in SOURCES:
         src = SOURCES[vectors]
         if code is not None and src.lang != code:
             raise InputError(f"{option} {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
+        if not is_installed(src.name) and installs_locally(src) and auto_install_enabled():
+            install_on_first_use(src.name)
         return _recorded(load_installed(src.name, limit=limit), option, vectors)
     path = Path(vectors).expanduser()
     if not path.exists() and is_cache(vectors_dir() / vectors):
