@@ -178,6 +178,152 @@ $ xdg-open http://localhost:8000/jobs/ee9e26d689124840/report      # tables + pl
 """
 
 
+ERASURE_ROWS = [
+    ("mweat_statistic", "MWEAT statistic (held-out)"),
+    ("mweat_p_value", "MWEAT p-value"),
+    ("sum_x_minus_sum_y", "Σ_X s − Σ_Y s (held-out)"),
+    ("grammar_probe_retrained", "Grammatical probe, retrained"),
+    ("grammar_probe_frozen", "Grammatical probe, frozen"),
+    ("grammar_probe_frozen_lda", "Grammatical LDA (d_g), frozen"),
+    ("semantic_probe_retrained", "Semantic probe, retrained"),
+    ("semantic_probe_retrained_attributes", "… on attribute words"),
+    ("semantic_probe_retrained_occupations", "… on occupation forms"),
+    ("semantic_probe_frozen", "Semantic probe, frozen"),
+    ("distortion_mean_abs_dcos", "Distortion mean &#124;Δcos&#124;"),
+    ("p_at_1_nn", "P@1 NN src→en"),
+    ("p_at_1_csls", "P@1 CSLS src→en"),
+    ("similarity_spearman", "Similarity Spearman"),
+    ("control_weat_effect_size", "Control WEAT (flowers/insects) d"),
+    ("control_weat_p_value", "Control WEAT p-value"),
+    ("rank_removed", "Dimensions removed"),
+]
+ENGLISH_ROWS = [
+    ("direct_bias", "DirectBias (c=1), occupations"),
+    ("weat_career-family-terms_effect_size", "WEAT career-family-terms d"),
+    ("weat_math-arts_effect_size", "WEAT math-arts d"),
+    ("weat_science-arts_effect_size", "WEAT science-arts d"),
+    ("weat_flowers-insects_effect_size", "WEAT flowers-insects d"),
+    ("weat_career-family-terms_p_value", "WEAT career-family-terms p"),
+    ("weat_math-arts_p_value", "WEAT math-arts p"),
+    ("weat_science-arts_p_value", "WEAT science-arts p"),
+    ("weat_flowers-insects_p_value", "WEAT flowers-insects p"),
+    ("semantic_probe_retrained", "Semantic probe, retrained (held-out)"),
+    ("distortion_mean_abs_dcos", "Distortion mean &#124;Δcos&#124;"),
+    ("similarity_spearman", "Similarity Spearman"),
+    ("rank_removed", "Dimensions removed"),
+]
+
+
+def _seeds(cell: dict) -> list[float]:
+    return sorted(float(v) for v in cell["values"] if v is not None)
+
+
+def _median(cell: dict) -> float:
+    v = _seeds(cell)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def _spread(cell: dict, digits: int = 3) -> str:
+    """Median over seeds, and [min–max] when the seeds differ: never an interval outside the
+    values a quantity took (a p-value's range stays in [0, 1])."""
+    v = _seeds(cell)
+    if not v:
+        return "—"
+    if digits == 0:
+        med = f"{_median(cell):.0f}"
+        return med if v[0] == v[-1] else f"{med} [{v[0]:.0f}–{v[-1]:.0f}]"
+    med = f"{_median(cell):.{digits}f}"
+    lo, hi = f"{v[0]:.{digits}f}", f"{v[-1]:.{digits}f}"
+    return med if lo == hi else f"{med} [{lo} – {hi}]"
+
+
+def _erasure_markdown(table: dict, rows: list, methods: list[str]) -> str:
+    lines = ["| | " + " | ".join(methods) + " |", "|---" + "|---:" * len(methods) + "|"]
+    for key, label in rows:
+        if not any(key in table[m] for m in methods):
+            continue
+        digits = 0 if key == "rank_removed" else 3
+        lines.append(f"| {label} | " + " | ".join(_spread(table[m][key], digits) if key in table[m] else "—"
+                                                  for m in methods) + " |")
+    return "\n".join(lines) + "\n"
+
+
+ERASURE_METHODS = ["original", "hard-debias", "hybrid-ori", "leace", "leace-keep-grammar", "inlp",
+                   "inlp-keep-grammar", "inlp-35"]
+
+
+def erasure_table(rec: dict) -> str:
+    """The French erasure table: median [min – max] over the seeds."""
+    r = rec["result"]
+    seeds = r["settings"]["seeds"]
+    return (_erasure_markdown(r["table"], ERASURE_ROWS, ERASURE_METHODS)
+            + f"\nMedian over seeds {seeds[0]}–{seeds[-1]}, [min – max] where the seeds differ; "
+            f"{r['settings']['n_permutations']:,} permutations per MWEAT.\n")
+
+
+def erasure_reading(rec: dict) -> str:
+    """What the French erasure table shows, every figure read from the record."""
+    t = rec["result"]["table"]
+    med = lambda m, k: _median(t[m][k])  # noqa: E731
+    o, lc, lk, i35 = "original", "leace", "leace-keep-grammar", "inlp-35"
+    kept_sig = sum(p < 0.05 for p in _seeds(t[lk]["mweat_p_value"]))
+    n_seeds = len(_seeds(t[lk]["mweat_p_value"]))
+    removed = 1 - med(lk, "sum_x_minus_sum_y") / med(o, "sum_x_minus_sum_y")
+    others = [m for m in ERASURE_METHODS[1:] if m != i35]
+    p1 = [med(m, "p_at_1_nn") for m in ERASURE_METHODS[1:]]
+    sim = [med(m, "similarity_spearman") for m in others]
+    ctrl = [med(m, "control_weat_effect_size") for m in others]
+    return (
+        f"- **Semantic gender can be erased completely — at a cost to grammar.** Plain LEACE fitted on "
+        f"person words removes the held-out MWEAT ({med(o, 'mweat_statistic'):.2f} → {med(lc, 'mweat_statistic'):.2f}, "
+        f"median p {med(lc, 'mweat_p_value'):.2f}; Σ_X s − Σ_Y s {med(o, 'sum_x_minus_sum_y'):.2f} → "
+        f"{med(lc, 'sum_x_minus_sum_y'):.2f}) and a retrained probe no longer reads the gender of held-out "
+        f"attribute words ({med(o, 'semantic_probe_retrained_attributes'):.2f} → "
+        f"{med(lc, 'semantic_probe_retrained_attributes'):.2f}). But its direction has a component along d_g, so "
+        f"it moves inanimate nouns too: the frozen grammatical classifiers drop (LDA "
+        f"{med(o, 'grammar_probe_frozen_lda'):.3f} → {med(lc, 'grammar_probe_frozen_lda'):.3f}, logistic "
+        f"{med(o, 'grammar_probe_frozen'):.3f} → {med(lc, 'grammar_probe_frozen'):.3f}). Grammar is still *there* "
+        f"(a retrained probe gets {med(lc, 'grammar_probe_retrained'):.3f}) but not where the rest of the "
+        f"pipeline left it.\n"
+        f"- **Grammar can be kept exactly — and then part of the bias stays.** `leace-keep-grammar` leaves every "
+        f"d_g projection untouched (frozen LDA {med(o, 'grammar_probe_frozen_lda'):.3f} → "
+        f"{med(lk, 'grammar_probe_frozen_lda'):.3f}) and removes {100 * removed:.0f}% of Σ_X s − Σ_Y s on held-out "
+        f"words ({med(o, 'sum_x_minus_sum_y'):.2f} → {med(lk, 'sum_x_minus_sum_y'):.2f}), MWEAT "
+        f"{med(o, 'mweat_statistic'):.2f} → {med(lk, 'mweat_statistic'):.2f} — but that MWEAT stays significant "
+        f"(p < 0.05) in {kept_sig} of {n_seeds} seeds, and a retrained probe still reads the gender of "
+        f"{100 * med(lk, 'semantic_probe_retrained_attributes'):.0f}% of held-out attribute words. The residue is the "
+        f"semantic gender that lies along d_g: in French a person noun's semantic gender equals its grammatical "
+        f"gender (*la mère*, *l'actrice*), so no grammar-keeping linear map can remove it. Occupation forms keep "
+        f"their gender in their morphology (*-trice*/*-teur*, *-e*): a retrained probe recovers it after every "
+        f"method ({min(med(m, 'semantic_probe_retrained_occupations') for m in ERASURE_METHODS[1:]):.2f}–"
+        f"{max(med(m, 'semantic_probe_retrained_occupations') for m in ERASURE_METHODS[1:]):.2f}).\n"
+        f"- **hybrid-ori** (Zhou et al.'s Shift after De-Align, d_PCA from the fit pairs) moves the occupation "
+        f"pairs symmetrically about the origin along d_s: MWEAT {med(o, 'mweat_statistic'):.2f} → "
+        f"{med('hybrid-ori', 'mweat_statistic'):.2f}, while Σ_X s − Σ_Y s stays "
+        f"{med('hybrid-ori', 'sum_x_minus_sum_y'):.2f} (eq. 4 moves both forms of a pair alike).\n"
+        f"- **INLP**: with the chance rule it stops after "
+        f"{_seeds(t['inlp']['rank_removed'])[0]:.0f}–{_seeds(t['inlp']['rank_removed'])[-1]:.0f} directions; with 35 "
+        f"iterations and no stopping rule (`inlp-35`, {_spread(t[i35]['rank_removed'], 0)} directions) it erases "
+        f"more (MWEAT {med(i35, 'mweat_statistic'):.2f}) but distorts most (mean |Δcos| "
+        f"{med(i35, 'distortion_mean_abs_dcos'):.3f} against {med(lc, 'distortion_mean_abs_dcos'):.3f} for LEACE), "
+        f"costs word similarity ({med(o, 'similarity_spearman'):.3f} → {med(i35, 'similarity_spearman'):.3f}) and "
+        f"grammar (frozen LDA {med(i35, 'grammar_probe_frozen_lda'):.3f}).\n"
+        f"- Translation barely moves (P@1 NN {med(o, 'p_at_1_nn'):.3f} → {min(p1):.3f}–{max(p1):.3f}); similarity "
+        f"{med(o, 'similarity_spearman'):.3f} → {min(sim):.3f}–{max(sim):.3f} except `inlp-35`. The flowers/insects "
+        f"control is weak in this vocabulary (few of its words are among the 20,000 vectors; exact p "
+        f"{med(o, 'control_weat_p_value'):.3f} before); its effect size moves {med(o, 'control_weat_effect_size'):.2f} "
+        f"→ {min(ctrl):.2f}–{max(ctrl):.2f} except `inlp-35`.\n"
+    )
+
+
+def erasure_english(rec: dict) -> str:
+    """The English erasure table."""
+    r = rec["result"]
+    methods = [m for m in ("original", "hard-debias", "leace", "inlp") if m in r["table"]]
+    return _erasure_markdown(r["table"], ENGLISH_ROWS, methods)
+
+
 #: block name → (reproduction file, renderer)
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-fr": ("evaluate-fr", evaluate_table),
@@ -185,6 +331,9 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "hard-debias-en": ("hard-debias-en", hard_debias),
     "mweat-fr": ("mweat-fr", mweat_demo),
     "service-session": ("mweat-fr", service_session),
+    "erasure-fr": ("erasure-fr", erasure_table),
+    "erasure-fr-reading": ("erasure-fr", erasure_reading),
+    "erasure-en": ("erasure-en", erasure_english),
 }
 
 

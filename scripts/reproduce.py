@@ -105,6 +105,10 @@ REPRODUCTIONS = {
                      "$D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt --methods "
                      "original,hard-debias,hybrid-ori,leace,leace-keep-grammar,inlp,inlp-keep-grammar,inlp-35",
                      keep=_evaluate_keep),
+        Reproduction("erasure-en", "erasure", lambda s: {"lang": "en", "wordsim": str(
+                         s / "wordsim" / "monolingual" / "EN_RG-65.txt")}, ("en-w2v-gnews",), True,
+                     "geobias erasure --lang en --wordsim ../shared/data/wordsim/monolingual/EN_RG-65.txt",
+                     keep=_evaluate_keep),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
         Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,

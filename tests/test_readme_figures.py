@@ -35,7 +35,8 @@ def test_every_figure_block_is_rendered_from_its_reproduction():
         names += [m["name"] for m in figures.BLOCK.finditer(text)]
         _, changed = figures.render(text)
         assert changed == [], f"{page.name}: blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
-    assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr", "service-session"} <= set(names)
+    assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr", "service-session", "erasure-fr",
+            "erasure-fr-reading", "erasure-en"} <= set(names)
     assert set(names) <= set(figures.RENDERERS)
 
 
@@ -73,7 +74,8 @@ def _close(a, b, path="") -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours"])
+@pytest.mark.parametrize("name", ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours",
+                                  "erasure-en", "erasure-fr"])
 def test_the_code_still_prints_the_committed_figures(name, shared_data, installed):
     reproduce = _script("reproduce")
     for store in reproduce.REPRODUCTIONS[name].stores:
@@ -82,3 +84,19 @@ def test_the_code_still_prints_the_committed_figures(name, shared_data, installe
     committed = json.loads((ROOT / "reproductions" / f"{name}.json").read_text(encoding="utf-8"))
     fresh = json.loads(json.dumps(reproduce.run(name)))
     _close(fresh, committed)
+
+
+def test_no_emitted_interval_leaves_its_range():
+    """The erasure tables print median [min - max] over seeds: for every p-value and every
+    accuracy or share, the printed range lies in [0, 1] (a Student-t interval did not)."""
+    figures = _script("readme_figures")
+    for name in ("erasure-fr", "erasure-en"):
+        table = figures.load(name)["result"]["table"]
+        for method, row in table.items():
+            for key, cell in row.items():
+                values = figures._seeds(cell)
+                bounded = key.endswith("p_value") or "probe" in key or key.startswith(("p_at_", "direct_bias"))
+                if bounded and values:
+                    text = figures._spread(cell)
+                    numbers = [float(x) for x in text.replace("[", " ").replace("]", " ").replace(" – ", " ").split()]
+                    assert all(0.0 <= x <= 1.0 for x in numbers), (name, method, key, text)
