@@ -53,6 +53,13 @@ def _evaluate_params(shared: Path) -> dict:
             "wordsim": str(shared / "wordsim" / "monolingual" / "FR_RG-65.txt")}
 
 
+def _evaluate_es_params(shared: Path) -> dict:
+    d = shared / "muse" / "dictionaries"
+    return {"lang": "es", "vectors": "use-m3-es", "en_vectors": "use-m3-en", "dictionary": str(d / "es-en.0-5000.txt"),
+            "test_dictionary": str(d / "es-en.5000-6500.txt"),
+            "wordsim": str(shared / "wordsim" / "monolingual" / "ES_RG-65.txt")}
+
+
 def _erasure_params(shared: Path) -> dict:
     return {**_evaluate_params(shared), "methods": "original,hard-debias,hybrid-ori,leace,leace-keep-grammar,inlp,"
                                                   "inlp-keep-grammar,inlp-35"}
@@ -100,6 +107,10 @@ REPRODUCTIONS = {
                      "geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary $D/fr-en.0-5000.txt "
                      "--test-dictionary $D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt",
                      keep=_evaluate_keep),
+        Reproduction("evaluate-es", "evaluate", _evaluate_es_params, ("use-m3-es", "use-m3-en"), True,
+                     "geobias evaluate --lang es --vectors use-m3-es --en-vectors use-m3-en --dictionary "
+                     "$D/es-en.0-5000.txt --test-dictionary $D/es-en.5000-6500.txt --wordsim "
+                     "../shared/data/wordsim/monolingual/ES_RG-65.txt", keep=_evaluate_keep),
         Reproduction("erasure-fr", "evaluate", _erasure_params, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "geobias evaluate --lang fr --dictionary $D/fr-en.0-5000.txt --test-dictionary "
                      "$D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt --methods "

@@ -36,7 +36,7 @@ def test_every_figure_block_is_rendered_from_its_reproduction():
         _, changed = figures.render(text)
         assert changed == [], f"{page.name}: blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
     assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr", "service-session", "erasure-fr",
-            "erasure-fr-reading", "erasure-en"} <= set(names)
+            "erasure-fr-reading", "erasure-en", "evaluate-es", "evaluate-es-reading"} <= set(names)
     assert set(names) <= set(figures.RENDERERS)
 
 
@@ -75,7 +75,7 @@ def _close(a, b, path="") -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours",
-                                  "erasure-en", "erasure-fr"])
+                                  "erasure-en", "erasure-fr", "evaluate-es"])
 def test_the_code_still_prints_the_committed_figures(name, shared_data, installed):
     reproduce = _script("reproduce")
     for store in reproduce.REPRODUCTIONS[name].stores:
