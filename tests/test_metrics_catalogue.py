@@ -281,3 +281,31 @@ def test_the_cli_runs_a_generated_command(axes, tmp_path):
     usage = subprocess.run([sys.executable, str(REPO / "cli.py"), "ect", "--vectors", "tiny-axes",
                             "--attributes-a", "he"], capture_output=True, text=True, env=env_vars)
     assert usage.returncode == 2 and "--attributes-b" in usage.stderr
+
+
+# -- the WEFE parity script ----------------------------------------------------------------------
+
+
+def test_wefe_parity_script_skips_cleanly_without_wefe():
+    env = dict(os.environ, WEFE_PYTHON="/nonexistent/python", PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, str(REPO / "benchmarks" / "wefe_parity.py")], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "skipping" in out.stdout or "largest |difference|" in out.stdout  # wefe importable here: it ran
+
+
+@pytest.mark.slow
+def test_wefe_parity_on_gnews():
+    """Every metric defined alike agrees with WEFE 1.0.1 to 1e-6 on en-w2v-gnews (needs $WEFE_PYTHON)."""
+    if not os.environ.get("WEFE_PYTHON"):
+        pytest.skip("set WEFE_PYTHON to an interpreter with wefe==1.0.1")
+    from geobias.sources import resolve_store
+
+    try:
+        resolve_store("en", "en-w2v-gnews")
+    except Exception as exc:  # noqa: BLE001 - any reason the store is unavailable
+        pytest.skip(f"en-w2v-gnews not installed: {exc}")
+    out = subprocess.run([sys.executable, str(REPO / "benchmarks" / "wefe_parity.py")], capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "largest |difference|" in out.stdout
