@@ -134,7 +134,9 @@ def test_grammatical_variant_removes_pure_agreement(agreement):
     assert n.rnsb < 1e-5
     assert rnsb(agreement, X, Y, A, B).rnsb > 100 * n.rnsb  # the english reading sees the agreement
     m = mac(agreement, X, Y, A, B, variant="grammatical")
+    # the reflection maps S(m_i, A) to S(f_i, B) and S(m_i, B) to S(f_i, A): both forms score alike
     assert [p.score_masculine for p in m.per_pair] == pytest.approx([p.score_feminine for p in m.per_pair])
+    assert m.mac == pytest.approx(mac(agreement, X, Y, A, B).mac)  # complete pairs: the English MAC
 
 
 def test_grammatical_variant_drops_pairs_and_checks_lengths(agreement):
@@ -183,8 +185,10 @@ def test_mac_is_the_mean_cosine_distance(axes):
     got = [v for w in r.per_word for v in (w.distance_a, w.distance_b)]
     assert got == pytest.approx([0.2, 1.0, 1.0, 0.2], abs=F32)
     assert r.mac == pytest.approx((0.2 + 1.0 + 1.0 + 0.2) / 4, abs=F32)
-    g = mac(axes, ["engineer"], ["nurse"], ["he", "man"], ["she", "woman"], variant="grammatical")
-    assert g.mac == pytest.approx((0.2 + 0.2) / 2, abs=F32)  # S(m, A) and S(f, B) only
+    g = mac(axes, ["engineer", "pilot"], ["nurse", "zzz"], ["he", "man"], ["she", "woman"], variant="grammatical",
+            oov="ignore")
+    assert g.mac == pytest.approx(0.6, abs=F32) and g.dropped_pairs == [("pilot", "zzz")]  # pilot left out too
+    assert g.per_pair[0].score_masculine == pytest.approx(0.6, abs=F32)  # (0.2 + 1.0) / 2
 
 
 # -- RNSB --------------------------------------------------------------------------------------

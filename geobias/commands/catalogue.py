@@ -7,7 +7,8 @@ lists) and a ``variant``:
   ``targets_x``/``targets_y`` are the masculine and feminine forms of the same words, paired by
   position (default: the language's occupations), ``attributes_a``/``attributes_b`` the male and
   female words (default: the language's attribute words); each form is compared with its own
-  gender's attribute words, as MWEAT does.
+  gender's attribute words, as MWEAT does (MAC, which has no gendered direction, takes every word
+  with both forms instead; see :func:`geobias.metrics.mac.mac`).
 * ``english``: the metric as its paper and WEFE define it, on a built-in WEAT test, your own sets
   (``targets_y`` may be left out: one target set), or by default the language's occupations
   against its male/female words, every form scored on its own.

@@ -108,7 +108,10 @@ def ect(
         The two groups (e.g. male and female words).
     variant : {"english", "grammatical"}, default "english"
         Grammatical: the profiles are ``cos(ā, m_i)`` of the masculine forms and ``cos(b̄, f_i)``
-        of the feminine forms over the two-form words i: each form against its own gender's words.
+        of the feminine forms over the two-form words i: each form against its own gender's words,
+        so agreement, which raises both, does not decide the ranks. The two profiles then come
+        from two different vectors per word, whose own noise (a rare feminine form, say) lowers ρ
+        even without bias: compare grammatical ρ between stores, not with an English ρ.
     oov : {"raise", "ignore"}, default "raise"
 
     Returns

@@ -43,7 +43,7 @@ class MacResult(Result):
     dropped_pairs : list of (masculine, feminine)
     per_word : list of MacWord
     per_pair : list of PairScore
-        Grammatical variant: ``S(m_i, A)``, ``S(f_i, B)`` and their mean.
+        Grammatical variant: ``S̄(m_i)``, ``S̄(f_i)`` (each form's mean over A and B) and their mean.
     """
 
     mac: float
@@ -96,8 +96,14 @@ def mac(
     A, B : sequence of str
         Attribute sets.
     variant : {"english", "grammatical"}, default "english"
-        Grammatical (ours): ``MAC = mean_i (S(m_i, A) + S(f_i, B)) / 2``: the masculine form
-        against the male words and the feminine form against the female words.
+        Grammatical: the two-form words enter **pair-balanced**, each with both forms:
+        ``MAC = mean_i (S̄(m_i) + S̄(f_i)) / 2`` with ``S̄(t) = (S(t, A) + S(t, B)) / 2``, which is
+        the English MAC over both forms once every pair is complete (a pair with a form out of
+        vocabulary is dropped as a whole). MAC has no gendered direction: it averages over both
+        attribute sets, so agreement, which pulls the masculine form toward A and away from B and
+        the feminine form the other way, cancels to first order once both forms enter. Scoring the
+        masculine form against A only and the feminine against B only (MWEAT's pairing) would
+        instead measure agreement itself: it lowers both distances.
     oov : {"raise", "ignore"}, default "raise"
 
     Returns
@@ -135,7 +141,8 @@ def mac(
                      zip(rows.y_words, dist(rows.y, rows.a), dist(rows.y, rows.b), strict=True)]
     per_pair: list[PairScore] = []
     if variant == "grammatical":
-        s_m, s_f = dist(rows.x, rows.a), dist(rows.y, rows.b)
+        s_m = (dist(rows.x, rows.a) + dist(rows.x, rows.b)) / 2
+        s_f = (dist(rows.y, rows.a) + dist(rows.y, rows.b)) / 2
         combined = (s_m + s_f) / 2
         per_pair = pair_scores(rows, s_m, s_f, combined)
         value = float(combined.mean())
