@@ -109,9 +109,10 @@ class RndResult(Result):
         t.add_column("value", justify="right")
         t.add_row("RND (sum, Garg et al.)", f"{self.rnd:+.4f}")
         t.add_row("RND mean (WEFE)", f"{self.rnd_mean:+.4f}")
-        t.add_row("Σ over X", f"{self.rnd_x:+.4f}")
+        gram = self.variant == "grammatical"
+        t.add_row("Σ over the masculine forms (X)" if gram else "Σ over X", f"{self.rnd_x:+.4f}")
         if self.rnd_y is not None:
-            t.add_row("Σ over Y", f"{self.rnd_y:+.4f}")
+            t.add_row("Σ over the feminine forms (Y)" if gram else "Σ over Y", f"{self.rnd_y:+.4f}")
         if self.permutation is not None:
             p = self.permutation
             test = "sign-flip" if self.variant == "grammatical" else "Σ_X − Σ_Y"
