@@ -313,3 +313,39 @@ def test_wefe_parity_on_gnews():
                          text=True, env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "largest |difference|" in out.stdout
+
+
+def test_the_service_answers_the_catalogue_routes(tmp_path):
+    """``POST /rnd`` ... on a real server: the library's numbers, inline lists, one-line 4xx errors."""
+    import httpx
+
+    sys.path.insert(0, str(REPO / "tests"))
+    from _server import ServerProcess, small_french_store
+
+    from geobias import wordlists
+
+    store = small_french_store()
+    (tmp_path / "vectors").mkdir()
+    save_store(store, tmp_path / "vectors" / "small-fr")
+    occ = wordlists.occupations("fr")
+    male, female = wordlists.attribute_words("fr")
+    lib = rnd(store, [o.masculine for o in occ], [o.feminine for o in occ], male, female, variant="grammatical",
+              oov="ignore", n_permutations=2000, seed=1)
+    with ServerProcess(tmp_path / "vectors", tmp_path / "data") as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
+        r = c.post("/rnd", json={"lang": "fr", "store": "small-fr", "permutations": 2000, "seed": 1})
+        assert r.status_code == 200, r.text
+        got = r.json()["result"]
+        assert got["variant"] == "grammatical" and got["rnd"] == pytest.approx(lib.rnd, rel=1e-9)
+        assert got["permutation"]["p_value"] == lib.p_value
+        for route in ("rnsb", "ect", "mac"):
+            r = c.post(f"/{route}", json={"store": "small-fr", "variant": "english", "X": "infirmier,avocat,homme",
+                                          "A": ["il"], "B": ["elle"]})
+            assert r.status_code == 200, r.text
+            assert r.json()["result"]["variant"] == "english"
+        # a string is a comma list in the service, never a server file: one word, out of vocabulary
+        r = c.post("/ect", json={"store": "small-fr", "X": "/etc/passwd", "A": ["il"], "B": ["elle"]})
+        error = r.json()["error"]
+        assert r.status_code == 400 and error["type"] == "InputError" and "out of vocabulary" in error["message"]
+        r = c.post("/mac", json={"store": "small-fr", "A": ["il"]})
+        error = r.json()["error"]
+        assert r.status_code == 422 and "attributes_b" in error["message"] and "\n" not in error["message"]
