@@ -349,3 +349,86 @@ def test_the_service_answers_the_catalogue_routes(tmp_path):
         r = c.post("/mac", json={"store": "small-fr", "A": ["il"]})
         error = r.json()["error"]
         assert r.status_code == 422 and "attributes_b" in error["message"] and "\n" not in error["message"]
+
+
+# -- recoverability (Gonen & Goldberg 2019) ------------------------------------------------------
+
+
+@pytest.fixture
+def gendered_space():
+    """600 words: axis 0 carries gender g = ±1 (with noise), axis 1 a noisy copy of it (a proxy that
+    a linear projection along axis 0 leaves behind), axes 2-9 noise."""
+    rng = np.random.default_rng(1)
+    g = np.where(np.arange(600) % 2 == 0, 1.0, -1.0) * rng.uniform(0.2, 1.0, 600)
+    x = rng.normal(scale=0.3, size=(600, 10))
+    x[:, 0] += g
+    x[:, 1] += 2 * g
+    words = [f"w{i}" for i in range(600)]
+    return VectorStore(words, x), g
+
+
+def test_recoverability_sees_through_a_projection_but_not_noise(gendered_space):
+    from geobias.metrics.recoverability import recoverability
+
+    store, _ = gendered_space
+    rows = store.lookup(store.words).vectors.astype(np.float64)
+    projected = rows.copy()
+    projected[:, 0] = 0.0  # "debiased" along the direction only: the proxy on axis 1 remains
+    scrubbed = np.random.default_rng(2).normal(size=rows.shape)  # every trace of gender gone
+    r = recoverability(store, {"projection": VectorStore(store.words, projected),
+                               "scrubbed": VectorStore(store.words, scrubbed)}, np.eye(10)[0],
+                       n_biased=100, n_classify=200, n_train=100, k=20, professions=["w0", "w1", "w2", "w3"])
+    orig, proj, scrub = r.rows
+    assert [x.space for x in r.rows] == ["original", "projection", "scrubbed"]
+    # the two gender groups are far apart along axes 0 and 1: both tests recover them (almost) perfectly
+    assert orig.cluster_accuracy > 0.95 and orig.classifier_accuracy > 0.95 and orig.neighbour_correlation > 0.5
+    assert proj.cluster_accuracy > 0.95 and proj.classifier_accuracy > 0.95  # lipstick on a pig
+    # random vectors: chance level (0.5 ± a few standard errors of 200 and 300 words) and no correlation
+    assert scrub.cluster_accuracy < 0.6 and scrub.classifier_accuracy < 0.6
+    assert abs(scrub.neighbour_correlation) < 0.15
+    assert orig.profession_correlation is not None and r.n_professions == 4
+
+
+def test_neighbour_share_and_exclusions():
+    from geobias.metrics.recoverability import _male_share_of_neighbours, recoverability
+
+    # four points on the unit circle at 0°, 10°, 90°, 100°: each one's nearest neighbour is its twin
+    ang = np.deg2rad([0, 10, 90, 100])
+    v = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    male = np.array([True, False, True, True])
+    assert _male_share_of_neighbours(v, male, 1, np.arange(4)).tolist() == [0.0, 1.0, 1.0, 1.0]
+    assert _male_share_of_neighbours(v, male, 2, np.arange(4)).tolist() == [0.5, 1.0, 0.5, 0.5]
+    rng = np.random.default_rng(3)
+    words = [f"w{i}" for i in range(60)]
+    store = VectorStore(words, rng.normal(size=(60, 4)))
+    r = recoverability(store, {}, np.eye(4)[0], exclude=["w0", "w1"], inanimate=["w2", "w3", "w4"],
+                       n_biased=10, n_classify=20, n_train=10, k=5)
+    assert r.excluded == 2 and r.inanimate_excluded == 3 and r.n_eligible == 55
+    assert r.inanimate_among_biased is not None and 0 <= r.inanimate_among_biased <= 3 / 20
+    with pytest.raises(InputError, match="eligible words"):
+        recoverability(store, {}, np.eye(4)[0], n_biased=40, n_classify=20, n_train=10, k=5)
+    with pytest.raises(InputError, match="n_train"):
+        recoverability(store, {}, np.eye(4)[0], n_biased=10, n_classify=5, n_train=10, k=5)
+    with pytest.raises(InputError, match="direction"):
+        recoverability(store, {}, np.ones(3), n_biased=10, n_classify=20, n_train=10, k=5)
+
+
+def test_recoverability_command_on_the_synthetic_french_store():
+    sys.path.insert(0, str(REPO / "tests"))
+    from _server import small_french_store
+
+    from geobias.sources import use_opener
+
+    store = small_french_store()
+    with use_opener(lambda lang, name, option: store):
+        r, env = execute("recoverability", {"lang": "fr", "methods": "leace,shift-ori", "n_biased": 20,
+                                            "n_classify": 40, "n_train": 30, "n_neighbors": 5})
+    assert env["command"] == "recoverability" and r.direction == "d_s"  # fr: the orthogonalised direction
+    assert [x.space for x in r.rows] == ["original", "leace", "shift-ori"]
+    assert r.inanimate_excluded > 0 and r.excluded > 0  # inanimate nouns reported apart, not tested
+    # LEACE erases the linear gender signal, so less of it is recoverable than in the original
+    assert r.rows[1].neighbour_correlation < r.rows[0].neighbour_correlation
+    with pytest.raises(InputError, match="needs English"):
+        execute("recoverability", {"lang": "fr", "methods": ["shift-en"]})
+    with pytest.raises(ParameterError, match="methods"):
+        validate("recoverability", {"lang": "fr", "methods": "leace,nope"})

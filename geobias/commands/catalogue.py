@@ -1,4 +1,5 @@
-"""The WEFE-style metric catalogue on one static store: ``rnd``, ``rnsb``, ``ect``, ``mac``.
+"""The metric catalogue on one static store: ``rnd``, ``rnsb``, ``ect``, ``mac`` (WEFE's metrics) and
+``recoverability`` (Gonen & Goldberg's recovery tests).
 
 Every command takes the query of ``weat`` (a built-in test or your own sets, files or comma
 lists) and a ``variant``:
@@ -16,13 +17,13 @@ lists) and a ``variant``:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, BeforeValidator, Field, model_validator
 
-from geobias.choices import Alternative, OOVPolicy
+from geobias.choices import Alternative, MitigationMethod, OOVPolicy
 from geobias.commands._base import command
-from geobias.commands._fields import Seed, WordSet
+from geobias.commands._fields import Lang, Seed, WordSet
 from geobias.commands._permutations import permutation_bar, plan_permutations
 from geobias.commands.static import PermutationParams, StoreParams, need_lang
 from geobias.errors import InputError, ParameterError
@@ -191,3 +192,72 @@ def mac(p: QueryParams, *, progress=None):
     X, Y, A, B, variant, _ = p.query()
     store = p.load(progress, X, Y, A, B)
     return mac_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+
+
+def _comma_list(value: Any) -> Any:
+    """``"leace,inlp"`` → ``["leace", "inlp"]`` (a list passes unchanged; pydantic checks the choices)."""
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()] or None
+    return value
+
+
+class RecoverabilityParams(StoreParams):
+    """Parameters of the recovery tests (Gonen & Goldberg 2019)."""
+
+    lang: Lang
+    methods: Annotated[list[MitigationMethod] | None, BeforeValidator(_comma_list)] = Field(None, description=(
+        "Mitigation methods to test after (comma list); default: hard-debias for en, leace for es/fr/de. Methods "
+        "that need English vectors (shift-en, de-align, hybrid-*) are not offered here."))
+    n_biased: int = Field(500, ge=2, le=100_000, description="Most male- and most female-biased words clustered "
+                                                            "(the paper's 500 + 500).")
+    n_classify: int = Field(2500, ge=2, le=100_000, description="Most biased words per side for the SVM (the "
+                                                               "paper's 2,500 + 2,500).")
+    n_train: int = Field(1000, ge=2, le=200_000, description="SVM training words drawn from them; the rest test it.")
+    n_neighbors: int = Field(100, ge=1, le=1000, description="Nearest neighbours for the correlation (the paper's "
+                                                             "k = 100).")
+    seed: Seed = 0
+
+
+@command("recoverability", RecoverabilityParams, quick=False, job=True,
+         result="geobias.metrics.recoverability.RecoverabilityResult")
+def recoverability(p: RecoverabilityParams, *, progress=None):
+    """Recoverability: can the original gender of the most biased words be recovered after debiasing? (Gonen & Goldberg 2019).
+
+    Returns a :class:`geobias.metrics.recoverability.RecoverabilityResult`: k-means and SVM
+    accuracies and the neighbour correlation in the original space and after each method. Bias
+    is the projection on d_PCA (English) or d_s (es/fr/de); gender-definitional words and the
+    grammatically gendered inanimate nouns are left out (the latter reported separately).
+    """
+    from geobias import wordlists
+    from geobias._progress import reporter
+    from geobias.directions import gender_directions
+    from geobias.languages import get_language
+    from geobias.metrics.recoverability import recoverability as recover
+    from geobias.mitigation import get_method
+    from geobias.mitigation.lexicon import GenderLexicon
+    from geobias.mitigation.runner import mitigate
+
+    language = get_language(p.lang)
+    methods = list(p.methods or (["leace"] if language.grammatical_gender else ["hard-debias"]))
+    for m in methods:
+        if get_method(m).needs_english == "required":
+            raise InputError(f"{m} needs English vectors and a dictionary; recoverability takes one store "
+                             "(choose hard-debias, shift-ori, leace, inlp or their keep-grammar variants)")
+    store = p.store(progress)
+    stage = reporter(progress).stage
+    with stage("fitting the gender directions"):
+        dirs = gender_directions(store, language.code, random_state=p.seed, oov="ignore")
+    direction, name = (dirs.d_s, "d_s") if dirs.d_g is not None else (dirs.d_pca, "d_PCA")
+    lex = GenderLexicon.for_language(language.code)
+    male, female = wordlists.attribute_words(language.code)
+    exclude = [*lex.gender_specific, *(w for pair in lex.definitional_pairs for w in pair), *lex.person_nouns,
+               *male, *female]
+    professions = [w for o in wordlists.occupations(language.code) for w in dict.fromkeys((o.masculine, o.feminine))]
+    debiased = {}
+    for m in methods:
+        with stage(f"debiasing with {m}"):
+            debiased[m] = mitigate(m, store, language.code).outputs[language.code]
+    with stage("clustering, classifying, ranking neighbours"):
+        return recover(store, debiased, direction, direction_name=name, exclude=exclude,
+                       inanimate=lex.inanimate_nouns(), professions=professions, n_biased=p.n_biased,
+                       n_classify=p.n_classify, n_train=p.n_train, k=p.n_neighbors, seed=p.seed)
