@@ -14,6 +14,7 @@ Examples
 100000
 """
 
+from geobias.commands import catalogue as _catalogue  # noqa: F401  (registers rnd, rnsb, ect, mac)
 from geobias.commands._base import (
     REGISTRY,
     Command,

@@ -1,0 +1,263 @@
+"""The metric catalogue on one static store: ``rnd``, ``rnsb``, ``ect``, ``mac`` (WEFE's metrics) and
+``recoverability`` (Gonen & Goldberg's recovery tests).
+
+Every command takes the query of ``weat`` (a built-in test or your own sets, files or comma
+lists) and a ``variant``:
+
+* ``grammatical`` (the default for a language with grammatical gender when no ``test`` is given):
+  ``targets_x``/``targets_y`` are the masculine and feminine forms of the same words, paired by
+  position (default: the language's occupations), ``attributes_a``/``attributes_b`` the male and
+  female words (default: the language's attribute words); each form is compared with its own
+  gender's attribute words, as MWEAT does (MAC, which has no gendered direction, takes every word
+  with both forms instead; see :func:`geobias.metrics.mac.mac`).
+* ``english``: the metric as its paper and WEFE define it, on a built-in WEAT test, your own sets
+  (``targets_y`` may be left out: one target set), or by default the language's occupations
+  against its male/female words, every form scored on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BeforeValidator, Field, model_validator
+
+from geobias.choices import Alternative, MitigationMethod, OOVPolicy
+from geobias.commands._base import command
+from geobias.commands._fields import Lang, Seed, WordSet
+from geobias.commands._permutations import permutation_bar, plan_permutations
+from geobias.commands.static import PermutationParams, StoreParams, need_lang
+from geobias.errors import InputError, ParameterError
+
+Variant = Literal["grammatical", "english"]
+
+
+class QueryParams(StoreParams):
+    """The query of a catalogue metric: WEAT's four sets, a built-in test, or the language's defaults."""
+
+    test: str | None = Field(None, description="Built-in WEAT test (english variant): career-family, "
+                                               "career-family-terms, math-arts, science-arts or flowers-insects.")
+    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description=(
+        "Target set X (grammatical variant: the masculine forms); default: the language's occupations."))
+    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description=(
+        "Target set Y, optional in the english variant (grammatical variant: the feminine forms, paired with "
+        "targets_x by position)."))
+    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"), description=(
+        "Attribute set A (e.g. male words); default: the language's male attribute words."))
+    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"), description=(
+        "Attribute set B (e.g. female words); default: the language's female attribute words."))
+    variant: Variant | None = Field(None, description=(
+        "grammatical (each form against its own gender's attribute words; the default for es/fr/de without "
+        "`test`) or english (the paper's metric, every word on its own)."))
+    oov: OOVPolicy = "ignore"
+
+    @model_validator(mode="after")
+    def _query(self):
+        if (self.attributes_a is None) != (self.attributes_b is None):
+            missing = "attributes_b" if self.attributes_b is None else "attributes_a"
+            raise ParameterError("give both attributes_a and attributes_b, or neither", missing)
+        if self.targets_y is not None and self.targets_x is None:
+            raise ParameterError("targets_y needs targets_x", "targets_x")
+        own = [f for f in ("targets_x", "targets_y", "attributes_a", "attributes_b") if getattr(self, f) is not None]
+        if self.test is not None and own:
+            raise ParameterError(f"give test or your own sets ({own[0]} ...), not both", "test")
+        if self.variant == "grammatical":
+            if self.test is not None:
+                raise ParameterError("the built-in WEAT tests hold one-form words; the grammatical variant scores "
+                                     "two-form words (give targets_x/targets_y, or leave both out)", "test")
+            if (self.targets_x is None) != (self.targets_y is None):
+                raise ParameterError("the grammatical variant needs targets_x (masculine forms) and targets_y "
+                                     "(feminine forms)", "targets_y")
+            if self.targets_x is not None and len(self.targets_x) != len(self.targets_y):
+                raise InputError(f"`targets_x` has {len(self.targets_x)} words and `targets_y` "
+                                 f"{len(self.targets_y)}; they pair masculine and feminine forms by position")
+        return self
+
+    def resolved_variant(self) -> str:
+        """``variant``, or its default: grammatical for a grammatical-gender language without ``test``."""
+        if self.variant is not None:
+            return self.variant
+        if self.test is None and self.lang is not None:
+            from geobias.languages import get_language
+
+            if get_language(self.lang).grammatical_gender:
+                return "grammatical"
+        return "english"
+
+    def query(self) -> tuple[list[str], list[str] | None, list[str], list[str], str, str]:
+        """``(X, Y or None, A, B, variant, query name)``."""
+        from geobias import wordlists
+        from geobias.languages import get_language
+
+        variant = self.resolved_variant()
+        if self.test is not None:
+            sets = wordlists.weat_test(need_lang(self.lang, "WEAT tests"), self.test)
+            return sets.X, sets.Y, sets.A, sets.B, variant, sets.name
+        if self.attributes_a is not None:
+            a, b = list(self.attributes_a), list(self.attributes_b)
+        else:
+            a, b = wordlists.attribute_words(need_lang(self.lang, "attribute words"))
+        if self.targets_x is not None:
+            y = None if self.targets_y is None else list(self.targets_y)
+            return list(self.targets_x), y, a, b, variant, "custom"
+        lang = need_lang(self.lang, "occupation list")
+        occupations = wordlists.occupations(lang)
+        if get_language(lang).grammatical_gender:
+            return ([o.masculine for o in occupations], [o.feminine for o in occupations], a, b, variant,
+                    "occupations (masculine, feminine forms)")
+        if variant == "grammatical":
+            raise InputError(f"the grammatical variant needs two-form words; {get_language(lang).name} has no "
+                             "grammatical gender (give targets_x/targets_y, or use variant english)")
+        words = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
+        return words, None, a, b, variant, "occupations"
+
+    def load(self, progress, X, Y, A, B):
+        return self.store(progress, [*X, *(Y or []), *A, *B])
+
+
+class RndParams(QueryParams, PermutationParams):
+    """Parameters of RND (Garg et al. 2018)."""
+
+    alternative: Alternative = Field("two-sided", description=(
+        "Alternative of the permutation test of Σ_X r − Σ_Y r (english) or of the sign-flip test (grammatical)."))
+
+
+@command("rnd", RndParams, quick=True, job=False, result="geobias.metrics.rnd.RndResult")
+def rnd(p: RndParams, *, progress=None):
+    """RND: relative norm distance Σ ‖w − mean A‖ − ‖w − mean B‖ (Garg et al. 2018), with a permutation p-value.
+
+    Returns a :class:`geobias.metrics.rnd.RndResult`. The p-value (ours; the paper has none):
+    english variant with two target sets, the shared permutation test of Σ_X r − Σ_Y r; grammatical
+    variant, a sign-flip test of the per-word sums r(m) + r(f); none with one target set.
+    """
+    from geobias.metrics.rnd import rnd as rnd_metric
+
+    X, Y, A, B, variant, _ = p.query()
+    draws = None
+    if Y is not None:
+        paired = variant == "grammatical"
+        n_items = 2 * len(X) if paired else len(X) + len(Y)
+        draws = plan_permutations(n_items, len(X), p.permutations, p.permutation_method, paired=paired,
+                                  force=p.force)
+    store = p.load(progress, X, Y, A, B)
+    if draws is None:
+        return rnd_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+    n_items = 2 * len(X) if variant == "grammatical" else len(X) + len(Y)
+    with permutation_bar(progress, draws, n_items, len(X), variant == "grammatical") as advance:
+        return rnd_metric(store, X, Y, A, B, variant=variant, oov=p.oov, n_permutations=p.permutations,
+                          seed=p.seed, alternative=p.alternative, method=p.permutation_method, progress=advance)
+
+
+class RnsbParams(QueryParams):
+    """Parameters of RNSB (Sweeney & Najafian 2019)."""
+
+    C: float = Field(1.0, gt=0, le=1e6, description="Inverse L2 regularisation of the logistic regression "
+                                                    "(scikit-learn's C; liblinear, as WEFE).")
+    seed: Seed = 0
+
+
+@command("rnsb", RnsbParams, quick=True, job=False, result="geobias.metrics.rnsb.RnsbResult")
+def rnsb(p: RnsbParams, *, progress=None):
+    """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
+
+    Returns a :class:`geobias.metrics.rnsb.RnsbResult` (no p-value: see its docstring).
+    """
+    from geobias.metrics.rnsb import rnsb as rnsb_metric
+
+    X, Y, A, B, variant, _ = p.query()
+    store = p.load(progress, X, Y, A, B)
+    return rnsb_metric(store, X, Y, A, B, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
+
+
+@command("ect", QueryParams, quick=True, job=False, result="geobias.metrics.ect.EctResult")
+def ect(p: QueryParams, *, progress=None):
+    """ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).
+
+    Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).
+    """
+    from geobias.metrics.ect import ect as ect_metric
+
+    X, Y, A, B, variant, _ = p.query()
+    store = p.load(progress, X, Y, A, B)
+    return ect_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+
+
+@command("mac", QueryParams, quick=True, job=False, result="geobias.metrics.mac.MacResult")
+def mac(p: QueryParams, *, progress=None):
+    """MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).
+
+    Returns a :class:`geobias.metrics.mac.MacResult` (no p-value: see its docstring).
+    """
+    from geobias.metrics.mac import mac as mac_metric
+
+    X, Y, A, B, variant, _ = p.query()
+    store = p.load(progress, X, Y, A, B)
+    return mac_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+
+
+def _comma_list(value: Any) -> Any:
+    """``"leace,inlp"`` → ``["leace", "inlp"]`` (a list passes unchanged; pydantic checks the choices)."""
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()] or None
+    return value
+
+
+class RecoverabilityParams(StoreParams):
+    """Parameters of the recovery tests (Gonen & Goldberg 2019)."""
+
+    lang: Lang
+    methods: Annotated[list[MitigationMethod] | None, BeforeValidator(_comma_list)] = Field(None, description=(
+        "Mitigation methods to test after (comma list); default: hard-debias for en, leace for es/fr/de. Methods "
+        "that need English vectors (shift-en, de-align, hybrid-*) are not offered here."))
+    n_biased: int = Field(500, ge=2, le=100_000, description="Most male- and most female-biased words clustered "
+                                                            "(the paper's 500 + 500).")
+    n_classify: int = Field(2500, ge=2, le=100_000, description="Most biased words per side for the SVM (the "
+                                                               "paper's 2,500 + 2,500).")
+    n_train: int = Field(1000, ge=2, le=200_000, description="SVM training words drawn from them; the rest test it.")
+    n_neighbors: int = Field(100, ge=1, le=1000, description="Nearest neighbours for the correlation (the paper's "
+                                                             "k = 100).")
+    seed: Seed = 0
+
+
+@command("recoverability", RecoverabilityParams, quick=False, job=True,
+         result="geobias.metrics.recoverability.RecoverabilityResult")
+def recoverability(p: RecoverabilityParams, *, progress=None):
+    """Recoverability: can the original gender of the most biased words be recovered after debiasing? (Gonen & Goldberg 2019).
+
+    Returns a :class:`geobias.metrics.recoverability.RecoverabilityResult`: k-means and SVM
+    accuracies and the neighbour correlation in the original space and after each method. Bias
+    is the projection on d_PCA (English) or d_s (es/fr/de); gender-definitional words and the
+    grammatically gendered inanimate nouns are left out (the latter reported separately).
+    """
+    from geobias import wordlists
+    from geobias._progress import reporter
+    from geobias.directions import gender_directions
+    from geobias.languages import get_language
+    from geobias.metrics.recoverability import recoverability as recover
+    from geobias.mitigation import get_method
+    from geobias.mitigation.lexicon import GenderLexicon
+    from geobias.mitigation.runner import mitigate
+
+    language = get_language(p.lang)
+    methods = list(p.methods or (["leace"] if language.grammatical_gender else ["hard-debias"]))
+    for m in methods:
+        if get_method(m).needs_english == "required":
+            raise InputError(f"{m} needs English vectors and a dictionary; recoverability takes one store "
+                             "(choose hard-debias, shift-ori, leace, inlp or their keep-grammar variants)")
+    store = p.store(progress)
+    stage = reporter(progress).stage
+    with stage("fitting the gender directions"):
+        dirs = gender_directions(store, language.code, random_state=p.seed, oov="ignore")
+    direction, name = (dirs.d_s, "d_s") if dirs.d_g is not None else (dirs.d_pca, "d_PCA")
+    lex = GenderLexicon.for_language(language.code)
+    male, female = wordlists.attribute_words(language.code)
+    exclude = [*lex.gender_specific, *(w for pair in lex.definitional_pairs for w in pair), *lex.person_nouns,
+               *male, *female]
+    professions = [w for o in wordlists.occupations(language.code) for w in dict.fromkeys((o.masculine, o.feminine))]
+    debiased = {}
+    for m in methods:
+        with stage(f"debiasing with {m}"):
+            debiased[m] = mitigate(m, store, language.code).outputs[language.code]
+    with stage("clustering, classifying, ranking neighbours"):
+        return recover(store, debiased, direction, direction_name=name, exclude=exclude,
+                       inanimate=lex.inanimate_nouns(), professions=professions, n_biased=p.n_biased,
+                       n_classify=p.n_classify, n_train=p.n_train, k=p.n_neighbors, seed=p.seed)

@@ -1,0 +1,303 @@
+"""Does a debiased space still hide its bias? The recovery tests of Gonen & Goldberg (2019)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.results import Result
+from geobias.store import VectorStore
+
+__all__ = ["RecoverabilityResult", "RecoveryScores", "recoverability", "recovery_scores"]
+
+
+@dataclass(frozen=True)
+class RecoveryScores(Result):
+    """The four recovery tests on one space (the original, or a debiased one).
+
+    Attributes
+    ----------
+    space : str
+        ``"original"`` or the mitigation method's name.
+    cluster_accuracy : float
+        k-means (k = 2) on the ``2 n_biased`` most biased words' vectors in this space: the share
+        of words whose cluster matches their original bias side (best of the two cluster-to-side
+        assignments; 0.5 = no gender left, 1.0 = fully recoverable).
+    classifier_accuracy : float
+        An RBF-kernel SVM (scikit-learn ``SVC()``, C = 1, gamma = "scale") trained in this space on
+        ``n_train`` words drawn at random (``seed``) from the ``2 n_classify`` most biased, accuracy
+        on the rest.
+    neighbour_correlation : float
+        Pearson r, over the eligible words, between the original bias-by-projection and the share
+        of male-biased words (original projection > 0) among the ``k`` nearest neighbours (cosine,
+        the word itself excluded) in this space.
+    profession_correlation : float or None
+        The same over the professions given (``None`` with fewer than 3 in the vocabulary).
+    """
+
+    space: str
+    cluster_accuracy: float
+    classifier_accuracy: float
+    neighbour_correlation: float
+    profession_correlation: float | None
+
+
+@dataclass(frozen=True)
+class RecoverabilityResult(Result):
+    """The recovery tests before and after debiasing.
+
+    Attributes
+    ----------
+    rows : list of RecoveryScores
+        The original space first, then each debiased one.
+    direction : str
+        Which gender direction gave the original bias-by-projection (``d_PCA``, or ``d_s`` for a
+        language with grammatical gender).
+    n_eligible : int
+        Words the tests drew from (in both spaces, not excluded).
+    n_biased, n_classify, n_train, k : int
+        The sizes used (after capping to what the vocabulary allows).
+    n_professions : int
+    excluded : int
+        Words left out as gender-definitional (pronouns, kinship and person words, attribute words).
+    inanimate_excluded : int
+        Grammatically gendered inanimate nouns left out (their gender is grammar, not bias).
+    inanimate_among_biased : float or None
+        Had they been eligible: the share of inanimate nouns among the ``2 n_biased`` most biased
+        words by the same projection (``None`` when none were given).
+    seed : int
+    """
+
+    rows: list[RecoveryScores]
+    direction: str
+    n_eligible: int
+    n_biased: int
+    n_classify: int
+    n_train: int
+    k: int
+    n_professions: int
+    excluded: int
+    inanimate_excluded: int
+    inanimate_among_biased: float | None
+    seed: int
+
+    def __rich__(self):
+        """The CLI's table: one row per space."""
+        from rich.console import Group
+        from rich.table import Table
+
+        t = Table(title=f"Recoverability (Gonen & Goldberg 2019) by {self.direction}: can the original gender of "
+                        "the most biased words be recovered?", title_justify="left")
+        for c in ("space", f"k-means ({2 * self.n_biased} words)", f"SVM (train {self.n_train})",
+                  f"r(bias, male share of {self.k}-NN)", "r on professions"):
+            t.add_column(c, justify="left" if c == "space" else "right")
+        for r in self.rows:
+            prof = "—" if r.profession_correlation is None else f"{r.profession_correlation:.3f}"
+            t.add_row(r.space, f"{r.cluster_accuracy:.3f}", f"{r.classifier_accuracy:.3f}",
+                      f"{r.neighbour_correlation:.3f}", prof)
+        note = (f"{self.n_eligible:,} eligible words; {self.excluded} gender-definitional and "
+                f"{self.inanimate_excluded} inanimate nouns left out")
+        if self.inanimate_among_biased is not None:
+            note += (f"; had they been eligible, inanimate nouns would make {100 * self.inanimate_among_biased:.0f}% "
+                     "of the most biased words (their gender is grammatical)")
+        return Group(t, note)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return x / n
+
+
+def _male_share_of_neighbours(vectors: np.ndarray, male: np.ndarray, k: int, queries: np.ndarray,
+                              chunk: int = 1024) -> np.ndarray:
+    """For each row index in ``queries``: the share of ``male`` among its ``k`` nearest rows
+    (cosine on the unit rows ``vectors``, the row itself excluded)."""
+    out = np.empty(len(queries), dtype=np.float64)
+    for start in range(0, len(queries), chunk):
+        idx = queries[start:start + chunk]
+        sims = vectors[idx] @ vectors.T
+        sims[np.arange(len(idx)), idx] = -np.inf
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        out[start:start + len(idx)] = male[top].mean(axis=1)
+    return out
+
+
+def recovery_scores(
+    space: np.ndarray,
+    bias: np.ndarray,
+    *,
+    name: str,
+    n_biased: int,
+    n_classify: int,
+    n_train: int,
+    k: int,
+    professions: np.ndarray,
+    seed: int,
+) -> RecoveryScores:
+    """The four tests on one space's rows (aligned with ``bias``, the original projections).
+
+    Parameters
+    ----------
+    space : ndarray of shape (n, dim)
+        The eligible words' vectors in the space tested (normalised here).
+    bias : ndarray of shape (n,)
+        Their original bias-by-projection (> 0: male).
+    professions : ndarray of int
+        Row indices of the professions.
+    """
+    from scipy.stats import pearsonr
+    from sklearn.cluster import KMeans
+    from sklearn.svm import SVC
+
+    x = _unit(space)
+    order = np.argsort(bias)
+    biased = np.concatenate([order[-n_biased:], order[:n_biased]])
+    labels = bias[biased] > 0
+    clusters = KMeans(n_clusters=2, n_init=10, random_state=seed).fit_predict(x[biased])
+    agree = float(np.mean((clusters == 1) == labels))
+    cluster_acc = max(agree, 1.0 - agree)
+
+    pool = np.concatenate([order[-n_classify:], order[:n_classify]])
+    rng = np.random.default_rng(seed)
+    train = rng.permutation(len(pool))[:n_train]
+    test = np.setdiff1d(np.arange(len(pool)), train)
+    y = bias[pool] > 0
+    clf = SVC().fit(x[pool[train]], y[train])
+    svm_acc = float(clf.score(x[pool[test]], y[test]))
+
+    male = bias > 0
+    shares = _male_share_of_neighbours(x, male, k, np.arange(len(bias)))
+    r_all = float(pearsonr(bias, shares).statistic)
+    r_prof = None
+    if len(professions) >= 3:
+        r_prof = float(pearsonr(bias[professions], shares[professions]).statistic)
+    return RecoveryScores(name, cluster_acc, svm_acc, r_all, r_prof)
+
+
+def recoverability(
+    original: VectorStore,
+    debiased: dict[str, VectorStore],
+    direction: np.ndarray,
+    *,
+    direction_name: str = "d_PCA",
+    exclude: Sequence[str] = (),
+    inanimate: Sequence[str] = (),
+    professions: Sequence[str] = (),
+    n_biased: int = 500,
+    n_classify: int = 2500,
+    n_train: int = 1000,
+    k: int = 100,
+    limit: int | None = None,
+    seed: int = 0,
+) -> RecoverabilityResult:
+    """Gonen & Goldberg's recovery tests of gender bias, before and after debiasing.
+
+    The original bias of a word is its projection on the gender direction in the original space,
+    ``b(w) = cos(w, d)``. The tests then ask how much of ``b`` each space still encodes: k-means
+    on the ``n_biased`` most male- and ``n_biased`` most female-biased words, an SVM on the
+    ``n_classify`` + ``n_classify`` most biased, and the correlation of ``b(w)`` with the share
+    of male-biased words among w's ``k`` nearest neighbours.
+
+    Parameters
+    ----------
+    original : VectorStore
+    debiased : dict of str to VectorStore
+        Debiased spaces by name (a mitigation method's).
+    direction : ndarray of shape (dim,)
+        The gender direction in the original space, masculine positive (d_PCA, or d_s for a
+        language with grammatical gender).
+    direction_name : str, default "d_PCA"
+    exclude : sequence of str
+        Gender-definitional words (pronouns, kinship and person words): left out, as the paper
+        leaves out the gender-specific words.
+    inanimate : sequence of str
+        Grammatically gendered inanimate nouns: left out and reported separately (their gender is
+        grammatical agreement, not bias).
+    professions : sequence of str
+        For the profession correlation.
+    n_biased : int, default 500
+        The paper's 500 + 500 for clustering.
+    n_classify : int, default 2500
+        The paper's 2,500 + 2,500 for the classifier.
+    n_train : int, default 1000
+        The paper's 1,000 training words; the rest are the test set.
+    k : int, default 100
+        The paper's neighbourhood size.
+    limit : int, optional
+        Use only the first ``limit`` eligible words in store order (the paper: the 50,000 most
+        frequent); default all.
+    seed : int, default 0
+        k-means and the training sample.
+
+    Returns
+    -------
+    RecoverabilityResult
+
+    Raises
+    ------
+    InputError
+        Fewer than ``2 n_biased`` (or ``k + 1``) eligible words in both spaces, a direction of the
+        wrong size, or ``n_train`` not below ``2 n_classify``.
+
+    References
+    ----------
+    Gonen & Goldberg (2019), "Lipstick on a Pig: Debiasing Methods Cover up Systematic Gender
+    Biases in Word Embeddings But do not Remove Them", NAACL, §3 (clustering of the 500 + 500
+    most biased words, RBF-SVM on 1,000 of the 5,000 most biased, correlation with the male share
+    of the 100 nearest neighbours; bias = projection on the gender direction before debiasing).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geobias.store import VectorStore
+    >>> rng = np.random.default_rng(0)
+    >>> vecs = rng.normal(size=(400, 8)); words = [f"w{i}" for i in range(400)]
+    >>> s = VectorStore(words, vecs)
+    >>> r = recoverability(s, {}, np.eye(8)[0], n_biased=50, n_classify=100, n_train=80, k=10)
+    >>> r.rows[0].space, r.rows[0].cluster_accuracy > 0.5
+    ('original', True)
+    """
+    direction = np.asarray(direction, dtype=np.float64).ravel()
+    if direction.shape[0] != original.dim or not np.linalg.norm(direction) > 0:
+        raise InputError(f"the direction has {direction.shape[0]} values for {original.dim}-d vectors, or is zero")
+    direction = direction / np.linalg.norm(direction)
+    if n_train >= 2 * n_classify:
+        raise InputError(f"n_train ({n_train}) must be below 2 × n_classify ({2 * n_classify})")
+    skip = set(exclude)
+    inanimate_set = set(inanimate) - skip
+    words = [w for w in original.words if w not in skip and w not in inanimate_set
+             and all(w in d for d in debiased.values())]
+    if limit is not None:
+        words = words[:limit]
+    need = max(2 * n_biased, 2 * n_classify, k + 1)
+    if len(words) < need:
+        raise InputError(f"{len(words)} eligible words; the tests need at least {need} (lower n_biased, n_classify "
+                         "or k)")
+    orig = original.lookup(words, unit=True).vectors.astype(np.float64)
+    bias = orig @ direction
+    inanimate_share = None
+    present = [w for w in inanimate_set if w in original]
+    if present:
+        inan_bias = original.lookup(present, unit=True).vectors.astype(np.float64) @ direction
+        allb = np.concatenate([bias, inan_bias])
+        is_inan = np.concatenate([np.zeros(len(bias), bool), np.ones(len(inan_bias), bool)])
+        order = np.argsort(allb)
+        top = np.concatenate([order[-n_biased:], order[:n_biased]])
+        inanimate_share = float(is_inan[top].mean())
+    index = {w: i for i, w in enumerate(words)}
+    prof = np.array(sorted({index[w] for w in professions if w in index}), dtype=np.int64)
+    sizes = dict(n_biased=n_biased, n_classify=n_classify, n_train=n_train, k=k, professions=prof, seed=seed)
+    rows = [recovery_scores(orig, bias, name="original", **sizes)]
+    for name, store in debiased.items():
+        rows.append(recovery_scores(store.lookup(words).vectors, bias, name=name, **sizes))
+    return RecoverabilityResult(
+        rows=rows, direction=direction_name, n_eligible=len(words), n_biased=n_biased, n_classify=n_classify,
+        n_train=n_train, k=k, n_professions=len(prof), excluded=len(skip & set(original.words)),
+        inanimate_excluded=len(inanimate_set & set(original.words)), inanimate_among_biased=inanimate_share,
+        seed=seed,
+    )

@@ -1,0 +1,228 @@
+"""RND, the relative norm distance of Garg, Schiebinger, Jurafsky & Zou (2018)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.results import Result
+from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
+from geobias.store import VectorStore
+
+__all__ = ["RndResult", "WordScore", "relative_norm_distances", "rnd"]
+
+
+def relative_norm_distances(words: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``r(w) = ‖w − ā‖₂ − ‖w − b̄‖₂`` for each row ``w``, ā and b̄ the mean rows of ``a`` and ``b``.
+
+    Parameters
+    ----------
+    words : ndarray of shape (n, dim)
+    a, b : ndarray of shape (n_a, dim) and (n_b, dim)
+        The two groups' rows (unit-normalised by the caller, as in the paper).
+
+    Returns
+    -------
+    ndarray of shape (n,), float64
+        Negative: ``w`` is closer to group A's mean than to group B's.
+    """
+    w = np.asarray(words, dtype=np.float64)
+    a_mean = np.asarray(a, dtype=np.float64).mean(axis=0)
+    b_mean = np.asarray(b, dtype=np.float64).mean(axis=0)
+    return np.linalg.norm(w - a_mean, axis=1) - np.linalg.norm(w - b_mean, axis=1)
+
+
+@dataclass(frozen=True)
+class WordScore(Result):
+    """One target word's score; ``target`` is ``"X"`` or ``"Y"``."""
+
+    word: str
+    target: str
+    score: float
+
+
+@dataclass(frozen=True)
+class RndResult(Result):
+    """Relative norm distance.
+
+    Attributes
+    ----------
+    rnd : float
+        Garg et al.'s relative norm distance, the **sum** over the scored items of
+        ``r(w) = ‖w − ā‖ − ‖w − b̄‖`` (English variant: every target word of X and Y; grammatical
+        variant: every two-form word, scored ``r(w_m) + r(w_f)``). Negative: closer to A.
+    rnd_mean : float
+        The same averaged over the items: WEFE's ``RND`` (it divides by the number of words).
+    rnd_x, rnd_y : float or None
+        The sums over X and over Y alone (``rnd_y`` is ``None`` without Y).
+    permutation : PermutationResult or None
+        Ours, not in the paper (Garg et al. report no test). English variant with two target sets:
+        the shared permutation test of ``Σ_X r − Σ_Y r`` over partitions of X∪Y into groups of the
+        original sizes (WEAT's test with distances for cosines). Grammatical variant: a sign-flip
+        test of ``Σ_i (r(m_i) + r(f_i))`` (swapping A and B for one word flips its sign; run as the
+        shared engine's paired test of the scores ``±(r(m_i) + r(f_i))/2``). ``None`` with one
+        target set.
+    variant : str
+        ``"english"`` or ``"grammatical"``.
+    n_x, n_y, n_a, n_b : int
+    missing : list of str
+    dropped_pairs : list of (masculine, feminine)
+    per_word : list of WordScore
+        ``r(w)`` of every target word used.
+    per_pair : list of PairScore
+        Grammatical variant: ``r(m_i)``, ``r(f_i)`` and their sum.
+    """
+
+    rnd: float
+    rnd_mean: float
+    rnd_x: float
+    rnd_y: float | None
+    permutation: PermutationResult | None
+    variant: str
+    n_x: int
+    n_y: int
+    n_a: int
+    n_b: int
+    missing: list[str]
+    dropped_pairs: list[tuple[str, str]]
+    per_word: list[WordScore]
+    per_pair: list[PairScore]
+
+    @property
+    def p_value(self) -> float | None:
+        """The permutation p-value (``None`` without a test)."""
+        return None if self.permutation is None else self.permutation.p_value
+
+    def __rich__(self):
+        """The CLI's table: the summary and the ten items with the largest |score|."""
+        from rich.console import Group
+        from rich.table import Table
+
+        t = Table(title=f"RND (Garg et al. 2018), {self.variant} variant: Σ ‖w − mean A‖ − ‖w − mean B‖ "
+                        "(negative: closer to A)", title_justify="left")
+        t.add_column("quantity")
+        t.add_column("value", justify="right")
+        t.add_row("RND (sum, Garg et al.)", f"{self.rnd:+.4f}")
+        t.add_row("RND mean (WEFE)", f"{self.rnd_mean:+.4f}")
+        gram = self.variant == "grammatical"
+        t.add_row("Σ over the masculine forms (X)" if gram else "Σ over X", f"{self.rnd_x:+.4f}")
+        if self.rnd_y is not None:
+            t.add_row("Σ over the feminine forms (Y)" if gram else "Σ over Y", f"{self.rnd_y:+.4f}")
+        if self.permutation is not None:
+            p = self.permutation
+            test = "sign-flip" if self.variant == "grammatical" else "Σ_X − Σ_Y"
+            t.add_row(f"p ({test}, {p.alternative}, {'exact' if p.exact else f'{p.n_permutations:,} draws'})",
+                      f"{p.p_value:.4g}")
+        else:
+            t.add_row("p-value", "none (one target set)")
+        t.add_row("words", f"X {self.n_x}, Y {self.n_y}, A {self.n_a}, B {self.n_b}; missing {len(self.missing)}")
+        rows = Table(title="largest |score|", title_justify="left")
+        if self.per_pair:
+            for c in ("masculine", "feminine", "r(m)", "r(f)", "r(m) + r(f)"):
+                rows.add_column(c, justify="right" if c.startswith("r") else "left")
+            for e in sorted(self.per_pair, key=lambda e: -abs(e.score))[:10]:
+                rows.add_row(e.masculine, e.feminine, f"{e.score_masculine:+.4f}", f"{e.score_feminine:+.4f}",
+                             f"{e.score:+.4f}")
+        else:
+            for c in ("word", "set", "r(w)"):
+                rows.add_column(c, justify="right" if c == "r(w)" else "left")
+            for e in sorted(self.per_word, key=lambda e: -abs(e.score))[:10]:
+                rows.add_row(e.word, e.target, f"{e.score:+.4f}")
+        return Group(t, rows)
+
+
+def rnd(
+    store: VectorStore,
+    X: Sequence[str],
+    Y: Sequence[str] | None,
+    A: Sequence[str],
+    B: Sequence[str],
+    *,
+    variant: MetricVariant = "english",
+    oov: Literal["raise", "ignore"] = "raise",
+    n_permutations: int = 100_000,
+    seed: int | None = 0,
+    alternative: Alternative = "two-sided",
+    method: Method = "auto",
+    progress: Callable[[int], None] | None = None,
+) -> RndResult:
+    """Relative norm distance of target words between two attribute groups.
+
+    ``RND = Σ_{w} ( ‖w − ā‖₂ − ‖w − b̄‖₂ )`` over the target words ``w``, with every vector
+    unit-normalised and ā, b̄ the (not re-normalised) means of the unit vectors of A and B.
+
+    Parameters
+    ----------
+    store : VectorStore
+    X : sequence of str
+        Target words (grammatical variant: the masculine forms).
+    Y : sequence of str or None
+        A second target set (grammatical variant: the feminine forms, paired with X by position).
+    A, B : sequence of str
+        The two groups (e.g. male and female words).
+    variant : {"english", "grammatical"}, default "english"
+        See :mod:`geobias.metrics._query`. Grammatical: each word scores ``r(m) + r(f)``: the
+        masculine form's lean to the male words ``−r(m)`` against the feminine form's lean to the
+        female words ``r(f)``, so agreement, which pulls the two forms equally apart, cancels.
+    oov : {"raise", "ignore"}, default "raise"
+    n_permutations, seed, alternative, method, progress
+        The permutation test (see :class:`RndResult`); ``alternative`` defaults to
+        ``"two-sided"``.
+
+    Returns
+    -------
+    RndResult
+
+    Raises
+    ------
+    OutOfVocabularyError
+        ``oov="raise"`` and a word is missing.
+    InputError
+        An empty set or a set entirely out of vocabulary.
+
+    References
+    ----------
+    Garg, Schiebinger, Jurafsky & Zou (2018), "Word embeddings quantify 100 years of gender and
+    ethnic stereotypes", PNAS 115(16): E3635–E3644, relative norm distance
+    ``Σ_{v_m ∈ M} ‖v_m − v_1‖₂ − ‖v_m − v_2‖₂`` with ``v_1``, ``v_2`` the average vectors of the
+    two groups' (normalised) words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geobias.store import VectorStore
+    >>> s = VectorStore(["he", "she", "nurse"], np.array([[1.0, 0], [0, 1], [0, 1]]))
+    >>> round(rnd(s, ["nurse"], None, ["he"], ["she"]).rnd, 4)  # √2 − 0
+    1.4142
+    """
+    rows = query_rows(store, X, Y, A, B, variant=variant, oov=oov)
+    r_x = relative_norm_distances(rows.x, rows.a, rows.b)
+    r_y = None if rows.y is None else relative_norm_distances(rows.y, rows.a, rows.b)
+    per_word = [WordScore(w, "X", float(v)) for w, v in zip(rows.x_words, r_x, strict=True)]
+    if r_y is not None:
+        per_word += [WordScore(w, "Y", float(v)) for w, v in zip(rows.y_words, r_y, strict=True)]
+    perm, per_pair = None, []
+    if variant == "grammatical":
+        items = r_x + r_y
+        per_pair = pair_scores(rows, r_x, r_y, items)
+        perm = permutation_test(np.concatenate([items / 2, -items / 2]), len(items), statistic="difference",
+                                alternative=alternative, n_permutations=n_permutations, seed=seed, paired=True,
+                                method=method, progress=progress)
+    else:
+        items = r_x if r_y is None else np.concatenate([r_x, r_y])
+        if r_y is not None:
+            perm = permutation_test(items, len(r_x), statistic="difference", alternative=alternative,
+                                    n_permutations=n_permutations, seed=seed, method=method, progress=progress)
+    if items.size == 0:
+        raise InputError("no target word to score")
+    return RndResult(
+        rnd=float(items.sum()), rnd_mean=float(items.mean()), rnd_x=float(r_x.sum()),
+        rnd_y=None if r_y is None else float(r_y.sum()), permutation=perm, variant=variant,
+        n_x=len(rows.x_words), n_y=len(rows.y_words), n_a=len(rows.a_words), n_b=len(rows.b_words),
+        missing=rows.missing, dropped_pairs=rows.dropped_pairs, per_word=per_word, per_pair=per_pair,
+    )

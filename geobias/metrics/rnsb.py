@@ -1,0 +1,178 @@
+"""RNSB, the relative negative sentiment bias of Sweeney & Najafian (2019)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.results import Result
+from geobias.store import VectorStore
+
+__all__ = ["RnsbResult", "RnsbWord", "rnsb"]
+
+
+@dataclass(frozen=True)
+class RnsbWord(Result):
+    """One scored item: its negative-class probability ``P(B | w)`` and its share of the
+    normalised distribution (grammatical variant: ``word`` is ``"masculine/feminine"`` and the
+    probability the mean of the two forms')."""
+
+    word: str
+    probability: float
+    share: float
+
+
+@dataclass(frozen=True)
+class RnsbResult(Result):
+    """Relative negative sentiment bias.
+
+    Attributes
+    ----------
+    rnsb : float
+        ``KL(P ‖ U)`` in nats: P the targets' negative-class probabilities normalised to sum to 1,
+        U uniform over the same targets. 0 means every target is equally "negative" (no bias).
+        No p-value: the statistic depends on the fitted classifier, not on a partition of
+        per-word scores, so the shared permutation test does not apply (a test would refit the
+        classifier for every relabelling of A∪B; not done).
+    variant : str
+    classifier : str
+        The classifier exactly as fitted (scikit-learn ``LogisticRegression`` and its options).
+    train_accuracy : float
+        Accuracy of the classifier on the attribute words it was trained on.
+    n_targets, n_a, n_b : int
+    missing : list of str
+    dropped_pairs : list of (masculine, feminine)
+    per_word : list of RnsbWord
+    per_pair : list of PairScore
+        Grammatical variant: ``P(B | m_i)``, ``P(B | f_i)`` and their mean.
+    """
+
+    rnsb: float
+    variant: str
+    classifier: str
+    train_accuracy: float
+    n_targets: int
+    n_a: int
+    n_b: int
+    missing: list[str]
+    dropped_pairs: list[tuple[str, str]]
+    per_word: list[RnsbWord]
+    per_pair: list[PairScore]
+
+    def __rich__(self):
+        """The CLI's table: KL and the targets with the largest negative-class probability."""
+        from rich.console import Group
+        from rich.table import Table
+
+        t = Table(title=f"RNSB (Sweeney & Najafian 2019), {self.variant} variant: P(B | w) of a logistic "
+                        "regression trained on A (positive) vs B (negative)", title_justify="left")
+        for c in ("word", "P(B | w)", "share"):
+            t.add_column(c, justify="left" if c == "word" else "right")
+        for e in sorted(self.per_word, key=lambda e: -e.probability)[:10]:
+            t.add_row(e.word, f"{e.probability:.4f}", f"{e.share:.4f}")
+        return Group(t, f"RNSB = KL(P ‖ uniform) = {self.rnsb:.6f} nats over {self.n_targets} targets; classifier "
+                        f"{self.classifier}, training accuracy {self.train_accuracy:.3f}; missing "
+                        f"{len(self.missing)}; no p-value (see the docs)")
+
+
+def rnsb(
+    store: VectorStore,
+    X: Sequence[str],
+    Y: Sequence[str] | None,
+    A: Sequence[str],
+    B: Sequence[str],
+    *,
+    variant: MetricVariant = "english",
+    oov: Literal["raise", "ignore"] = "raise",
+    C: float = 1.0,
+    seed: int | None = 0,
+) -> RnsbResult:
+    """Relative negative sentiment bias of the target words.
+
+    A logistic regression is trained on the unit vectors of A (label +1, positive) and B
+    (label −1, negative); each target ``w`` gets ``p(w) = P(B | w)``; with
+    ``P(w) = p(w) / Σ_v p(v)`` and ``U(w) = 1/n``, ``RNSB = KL(P ‖ U) = Σ_w P(w) log(n P(w))``.
+
+    Parameters
+    ----------
+    store : VectorStore
+    X, Y : sequence of str; Y may be None
+        Target words (grammatical variant: masculine and feminine forms paired by position).
+    A, B : sequence of str
+        Positive and negative training words (in Sweeney & Najafian, a sentiment lexicon; for
+        gender, male and female words: then "negative" reads "female").
+    variant : {"english", "grammatical"}, default "english"
+        Grammatical (ours): each two-form word is scored ``(P(B | m_i) + P(B | f_i)) / 2``: the
+        feminine form's lean to B against the masculine form's lean to A, ``P(B | f_i) −
+        P(A | m_i)``, shifted by 1/2; agreement, which pushes the two forms apart, cancels.
+    oov : {"raise", "ignore"}, default "raise"
+    C : float, default 1.0
+        Inverse L2 regularisation strength of the logistic regression.
+    seed : int or None, default 0
+        ``random_state`` of the classifier (liblinear's primal solver does not draw; kept so the
+        run is fully specified).
+
+    Returns
+    -------
+    RnsbResult
+
+    Notes
+    -----
+    The classifier is scikit-learn's ``LogisticRegression(solver="liblinear", max_iter=10000,
+    C=C, random_state=seed)``, WEFE 1.0.1's default estimator, trained on **all** attribute
+    words. WEFE's default also holds out a random 20% of them (``holdout=True``), which makes
+    its number depend on the split; its ``holdout=False`` is what this function computes.
+
+    Raises
+    ------
+    InputError
+        ``C <= 0``; see also :func:`geobias.metrics._query.query_rows`.
+
+    References
+    ----------
+    Sweeney & Najafian (2019), "A Transparent Framework for Evaluating Unintended Demographic
+    Bias in Word Embeddings", ACL, §3 (RNSB: KL divergence of the normalised negative-sentiment
+    probabilities of the identity terms from the uniform distribution).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geobias.store import VectorStore
+    >>> s = VectorStore(["good", "bad", "x", "y"], np.array([[1.0, 0], [-1, 0], [0.6, 0.8], [0.6, 0.8]]))
+    >>> rnsb(s, ["x", "y"], None, ["good"], ["bad"]).rnsb  # two identical targets: P is uniform
+    0.0
+    """
+    from scipy.stats import entropy
+    from sklearn.linear_model import LogisticRegression
+
+    if not C > 0:
+        raise InputError(f"C must be positive; got {C}")
+    rows = query_rows(store, X, Y, A, B, variant=variant, oov=oov)
+    train = np.concatenate([rows.a, rows.b])
+    labels = np.concatenate([np.ones(len(rows.a)), -np.ones(len(rows.b))])
+    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=seed).fit(train, labels)
+    neg = int(np.flatnonzero(clf.classes_ == -1)[0])
+    per_pair: list[PairScore] = []
+    if variant == "grammatical":
+        p_m, p_f = clf.predict_proba(rows.x)[:, neg], clf.predict_proba(rows.y)[:, neg]
+        probs = (p_m + p_f) / 2
+        per_pair = pair_scores(rows, p_m, p_f, probs)
+        labels_out = [f"{m}/{f}" for m, f in zip(rows.x_words, rows.y_words, strict=True)]
+    else:
+        probs = clf.predict_proba(rows.targets)[:, neg]
+        labels_out = rows.target_words
+    dist = probs / probs.sum()
+    kl = float(entropy(dist, np.full(len(dist), 1.0 / len(dist))))
+    return RnsbResult(
+        rnsb=max(kl, 0.0), variant=variant,
+        classifier=f"LogisticRegression(solver='liblinear', max_iter=10000, C={C}, random_state={seed})",
+        train_accuracy=float(clf.score(train, labels)), n_targets=len(labels_out), n_a=len(rows.a_words),
+        n_b=len(rows.b_words), missing=rows.missing, dropped_pairs=rows.dropped_pairs,
+        per_word=[RnsbWord(w, float(p), float(d)) for w, p, d in zip(labels_out, probs, dist, strict=True)],
+        per_pair=per_pair,
+    )
