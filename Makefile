@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve
+.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ docs: $(STAMP)
 
 docs-serve: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+# `make check-wheel`: the built wheel in a fresh virtualenv, run from another directory (CI runs it).
+check-wheel:
+	bash scripts/check_wheel.sh
 
 # `make reproduce`: re-run the reproductions README quotes (reproductions/*.json), then re-render
 # README's figure blocks from them (scripts/readme_figures.py). Needs ../shared/data for some.
