@@ -347,6 +347,26 @@ def evaluate_es_reading(rec: dict) -> str:
     )
 
 
+def seat_table(rec: dict) -> str:
+    """SEAT effect sizes and p-values, one row per test, one column per encoder and language."""
+    rows = rec["result"]["rows"]
+    cols = list(dict.fromkeys((r["encoder"], r["lang"]) for r in rows))
+    tests = list(dict.fromkeys(r["test"] for r in rows))
+    seat_no = {"career-family": "6", "career-family-terms": "6b", "math-arts": "7", "science-arts": "8"}
+    cell = {(r["encoder"], r["lang"], r["test"]): r for r in rows}
+    lines = ["| SEAT test | " + " | ".join(f"{e} {lang}" for e, lang in cols) + " |",
+             "|---" + "|---:" * len(cols) + "|"]
+    for t in tests:
+        vals = []
+        for e, lang in cols:
+            r = cell.get((e, lang, t))
+            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {r['p_value']:.4f})")
+        lines.append(f"| {seat_no.get(t, '')} {t} | " + " | ".join(vals) + " |")
+    n = rows[0]["n_permutations"]
+    return "\n".join(lines) + (f"\n\nEffect size (p, one-sided, {n:,} Monte-Carlo permutations of the sentences, "
+                               "seed 0).\n")
+
+
 #: block name → (reproduction file, renderer)
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-fr": ("evaluate-fr", evaluate_table),
@@ -356,6 +376,7 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "service-session": ("mweat-fr", service_session),
     "evaluate-es": ("evaluate-es", evaluate_table),
     "evaluate-es-reading": ("evaluate-es", evaluate_es_reading),
+    "seat": ("seat", seat_table),
     "erasure-fr": ("erasure-fr", erasure_table),
     "erasure-fr-reading": ("erasure-fr", erasure_reading),
     "erasure-en": ("erasure-en", erasure_english),

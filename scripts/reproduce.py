@@ -98,6 +98,25 @@ def _hybrid_ori_pca(shared: Path) -> dict:
     return out
 
 
+SEAT_TESTS = ("career-family", "career-family-terms", "math-arts", "science-arts")  # SEAT 6, 6b, 7, 8
+
+
+def _seat(shared: Path) -> dict:
+    """SEAT on the two sentence encoders installed here: USE-m3 in four languages, MiniLM in English."""
+    from geobias.commands import execute
+
+    rows = []
+    for encoder, langs in (("use-m3", ("en", "es", "fr", "de")), ("minilm-l6", ("en",))):
+        for lang in langs:
+            for test in SEAT_TESTS:
+                params = {"lang": lang, "encoder": encoder, "test": test, "device": "cpu"}
+                _, env = execute("seat", params)
+                r = env["result"]
+                rows.append({k: r[k] for k in ("encoder", "lang", "test", "statistic", "effect_size", "p_value",
+                                               "n_sentences", "n_gendered_words", "n_permutations")})
+    return {"rows": rows}
+
+
 REPRODUCTIONS = {
     r.name: r for r in (
         Reproduction("mweat-fr", "mweat", lambda s: {"lang": "fr"}, ("fr-spacy-md",), False,
@@ -120,6 +139,8 @@ REPRODUCTIONS = {
                          s / "wordsim" / "monolingual" / "EN_RG-65.txt")}, ("en-w2v-gnews",), True,
                      "geobias erasure --lang en --wordsim ../shared/data/wordsim/monolingual/EN_RG-65.txt",
                      keep=_evaluate_keep),
+        Reproduction("seat", "", lambda s: {}, (), False,
+                     "geobias seat --lang LANG --encoder ENCODER --test TEST (scripts/reproduce.py seat)", func=_seat),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
         Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,

@@ -127,6 +127,7 @@ def cases(setup):
         "probe-becpro": ({"model": model, "batch_size": 128}, None, ()),
         "probe-association": ({"model": model}, {"sentences": "sentences"}, ()),
         "vectors-pool": ({"model": model, "words": ["he", "she", "nurse"]}, None, ("path",)),
+        "seat": ({"lang": "en", "test": "math-arts", "permutations": 500}, None, ()),
         "recoverability": ({"lang": "fr", "vectors": "small-fr", "methods": "leace", "n_biased": 20, "n_classify": 40,
                             "n_train": 30, "n_neighbors": 5}, None, ()),
     }
@@ -184,7 +185,7 @@ def test_every_cli_command_is_a_registered_command():
     written = set(names(app)) - {"serve"}  # serve starts the service; it analyses nothing
     registry = {c.name for c in commands()}
     assert written <= registry  # every hand-written command is an adapter over a registered one
-    assert registry - written == {"ripa", "rnd", "rnsb", "ect", "mac", "recoverability"}  # the rest get theirs from the model (geobias.cli._generated)
+    assert registry - written == {"ripa", "rnd", "rnsb", "ect", "mac", "recoverability", "seat"}  # the rest get theirs from the model (geobias.cli._generated)
     assert set(catalogue()) == registry
 
 

@@ -15,6 +15,7 @@ Examples
 """
 
 from geobias.commands import catalogue as _catalogue  # noqa: F401  (registers rnd, rnsb, ect, mac)
+from geobias.commands import sentences as _sentences  # noqa: F401  (registers seat)
 from geobias.commands._base import (
     REGISTRY,
     Command,

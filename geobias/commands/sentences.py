@@ -1,0 +1,62 @@
+"""Sentence-encoder commands: ``seat`` (May et al. 2019), grammatical-gender aware."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field, model_validator
+
+from geobias.commands._base import Params, command
+from geobias.commands._fields import Lang, Seed, WordSet
+from geobias.errors import ParameterError
+
+
+class SeatParams(Params):
+    """Parameters of ``seat``: WEAT over template sentences encoded by a sentence encoder."""
+
+    lang: Lang = Field(description="Language of the words and templates (en, es, fr, de).")
+    encoder: str = Field("use-m3", description=(
+        "use-m3 (the multilingual Universal Sentence Encoder v3, installed with geobias), minilm-l6, a Hugging Face "
+        "id or a local encoder folder (mean pooling over its last layer)."))
+    test: str | None = Field(None, description="Built-in WEAT test: career-family, career-family-terms, math-arts, "
+                                               "science-arts or flowers-insects (default career-family-terms).")
+    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
+    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
+    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
+                                         description="Attribute set A.")
+    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
+                                         description="Attribute set B.")
+    permutations: int = Field(10_000, ge=1, le=10_000_000, description="Monte-Carlo permutations of the sentences.")
+    seed: Seed = 0
+    device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
+    batch_size: int = Field(32, ge=1, le=4096, description="Sentences per forward pass.")
+    trust_pickle: bool = Field(False, description="Allow a local encoder folder with only pickled weights.")
+
+    @model_validator(mode="after")
+    def _sets(self):
+        own = [f for f in ("targets_x", "targets_y", "attributes_a", "attributes_b") if getattr(self, f) is not None]
+        if own and len(own) != 4:
+            missing = next(f for f in ("targets_x", "targets_y", "attributes_a", "attributes_b") if f not in own)
+            raise ParameterError("give all four sets (targets_x, targets_y, attributes_a, attributes_b) or a `test`",
+                                 missing)
+        if own and self.test is not None:
+            raise ParameterError("give a `test` or your own four sets, not both", "test")
+        return self
+
+
+@command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
+def seat(p: SeatParams, *, progress=None):
+    """SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing."""
+    from geobias import wordlists
+    from geobias.contextual.sentence_encoders import sentence_encoder
+    from geobias.metrics.seat import seat as run_seat
+
+    if p.targets_x is not None:
+        sets = (list(p.targets_x), list(p.targets_y), list(p.attributes_a), list(p.attributes_b))
+        test = "custom"
+    else:
+        test = p.test or "career-family-terms"
+        w = wordlists.weat_test(p.lang, test)
+        sets = (list(w.X), list(w.Y), list(w.A), list(w.B))
+    encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
+                              trust_pickle=p.trust_pickle)
+    return run_seat(encode, sets, lang=p.lang, encoder_name=p.encoder, test=test, n_permutations=p.permutations,
+                    seed=p.seed)
