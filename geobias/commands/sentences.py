@@ -1,11 +1,15 @@
-"""Sentence-encoder commands: ``seat`` (May et al. 2019), grammatical-gender aware."""
+"""Sentence-level commands: ``seat`` (May et al. 2019, sentence encoders, grammatical-gender
+aware) and ``crows-pairs`` (Nangia et al. 2020, masked LMs)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from pydantic import AliasChoices, Field, model_validator
 
 from geobias.commands._base import Params, command
 from geobias.commands._fields import Lang, Seed, WordSet
+from geobias.commands.vectors import EngineParams
 from geobias.errors import ParameterError
 
 
@@ -60,3 +64,28 @@ def seat(p: SeatParams, *, progress=None):
                               trust_pickle=p.trust_pickle)
     return run_seat(encode, sets, lang=p.lang, encoder_name=p.encoder, test=test, n_permutations=p.permutations,
                     seed=p.seed)
+
+
+class CrowsPairsParams(EngineParams):
+    """Parameters of ``crows-pairs``: a masked LM's preference for the more stereotypical sentence."""
+
+    model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
+    data: Path = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, bias_type), "
+                                   "e.g. crows_pairs_anonymized.csv or the French CrowS-Pairs.")
+    limit: int | None = Field(None, ge=1, description="Score only the first N pairs.")
+    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
+
+
+@command("crows-pairs", CrowsPairsParams, job=False, result="geobias.contextual.crows_pairs.CrowsPairsResult")
+def crows_pairs(p: CrowsPairsParams, *, progress=None):
+    """CrowS-Pairs (Nangia et al. 2020): % of pairs whose more stereotypical sentence a masked LM scores higher."""
+    from geobias.commands.vectors import record_engine
+    from geobias.contextual.crows_pairs import crows_pairs as score_pairs
+    from geobias.contextual.crows_pairs import read_crows_pairs
+
+    pairs = read_crows_pairs(p.data, limit=p.limit)
+    with p.open_engine() as eng:
+        record_engine(eng)
+        lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
+        return score_pairs(lm, pairs, model_name=p.model, batch_size=p.batch_size,
+                           progress=progress is not None and progress.enabled)

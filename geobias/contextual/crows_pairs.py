@@ -1,0 +1,210 @@
+"""CrowS-Pairs (Nangia et al. 2020): does a masked LM prefer the more stereotypical sentence?
+
+Each pair differs in a few tokens (the *modified* tokens M: "He/She is a nurse"); the tokens the
+two sentences share are the *unmodified* tokens U. A sentence's score is its pseudo-log-likelihood
+over U given M (Nangia et al. §3, after Salazar et al. 2020):
+
+    score(S) = Σ_{u ∈ U} log P(u | S with u masked)
+
+— each shared token masked once, one at a time, the modified tokens always visible, special
+tokens ([CLS], [SEP]) not scored. U is found by aligning the two token sequences
+(:class:`difflib.SequenceMatcher` on token ids, as the authors' code does). The metric score is the
+percentage of pairs whose more-stereotypical sentence (``sent_more``) scores higher; an
+unbiased model scores 50. A pair whose two scores are equal counts as not preferring ``sent_more``.
+Also reported: the score over the pairs marked ``stereo`` and over those marked ``antistereo``,
+and per ``bias_type``.
+
+Input: the published CSV (``crows_pairs_anonymized.csv``: columns ``sent_more``, ``sent_less``,
+``stereo_antistereo``, ``bias_type``; the French CrowS-Pairs has the same format), which the user
+supplies. Scores go through :func:`geobias.engine.masked.masked_log_probs`: batched, each distinct
+masked input run once, on this process or a Ray actor pool.
+
+References
+----------
+Nangia, Vania, Bhalerao, Bowman (2020). CrowS-Pairs: A Challenge Dataset for Measuring Social
+Biases in Masked Language Models. EMNLP, §3 (metric). Salazar, Liang, Nguyen, Kirchhoff (2020).
+Masked Language Model Scoring. ACL (pseudo-log-likelihood).
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.results import Result
+
+#: Columns of the published CSV that the metric reads.
+COLUMNS = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
+
+
+@dataclass(frozen=True)
+class CrowsPair:
+    """One row: the more and the less stereotypical sentence, its direction and bias type."""
+
+    sent_more: str
+    sent_less: str
+    direction: str
+    bias_type: str
+
+
+def read_crows_pairs(path: str | Path, *, limit: int | None = None) -> list[CrowsPair]:
+    """The pairs of a CrowS-Pairs CSV (quoted, comma-separated, with a header).
+
+    Raises
+    ------
+    InputError
+        Missing or unreadable file, a missing column (the message lists the columns found), a
+        direction other than ``stereo``/``antistereo``, an empty sentence, or no rows.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{p}: CrowS-Pairs file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{p}: cannot read the CrowS-Pairs file ({type(exc).__name__})") from None
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames:
+        raise InputError(f"{p}: empty file (expected a header with {', '.join(COLUMNS)})")
+    missing = [c for c in COLUMNS if c not in reader.fieldnames]
+    if missing:
+        raise InputError(f"{p}: line 1: no column(s) {', '.join(missing)} (columns: "
+                         f"{', '.join(c for c in reader.fieldnames if c)}); expected the CrowS-Pairs CSV")
+    pairs = []
+    for n, row in enumerate(reader, start=2):
+        direction = (row["stereo_antistereo"] or "").strip()
+        if direction not in ("stereo", "antistereo"):
+            raise InputError(f"{p}: line {n}: stereo_antistereo is {direction!r}; expected stereo or antistereo")
+        more, less = (row["sent_more"] or "").strip(), (row["sent_less"] or "").strip()
+        if not more or not less:
+            raise InputError(f"{p}: line {n}: an empty sentence")
+        pairs.append(CrowsPair(more, less, direction, (row["bias_type"] or "").strip() or "unknown"))
+        if limit is not None and len(pairs) >= limit:
+            break
+    if not pairs:
+        raise InputError(f"{p}: no rows after the header")
+    return pairs
+
+
+def shared_positions(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Positions of the tokens the two sequences share (the unmodified tokens), in each.
+
+    Examples
+    --------
+    >>> shared_positions([101, 7, 8, 9, 102], [101, 7, 5, 9, 102])
+    ([0, 1, 3, 4], [0, 1, 3, 4])
+    """
+    ia, ib = [], []
+    for tag, a0, a1, b0, b1 in difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes():
+        if tag == "equal":
+            ia += range(a0, a1)
+            ib += range(b0, b1)
+    return ia, ib
+
+
+@dataclass(frozen=True)
+class CrowsPairsResult(Result):
+    """CrowS-Pairs scores of one masked LM (Nangia et al. 2020, §3).
+
+    Attributes
+    ----------
+    model : str
+    metric_score : float
+        Percentage of pairs whose ``sent_more`` has the higher pseudo-log-likelihood (50 = no
+        preference).
+    stereo_score, antistereo_score : float or None
+        The same over the ``stereo`` / ``antistereo`` pairs.
+    n_pairs, n_ties : int
+        Pairs scored; pairs whose two scores are equal (they count as not preferring ``sent_more``).
+    by_bias_type : dict
+        bias type → ``{"n": int, "metric_score": float}``.
+    per_pair : list of dict
+        ``sent_more``, ``sent_less``, ``direction``, ``bias_type``, ``score_more``, ``score_less``
+        (natural-log pseudo-log-likelihoods over the unmodified tokens), ``n_unmodified``.
+    """
+
+    model: str
+    metric_score: float
+    stereo_score: float | None
+    antistereo_score: float | None
+    n_pairs: int
+    n_ties: int
+    by_bias_type: dict
+    per_pair: list = field(default_factory=list)
+
+
+def crows_pairs(lm, pairs: Sequence[CrowsPair], *, model_name: str = "", batch_size: int = 32,
+                progress: bool = False) -> CrowsPairsResult:
+    """Score ``pairs`` with the masked LM ``lm`` (see the module docstring).
+
+    Parameters
+    ----------
+    lm : LoadedModel or RemoteModel
+        From :func:`geobias.models.load_masked_lm` or an engine's ``load_masked_lm``.
+    pairs : sequence of CrowsPair
+    batch_size : int, default 32
+        Distinct masked inputs per forward pass.
+
+    Returns
+    -------
+    CrowsPairsResult
+
+    Raises
+    ------
+    InputError
+        No pairs; a pair whose sentences share no token besides the special tokens.
+    """
+    from geobias.engine.masked import MaskedQuery, masked_log_probs
+
+    if not pairs:
+        raise InputError("no CrowS-Pairs rows to score")
+    tok = lm.tokenizer
+    mask = lm.mask_token_id
+    special = set(getattr(tok, "all_special_ids", []) or [])
+    queries: list[MaskedQuery] = []
+    spans: list[tuple[int, int, int]] = []  # per pair: query start, end of sent_more's, end of sent_less's
+    counts = []
+    for pair in pairs:
+        a = list(tok(pair.sent_more)["input_ids"])
+        b = list(tok(pair.sent_less)["input_ids"])
+        ia, ib = shared_positions(a, b)
+        keep = [(i, j) for i, j in zip(ia, ib, strict=True) if a[i] not in special]
+        if not keep:
+            raise InputError(f"the pair {pair.sent_more!r} / {pair.sent_less!r} shares no token to score")
+        start = len(queries)
+        for i, _ in keep:
+            queries.append(MaskedQuery(tuple(a[:i] + [mask] + a[i + 1:]), i, a[i]))
+        mid = len(queries)
+        for _, j in keep:
+            queries.append(MaskedQuery(tuple(b[:j] + [mask] + b[j + 1:]), j, b[j]))
+        spans.append((start, mid, len(queries)))
+        counts.append(len(keep))
+    logp = masked_log_probs(lm, queries, batch_size=batch_size, progress=progress, desc="CrowS-Pairs")
+    rows, wins = [], []
+    for pair, (s0, s1, s2), n in zip(pairs, spans, counts, strict=True):
+        more, less = float(logp[s0:s1].sum()), float(logp[s1:s2].sum())
+        wins.append(more > less)
+        rows.append({"sent_more": pair.sent_more, "sent_less": pair.sent_less, "direction": pair.direction,
+                     "bias_type": pair.bias_type, "score_more": more, "score_less": less, "n_unmodified": n})
+    wins_arr = np.array(wins)
+    ties = sum(1 for r in rows if r["score_more"] == r["score_less"])
+
+    def pct(sel) -> float | None:
+        sel = np.asarray(sel, dtype=bool)
+        return None if not sel.any() else float(100.0 * wins_arr[sel].mean())
+
+    directions = np.array([p.direction for p in pairs])
+    types = np.array([p.bias_type for p in pairs])
+    by_type = {t: {"n": int((types == t).sum()), "metric_score": pct(types == t)} for t in sorted(set(types))}
+    return CrowsPairsResult(
+        model=model_name, metric_score=float(100.0 * wins_arr.mean()), stereo_score=pct(directions == "stereo"),
+        antistereo_score=pct(directions == "antistereo"), n_pairs=len(pairs), n_ties=ties, by_bias_type=by_type,
+        per_pair=rows,
+    )
