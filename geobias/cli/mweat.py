@@ -12,6 +12,7 @@ from geobias.cli._options import (
     Force,
     Json,
     Limit,
+    LostVocabulary,
     MethodOpt,
     OldMethodOpt,
     Oov,
@@ -50,6 +51,7 @@ def mweat_command(
     similarity: Similarity = "cosine",
     paired: Annotated[bool, typer.Option("--paired", help="Permute only within each pair (an extension; the paper permutes X∪Y).")] = False,
     oov: Oov = "ignore",
+    lost_vocabulary_threshold: LostVocabulary = 0.2,
     top: Annotated[int, typer.Option("--top", help="Pairs shown in the table.")] = 10,
     targets_x: Annotated[str | None, typer.Option(
         "--targets-x", help="Masculine forms: a file (one per line) or a comma list; with --targets-y, "

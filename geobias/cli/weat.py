@@ -12,6 +12,7 @@ from geobias.cli._options import (
     Force,
     Json,
     Limit,
+    LostVocabulary,
     MethodOpt,
     OldMethodOpt,
     Oov,
@@ -54,6 +55,7 @@ def weat_command(
     similarity: Similarity = "cosine",
     alternative: Annotated[AlternativeChoice, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
     oov: Oov = "ignore",
+    lost_vocabulary_threshold: LostVocabulary = 0.2,
     quiet: Quiet = False,
     as_json: Json = False,
 ) -> None:
