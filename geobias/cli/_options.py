@@ -65,7 +65,11 @@ MethodOpt = Annotated[PermutationMethod, typer.Option("--permutation-method", he
     "(exact when there are at most -n partitions)."))]
 OldMethodOpt = Annotated[PermutationMethod | None, typer.Option("--method", hidden=True, help=(
     "Deprecated spelling of --permutation-method."))]
-Force = Annotated[bool, typer.Option("--force", help="Run a permutation test above 100,000,000 partitions.")]
+Force = Annotated[bool, typer.Option("--force", help=(
+    "Run even when the estimated work exceeds the budget (100,000,000 permutation partitions in all)."))]
+LostVocabulary = Annotated[float, typer.Option("--lost-vocabulary-threshold", help=(
+    "Refuse when more than this share of any word set is out of the store's vocabulary (WEFE's "
+    "lost_vocabulary_threshold; checked per set; 1 turns the check off)."))]
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
 

@@ -10,6 +10,7 @@ import typer
 from geobias.cli._app import app
 from geobias.cli._choices import NeutralizeChoice
 from geobias.cli._options import (
+    Force,
     Json,
     Limit,
     Plot,
@@ -37,6 +38,7 @@ def evaluate_command(
         "--neutralize", help="Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or "
         "'all-other' (ours: every word but the definitional and two-form words).")] = "inanimate",
     plot: Plot = None,
+    force: Force = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     quiet: Quiet = False,

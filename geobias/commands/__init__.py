@@ -17,8 +17,11 @@ Examples
 from geobias.commands._base import (
     REGISTRY,
     Command,
+    Estimate,
     Front,
     Params,
+    WorkBudgetError,
+    check_budget,
     command,
     commands,
     dump,
@@ -28,5 +31,5 @@ from geobias.commands._base import (
     validate,
 )
 
-__all__ = ["REGISTRY", "Command", "Front", "Params", "command", "commands", "dump", "execute", "get", "run",
-           "validate"]
+__all__ = ["REGISTRY", "Command", "Estimate", "Front", "Params", "WorkBudgetError", "check_budget", "command",
+           "commands", "dump", "execute", "get", "run", "validate"]

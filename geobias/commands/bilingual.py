@@ -22,7 +22,20 @@ from geobias.commands._fields import (
     read_text_input,
     text_path,
 )
+from geobias.commands._permutations import permutation_work
 from geobias.errors import InputError, ParameterError
+
+#: ``force``: run past the work budget (the estimate is given when refused).
+_FORCE = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 permutation "
+                                  "partitions).")
+
+
+def _occupation_work(lang: str, permutations: int, tests: int, what: str):
+    """The estimate of ``tests`` MWEAT/WEAT-size permutation tests on ``lang``'s occupation forms."""
+    from geobias import wordlists
+
+    n = len(wordlists.occupations(lang))
+    return permutation_work(2 * n, n, permutations, "auto", tests=tests, what=what)
 
 
 class TwoStores(Params):
@@ -195,9 +208,23 @@ class EvaluateParams(TwoStores):
         "but the definitional and two-form words)."))
     plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
                                                 "method's d_s, before and after) here.")
+    force: bool = _FORCE
 
     def method_names(self) -> list[str]:
         return [m.strip().replace("_", "-") for m in self.methods.split(",") if m.strip()]
+
+    def work(self):
+        """Two MWEATs (monolingual and cross-lingual) per method; the erasure table's count when
+        ``methods`` names an eraser (five seeds, MWEAT and the control WEAT per method)."""
+        from geobias.evaluation import METHOD_KEYS
+        from geobias.evaluation.erasure import ERASURE_ONLY
+
+        names = self.method_names()
+        if any(n in ERASURE_ONLY for n in names):
+            tests = 5 * len(names) * 2
+            return _occupation_work(self.lang, self.permutations, tests, f"5 seeds × {len(names)} methods × 2 tests × ")
+        n = len(METHOD_KEYS) if self.methods == "all" else len(names)
+        return _occupation_work(self.lang, self.permutations, 2 * n, f"{n} methods × 2 MWEATs × ")
 
 
 @command("evaluate", EvaluateParams, outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
@@ -263,6 +290,21 @@ class ErasureParams(TwoStores):
     fit_fraction: float = Field(0.8, gt=0, le=1, description="Share of the fit person pairs drawn per seed.")
     permutations: Count = Field(10_000, description="MWEAT/WEAT permutations.")
     plot: Path | None = Field(None, description="Write the erasure plane of the first seed here.")
+    force: bool = _FORCE
+
+    def work(self):
+        """Per seed and method: MWEAT and the control WEAT (a gendered language), or the four
+        English WEATs (English)."""
+        from geobias.evaluation import erasure as er
+
+        if self.lang == "en":
+            methods = self.methods or list(er.ENGLISH_METHODS)
+            per = len(er.ENGLISH_WEATS)
+            return _occupation_work("en", self.permutations, len(self.seeds) * len(methods) * per,
+                                    f"{len(self.seeds)} seeds × {len(methods)} methods × {per} WEATs × ")
+        methods = self.methods or list(er.DEFAULT_METHODS)
+        return _occupation_work(self.lang, self.permutations, len(self.seeds) * len(methods) * 2,
+                                f"{len(self.seeds)} seeds × {len(methods)} methods × 2 tests × ")
 
     @field_validator("methods", mode="before")
     @classmethod
