@@ -10,7 +10,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._engine import EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json, stderr
+from geobias.cli._options import Csv, Json, stderr
 from geobias.cli._run import invoke
 
 
@@ -23,6 +23,7 @@ def audit(
     ray_address: RayAddress = "local",
     threads: Threads = None,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Run every store x test x language cell (a Ray task each with --engine ray); a failing cell
     reports its error and the grid goes on.

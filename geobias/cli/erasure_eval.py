@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Force, Json, Limit, Plot, TrustPickle, Vectors
+from geobias.cli._options import BudgetPlotForce, Csv, Json, Limit, Plot, TrustPickle, Vectors
 from geobias.cli._run import deprecated, invoke
 
 
@@ -27,10 +27,11 @@ def erasure_command(
     fit_fraction: Annotated[float, typer.Option("--fit-fraction", help="Share of the fit person pairs drawn per seed.")] = 0.8,
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT/WEAT permutations.")] = 10_000,
     plot: Plot = None,
-    force: Force = False,
+    force: BudgetPlotForce = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Can semantic gender be erased while grammatical gender is kept? One table, held-out words.
 

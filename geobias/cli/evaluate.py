@@ -10,7 +10,8 @@ import typer
 from geobias.cli._app import app
 from geobias.cli._choices import NeutralizeChoice
 from geobias.cli._options import (
-    Force,
+    BudgetPlotForce,
+    Csv,
     Json,
     Limit,
     Plot,
@@ -38,11 +39,12 @@ def evaluate_command(
         "--neutralize", help="Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or "
         "'all-other' (ours: every word but the definitional and two-form words).")] = "inanimate",
     plot: Plot = None,
-    force: Force = False,
+    force: BudgetPlotForce = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
 

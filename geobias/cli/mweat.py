@@ -9,6 +9,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._options import (
+    Csv,
     Force,
     Json,
     Limit,
@@ -64,6 +65,7 @@ def mweat_command(
         "--attributes-b", help="Female attribute words: a file or a comma list.")] = None,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
 

@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import probe_app
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json
+from geobias.cli._options import Csv, Json
 from geobias.cli._run import invoke
 
 ModelOpt = Annotated[
@@ -35,6 +35,7 @@ def association(
     threads: Threads = None,
     actors: Actors = None,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
 

@@ -9,7 +9,7 @@ import typer
 from geobias.cli._app import probe_app
 from geobias.cli._choices import MalorPairChoice
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json
+from geobias.cli._options import Csv, Json
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
@@ -25,6 +25,7 @@ def malor(
     threads: Threads = None,
     actors: Actors = None,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
 

@@ -9,6 +9,7 @@ import typer
 from geobias.cli._app import app
 from geobias.cli._choices import AlternativeChoice
 from geobias.cli._options import (
+    Csv,
     Force,
     Json,
     Limit,
@@ -58,6 +59,7 @@ def weat_command(
     lost_vocabulary_threshold: LostVocabulary = 0.2,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.
 

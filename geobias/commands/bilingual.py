@@ -12,6 +12,7 @@ from geobias._progress import reporter
 from geobias.choices import MitigationMethod, Neutralize, Protect, WriteFormat
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import (
+    PLOT_FORCE_HELP,
     Count,
     Lang,
     Limit,
@@ -19,6 +20,7 @@ from geobias.commands._fields import (
     Seed,
     StoreRef,
     TextInput,
+    check_plot,
     read_text_input,
     text_path,
 )
@@ -27,7 +29,7 @@ from geobias.errors import InputError, ParameterError
 
 #: ``force``: run past the work budget (the estimate is given when refused).
 _FORCE = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 permutation "
-                                  "partitions).")
+                                  "partitions); replace an existing `plot` file.")
 
 
 def _occupation_work(lang: str, permutations: int, tests: int, what: str):
@@ -239,10 +241,7 @@ def evaluate(p: EvaluateParams, *, progress=None):
     from geobias.evaluation import evaluate as evaluate_methods
     from geobias.evaluation.erasure import ERASURE_ONLY
 
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     names = p.method_names()
     if any(n in ERASURE_ONLY for n in names):
         return _erasure(p, names, list(range(p.seed, p.seed + 5)), 0.8, None, progress)
@@ -268,7 +267,7 @@ def evaluate(p: EvaluateParams, *, progress=None):
         panels = [(METHOD_KEYS[k], d["projections"]["words"], d["projections"]["before"], d["projections"]["after"])
                   for k, d in result.details.items() if "projections" in d]
         save_figure(plot_occupation_projections(panels, title=f"{p.lang.upper()} occupations on d_s, before (hollow) "
-                                                "and after (filled) (Zhou et al. 2019, Figure 2)"), p.plot)
+                                                "and after (filled) (Zhou et al. 2019, Figure 2)"), p.plot, overwrite=p.force)
     return result
 
 
@@ -334,10 +333,7 @@ def erasure(p: ErasureParams, *, progress=None):
 
     Returns a :class:`geobias.evaluation.erasure.ErasureTableResult`.
     """
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     return _erasure(p, p.methods, p.seeds, p.fit_fraction, p.plot, progress)
 
 
@@ -374,7 +370,7 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
             from geobias.report.plots import plot_erasure_plane, save_figure
 
             update("plotting")
-            save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot)
+            save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot, overwrite=p.force)
             ui.note(f"wrote {plot}")
     return result
 
@@ -482,6 +478,7 @@ class CorrelateParams(TwoStores):
     """Parameters of ``correlate`` (Zhou et al. 2019 §4.4, Figure 4)."""
 
     plot: Path | None = Field(None, description="Write the Figure 4 scatter here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
 
 @command("correlate", CorrelateParams, outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")
@@ -493,10 +490,7 @@ def correlate(p: CorrelateParams, *, progress=None):
     from geobias import wordlists
     from geobias.evaluation import correlate as correlate_bias
 
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     src, en = p.source(), p.english()
     result = correlate_bias(src, en, wordlists.occupations(p.lang), wordlists.attribute_words(p.lang),
                             wordlists.attribute_words("en"))
@@ -506,5 +500,5 @@ def correlate(p: CorrelateParams, *, progress=None):
         rows = result.per_occupation
         save_figure(plot_correlation([r["english"] for r in rows], [r["weat_en"] for r in rows],
                                      [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value,
-                                     lang=p.lang), p.plot)
+                                     lang=p.lang), p.plot, overwrite=p.force)
     return result

@@ -20,7 +20,7 @@ from geobias.choices import (
     ZeroMethod,
 )
 from geobias.commands._base import Params, command
-from geobias.commands._fields import Seed, TextInput, read_text_input
+from geobias.commands._fields import PLOT_FORCE_HELP, Seed, TextInput, check_plot, read_text_input
 from geobias.commands.vectors import EngineParams, record_engine
 from geobias.errors import InputError
 
@@ -65,6 +65,7 @@ class BecproParams(EngineParams):
         "p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or 'subtoken' (ours: every sub-token "
         "masked)."))
     plot: Path | None = Field(None, description="Write the association bars (PNG) here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
 
 @command("probe becpro", BecproParams, outputs=("plot",), result="geobias.contextual.becpro.BecProResult")
@@ -74,10 +75,8 @@ def probe_becpro(p: BecproParams, *, progress=None):
     Returns a :class:`geobias.contextual.becpro.BecProResult`, or a ``BecProComparison`` with ``compare``.
     """
     from geobias.contextual.becpro import becpro_probe, compare_becpro
-    from geobias.io.atomic import check_output_path
 
-    if p.plot is not None:
-        check_output_path(p.plot, what="plot")  # fail before the probe, not after it
+    check_plot(p.plot, p.force)  # fail before the probe, not after it
     with p.open_engine() as eng:
         record_engine(eng)
         res = becpro_probe(eng.load_masked_lm(p.model, p.device), p.lang, batch_size=p.batch_size,
@@ -90,7 +89,7 @@ def probe_becpro(p: BecproParams, *, progress=None):
     if p.plot is not None:
         from geobias.report.plots import plot_becpro, save_figure
 
-        save_figure(plot_becpro(res), p.plot, dpi=120)
+        save_figure(plot_becpro(res), p.plot, dpi=120, overwrite=p.force)
         reporter(progress).note(f"plot written to {p.plot}")
     return out
 
@@ -135,6 +134,7 @@ class SentimentParams(Params):
     max_length: int = Field(256, ge=1, description="Truncate texts to this many tokens.")
     device: str = "auto"
     plot: Path | None = Field(None, description="Write the bias bars (PNG) here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
     @model_validator(mode="after")
     def _inputs(self):
@@ -154,10 +154,8 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
     from geobias.contextual.sentiment import eec_paired_rows, sentiment_probe
     from geobias.contextual.sentiment_corpora import read_corpus
     from geobias.contextual.sentiment_scorers import ClassifierScorer, VaderScorer, load_classifier
-    from geobias.io.atomic import check_output_path
 
-    if p.plot is not None:
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     corpora = [(c.name, read_corpus(c, p.column)[:p.limit]) for c in p.corpus]
     scorers = [ClassifierScorer(load_classifier(m, p.device, p.positive_class), batch_size=p.batch_size,
                                 max_length=p.max_length) for m in p.model]
@@ -170,7 +168,7 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
     if p.plot is not None:
         from geobias.report.plots import plot_sentiment, save_figure
 
-        save_figure(plot_sentiment(res), p.plot, dpi=120, bbox_inches=None)
+        save_figure(plot_sentiment(res), p.plot, dpi=120, bbox_inches=None, overwrite=p.force)
         reporter(progress).note(f"plot written to {p.plot}")
     return res
 

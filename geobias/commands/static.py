@@ -10,7 +10,16 @@ from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Params, command, front_of
-from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, WordSet
+from geobias.commands._fields import (
+    PLOT_FORCE_HELP,
+    Count,
+    Lang,
+    Limit,
+    Seed,
+    StoreRef,
+    WordSet,
+    check_plot,
+)
 from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     MIN_ATTRIBUTE_WORDS,
@@ -304,6 +313,7 @@ class DirectionsParams(StoreParams):
     max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender.")
     oov: Oov = "ignore"
     plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
     @model_validator(mode="after")
     def _plot(self):
@@ -327,10 +337,7 @@ def directions(p: DirectionsParams, *, progress=None):
     from geobias.languages import get_language
 
     language = get_language(p.lang)
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")  # fail before the fit, not after it
+    check_plot(p.plot, p.force)  # fail before the fit, not after it
     wanted = None
     if p.subwords:
         wanted = [w for pair in wordlists.definitional_pairs(language.code) for w in pair]
@@ -370,7 +377,7 @@ def _plot_plane(p: DirectionsParams, store, result, language) -> Path:
     return save_figure(plot_gender_plane(
         words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64), gender, kind,
         title=f"{language.name}: semantic × grammatical gender ({store.provenance.get('source', 'vectors')})",
-    ), p.plot)
+    ), p.plot, overwrite=p.force)
 
 
 class NeighborsParams(StoreParams):
