@@ -125,3 +125,60 @@ def test_render_csv_of_a_table_result():
     lines = buf.getvalue().splitlines()
     assert lines[0] == "# nearest neighbours of 'nurse' (toy)" and lines[1] == "#,word,cosine"
     assert lines[2:] == ["1,doctor,0.5000", '2,"a, b",0.2500']  # a comma inside a cell is quoted
+
+
+# ------------------------------------------------------------------------------- method names
+
+
+def test_one_spelling_of_method_names(capsys):
+    from geobias.cli._choices import TABLE_METHODS
+    from geobias.commands import validate
+    from geobias.evaluation import METHOD_KEYS
+    from geobias.evaluation.erasure import ERASURE_METHODS
+
+    # the lists shown are the registry's, in the tables' spelling
+    assert set(ERASURE_METHODS) == {*TABLE_METHODS, "inlp-35"} and set(METHOD_KEYS) <= set(TABLE_METHODS)
+    assert all("_" not in m for m in TABLE_METHODS)
+    for command in ("evaluate", "erasure"):
+        rc, out, _ = cli([command, "--help"], capsys)
+        text = " ".join(out.split()).replace("- ", "-")  # help wraps long words at hyphens
+        assert rc == 0 and all(m in text for m in TABLE_METHODS), command
+        assert "underscore" not in text  # the underscore spelling is a hidden alias
+    # the underscore spelling is accepted and rewritten on every front door
+    p = validate("mitigate", {"method": "shift_ori", "lang": "fr", "out": "x"}, front="service", outputs_given=True)
+    assert p.method == "shift-ori"
+    assert validate("erasure", {"lang": "fr", "methods": "shift_ori,leace_keep_grammar"}).methods == [
+        "shift-ori", "leace-keep-grammar"]
+    assert validate("evaluate", {"lang": "fr", "dictionary": "a", "test_dictionary": "b",
+                                 "methods": "hybrid_en"}).method_names() == ["hybrid-en"]
+    rc, _, err = cli(["mitigate", "--method", "hybrid_ori", "--lang", "fr", "--out", "/nonexistent-dir/x"], capsys)
+    assert rc == 1 and "--method" not in err  # accepted; the next problem is the output directory
+    rc, _, err = cli(["mitigate", "--method", "hybrid_orx", "--lang", "fr", "--out", "x"], capsys)
+    assert rc == 2 and "'hybrid-ori'" in err and "hybrid_ori" not in err
+
+
+# ------------------------------------------------------------------------------- most_similar
+
+
+def test_most_similar_takes_gensims_signature_and_agrees_with_gensim():
+    pytest.importorskip("gensim")
+    rng = np.random.default_rng(1)
+    s = VectorStore([f"w{i}" for i in range(200)], rng.normal(size=(200, 16)).astype(np.float32))
+    kv = s.to_keyedvectors()
+    for pos, neg in ((["w1"], []), (["w1", "w2"], ["w3"]), ([], ["w4"]), ("w5", "w6")):
+        ours = s.most_similar(positive=pos, negative=neg, topn=7)
+        theirs = kv.most_similar(positive=pos, negative=neg, topn=7)
+        assert [w for w, _ in ours] == [w for w, _ in theirs], (pos, neg)
+        # float32 unit rows in both; gensim and faiss sum in different orders
+        assert np.allclose([v for _, v in ours], [v for _, v in theirs], atol=1e-5)
+    # the older forms keep working: a word and k, positionally or by keyword
+    assert s.most_similar("w1", 3) == s.most_similar("w1", k=3) == s.most_similar(positive="w1", topn=3)
+    assert len(s.most_similar("w1")) == 10 and all(w != "w1" for w, _ in s.most_similar("w1"))
+    from geobias.errors import InputError, OutOfVocabularyError
+
+    with pytest.raises(OutOfVocabularyError, match="nope"):
+        s.most_similar(positive=["w1"], negative=["nope"])
+    with pytest.raises(InputError, match="topn or k"):
+        s.most_similar("w1", topn=3, k=3)
+    with pytest.raises(InputError, match="at least one word"):
+        s.most_similar()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import get_args
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
@@ -26,6 +27,16 @@ from geobias.commands._fields import (
 )
 from geobias.commands._permutations import permutation_work
 from geobias.errors import InputError, ParameterError
+
+#: Method names as the tables spell them (hyphens; an underscore spelling is accepted and rewritten):
+#: ``original`` and the registered mitigation methods (:data:`geobias.choices.MitigationMethod`).
+TABLE_METHODS: tuple[str, ...] = ("original", *get_args(MitigationMethod))
+
+
+def method_spelling(name: str) -> str:
+    """A method name in its one spelling: ``shift_ori`` → ``shift-ori`` (the underscore form is a hidden alias)."""
+    return name.strip().replace("_", "-")
+
 
 #: ``force``: run past the work budget (the estimate is given when refused).
 _FORCE = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 permutation "
@@ -200,9 +211,8 @@ class EvaluateParams(TwoStores):
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: str = Field("all", description=(
-        "'all' or a comma list of original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en (shift_ori ... also "
-        "accepted); naming hard-debias, "
-        "leace, leace-keep-grammar, inlp or inlp-keep-grammar gives the erasure table (seeds SEED..SEED+4)."))
+        f"'all' or a comma list of {', '.join(TABLE_METHODS)}; naming a method that only the erasure table "
+        "evaluates (an eraser or hard-debias) gives the erasure table (seeds SEED..SEED+4)."))
     permutations: Count = Field(10_000, description="MWEAT permutations.")
     seed: Seed = 0
     neutralize: Neutralize = Field("inanimate", description=(
@@ -213,7 +223,7 @@ class EvaluateParams(TwoStores):
     force: bool = _FORCE
 
     def method_names(self) -> list[str]:
-        return [m.strip().replace("_", "-") for m in self.methods.split(",") if m.strip()]
+        return [method_spelling(m) for m in self.methods.split(",") if m.strip()]
 
     def work(self):
         """Two MWEATs (monolingual and cross-lingual) per method; the erasure table's count when
@@ -282,8 +292,8 @@ class ErasureParams(TwoStores):
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: list[str] | None = Field(None, description=(
-        "original, hard-debias, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, leace, leace-keep-grammar, inlp, "
-        "inlp-keep-grammar (a list, or a comma list)."))
+        f"Methods (a list, or a comma list): {', '.join(TABLE_METHODS)}, or inlp-35 (INLP with 35 iterations, table "
+        "only)."))
     seeds: list[int] = Field([0, 1, 2, 3, 4], min_length=1, max_length=100,
                              description="Seeds (intervals are over seeds).")
     fit_fraction: float = Field(0.8, gt=0, le=1, description="Share of the fit person pairs drawn per seed.")
@@ -311,7 +321,7 @@ class ErasureParams(TwoStores):
         if isinstance(value, str):
             value = [m for m in value.split(",") if m.strip()]
         if isinstance(value, list):
-            value = [m.strip().replace("_", "-") if isinstance(m, str) else m for m in value]
+            value = [method_spelling(m) if isinstance(m, str) else m for m in value]
         return value
 
     @field_validator("seeds", mode="before")
@@ -382,8 +392,7 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
 class MitigateParams(TwoStores):
     """Parameters of ``mitigate``: debias vectors and write them."""
 
-    method: MitigationMethod = Field(description="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. "
-                                                 "(hard-debias) or an eraser (leace*, inlp*).")
+    method: MitigationMethod = Field(description=f"One of {', '.join(get_args(MitigationMethod))}.")
     out: Path = Field(description="New (or empty) directory for the debiased vectors.")
     dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.")
     format: WriteFormat = Field("w2v-text", description="Vector file format.")
@@ -392,6 +401,11 @@ class MitigateParams(TwoStores):
         "Leave out words containing whitespace, which word2vec/fastText formats cannot hold; they are listed in "
         "mitigation.json. Whitespace-only words are always left out, with a warning."))
 
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _spelling(cls, value):
+        return method_spelling(value) if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _kv(self, info: ValidationInfo):
