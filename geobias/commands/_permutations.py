@@ -57,7 +57,7 @@ def permutation_work(n_items: int, n_x: int, permutations: int, method: str = "a
 
     Examples
     --------
-    >>> permutation_work(24, 12, 10**12, tests=6, what="6 methods × ", timed=False).units
+    >>> permutation_work(24, 12, 10**12, "monte-carlo", tests=6, what="6 methods × ", timed=False).units
     6000000000000
     """
     from geobias.stats.permutation import MAX_EXACT
