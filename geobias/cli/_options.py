@@ -32,6 +32,14 @@ TrustPickle = Annotated[
         help="Allow loading gensim KeyedVectors files, which unpickles them and can run arbitrary code.",
     ),
 ]
+ModelTrustPickle = Annotated[
+    bool,
+    typer.Option(
+        "--trust-pickle",
+        help="Allow a local model folder with only pickled weights (pytorch_model.bin), whose loading can run "
+        "arbitrary code. Safetensors weights load by default.",
+    ),
+]
 Subwords = Annotated[
     bool,
     typer.Option(

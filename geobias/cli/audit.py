@@ -10,7 +10,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._engine import EngineOpt, RayAddress, Threads
-from geobias.cli._options import Csv, Json, stderr
+from geobias.cli._options import Csv, Json, ModelTrustPickle, stderr
 from geobias.cli._run import invoke
 
 
@@ -22,6 +22,7 @@ def audit(
     engine: EngineOpt = "local",
     ray_address: RayAddress = "local",
     threads: Threads = None,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
     as_csv: Csv = False,
 ) -> None:

@@ -9,7 +9,7 @@ import typer
 from geobias.cli._app import probe_app
 from geobias.cli._choices import BecProLangChoice, PriorMaskChoice
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
-from geobias.cli._options import Csv, Json, Plot, PlotForce
+from geobias.cli._options import Csv, Json, ModelTrustPickle, Plot, PlotForce
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
@@ -32,6 +32,7 @@ def becpro(
     actors: Actors = None,
     plot: Plot = None,
     force: PlotForce = False,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
     as_csv: Csv = False,
 ) -> None:

@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import probe_app
 from geobias.cli._choices import TermsChoice, ZeroMethodChoice
-from geobias.cli._options import Csv, Json, Plot, PlotForce
+from geobias.cli._options import Csv, Json, ModelTrustPickle, Plot, PlotForce
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import Device
 
@@ -30,6 +30,7 @@ def sentiment(
     device: Device = "auto",
     plot: Plot = None,
     force: PlotForce = False,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
     as_csv: Csv = False,
 ) -> None:

@@ -361,9 +361,12 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     cmd = get(command_) if isinstance(command_, str) else command_
     params = validate(cmd, params, front=front)
     check_budget(cmd, params)
+    from geobias.models import trusting_pickle
+
     token = start_recording()
     try:
-        result = cmd.run(params, progress=progress)
+        with trusting_pickle(bool(getattr(params, "trust_pickle", False))):  # every loader of the run
+            result = cmd.run(params, progress=progress)
         inputs = {"options": dump(params), **recorded_inputs()}
     finally:
         stop_recording(token)

@@ -27,6 +27,11 @@ from geobias.errors import InputError
 _MODEL = "Masked LM: Hugging Face id, local directory, or registry name (minilm-l6 has no MLM head)."
 
 
+#: ``trust_pickle`` of a command that loads a model (the one policy of :mod:`geobias.models`).
+_TRUST_PICKLE = ("Allow a local model folder with only pickled weights (pytorch_model.bin; unpickling can run code). "
+                 "Safetensors are loaded by default.")
+
+
 def _bars(progress):
     """What the model-scoring and training loops report their bars to: the command's progress
     reporter when someone watches (a terminal, a job record), else nothing."""
@@ -51,7 +56,7 @@ def probe_association(p: AssociationParams, *, progress=None):
     probes = read_text_input(p.sentences, "sentences", read_probe_tsv)
     with p.open_engine() as eng:
         record_engine(eng)
-        return kurita_association(eng.load_masked_lm(p.model, p.device), probes, batch_size=p.batch_size,
+        return kurita_association(eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle), probes, batch_size=p.batch_size,
                                   progress=_bars(progress))
 
 
@@ -79,11 +84,11 @@ def probe_becpro(p: BecproParams, *, progress=None):
     check_plot(p.plot, p.force)  # fail before the probe, not after it
     with p.open_engine() as eng:
         record_engine(eng)
-        res = becpro_probe(eng.load_masked_lm(p.model, p.device), p.lang, batch_size=p.batch_size,
+        res = becpro_probe(eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle), p.lang, batch_size=p.batch_size,
                            progress=_bars(progress), prior_mask=p.prior_mask)
         out = res
         if p.compare is not None:
-            post = becpro_probe(eng.load_masked_lm(p.compare, p.device), p.lang, batch_size=p.batch_size,
+            post = becpro_probe(eng.load_masked_lm(p.compare, p.device, trust_pickle=p.trust_pickle), p.lang, batch_size=p.batch_size,
                                 progress=_bars(progress), prior_mask=p.prior_mask)
             out = compare_becpro(res, post)
     if p.plot is not None:
@@ -112,7 +117,7 @@ def probe_malor(p: MalorParams, *, progress=None):
 
     with p.open_engine() as eng:
         record_engine(eng)
-        return malor_probe(eng.load_masked_lm(p.model, p.device), p.pair, batch_size=p.batch_size,
+        return malor_probe(eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle), p.pair, batch_size=p.batch_size,
                            progress=_bars(progress))
 
 
@@ -133,6 +138,7 @@ class SentimentParams(Params):
     batch_size: int = Field(32, ge=1, le=4096, description="Distinct texts per forward pass.")
     max_length: int = Field(256, ge=1, description="Truncate texts to this many tokens.")
     device: str = "auto"
+    trust_pickle: bool = Field(False, description=_TRUST_PICKLE)
     plot: Path | None = Field(None, description="Write the bias bars (PNG) here.")
     force: bool = Field(False, description=PLOT_FORCE_HELP)
 
@@ -157,7 +163,7 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
 
     check_plot(p.plot, p.force)
     corpora = [(c.name, read_corpus(c, p.column)[:p.limit]) for c in p.corpus]
-    scorers = [ClassifierScorer(load_classifier(m, p.device, p.positive_class), batch_size=p.batch_size,
+    scorers = [ClassifierScorer(load_classifier(m, p.device, p.positive_class, trust_pickle=p.trust_pickle), batch_size=p.batch_size,
                                 max_length=p.max_length) for m in p.model]
     if p.vader:
         scorers.append(VaderScorer())
@@ -226,6 +232,7 @@ class TrainingParams(Params):
     seed: Seed = 0
     device: str = "auto"
     overwrite: bool = Field(False, description="Replace an existing output directory.")
+    trust_pickle: bool = Field(False, description=_TRUST_PICKLE)
 
 
 class FinetuneParams(TrainingParams):

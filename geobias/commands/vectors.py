@@ -85,6 +85,9 @@ class EngineParams(Params):
                                                        "CPUs / threads).")
     device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N.")
     batch_size: int = Field(32, ge=1, le=4096, description="Distinct inputs per forward pass.")
+    trust_pickle: bool = Field(False, description=(
+        "Allow a local model folder with only pickled weights (pytorch_model.bin; unpickling can run code). "
+        "Safetensors are loaded by default."))
 
     def open_engine(self):
         """The engine (a context manager); what it is goes into the result envelope."""
@@ -124,7 +127,6 @@ class PoolParams(EngineParams):
     layer: int | None = Field(None, description="Hidden-state index (0 = embeddings); default: mean of the last four.")
     lang: Lang | None = None
     overwrite: bool = Field(False, description="Replace an existing store.")
-    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
 @command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile")
