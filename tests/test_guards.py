@@ -253,3 +253,37 @@ def test_the_budget_api_for_other_front_doors(store_dir):
     forced = validate(cmd, {"vectors": store_dir, "permutations": 50_000, "force": True, **_sets()})
     assert check_budget(cmd, forced, factor=1e-4).units == 12_870  # force: estimated, never refused
     assert get("neighbors").work(validate("neighbors", {"word": "x0", "vectors": store_dir})) is None
+
+
+def test_the_permutation_p_value_interval_stays_in_the_unit_interval():
+    """The other interval the code emits: the Clopper–Pearson interval of a Monte-Carlo p-value
+    (every WEAT/MWEAT result's ``p_value_ci``), at both extremes and in between."""
+    from geobias.stats.permutation import permutation_test
+
+    rng = np.random.default_rng(3)
+    for shift in (-5.0, 0.0, 0.3, 5.0):  # p near 1, middling, small, at its floor 1/(B+1)
+        scores = np.concatenate([rng.normal(shift, 1, 20), rng.normal(0, 1, 20)])
+        for alternative in ("greater", "less", "two-sided"):
+            for method, n in (("monte-carlo", 200), ("exact", 10)):
+                s = scores if method == "monte-carlo" else scores[:10]
+                r = permutation_test(s, len(s) // 2, n_permutations=n, method=method, alternative=alternative)
+                lo, hi = r.p_value_ci
+                assert 0.0 <= lo <= r.p_value <= hi <= 1.0, (shift, alternative, method, r.p_value_ci)
+
+
+def test_permutation_loops_stop_when_cancelled(store_dir):
+    from geobias.stats import Cancelled, cancellable
+
+    calls = []
+
+    def check():
+        calls.append(1)
+        return len(calls) >= 3  # e.g. the job was cancelled while the third chunk ran
+
+    args = dict(vectors=store_dir, permutations=200_000, permutation_method="monte-carlo", **_sets())
+    with cancellable(check), pytest.raises(Cancelled, match="after 30,000 of 200,000 partitions"):
+        run_command("weat", **args)
+    assert len(calls) == 3
+    with cancellable(lambda: False):  # never cancelled: the same number as without the check
+        kept = run_command("weat", **{**args, "permutations": 20_000})
+    assert kept.p_value == run_command("weat", **{**args, "permutations": 20_000}).p_value
