@@ -287,3 +287,15 @@ def test_permutation_loops_stop_when_cancelled(store_dir):
     with cancellable(lambda: False):  # never cancelled: the same number as without the check
         kept = run_command("weat", **{**args, "permutations": 20_000})
     assert kept.p_value == run_command("weat", **{**args, "permutations": 20_000}).p_value
+
+
+def test_a_job_runs_past_the_budget_when_its_front_door_says_so(store_dir, monkeypatch):
+    """execute(budget=None) is a service job's call: over the budget, it runs (cancellable)."""
+    from geobias.commands import WorkBudgetError, _permutations, execute
+
+    monkeypatch.setattr(_permutations, "MAX_PERMUTATIONS", 1_000)  # a small budget, a quick run
+    args = dict(vectors=store_dir, permutations=5_000, permutation_method="monte-carlo", **_sets())
+    with pytest.raises(WorkBudgetError, match="5,000 permutations"):
+        execute("weat", args)
+    result, env = execute("weat", args, budget=None)
+    assert result.n_permutations == 5_000 and env["command"] == "weat"

@@ -330,7 +330,7 @@ def dump(params: Params) -> dict[str, Any]:
 
 
 def execute(command_: Command | str, params: Params | dict[str, Any], *, progress=None,
-            front: Front = "python") -> tuple[Any, dict[str, Any]]:
+            front: Front = "python", budget: float | None = 1.0) -> tuple[Any, dict[str, Any]]:
     """Run a command and build its result envelope.
 
     Parameters
@@ -342,6 +342,9 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
         Where the run reports its stages and bars; default: nowhere.
     front : {"python", "cli", "service"}
         The front door, for validation.
+    budget : float or None, default 1.0
+        The work budget as a multiple of each estimate's limit (:func:`check_budget`), checked
+        before the run; ``None`` checks nothing (a service job: cancellable, run by choice).
 
     Returns
     -------
@@ -360,7 +363,8 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
 
     cmd = get(command_) if isinstance(command_, str) else command_
     params = validate(cmd, params, front=front)
-    check_budget(cmd, params)
+    if budget is not None:
+        check_budget(cmd, params, factor=budget)
     from geobias.models import trusting_pickle
 
     token = start_recording()

@@ -214,8 +214,9 @@ def mweat(p: MweatParams, *, progress=None):
     occupations = p.occupations()
     male, female = p.attribute_sets()
     n_items = 2 * len(occupations)
+    # the budget is execute's (check_budget on `work()`); here only the exact-test limit
     draws = plan_permutations(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired,
-                              force=p.force)
+                              force=True)
     wanted = [w for o in occupations for w in (o.masculine, o.feminine)] + male + female
     store = p.store(progress, wanted)
     if p.oov == "ignore":
@@ -286,7 +287,7 @@ def weat(p: WeatParams, *, progress=None):
     from geobias.metrics import weat as weat_metric
 
     X, Y, A, B, name = p.sets()
-    draws = plan_permutations(len(X) + len(Y), len(X), p.permutations, p.permutation_method, force=p.force)
+    draws = plan_permutations(len(X) + len(Y), len(X), p.permutations, p.permutation_method, force=True)
     store = p.store(progress, [*X, *Y, *A, *B])
     if p.oov == "ignore":
         roles = {"X": X, "Y": Y, "A": A, "B": B}
