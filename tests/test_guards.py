@@ -299,3 +299,13 @@ def test_a_job_runs_past_the_budget_when_its_front_door_says_so(store_dir, monke
         execute("weat", args)
     result, env = execute("weat", args, budget=None)
     assert result.n_permutations == 5_000 and env["command"] == "weat"
+
+
+def test_the_audit_grid_estimates_its_cells(tmp_path, capsys):
+    from _engine_grid import TESTS, write_grid
+
+    config = write_grid(tmp_path, permutations=50_000_000)  # 3 stores × 3 tests × 50,000,000
+    rc, out, err = cli(["audit", "--config", str(config)], capsys)
+    n = 3 * len(TESTS)
+    assert rc == 1 and out == "" and err.count("\n") == 1, err
+    assert f"{n * 50_000_000:,} permutations ({n} cells × at most 50,000,000 partitions)" in err and "--force" in err

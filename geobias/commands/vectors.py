@@ -159,6 +159,21 @@ class AuditParams(EngineParams):
     """Parameters of ``audit``: a grid of stores × tests × languages from a TOML config."""
 
     config: Path = Field(description="Audit config (TOML): stores, languages, tests, [options].")
+    force: bool = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 "
+                                           "permutation partitions over every cell).")
+
+    def work(self):
+        """Every cell is one permutation test of at most ``permutations`` partitions (auto enumerates
+        exactly only when there are fewer)."""
+        from geobias.commands._base import Estimate
+        from geobias.commands._permutations import MAX_PERMUTATIONS
+        from geobias.evaluation.audit import plan_cells, read_config
+
+        config = read_config(self.config)
+        cells, _ = plan_cells(config)
+        n = config.options["permutations"]
+        return Estimate(len(cells) * n, "permutations", f"{len(cells)} cells × at most {n:,} partitions", None,
+                        MAX_PERMUTATIONS)
 
 
 @command("audit", AuditParams, job=False, result="geobias.evaluation.audit.AuditResult")
