@@ -38,6 +38,8 @@ def test_weat_subwords_opt_in(ft_bin, capsys):
     base = ("weat", "--lang", "en", "--test", "career-family-terms", "--vectors", str(path),
             "--permutations", "1000", "--json")
     code, out, err = cli(capsys, *base)
+    assert code == 1 and "50% of X (4 of 8 words)" in err  # half of each set lost: refused by default
+    code, out, err = cli(capsys, *base, "--lost-vocabulary-threshold", "1")
     assert code == 0, err
     missing = result_of(out)["missing"]
     assert set(missing) == set(sets.X[1::2] + sets.Y[1::2] + sets.A[1::2] + sets.B[1::2])

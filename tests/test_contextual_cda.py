@@ -243,3 +243,38 @@ def test_agreement_with_bartl_cds_gap(shared_data, sw):
     assert overall > 0.98
     # Bartl et al. leave reflexives unchanged (0 of them swapped); we swap them
     assert rate["himself"] == 0.0 and rate["herself"] == 0.0
+
+
+def test_gap_rows_keep_every_quoting_column_consistent(tmp_path):
+    """GAP-format rows we wrote: the counterfactual's ``Pronoun``, ``A``, ``B`` and their offsets
+    quote the counterfactual text exactly, and a full name is swapped as one unit."""
+    from geobias.contextual.cda import counterfactual_row, map_offset, offset_columns
+
+    sw = CounterfactualSwapper([("he", "heroine"), ("his", "her"), ("him", "her"), ("man", "woman")],
+                               [("John", "Maria"), ("Thomas", "Sarah"), ("Ted", "Kate")])
+    header = ["ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref", "B", "B-offset", "B-coref",
+              "URL"]
+    text1 = "John Thomas met Phoebe Thomas. Later Thomas said he would call his friend Ted-John Smith."
+    row1 = ["t-1", text1, "his", str(text1.index("his")), "John Thomas", "0", "TRUE", "Ted-John Smith",
+            str(text1.index("Ted-John")), "FALSE", "http://example.org/1"]
+    text2 = "The man thanked him."
+    row2 = ["t-2", text2, "him", str(text2.index("him")), "man", "4", "FALSE", "-", "-1", "FALSE", "-"]
+    src = tmp_path / "gap.tsv"
+    src.write_text("\n".join("\t".join(r) for r in (header, row1, row2)) + "\n", encoding="utf-8")
+    augment_file(src, tmp_path / "out.tsv", "cda", column="Text", swapper=sw)
+    rows = [line.split("\t") for line in (tmp_path / "out.tsv").read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == header and rows[1] == row1 and rows[3] == row2  # originals verbatim
+    cf1, cf2 = rows[2], rows[4]
+    # the full name "John Thomas" is one unit: the given name swapped, the surname kept, also alone
+    assert cf1[1] == ("Maria Thomas met Phoebe Thomas. Later Thomas said heroine would call her friend "
+                      "Kate-Maria Smith.")
+    assert (cf1[2], cf1[4], cf1[7]) == ("her", "Maria Thomas", "Kate-Maria Smith")
+    for col, off in offset_columns(header):  # every quoting column quotes the counterfactual text
+        for r in (cf1, cf2):
+            if r[off] != "-1":
+                assert r[1][int(r[off]):int(r[off]) + len(r[col])] == r[col], (header[col], r)
+    assert (cf2[1], cf2[2], cf2[4], cf2[7], cf2[8]) == ("The woman thanked her.", "her", "woman", "-", "-1")
+    assert cf1[6] == "TRUE" and cf1[10] == "http://example.org/1"  # other columns verbatim
+    assert map_offset(3, [(0, 2, "she")]) == 4 and map_offset(1, [(2, 3, "xx")]) == 1
+    # a malformed offset: the value is swapped on its own, the offset left alone
+    assert counterfactual_row(["he ran", "he", "9"], 0, [(1, 2)], sw) == ["heroine ran", "heroine", "9"]

@@ -93,4 +93,4 @@ def test_the_command_on_every_front_door(store, tmp_path):
     assert "--targets" in help_text and "--pairs" in help_text and "--unit" in help_text
     bad = subprocess.run([sys.executable, str(REPO / "cli.py"), "ripa", "--vectors", "tiny-en", "--targets", "zzz",
                           "--pairs", str(pairs)], capture_output=True, text=True, env=env_vars)
-    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "none of the target words" in bad.stderr
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "100% of the targets (1 of 1 words)" in bad.stderr

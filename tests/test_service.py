@@ -212,7 +212,7 @@ def test_failed_job_reports_the_cli_message(server):
                                                           "male": ["homme"], "female": ["femme"], "permutations": 10}})
     job = wait_job(c, r.json()["id"])
     assert job["state"] == "failed"
-    assert job["error"]["type"] == "InputError" and "out of vocabulary" in job["error"]["message"]
+    assert job["error"]["type"] == "LostVocabularyError" and "out of vocabulary" in job["error"]["message"]
     assert job["artifacts"] == []
     page = c.get(f"/jobs/{job['id']}/report")
     assert page.status_code == 200 and "out of vocabulary" in page.text
@@ -316,12 +316,14 @@ def test_path_like_names(server, name):
         ("/mweat", {"lang": "fr", "store": SMALL, "permutations": -5}, 422, "ValidationError"),
         ("/mweat", {"lang": "fr", "store": SMALL, "permutations": 0}, 422, "ValidationError"),
         ("/mweat", {"lang": "fr", "store": SMALL, "permutations": 10**9}, 422, "ValidationError"),
-        ("/mweat", {"store": SMALL, "targets": [["zzz", "yyy"]], "male": ["qqq"], "female": ["rrr"]}, 400, "InputError"),
+        ("/mweat", {"store": SMALL, "targets": [["zzz", "yyy"]], "male": ["qqq"], "female": ["rrr"]}, 400,
+         "LostVocabularyError"),
         ("/mweat", {"lang": "xx", "store": SMALL}, 400, "InputError"),
         ("/mweat", {"lang": "fr", "store": SMALL, "permutations": "many"}, 422, "ValidationError"),
         ("/mweat", {"lang": "fr", "store": SMALL, "bogus": 1}, 422, "ValidationError"),
         ("/mweat", {"store": SMALL, "targets": [["a"]], "male": ["homme"], "female": ["femme"]}, 400, "InputError"),
-        ("/weat", {"store": SMALL, "X": ["zzz"], "Y": ["yyy"], "A": ["homme"], "B": ["femme"]}, 400, "InputError"),
+        ("/weat", {"store": SMALL, "X": ["zzz"], "Y": ["yyy"], "A": ["homme"], "B": ["femme"]}, 400,
+         "LostVocabularyError"),
         ("/weat", {"store": SMALL, "X": ["a"] * 10_001, "Y": ["b"], "A": ["c"], "B": ["d"]}, 400, "InputError"),
         ("/neighbors", {"store": SMALL, "word": "zzzz"}, 422, "OutOfVocabularyError"),
         ("/neighbors", {"store": SMALL, "word": "homme", "k": -1}, 422, "ValidationError"),

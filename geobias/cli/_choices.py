@@ -42,3 +42,13 @@ FinetuneCdaChoice = _choice("FinetuneCdaChoice", get_args(choices.FinetuneCda))
 ConditionChoice = _choice("ConditionChoice", get_args(choices.Condition))
 TermsChoice = _choice("TermsChoice", get_args(choices.TermSet))
 ZeroMethodChoice = _choice("ZeroMethodChoice", get_args(choices.ZeroMethod))
+
+#: Method names of the evaluation tables: ``original`` and the registered mitigation methods, in
+#: their one spelling (hyphens). ``shift_ori`` is a hidden alias, rewritten by the command layer.
+TABLE_METHODS: tuple[str, ...] = ("original", *get_args(choices.MitigationMethod))
+
+
+def hyphens(token: str) -> str:
+    """Click's ``token_normalize_func`` for commands taking method names: the underscore spelling of
+    a choice (``shift_ori``) is accepted as a hidden alias of the hyphen one (``shift-ori``)."""
+    return token.replace("_", "-")

@@ -79,7 +79,8 @@ def build(name: str) -> typer.Typer:
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=annotations[field]))
     for field, flag, text in (("quiet", "--quiet", "No progress on stderr."),
-                              ("as_json", "--json", "Print the result as JSON on stdout.")):
+                              ("as_json", "--json", "Print the result as JSON on stdout."),
+                              ("as_csv", "--csv", "Print the result's tables as CSV on stdout (for files).")):
         annotations[field] = Annotated[bool, typer.Option(flag, help=text)]
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=False,
                                         annotation=annotations[field]))

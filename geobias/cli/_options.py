@@ -32,6 +32,14 @@ TrustPickle = Annotated[
         help="Allow loading gensim KeyedVectors files, which unpickles them and can run arbitrary code.",
     ),
 ]
+ModelTrustPickle = Annotated[
+    bool,
+    typer.Option(
+        "--trust-pickle",
+        help="Allow a local model folder with only pickled weights (pytorch_model.bin), whose loading can run "
+        "arbitrary code. Safetensors weights load by default.",
+    ),
+]
 Subwords = Annotated[
     bool,
     typer.Option(
@@ -41,6 +49,7 @@ Subwords = Annotated[
     ),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+Csv = Annotated[bool, typer.Option("--csv", help="Print the result's tables as CSV on stdout (for files).")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
 Similarity = Annotated[SimilarityChoice, typer.Option("--similarity", help="cosine, or dot (raw dot products, to reproduce notebooks).")]
@@ -54,6 +63,21 @@ Oov = Annotated[
 ]
 
 stdout = Console(soft_wrap=True)
+
+#: Width of tables written to a pipe or file: wide enough that no table wraps (a table is as
+#: wide as its content; ``COLUMNS`` still sets a width when given).
+PIPE_WIDTH = 10_000
+
+
+def table_console() -> Console:
+    """The console tables print on: the terminal's width on a terminal; when stdout is a pipe or a
+    file, ``COLUMNS`` if set, else :data:`PIPE_WIDTH`, so that no table wraps at 80 columns."""
+    import os
+
+    if sys.stdout.isatty():
+        return stdout
+    columns = os.environ.get("COLUMNS", "")
+    return Console(file=sys.stdout, soft_wrap=True, width=int(columns) if columns.isdigit() else PIPE_WIDTH)
 stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
 
 
@@ -65,7 +89,15 @@ MethodOpt = Annotated[PermutationMethod, typer.Option("--permutation-method", he
     "(exact when there are at most -n partitions)."))]
 OldMethodOpt = Annotated[PermutationMethod | None, typer.Option("--method", hidden=True, help=(
     "Deprecated spelling of --permutation-method."))]
-Force = Annotated[bool, typer.Option("--force", help="Run a permutation test above 100,000,000 partitions.")]
+Force = Annotated[bool, typer.Option("--force", help=(
+    "Run even when the estimated work exceeds the budget (100,000,000 permutation partitions in all)."))]
+PlotForce = Annotated[bool, typer.Option("--force", help="Replace an existing --plot file.")]
+BudgetPlotForce = Annotated[bool, typer.Option("--force", help=(
+    "Run even when the estimated work exceeds the budget (100,000,000 permutation partitions in all); replace an "
+    "existing --plot file."))]
+LostVocabulary = Annotated[float, typer.Option("--lost-vocabulary-threshold", help=(
+    "Refuse when more than this share of any word set is out of the store's vocabulary (WEFE's "
+    "lost_vocabulary_threshold; checked per set; 1 turns the check off)."))]
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
 

@@ -13,10 +13,10 @@ import re
 import sys
 from typing import Any
 
-from geobias.cli._options import progress, stderr, stdout
+from geobias.cli._options import progress, stderr, table_console
 
 #: Options every command may have that are about presentation, not the analysis.
-PRESENTATION = ("quiet", "as_json", "top")
+PRESENTATION = ("quiet", "as_json", "as_csv", "top")
 
 #: Parameter names whose option is not ``--name-with-hyphens``.
 FLAGS = {"from_path": "--from", "k": "-k", "format": "--format"}
@@ -48,7 +48,8 @@ def deprecated(old: str, new: str) -> None:
 
 def invoke(name: str, options: dict[str, Any], **extra: Any):
     """Validate ``options`` against the command ``name``'s parameter model, run it with rich
-    progress on stderr, and print its table (or, with ``as_json``, its envelope) on stdout.
+    progress on stderr, and print its table (or, with ``as_json``, its envelope; with ``as_csv``, its
+    tables as CSV) on stdout. Tables take the terminal's width, and do not wrap when piped.
 
     ``options`` is the Typer function's ``locals()``: presentation options (:data:`PRESENTATION`)
     are taken out, ``None`` values are left to the model's defaults, and ``extra`` overrides.
@@ -58,6 +59,11 @@ def invoke(name: str, options: dict[str, Any], **extra: Any):
 
     options = {**options, **extra}
     quiet, as_json = bool(options.pop("quiet", False)), bool(options.pop("as_json", False))
+    as_csv = bool(options.pop("as_csv", False))
+    if as_json and as_csv:
+        from geobias.errors import ParameterError
+
+        raise ParameterError("give --json or --csv, not both")
     render = {k: options.pop(k) for k in PRESENTATION if k in options}
     params = {k: v for k, v in options.items() if v is not None and not k.startswith("_")}
     cmd = get(name)
@@ -65,8 +71,12 @@ def invoke(name: str, options: dict[str, Any], **extra: Any):
     result, env = execute(cmd, validated, progress=progress(quiet, as_json))
     if as_json:
         sys.stdout.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
+    elif as_csv:
+        from geobias.report.registry import render_csv
+
+        render_csv(sys.stdout, result, **{**dict(validated), "inputs": env["inputs"], **render})
     else:
         from geobias.report.registry import render_table
 
-        render_table(stdout, result, **{**dict(validated), "inputs": env["inputs"], **render})
+        render_table(table_console(), result, **{**dict(validated), "inputs": env["inputs"], **render})
     return result, env

@@ -10,7 +10,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._engine import EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json, stderr
+from geobias.cli._options import Csv, Force, Json, ModelTrustPickle, stderr
 from geobias.cli._run import invoke
 
 
@@ -19,10 +19,13 @@ def audit(
     config: Annotated[Path, typer.Option("--config", "-c", help="Audit config (TOML): stores, languages, tests, [options]; see docs/ray.md.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON report (the --json envelope) to this file.")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing report.")] = False,
+    force: Force = False,
     engine: EngineOpt = "local",
     ray_address: RayAddress = "local",
     threads: Threads = None,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Run every store x test x language cell (a Ray task each with --engine ray); a failing cell
     reports its error and the grid goes on.

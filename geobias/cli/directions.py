@@ -8,11 +8,13 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._options import (
+    Csv,
     Json,
     Lang,
     Limit,
     Oov,
     Plot,
+    PlotForce,
     Quiet,
     Seed,
     Subwords,
@@ -36,8 +38,10 @@ def directions_command(
     max_per_class: Annotated[int | None, typer.Option("--max-per-class", help="Cap the nouns per gender.")] = None,
     oov: Oov = "ignore",
     plot: Plot = None,
+    force: PlotForce = False,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
 

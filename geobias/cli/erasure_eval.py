@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, Plot, TrustPickle, Vectors
+from geobias.cli._choices import TABLE_METHODS
+from geobias.cli._options import BudgetPlotForce, Csv, Json, Limit, Plot, TrustPickle, Vectors
 from geobias.cli._run import deprecated, invoke
 
 
@@ -22,14 +23,18 @@ def erasure_command(
     en_vectors: Annotated[str | None, typer.Option("--en-vectors", help="English vectors: registry name or path.")] = None,
     wordsim: Annotated[Path | None, typer.Option("--wordsim", help="Word-similarity file of LANG (w1 w2 score).")] = None,
     similarity: Annotated[Path | None, typer.Option("--similarity", hidden=True, help="Deprecated spelling of --wordsim.")] = None,
-    methods: Annotated[str | None, typer.Option("--methods", help="Comma list of original, hard-debias, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, leace, leace-keep-grammar, inlp, inlp-keep-grammar.")] = None,
+    methods: Annotated[str | None, typer.Option("--methods", help=(
+        f"Comma list of {', '.join(TABLE_METHODS)}, or inlp-35 (INLP with 35 iterations, table only).")
+    )] = None,
     seeds: Annotated[str, typer.Option("--seeds", help="Comma list of seeds (intervals are over seeds).")] = "0,1,2,3,4",
     fit_fraction: Annotated[float, typer.Option("--fit-fraction", help="Share of the fit person pairs drawn per seed.")] = 0.8,
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT/WEAT permutations.")] = 10_000,
     plot: Plot = None,
+    force: BudgetPlotForce = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Can semantic gender be erased while grammatical gender is kept? One table, held-out words.
 

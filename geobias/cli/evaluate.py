@@ -8,8 +8,10 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._choices import NeutralizeChoice
+from geobias.cli._choices import TABLE_METHODS, NeutralizeChoice
 from geobias.cli._options import (
+    BudgetPlotForce,
+    Csv,
     Json,
     Limit,
     Plot,
@@ -30,7 +32,9 @@ def evaluate_command(
     en_vectors: Annotated[str | None, typer.Option("--en-vectors", help="English vectors: registry name or path.")] = None,
     wordsim: Annotated[Path | None, typer.Option("--wordsim", help="Word-similarity file of LANG (w1 w2 score).")] = None,
     similarity: Annotated[Path | None, typer.Option("--similarity", hidden=True, help="Deprecated spelling of --wordsim.")] = None,
-    methods: Annotated[str, typer.Option("--methods", help="'all' or a comma list of original,shift-ori,shift-en,de-align,hybrid-ori,hybrid-en (underscores accepted); naming hard-debias, leace, leace-keep-grammar, inlp or inlp-keep-grammar prints the erasure table (seeds SEED..SEED+4).")] = "all",
+    methods: Annotated[str, typer.Option("--methods", help=(
+        f"'all' or a comma list of {', '.join(TABLE_METHODS)}; naming a method that only the erasure table evaluates "
+        "(an eraser or hard-debias) prints the erasure table (seeds SEED..SEED+4)."))] = "all",
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT permutations.")] = 10_000,
     seed: Seed = 0,
     neutralize: Annotated[NeutralizeChoice, typer.Option(
@@ -40,10 +44,12 @@ def evaluate_command(
         "--shift-adjectives", help="Shift also moves the two-form adjective pairs (ours, not the paper's: eq. 3-4 "
         "move two-form nouns). They are the word-pair translation seeds, so this edits Table 2's own queries.")] = False,
     plot: Plot = None,
+    force: BudgetPlotForce = False,
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
 

@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import FinetuneCdaChoice
-from geobias.cli._options import Json, Seed
+from geobias.cli._options import Json, ModelTrustPickle, Seed
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import Device, ModelOpt
 
@@ -32,6 +32,7 @@ def finetune(
     seed: Seed = 0,
     device: Device = "auto",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
 ) -> None:
     """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model.

@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import ConditionChoice, TermsChoice
-from geobias.cli._options import Json, Seed
+from geobias.cli._options import Json, ModelTrustPickle, Seed
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import Device
 
@@ -38,6 +38,7 @@ def finetune_classifier(
     seed: Seed = 0,
     device: Device = "auto",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output directory.")] = False,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
 ) -> None:
     """Train a positive/negative classifier (Jentzsch & Turan 2022 §2.1 conditions) and save it.

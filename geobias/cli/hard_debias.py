@@ -10,7 +10,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import HardDebiasListsChoice, ProtectChoice, WriteFormatChoice
-from geobias.cli._options import Json, Limit, TrustPickle, Vectors
+from geobias.cli._options import Csv, Json, Limit, TrustPickle, Vectors
 from geobias.cli._run import invoke
 
 
@@ -27,6 +27,7 @@ def hard_debias_command(
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Neutralise + equalise (Bolukbasi et al. 2016); report DirectBias (c = 1) before and after
     over held-out professions (none of them on a list that fits the method).

@@ -9,14 +9,14 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._choices import MitigationMethod, WriteFormatChoice
+from geobias.cli._choices import MitigationMethod, WriteFormatChoice, hyphens
 from geobias.cli._options import Json, Limit, Quiet, TrustPickle, Vectors
 from geobias.cli._run import invoke
 
 
-@app.command("mitigate")
+@app.command("mitigate", context_settings={"token_normalize_func": hyphens})
 def mitigate_command(
-    method: Annotated[MitigationMethod, typer.Option("--method", help="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. (hard-debias) or an eraser (leace*, inlp*).")],
+    method: Annotated[MitigationMethod, typer.Option("--method", help="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. (hard-debias) or an eraser (leace*, inlp*).", show_choices=True)],
     lang: Annotated[str, typer.Option("--lang", "-l", help="The gendered language (fr, es, de); en for hard-debias.")],
     out: Annotated[Path, typer.Option("--out", help="New (or empty) directory for the debiased vectors.")],
     vectors: Vectors = None,

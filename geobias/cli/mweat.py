@@ -9,9 +9,11 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._options import (
+    Csv,
     Force,
     Json,
     Limit,
+    LostVocabulary,
     MethodOpt,
     OldMethodOpt,
     Oov,
@@ -50,6 +52,7 @@ def mweat_command(
     similarity: Similarity = "cosine",
     paired: Annotated[bool, typer.Option("--paired", help="Permute only within each pair (an extension; the paper permutes X∪Y).")] = False,
     oov: Oov = "ignore",
+    lost_vocabulary_threshold: LostVocabulary = 0.2,
     top: Annotated[int, typer.Option("--top", help="Pairs shown in the table.")] = 10,
     targets_x: Annotated[str | None, typer.Option(
         "--targets-x", help="Masculine forms: a file (one per line) or a comma list; with --targets-y, "
@@ -62,6 +65,7 @@ def mweat_command(
         "--attributes-b", help="Female attribute words: a file or a comma list.")] = None,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
 

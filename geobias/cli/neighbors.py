@@ -8,7 +8,7 @@ import typer
 
 from geobias.cli._app import app
 from geobias.cli._choices import ApproxChoice
-from geobias.cli._options import Json, Limit, OptLang, TrustPickle, Vectors
+from geobias.cli._options import Csv, Json, Limit, OptLang, TrustPickle, Vectors
 from geobias.cli._run import invoke
 
 
@@ -22,6 +22,7 @@ def neighbors_cmd(
     limit: Limit = None,
     trust_pickle: TrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Nearest neighbours of WORD by cosine similarity.
 

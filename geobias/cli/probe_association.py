@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import probe_app
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json
+from geobias.cli._options import Csv, Json, ModelTrustPickle
 from geobias.cli._run import invoke
 
 ModelOpt = Annotated[
@@ -34,7 +34,9 @@ def association(
     ray_address: RayAddress = "local",
     threads: Threads = None,
     actors: Actors = None,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
 

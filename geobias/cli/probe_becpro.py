@@ -9,7 +9,7 @@ import typer
 from geobias.cli._app import probe_app
 from geobias.cli._choices import BecProLangChoice, PriorMaskChoice
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json, Plot
+from geobias.cli._options import Csv, Json, ModelTrustPickle, Plot, PlotForce
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
@@ -31,7 +31,10 @@ def becpro(
     threads: Threads = None,
     actors: Actors = None,
     plot: Plot = None,
+    force: PlotForce = False,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
 

@@ -9,7 +9,7 @@ import typer
 from geobias.cli._app import probe_app
 from geobias.cli._choices import MalorPairChoice
 from geobias.cli._engine import Actors, EngineOpt, RayAddress, Threads
-from geobias.cli._options import Json
+from geobias.cli._options import Csv, Json, ModelTrustPickle
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import BatchSize, Device, ModelOpt
 
@@ -24,7 +24,9 @@ def malor(
     ray_address: RayAddress = "local",
     threads: Threads = None,
     actors: Actors = None,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
 

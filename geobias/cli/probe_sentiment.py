@@ -9,7 +9,7 @@ import typer
 
 from geobias.cli._app import probe_app
 from geobias.cli._choices import TermsChoice, ZeroMethodChoice
-from geobias.cli._options import Json, Plot
+from geobias.cli._options import Csv, Json, ModelTrustPickle, Plot, PlotForce
 from geobias.cli._run import invoke
 from geobias.cli.probe_association import Device
 
@@ -29,7 +29,10 @@ def sentiment(
     max_length: Annotated[int, typer.Option("--max-length", help="Truncate texts to this many tokens.")] = 256,
     device: Device = "auto",
     plot: Plot = None,
+    force: PlotForce = False,
+    trust_pickle: ModelTrustPickle = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
 

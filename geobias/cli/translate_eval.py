@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import app
-from geobias.cli._options import Json, Limit, Quiet, TrustPickle
+from geobias.cli._options import Csv, Json, Limit, Quiet, TrustPickle
 from geobias.cli._run import invoke
 
 
@@ -27,6 +27,7 @@ def translate_eval_command(
     trust_pickle: TrustPickle = False,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
 

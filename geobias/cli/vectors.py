@@ -8,12 +8,12 @@ from typing import Annotated
 import typer
 
 from geobias.cli._app import vectors_app
-from geobias.cli._options import Json, Limit, Quiet, TrustPickle
+from geobias.cli._options import Csv, Json, Limit, Quiet, TrustPickle
 from geobias.cli._run import invoke
 
 
 @vectors_app.command("list")
-def list_cmd(as_json: Json = False) -> None:
+def list_cmd(as_json: Json = False, as_csv: Csv = False) -> None:
     """List the named vector sources: language, shape, licence, and whether they are installed.
 
     Example: geobias vectors list --json

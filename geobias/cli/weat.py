@@ -9,9 +9,11 @@ import typer
 from geobias.cli._app import app
 from geobias.cli._choices import AlternativeChoice
 from geobias.cli._options import (
+    Csv,
     Force,
     Json,
     Limit,
+    LostVocabulary,
     MethodOpt,
     OldMethodOpt,
     Oov,
@@ -54,8 +56,10 @@ def weat_command(
     similarity: Similarity = "cosine",
     alternative: Annotated[AlternativeChoice, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
     oov: Oov = "ignore",
+    lost_vocabulary_threshold: LostVocabulary = 0.2,
     quiet: Quiet = False,
     as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.
 

@@ -19,8 +19,11 @@ from geobias.commands import sentences as _sentences  # noqa: F401  (registers s
 from geobias.commands._base import (
     REGISTRY,
     Command,
+    Estimate,
     Front,
     Params,
+    WorkBudgetError,
+    check_budget,
     command,
     commands,
     dump,
@@ -30,5 +33,5 @@ from geobias.commands._base import (
     validate,
 )
 
-__all__ = ["REGISTRY", "Command", "Front", "Params", "command", "commands", "dump", "execute", "get", "run",
-           "validate"]
+__all__ = ["REGISTRY", "Command", "Estimate", "Front", "Params", "WorkBudgetError", "check_budget", "command",
+           "commands", "dump", "execute", "get", "run", "validate"]

@@ -33,10 +33,94 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
+    def work(self) -> Estimate | None:
+        """The work this run will do, estimated before it starts (``None``: bounded by its inputs).
+
+        Commands with permutations (or other work a parameter can make arbitrarily large) override
+        it; :func:`check_budget` compares it with the budget before :func:`execute` runs anything.
+        """
+        return None
+
     #: Fields the service refuses when set: reading part of a file, unpickling, building subword
     #: vectors are choices for a local run (the service opens its stores once, in full, and loads
     #: no pickle).
     local_only: ClassVar[tuple[str, ...]] = ("limit", "trust_pickle", "subwords")
+
+
+@dataclasses.dataclass(frozen=True)
+class Estimate:
+    """The work a run will do, estimated before it starts (see :meth:`Params.work`).
+
+    Attributes
+    ----------
+    units : int
+        How much work, in ``unit``: for permutation tests, the partitions evaluated summed over
+        every test the run makes.
+    unit : str
+        ``"permutations"`` (partitions of a permutation test).
+    detail : str
+        How ``units`` is made up (``"6 methods × 1,000,000 MWEAT permutations"``).
+    seconds : float or None
+        Estimated time here, where the unit has a calibration (``None`` otherwise).
+    limit : int
+        Largest ``units`` a run may do without ``force``.
+
+    Examples
+    --------
+    >>> Estimate(6_000, "permutations", "6 tests × 1,000 permutations", None, 100).over
+    True
+    """
+
+    units: int
+    unit: str
+    detail: str
+    seconds: float | None
+    limit: int
+
+    @property
+    def over(self) -> bool:
+        """Whether the run exceeds :attr:`limit`."""
+        return self.units > self.limit
+
+    def scaled(self, factor: float) -> Estimate:
+        """The same estimate against ``factor`` × the limit (a front door with a smaller budget)."""
+        return dataclasses.replace(self, limit=int(self.limit * factor))
+
+    def describe(self) -> str:
+        """``"6,000,000 permutations (6 methods × 1,000,000 partitions) would take about 4.0 s here"``."""
+        text = f"{self.units:,} {self.unit}"
+        if self.detail:
+            text += f" ({self.detail})"
+        if self.seconds is not None:
+            text += f" would take about {duration(self.seconds)} here"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def duration(seconds: float) -> str:
+    """``"3.2 s"``, ``"4.5 minutes"``, ``"2.0 days"``."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.1f} s"
+
+
+class WorkBudgetError(InputError):
+    """A run's estimated work exceeds the budget and ``force`` was not given.
+
+    The CLI prints it on one line and exits 1; the service answers a quick route with 422 ("submit
+    it as a job").
+
+    Attributes
+    ----------
+    estimate : Estimate
+    """
+
+    def __init__(self, message: str, estimate: Estimate):
+        super().__init__(message)
+        self.estimate = estimate
 
 
 def front_of(info) -> Front:
@@ -85,6 +169,11 @@ class Command:
     def load_result(self, data: dict[str, Any]):
         """The result object of a stored envelope's ``result`` (see :meth:`geobias.results.Result.from_dict`)."""
         return self.result_type().from_dict(data)
+
+    def work(self, params: Params) -> Estimate | None:
+        """The estimated work of a run with ``params`` (validated), before it starts; ``None`` when
+        the command's work is bounded by its inputs alone (see :meth:`Params.work`)."""
+        return params.work()
 
     @property
     def kind(self) -> str:
@@ -205,13 +294,43 @@ def refuse_outputs(cmd: Command, data: dict[str, Any]) -> None:
         raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
 
 
+def check_budget(command_: Command | str, params: Params, *, factor: float = 1.0) -> Estimate | None:
+    """Refuse a run whose estimated work exceeds the budget, before any work; return the estimate.
+
+    Parameters
+    ----------
+    command_ : Command or str
+    params : Params
+        Validated parameters; a model with a true ``force`` field is never refused.
+    factor : float, default 1.0
+        Budget as a multiple of the estimate's limit: a front door with a tighter budget (a
+        service's quick route) passes less than 1.
+
+    Raises
+    ------
+    WorkBudgetError
+        The estimate exceeds ``factor`` × its limit and ``force`` is not set; the one-line message
+        gives the estimate and names `force`.
+    """
+    cmd = get(command_) if isinstance(command_, str) else command_
+    estimate = cmd.work(params)
+    if estimate is None or getattr(params, "force", False):
+        return estimate
+    estimate = estimate.scaled(factor) if factor != 1.0 else estimate
+    if estimate.over:
+        raise WorkBudgetError(
+            f"{cmd.name}: {estimate.describe()}; the limit without `force` is {estimate.limit:,} {estimate.unit}",
+            estimate)
+    return estimate
+
+
 def dump(params: Params) -> dict[str, Any]:
     """The parameters as JSON-able values (paths as strings), for envelopes and job records."""
     return params.model_dump(mode="json")
 
 
 def execute(command_: Command | str, params: Params | dict[str, Any], *, progress=None,
-            front: Front = "python") -> tuple[Any, dict[str, Any]]:
+            front: Front = "python", budget: float | None = 1.0) -> tuple[Any, dict[str, Any]]:
     """Run a command and build its result envelope.
 
     Parameters
@@ -223,6 +342,9 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
         Where the run reports its stages and bars; default: nowhere.
     front : {"python", "cli", "service"}
         The front door, for validation.
+    budget : float or None, default 1.0
+        The work budget as a multiple of each estimate's limit (:func:`check_budget`), checked
+        before the run; ``None`` checks nothing (a service job: cancellable, run by choice).
 
     Returns
     -------
@@ -232,6 +354,8 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
 
     Raises
     ------
+    WorkBudgetError
+        The run's estimated work (:meth:`Command.work`) exceeds the budget without ``force``.
     GeobiasError
         Every problem with the input or the environment (one line).
     """
@@ -239,9 +363,14 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
 
     cmd = get(command_) if isinstance(command_, str) else command_
     params = validate(cmd, params, front=front)
+    if budget is not None:
+        check_budget(cmd, params, factor=budget)
+    from geobias.models import trusting_pickle
+
     token = start_recording()
     try:
-        result = cmd.run(params, progress=progress)
+        with trusting_pickle(bool(getattr(params, "trust_pickle", False))):  # every loader of the run
+            result = cmd.run(params, progress=progress)
         inputs = {"options": dump(params), **recorded_inputs()}
     finally:
         stop_recording(token)
@@ -257,5 +386,5 @@ def run(name: str, progress=None, **params: Any) -> Any:
     return result
 
 
-__all__ = ["Command", "Front", "GeobiasError", "Params", "REGISTRY", "command", "commands", "dump",
-           "execute", "front_of", "get", "run", "validate"]
+__all__ = ["Command", "Estimate", "Front", "GeobiasError", "Params", "REGISTRY", "WorkBudgetError", "check_budget",
+           "command", "commands", "dump", "duration", "execute", "front_of", "get", "run", "validate"]

@@ -119,6 +119,29 @@ def read_text_input(value: Path | Inline, what: str, reader):
     return result
 
 
+def check_plot(path: Path | None, force: bool) -> None:
+    """Check a ``plot`` output before any work: an existing file is replaced only with ``force``.
+
+    Raises
+    ------
+    InputError
+        ``path`` exists and ``force`` is False, or it cannot be written (see
+        :func:`geobias.io.atomic.check_output_path`).
+    """
+    if path is None:
+        return
+    from geobias.io.atomic import check_output_path
+
+    p = Path(path).expanduser()
+    if p.is_file() and not force:
+        raise InputError(f"{p} already exists; pass `force` to replace it (or choose another `plot` file)")
+    check_output_path(p, what="plot")
+
+
+#: ``force`` of a command that writes a plot: replace an existing file.
+PLOT_FORCE_HELP = "Replace an existing `plot` file (it is written atomically: a reader never sees half of it)."
+
+
 def _store_ref(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str) and front_of(info) == "service":
         import re
@@ -167,5 +190,5 @@ Seed = Annotated[int, AfterValidator(_non_negative), Field(le=2**63 - 1, descrip
 Limit = Annotated[int | None, AfterValidator(lambda v: v if v is None else _positive(v)),
                   Field(description="Read only the first N vectors.")]
 
-__all__ = ["Count", "Inline", "Lang", "Limit", "NonNegative", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input",
-           "text_path"]
+__all__ = ["PLOT_FORCE_HELP", "Count", "Inline", "Lang", "Limit", "NonNegative", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input",
+           "check_plot", "text_path"]

@@ -1,12 +1,14 @@
 """The permutation budget of every command that runs a permutation test (``mweat``, ``weat``,
-``evaluate``, ``erasure``): the check before any work, the time estimate, and the progress bar."""
+``evaluate``, ``erasure``): the estimate of the work before any of it (:func:`permutation_work`, what
+each model's :meth:`~geobias.commands.Params.work` returns), the time estimate, and the progress bar."""
 
 from __future__ import annotations
 
 import time
 from contextlib import contextmanager
 
-from geobias.errors import InputError, ParameterError
+from geobias.commands._base import Estimate, WorkBudgetError, duration
+from geobias.errors import ParameterError
 
 #: Most partitions a permutation test evaluates without ``force`` (about 2 minutes for
 #: 100 items at ~1 M partitions/s on one core; the estimate for the actual run is given).
@@ -18,11 +20,7 @@ def check_permutations(n: int) -> None:
         raise ParameterError(f"permutations must be a positive integer; got {n}", "permutations")
 
 
-def _duration(seconds: float) -> str:
-    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.1f} {unit}"
-    return f"{seconds:.1f} s"
+_duration = duration
 
 
 def estimate_seconds(n_items: int, n_x: int, draws: int, *, paired: bool = False) -> float:
@@ -38,6 +36,44 @@ def estimate_seconds(n_items: int, n_x: int, draws: int, *, paired: bool = False
     return (time.perf_counter() - t0) / calib * draws
 
 
+def draws_of(n_items: int, n_x: int, permutations: int, method: str, *, paired: bool = False) -> int:
+    """The partitions one test evaluates: every partition (exact, or auto with at most
+    ``permutations`` of them) or ``permutations`` draws."""
+    from geobias.stats.permutation import n_partitions
+
+    if n_items < 2 or not 1 <= n_x < n_items:
+        return permutations
+    count = n_partitions(n_items, n_x, paired=paired and n_items == 2 * n_x)
+    return count if method == "exact" or (method == "auto" and count <= permutations) else permutations
+
+
+def permutation_work(n_items: int, n_x: int, permutations: int, method: str = "auto", *, tests: int = 1,
+                     paired: bool = False, what: str = "", timed: bool = True) -> Estimate:
+    """The :class:`~geobias.commands.Estimate` of ``tests`` permutation tests of ``n_items`` scores
+    (``n_x`` in the first group), each with ``permutations`` draws (or exact).
+
+    ``what`` names the tests in the detail (``"6 methods × "``); ``timed`` adds a time estimate from
+    a 20,000-draw calibration run, only when the work is over the limit (the message needs it).
+
+    Examples
+    --------
+    >>> permutation_work(24, 12, 10**12, "monte-carlo", tests=6, what="6 methods × ", timed=False).units
+    6000000000000
+    """
+    from geobias.stats.permutation import MAX_EXACT
+
+    per_test = draws_of(n_items, n_x, permutations, method, paired=paired)
+    if method == "exact" and per_test > MAX_EXACT:
+        raise ParameterError(f"permutation_method exact: {per_test:.3g} partitions exceed the exact limit of "
+                             f"{MAX_EXACT:,}; use monte-carlo (or auto)", "permutation_method")
+    units = per_test * tests
+    detail = f"{what}{per_test:,} partitions" if tests > 1 or what else ""
+    seconds = None
+    if timed and units > MAX_PERMUTATIONS and n_items >= 2 and 1 <= n_x < n_items:
+        seconds = estimate_seconds(n_items, n_x, units, paired=paired and n_items == 2 * n_x)
+    return Estimate(units, "permutations", detail, seconds, MAX_PERMUTATIONS)
+
+
 def plan_permutations(
     n_items: int, n_x: int, permutations: int, method: str, *, paired: bool = False, force: bool = False
 ) -> int:
@@ -45,8 +81,9 @@ def plan_permutations(
 
     ``n_items``/``n_x`` are the sizes before out-of-vocabulary words are dropped (an upper
     bound). Raises :class:`ParameterError` for an exact test beyond
-    :data:`geobias.stats.permutation.MAX_EXACT`, and :class:`InputError` for more than
-    :data:`MAX_PERMUTATIONS` partitions without ``force`` (the message gives the estimated time).
+    :data:`geobias.stats.permutation.MAX_EXACT`, and :class:`~geobias.commands.WorkBudgetError`
+    for more than :data:`MAX_PERMUTATIONS` partitions without ``force`` (the message gives the
+    estimated time).
     """
     from geobias.stats.permutation import MAX_EXACT, n_partitions
 
@@ -57,13 +94,13 @@ def plan_permutations(
     if method == "exact" and count > MAX_EXACT:
         raise ParameterError(f"permutation_method exact: {count:.3g} partitions exceed the exact limit of "
                              f"{MAX_EXACT:,}; use monte-carlo (or auto)", "permutation_method")
-    draws = count if method == "exact" or (method == "auto" and count <= permutations) else permutations
+    draws = draws_of(n_items, n_x, permutations, method, paired=paired)
     if draws > MAX_PERMUTATIONS and not force:
-        secs = estimate_seconds(n_items, n_x, draws, paired=paired and n_items == 2 * n_x)
-        raise InputError(
-            f"{draws:,} permutations would take about {_duration(secs)} here; the limit without `force` is "
-            f"{MAX_PERMUTATIONS:,} (at the default 100,000 the p-value's Monte-Carlo standard error is at most 0.0016)"
-        )
+        estimate = permutation_work(n_items, n_x, permutations, method, paired=paired)
+        raise WorkBudgetError(
+            f"{draws:,} permutations would take about {_duration(estimate.seconds or 0)} here; the limit without "
+            f"`force` is {MAX_PERMUTATIONS:,} (at the default 100,000 the p-value's Monte-Carlo standard error is at "
+            "most 0.0016)", estimate)
     return draws
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import get_args
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
@@ -12,6 +13,7 @@ from geobias._progress import reporter
 from geobias.choices import HardDebiasLists, MitigationMethod, Neutralize, Protect, WriteFormat
 from geobias.commands._base import Params, command, front_of
 from geobias.commands._fields import (
+    PLOT_FORCE_HELP,
     Count,
     Lang,
     Limit,
@@ -19,10 +21,34 @@ from geobias.commands._fields import (
     Seed,
     StoreRef,
     TextInput,
+    check_plot,
     read_text_input,
     text_path,
 )
+from geobias.commands._permutations import permutation_work
 from geobias.errors import InputError, ParameterError
+
+#: Method names as the tables spell them (hyphens; an underscore spelling is accepted and rewritten):
+#: ``original`` and the registered mitigation methods (:data:`geobias.choices.MitigationMethod`).
+TABLE_METHODS: tuple[str, ...] = ("original", *get_args(MitigationMethod))
+
+
+def method_spelling(name: str) -> str:
+    """A method name in its one spelling: ``shift_ori`` → ``shift-ori`` (the underscore form is a hidden alias)."""
+    return name.strip().replace("_", "-")
+
+
+#: ``force``: run past the work budget (the estimate is given when refused).
+_FORCE = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 permutation "
+                                  "partitions); replace an existing `plot` file.")
+
+
+def _occupation_work(lang: str, permutations: int, tests: int, what: str):
+    """The estimate of ``tests`` MWEAT/WEAT-size permutation tests on ``lang``'s occupation forms."""
+    from geobias import wordlists
+
+    n = len(wordlists.occupations(lang))
+    return permutation_work(2 * n, n, permutations, "auto", tests=tests, what=what)
 
 
 class TwoStores(Params):
@@ -185,9 +211,8 @@ class EvaluateParams(TwoStores):
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: str = Field("all", description=(
-        "'all' or a comma list of original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en (shift_ori ... also "
-        "accepted); naming hard-debias, "
-        "leace, leace-keep-grammar, inlp or inlp-keep-grammar gives the erasure table (seeds SEED..SEED+4)."))
+        f"'all' or a comma list of {', '.join(TABLE_METHODS)}; naming a method that only the erasure table "
+        "evaluates (an eraser or hard-debias) gives the erasure table (seeds SEED..SEED+4)."))
     permutations: Count = Field(10_000, description="MWEAT permutations.")
     seed: Seed = 0
     neutralize: Neutralize = Field("inanimate", description=(
@@ -198,9 +223,23 @@ class EvaluateParams(TwoStores):
         "are the word-pair translation seeds, so this edits Table 2's own queries."))
     plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
                                                 "method's d_s, before and after) here.")
+    force: bool = _FORCE
 
     def method_names(self) -> list[str]:
-        return [m.strip().replace("_", "-") for m in self.methods.split(",") if m.strip()]
+        return [method_spelling(m) for m in self.methods.split(",") if m.strip()]
+
+    def work(self):
+        """Two MWEATs (monolingual and cross-lingual) per method; the erasure table's count when
+        ``methods`` names an eraser (five seeds, MWEAT and the control WEAT per method)."""
+        from geobias.evaluation import METHOD_KEYS
+        from geobias.evaluation.erasure import ERASURE_ONLY
+
+        names = self.method_names()
+        if any(n in ERASURE_ONLY for n in names):
+            tests = 5 * len(names) * 2
+            return _occupation_work(self.lang, self.permutations, tests, f"5 seeds × {len(names)} methods × 2 tests × ")
+        n = len(METHOD_KEYS) if self.methods == "all" else len(names)
+        return _occupation_work(self.lang, self.permutations, 2 * n, f"{n} methods × 2 MWEATs × ")
 
 
 @command("evaluate", EvaluateParams, outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
@@ -215,10 +254,7 @@ def evaluate(p: EvaluateParams, *, progress=None):
     from geobias.evaluation import evaluate as evaluate_methods
     from geobias.evaluation.erasure import ERASURE_ONLY
 
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     names = p.method_names()
     if any(n in ERASURE_ONLY for n in names):
         return _erasure(p, names, list(range(p.seed, p.seed + 5)), 0.8, None, progress)
@@ -245,7 +281,7 @@ def evaluate(p: EvaluateParams, *, progress=None):
         panels = [(METHOD_KEYS[k], d["projections"]["words"], d["projections"]["before"], d["projections"]["after"])
                   for k, d in result.details.items() if "projections" in d]
         save_figure(plot_occupation_projections(panels, title=f"{p.lang.upper()} occupations on d_s, before (hollow) "
-                                                "and after (filled) (Zhou et al. 2019, Figure 2)"), p.plot)
+                                                "and after (filled) (Zhou et al. 2019, Figure 2)"), p.plot, overwrite=p.force)
     return result
 
 
@@ -260,13 +296,28 @@ class ErasureParams(TwoStores):
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: list[str] | None = Field(None, description=(
-        "original, hard-debias, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en, leace, leace-keep-grammar, inlp, "
-        "inlp-keep-grammar (a list, or a comma list)."))
+        f"Methods (a list, or a comma list): {', '.join(TABLE_METHODS)}, or inlp-35 (INLP with 35 iterations, table "
+        "only)."))
     seeds: list[int] = Field([0, 1, 2, 3, 4], min_length=1, max_length=100,
                              description="Seeds (intervals are over seeds).")
     fit_fraction: float = Field(0.8, gt=0, le=1, description="Share of the fit person pairs drawn per seed.")
     permutations: Count = Field(10_000, description="MWEAT/WEAT permutations.")
     plot: Path | None = Field(None, description="Write the erasure plane of the first seed here.")
+    force: bool = _FORCE
+
+    def work(self):
+        """Per seed and method: MWEAT and the control WEAT (a gendered language), or the four
+        English WEATs (English)."""
+        from geobias.evaluation import erasure as er
+
+        if self.lang == "en":
+            methods = self.methods or list(er.ENGLISH_METHODS)
+            per = len(er.ENGLISH_WEATS)
+            return _occupation_work("en", self.permutations, len(self.seeds) * len(methods) * per,
+                                    f"{len(self.seeds)} seeds × {len(methods)} methods × {per} WEATs × ")
+        methods = self.methods or list(er.DEFAULT_METHODS)
+        return _occupation_work(self.lang, self.permutations, len(self.seeds) * len(methods) * 2,
+                                f"{len(self.seeds)} seeds × {len(methods)} methods × 2 tests × ")
 
     @field_validator("methods", mode="before")
     @classmethod
@@ -274,7 +325,7 @@ class ErasureParams(TwoStores):
         if isinstance(value, str):
             value = [m for m in value.split(",") if m.strip()]
         if isinstance(value, list):
-            value = [m.strip().replace("_", "-") if isinstance(m, str) else m for m in value]
+            value = [method_spelling(m) if isinstance(m, str) else m for m in value]
         return value
 
     @field_validator("seeds", mode="before")
@@ -296,10 +347,7 @@ def erasure(p: ErasureParams, *, progress=None):
 
     Returns a :class:`geobias.evaluation.erasure.ErasureTableResult`.
     """
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     return _erasure(p, p.methods, p.seeds, p.fit_fraction, p.plot, progress)
 
 
@@ -336,7 +384,7 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
             from geobias.report.plots import plot_erasure_plane, save_figure
 
             update("plotting")
-            save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot)
+            save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot, overwrite=p.force)
             ui.note(f"wrote {plot}")
     return result
 
@@ -348,8 +396,7 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
 class MitigateParams(TwoStores):
     """Parameters of ``mitigate``: debias vectors and write them."""
 
-    method: MitigationMethod = Field(description="Zhou et al. (shift-*, de-align, hybrid-*), Bolukbasi et al. "
-                                                 "(hard-debias) or an eraser (leace*, inlp*).")
+    method: MitigationMethod = Field(description=f"One of {', '.join(get_args(MitigationMethod))}.")
     out: Path = Field(description="New (or empty) directory for the debiased vectors.")
     dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.")
     format: WriteFormat = Field("w2v-text", description="Vector file format.")
@@ -358,6 +405,11 @@ class MitigateParams(TwoStores):
         "Leave out words containing whitespace, which word2vec/fastText formats cannot hold; they are listed in "
         "mitigation.json. Whitespace-only words are always left out, with a warning."))
 
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _spelling(cls, value):
+        return method_spelling(value) if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _kv(self, info: ValidationInfo):
@@ -453,6 +505,7 @@ class CorrelateParams(TwoStores):
     """Parameters of ``correlate`` (Zhou et al. 2019 §4.4, Figure 4)."""
 
     plot: Path | None = Field(None, description="Write the Figure 4 scatter here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
 
 @command("correlate", CorrelateParams, outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")
@@ -464,10 +517,7 @@ def correlate(p: CorrelateParams, *, progress=None):
     from geobias import wordlists
     from geobias.evaluation import correlate as correlate_bias
 
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     src, en = p.source(), p.english()
     result = correlate_bias(src, en, wordlists.occupations(p.lang), wordlists.attribute_words(p.lang),
                             wordlists.attribute_words("en"))
@@ -477,5 +527,5 @@ def correlate(p: CorrelateParams, *, progress=None):
         rows = result.per_occupation
         save_figure(plot_correlation([r["english"] for r in rows], [r["weat_en"] for r in rows],
                                      [r["mweat_signed"] for r in rows], rho=result.spearman, p_value=result.p_value,
-                                     lang=p.lang), p.plot)
+                                     lang=p.lang), p.plot, overwrite=p.force)
     return result

@@ -120,6 +120,17 @@ class RndParams(QueryParams, PermutationParams):
     alternative: Alternative = Field("two-sided", description=(
         "Alternative of the permutation test of Σ_X r − Σ_Y r (english) or of the sign-flip test (grammatical)."))
 
+    def work(self):
+        """The permutation test's partitions (sizes before OOV words are dropped); none with one target set."""
+        from geobias.commands._permutations import permutation_work
+
+        X, Y, _, _, variant, _ = self.query()
+        if Y is None:
+            return None
+        paired = variant == "grammatical"
+        return permutation_work(2 * len(X) if paired else len(X) + len(Y), len(X), self.permutations,
+                                self.permutation_method, paired=paired)
+
 
 @command("rnd", RndParams, quick=True, job=False, result="geobias.metrics.rnd.RndResult")
 def rnd(p: RndParams, *, progress=None):

@@ -20,11 +20,16 @@ from geobias.choices import (
     ZeroMethod,
 )
 from geobias.commands._base import Params, command
-from geobias.commands._fields import Seed, TextInput, read_text_input
+from geobias.commands._fields import PLOT_FORCE_HELP, Seed, TextInput, check_plot, read_text_input
 from geobias.commands.vectors import EngineParams, record_engine
 from geobias.errors import InputError
 
 _MODEL = "Masked LM: Hugging Face id, local directory, or registry name (minilm-l6 has no MLM head)."
+
+
+#: ``trust_pickle`` of a command that loads a model (the one policy of :mod:`geobias.models`).
+_TRUST_PICKLE = ("Allow a local model folder with only pickled weights (pytorch_model.bin; unpickling can run code). "
+                 "Safetensors are loaded by default.")
 
 
 def _bars(progress):
@@ -51,7 +56,7 @@ def probe_association(p: AssociationParams, *, progress=None):
     probes = read_text_input(p.sentences, "sentences", read_probe_tsv)
     with p.open_engine() as eng:
         record_engine(eng)
-        return kurita_association(eng.load_masked_lm(p.model, p.device), probes, batch_size=p.batch_size,
+        return kurita_association(eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle), probes, batch_size=p.batch_size,
                                   progress=_bars(progress))
 
 
@@ -65,6 +70,7 @@ class BecproParams(EngineParams):
         "p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or 'subtoken' (ours: every sub-token "
         "masked)."))
     plot: Path | None = Field(None, description="Write the association bars (PNG) here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
 
 @command("probe becpro", BecproParams, outputs=("plot",), result="geobias.contextual.becpro.BecProResult")
@@ -74,23 +80,21 @@ def probe_becpro(p: BecproParams, *, progress=None):
     Returns a :class:`geobias.contextual.becpro.BecProResult`, or a ``BecProComparison`` with ``compare``.
     """
     from geobias.contextual.becpro import becpro_probe, compare_becpro
-    from geobias.io.atomic import check_output_path
 
-    if p.plot is not None:
-        check_output_path(p.plot, what="plot")  # fail before the probe, not after it
+    check_plot(p.plot, p.force)  # fail before the probe, not after it
     with p.open_engine() as eng:
         record_engine(eng)
-        res = becpro_probe(eng.load_masked_lm(p.model, p.device), p.lang, batch_size=p.batch_size,
+        res = becpro_probe(eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle), p.lang, batch_size=p.batch_size,
                            progress=_bars(progress), prior_mask=p.prior_mask)
         out = res
         if p.compare is not None:
-            post = becpro_probe(eng.load_masked_lm(p.compare, p.device), p.lang, batch_size=p.batch_size,
+            post = becpro_probe(eng.load_masked_lm(p.compare, p.device, trust_pickle=p.trust_pickle), p.lang, batch_size=p.batch_size,
                                 progress=_bars(progress), prior_mask=p.prior_mask)
             out = compare_becpro(res, post)
     if p.plot is not None:
         from geobias.report.plots import plot_becpro, save_figure
 
-        save_figure(plot_becpro(res), p.plot, dpi=120)
+        save_figure(plot_becpro(res), p.plot, dpi=120, overwrite=p.force)
         reporter(progress).note(f"plot written to {p.plot}")
     return out
 
@@ -113,7 +117,7 @@ def probe_malor(p: MalorParams, *, progress=None):
 
     with p.open_engine() as eng:
         record_engine(eng)
-        return malor_probe(eng.load_masked_lm(p.model, p.device), p.pair, batch_size=p.batch_size,
+        return malor_probe(eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle), p.pair, batch_size=p.batch_size,
                            progress=_bars(progress))
 
 
@@ -134,7 +138,9 @@ class SentimentParams(Params):
     batch_size: int = Field(32, ge=1, le=4096, description="Distinct texts per forward pass.")
     max_length: int = Field(256, ge=1, description="Truncate texts to this many tokens.")
     device: str = "auto"
+    trust_pickle: bool = Field(False, description=_TRUST_PICKLE)
     plot: Path | None = Field(None, description="Write the bias bars (PNG) here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
     @model_validator(mode="after")
     def _inputs(self):
@@ -154,12 +160,10 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
     from geobias.contextual.sentiment import eec_paired_rows, sentiment_probe
     from geobias.contextual.sentiment_corpora import read_corpus
     from geobias.contextual.sentiment_scorers import ClassifierScorer, VaderScorer, load_classifier
-    from geobias.io.atomic import check_output_path
 
-    if p.plot is not None:
-        check_output_path(p.plot, what="plot")
+    check_plot(p.plot, p.force)
     corpora = [(c.name, read_corpus(c, p.column)[:p.limit]) for c in p.corpus]
-    scorers = [ClassifierScorer(load_classifier(m, p.device, p.positive_class), batch_size=p.batch_size,
+    scorers = [ClassifierScorer(load_classifier(m, p.device, p.positive_class, trust_pickle=p.trust_pickle), batch_size=p.batch_size,
                                 max_length=p.max_length) for m in p.model]
     if p.vader:
         scorers.append(VaderScorer())
@@ -170,7 +174,7 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
     if p.plot is not None:
         from geobias.report.plots import plot_sentiment, save_figure
 
-        save_figure(plot_sentiment(res), p.plot, dpi=120, bbox_inches=None)
+        save_figure(plot_sentiment(res), p.plot, dpi=120, bbox_inches=None, overwrite=p.force)
         reporter(progress).note(f"plot written to {p.plot}")
     return res
 
@@ -228,6 +232,7 @@ class TrainingParams(Params):
     seed: Seed = 0
     device: str = "auto"
     overwrite: bool = Field(False, description="Replace an existing output directory.")
+    trust_pickle: bool = Field(False, description=_TRUST_PICKLE)
 
 
 class FinetuneParams(TrainingParams):

@@ -33,6 +33,27 @@ class SeatParams(Params):
     device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
     batch_size: int = Field(32, ge=1, le=4096, description="Sentences per forward pass.")
     trust_pickle: bool = Field(False, description="Allow a local encoder folder with only pickled weights.")
+    force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
+
+    def word_sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
+        """``(X, Y, A, B, test name)``: the user's four sets, or the built-in test's."""
+        from geobias import wordlists
+
+        if self.targets_x is not None:
+            return list(self.targets_x), list(self.targets_y), list(self.attributes_a), list(self.attributes_b), "custom"
+        test = self.test or "career-family-terms"
+        w = wordlists.weat_test(self.lang, test)
+        return list(w.X), list(w.Y), list(w.A), list(w.B), test
+
+    def work(self):
+        """One permutation test over the sentences of X ∪ Y (every template of every word)."""
+        from geobias.commands._permutations import permutation_work
+        from geobias.metrics.seat import noun_genders, read_templates, sentences_for
+
+        X, Y, *_ = self.word_sets()
+        templates, genders = read_templates(self.lang), noun_genders(self.lang)
+        n_x, n_y = len(sentences_for(X, templates, genders)), len(sentences_for(Y, templates, genders))
+        return permutation_work(n_x + n_y, n_x, self.permutations, "auto")
 
     @model_validator(mode="after")
     def _sets(self):
@@ -49,20 +70,13 @@ class SeatParams(Params):
 @command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
 def seat(p: SeatParams, *, progress=None):
     """SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing."""
-    from geobias import wordlists
     from geobias.contextual.sentence_encoders import sentence_encoder
     from geobias.metrics.seat import seat as run_seat
 
-    if p.targets_x is not None:
-        sets = (list(p.targets_x), list(p.targets_y), list(p.attributes_a), list(p.attributes_b))
-        test = "custom"
-    else:
-        test = p.test or "career-family-terms"
-        w = wordlists.weat_test(p.lang, test)
-        sets = (list(w.X), list(w.Y), list(w.A), list(w.B))
+    *sets, test = p.word_sets()
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
-    return run_seat(encode, sets, lang=p.lang, encoder_name=p.encoder, test=test, n_permutations=p.permutations,
+    return run_seat(encode, tuple(sets), lang=p.lang, encoder_name=p.encoder, test=test, n_permutations=p.permutations,
                     seed=p.seed)
 
 

@@ -10,8 +10,25 @@ from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Params, command, front_of
-from geobias.commands._fields import Count, Lang, Limit, Seed, StoreRef, WordSet
-from geobias.commands._permutations import permutation_bar, plan_permutations
+from geobias.commands._fields import (
+    PLOT_FORCE_HELP,
+    Count,
+    Lang,
+    Limit,
+    Seed,
+    StoreRef,
+    WordSet,
+    check_plot,
+)
+from geobias.commands._guards import (
+    LOST_VOCABULARY_THRESHOLD,
+    MIN_ATTRIBUTE_WORDS,
+    MIN_TARGET_WORDS,
+    LostVocabularyThreshold,
+    check_lost_vocabulary,
+    lost_shares,
+)
+from geobias.commands._permutations import permutation_bar, permutation_work, plan_permutations
 from geobias.errors import InputError, ParameterError
 
 Oov = OOVPolicy
@@ -127,6 +144,7 @@ class MweatParams(StoreParams, PermutationParams):
     similarity: Similarity = "cosine"
     paired: bool = Field(False, description="Permute only within each pair (an extension; the paper permutes X∪Y).")
     oov: Oov = "ignore"
+    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     @model_validator(mode="after")
     def _sets(self):
@@ -160,11 +178,22 @@ class MweatParams(StoreParams, PermutationParams):
             return list(self.attributes[0]), list(self.attributes[1])
         return wordlists.attribute_words(need_lang(self.lang, "attribute words"))
 
+    def work(self):
+        """One permutation test over the 2 × occupations forms (sizes before OOV words are dropped)."""
+        n = len(self.occupations())
+        return permutation_work(2 * n, n, self.permutations, self.permutation_method, paired=self.paired)
+
 
 def both_or_neither(params: Params, a: str, b: str) -> None:
     """Raise :class:`ParameterError` when exactly one of the fields ``a`` and ``b`` is given."""
     if (getattr(params, a) is None) != (getattr(params, b) is None):
         raise ParameterError(f"give both {a} and {b}, or neither", a if getattr(params, a) is None else b)
+
+
+def store_name(store, given: str | None = None) -> str:
+    """How a message names ``store``: its source's name, else what the user gave, else "this store"."""
+    prov = getattr(store, "provenance", None) or {}
+    return str(prov.get("source") or given or "this store")
 
 
 def need_lang(lang: str | None, what: str) -> str:
@@ -185,10 +214,19 @@ def mweat(p: MweatParams, *, progress=None):
     occupations = p.occupations()
     male, female = p.attribute_sets()
     n_items = 2 * len(occupations)
+    # the budget is execute's (check_budget on `work()`); here only the exact-test limit
     draws = plan_permutations(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired,
-                              force=p.force)
+                              force=True)
     wanted = [w for o in occupations for w in (o.masculine, o.feminine)] + male + female
     store = p.store(progress, wanted)
+    if p.oov == "ignore":
+        lost = sum(any(w not in store for w in (o.masculine, o.feminine)) for o in occupations)
+        counts = {"the occupation pairs (X and Y)": (lost, len(occupations)),
+                  **lost_shares({"A (male words)": male, "B (female words)": female}, store)}
+        check_lost_vocabulary(counts, p.lost_vocabulary_threshold, minimum={
+            "the occupation pairs (X and Y)": MIN_TARGET_WORDS, "A (male words)": MIN_ATTRIBUTE_WORDS,
+            "B (female words)": MIN_ATTRIBUTE_WORDS}, test="MWEAT", store=store_name(store, p.vectors),
+            unit={"the occupation pairs (X and Y)": "pairs"})
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
         return mweat_metric(store, occupations, male, female, n_permutations=p.permutations, seed=p.seed,
                             similarity=p.similarity, paired=p.paired, oov=p.oov, method=p.permutation_method,
@@ -210,6 +248,7 @@ class WeatParams(StoreParams, PermutationParams):
     alternative: Alternative = Field(
         "greater", description="greater (Caliskan et al.), less or two-sided.")
     oov: Oov = "ignore"
+    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     _ROLES = ("targets_x", "targets_y", "attributes_a", "attributes_b")
 
@@ -233,6 +272,11 @@ class WeatParams(StoreParams, PermutationParams):
         sets = wordlists.weat_test(need_lang(self.lang, "WEAT tests"), self.test or "career-family")
         return sets.X, sets.Y, sets.A, sets.B, sets.name
 
+    def work(self):
+        """One permutation test over X ∪ Y (sizes before OOV words are dropped)."""
+        X, Y, *_ = self.sets()
+        return permutation_work(len(X) + len(Y), len(X), self.permutations, self.permutation_method)
+
 
 @command("weat", WeatParams, quick=True, result="geobias.metrics.weat.WeatResult")
 def weat(p: WeatParams, *, progress=None):
@@ -243,8 +287,14 @@ def weat(p: WeatParams, *, progress=None):
     from geobias.metrics import weat as weat_metric
 
     X, Y, A, B, name = p.sets()
-    draws = plan_permutations(len(X) + len(Y), len(X), p.permutations, p.permutation_method, force=p.force)
+    draws = plan_permutations(len(X) + len(Y), len(X), p.permutations, p.permutation_method, force=True)
     store = p.store(progress, [*X, *Y, *A, *B])
+    if p.oov == "ignore":
+        roles = {"X": X, "Y": Y, "A": A, "B": B}
+        check_lost_vocabulary(lost_shares(roles, store), p.lost_vocabulary_threshold,
+                              minimum={"X": MIN_TARGET_WORDS, "Y": MIN_TARGET_WORDS, "A": MIN_ATTRIBUTE_WORDS,
+                                       "B": MIN_ATTRIBUTE_WORDS},
+                              test=f"WEAT {name}", store=store_name(store, p.vectors))
     with permutation_bar(progress, draws, len(X) + len(Y), len(X)) as advance:
         return weat_metric(store, X, Y, A, B, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
                            oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=name,
@@ -264,6 +314,7 @@ class DirectionsParams(StoreParams):
     max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender.")
     oov: Oov = "ignore"
     plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
+    force: bool = Field(False, description=PLOT_FORCE_HELP)
 
     @model_validator(mode="after")
     def _plot(self):
@@ -287,10 +338,7 @@ def directions(p: DirectionsParams, *, progress=None):
     from geobias.languages import get_language
 
     language = get_language(p.lang)
-    if p.plot is not None:
-        from geobias.io.atomic import check_output_path
-
-        check_output_path(p.plot, what="plot")  # fail before the fit, not after it
+    check_plot(p.plot, p.force)  # fail before the fit, not after it
     wanted = None
     if p.subwords:
         wanted = [w for pair in wordlists.definitional_pairs(language.code) for w in pair]
@@ -330,7 +378,7 @@ def _plot_plane(p: DirectionsParams, store, result, language) -> Path:
     return save_figure(plot_gender_plane(
         words, unit @ result.d_s.astype(np.float64), unit @ result.d_g.astype(np.float64), gender, kind,
         title=f"{language.name}: semantic × grammatical gender ({store.provenance.get('source', 'vectors')})",
-    ), p.plot)
+    ), p.plot, overwrite=p.force)
 
 
 class NeighborsParams(StoreParams):
@@ -364,6 +412,7 @@ class RipaParams(StoreParams):
         "Word pairs defining the relation, first<TAB>second per line (a file) or rows [first, second]; "
         "default: the language's definitional pairs as (masculine, feminine), so RIPA > 0 leans male."))
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")
+    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
 
 @command("ripa", RipaParams, quick=True, job=False, result="geobias.metrics.ripa.RipaResult")
@@ -385,4 +434,9 @@ def ripa(p: RipaParams, *, progress=None):
         occupations = wordlists.occupations(need_lang(p.lang, "occupation list"))
         targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
     store = p.store(progress, [*targets, *(w for pair in pairs for w in pair)])
+    lost_pairs = sum(x not in store or y not in store for x, y in pairs)
+    counts = {"the pairs": (lost_pairs, len(pairs)), **lost_shares({"the targets": targets}, store)}
+    # a pair is lost when either word is missing; the targets' share guards the result's mean
+    check_lost_vocabulary(counts, p.lost_vocabulary_threshold, test="RIPA", store=store_name(store, p.vectors),
+                          unit={"the pairs": "pairs"})
     return ripa_metric(store, targets, pairs, unit=p.unit)

@@ -85,6 +85,9 @@ class EngineParams(Params):
                                                        "CPUs / threads).")
     device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N.")
     batch_size: int = Field(32, ge=1, le=4096, description="Distinct inputs per forward pass.")
+    trust_pickle: bool = Field(False, description=(
+        "Allow a local model folder with only pickled weights (pytorch_model.bin; unpickling can run code). "
+        "Safetensors are loaded by default."))
 
     def open_engine(self):
         """The engine (a context manager); what it is goes into the result envelope."""
@@ -124,7 +127,6 @@ class PoolParams(EngineParams):
     layer: int | None = Field(None, description="Hidden-state index (0 = embeddings); default: mean of the last four.")
     lang: Lang | None = None
     overwrite: bool = Field(False, description="Replace an existing store.")
-    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
 @command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile")
@@ -157,6 +159,21 @@ class AuditParams(EngineParams):
     """Parameters of ``audit``: a grid of stores × tests × languages from a TOML config."""
 
     config: Path = Field(description="Audit config (TOML): stores, languages, tests, [options].")
+    force: bool = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 "
+                                           "permutation partitions over every cell).")
+
+    def work(self):
+        """Every cell is one permutation test of at most ``permutations`` partitions (auto enumerates
+        exactly only when there are fewer)."""
+        from geobias.commands._base import Estimate
+        from geobias.commands._permutations import MAX_PERMUTATIONS
+        from geobias.evaluation.audit import plan_cells, read_config
+
+        config = read_config(self.config)
+        cells, _ = plan_cells(config)
+        n = config.options["permutations"]
+        return Estimate(len(cells) * n, "permutations", f"{len(cells)} cells × at most {n:,} partitions", None,
+                        MAX_PERMUTATIONS)
 
 
 @command("audit", AuditParams, job=False, result="geobias.evaluation.audit.AuditResult")

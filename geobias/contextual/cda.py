@@ -11,6 +11,13 @@ terms, titles, gendered nouns) and every first name of a name-pair list
   replacement for any other mixture);
 - pair words match in any case; names match only when capitalised (``John`` or ``JOHN``),
   so an ordinary lower-case word is never taken for a name;
+- **a full name is one unit**: in a run of capitalised words (joined by spaces or hyphens:
+  "James Thomas", "Mary-Kate Olsen"; a leading function or gendered word such as "Then" or "Her"
+  is not part of it), the first word and the words hyphenated to it are the given names, swapped
+  when listed ("Mary-Kate Olsen" → "James-Ted Olsen"); the words after them are the surname and
+  are kept ("James Thomas" → "Mary Thomas", never "Mary Sarah"), and so is that surname when the
+  same document names the person by it alone ("Thomas played ..."). A full name whose given name
+  is not listed ("Phoebe Thomas") is kept whole;
 - **"her"** is ambiguous (possessive → "his", object → "him"). Rule: "her" becomes "him" when
   it is followed by the end of the text, a punctuation mark, or a function word (preposition,
   conjunction, determiner, pronoun, auxiliary, particle such as "back"/"up"/"away";
@@ -65,6 +72,10 @@ OBJECT_FOLLOWERS = frozenset(
 )
 
 _NEXT_TOKEN = re.compile(r"\s*(\w+|[^\w\s])?")
+
+#: A capitalised word (Latin-1 capitals included) and a run of them joined by one space or hyphen.
+_CAP = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*"
+_NAME_RUN = re.compile(rf"(?<![\w-]){_CAP}(?:[ -]{_CAP})*(?![\w-])")
 
 
 def _match_case(source: str, replacement: str) -> str:
@@ -143,16 +154,60 @@ class CounterfactualSwapper:
             partner = self._words[low]
         return _match_case(src, partner)
 
-    def swap_counted(self, text: str) -> tuple[str, int]:
-        """The counterfactual of ``text`` and the number of words replaced."""
-        n = 0
+    def _surnames(self, text: str) -> tuple[set[int], set[str]]:
+        """Start offsets of listed names used as surnames in ``text`` (after the given names of a
+        full name), and those surnames (kept when they stand alone elsewhere in the text)."""
+        starts: set[int] = set()
+        surnames: set[str] = set()
+        if not self._names:
+            return starts, surnames
+        for run in _NAME_RUN.finditer(text):
+            words = [(m.start() + run.start(), m.group(), sep) for m, sep in _split_run(run.group())]
+            for parts in _by_case(words):
+                self._mark_surnames(parts, starts, surnames)
+        return starts, surnames
+
+    def _mark_surnames(self, parts, starts: set[int], surnames: set[str]) -> None:
+        """Add the surname words of one full name (``parts``: (start, word, separator)) to ``starts``/``surnames``."""
+        first = 0  # skip a capitalised function or gendered word before the name ("Then Mary", "Her Jane")
+        while first < len(parts) and (parts[first][1].lower() in OBJECT_FOLLOWERS
+                                      or parts[first][1].lower() in self._words):
+            first += 1
+        if first >= len(parts) - 1 and (first == len(parts) or parts[first][1] in self._names):
+            return  # one word: a first name alone is swapped
+        i = first + 1
+        if parts[first][1] in self._names:
+            while i < len(parts) and parts[i][2] == "-":  # hyphenated given names: Mary-Kate
+                i += 1
+        else:
+            i = first  # the given name is not listed ("Phoebe Thomas"): the whole name is kept
+        for start, word, _ in parts[i:]:
+            surnames.add(word)
+            starts.add(start)
+
+    def swap_spans(self, text: str) -> tuple[str, list[tuple[int, int, str]]]:
+        """The counterfactual of ``text`` and each replacement ``(start, end, new)`` in ``text``'s offsets.
+
+        Use :func:`map_offset` to carry a character offset of ``text`` (GAP's ``Pronoun-offset``)
+        into the counterfactual.
+        """
+        surname_starts, surnames = self._surnames(text)
+        spans: list[tuple[int, int, str]] = []
 
         def repl(m: re.Match) -> str:
-            nonlocal n
-            n += 1
-            return self._replace(m, text)
+            if "name" in self._pattern.groupindex and m.group("name") and (
+                    m.start() in surname_starts or m.group() in surnames):
+                return m.group()  # a surname: part of a full name's unit, kept
+            new = self._replace(m, text)
+            spans.append((m.start(), m.end(), new))
+            return new
 
-        return self._pattern.sub(repl, text), n
+        return self._pattern.sub(repl, text), spans
+
+    def swap_counted(self, text: str) -> tuple[str, int]:
+        """The counterfactual of ``text`` and the number of words replaced."""
+        new, spans = self.swap_spans(text)
+        return new, len(spans)
 
     def swap(self, text: str) -> str:
         """The counterfactual of ``text``: every gendered word and first name replaced."""
@@ -160,6 +215,45 @@ class CounterfactualSwapper:
 
     def __repr__(self) -> str:
         return f"CounterfactualSwapper({len(self.pairs)} word pairs, {len(self.names)} name pairs)"
+
+
+def _split_run(run: str):
+    """``(match of a word, the separator before it)`` for each word of a run of capitalised words."""
+    sep = ""
+    for m in re.finditer(rf"{_CAP}|[ -]", run):
+        if m.group() in (" ", "-"):
+            sep = m.group()
+            continue
+        yield m, sep
+        sep = ""
+
+
+def _by_case(words):
+    """Split a run of capitalised words where the case style changes (``John JOHN`` is two names:
+    one full name is written in one style, Title or UPPER)."""
+    group, style = [], None
+    for w in words:
+        st = "upper" if len(w[1]) > 1 and w[1].isupper() else "title"
+        if group and st != style:
+            yield group
+            group = []
+        group.append(w)
+        style = st
+    if group:
+        yield group
+
+
+def map_offset(offset: int, spans: Sequence[tuple[int, int, str]]) -> int:
+    """A character offset of a text carried into its counterfactual (``spans`` from
+    :meth:`CounterfactualSwapper.swap_spans`): shifted by the length change of every replacement
+    that ends at or before it.
+
+    Examples
+    --------
+    >>> map_offset(10, [(0, 2, "she")])   # "he" → "she" before offset 10
+    11
+    """
+    return offset + sum(len(new) - (end - start) for start, end, new in spans if end <= offset)
 
 
 def load_swapper(lang: str = "en", *, names: bool = True) -> CounterfactualSwapper:
@@ -362,6 +456,45 @@ def check_output(input_path: str | Path, out: str | Path, *, overwrite: bool = F
     return dest
 
 
+def offset_columns(header: Sequence[str]) -> list[tuple[int, int]]:
+    """``(column, its offset column)`` index pairs of a header: ``X`` with ``X-offset``
+    (GAP: ``Pronoun``/``Pronoun-offset``, ``A``/``A-offset``, ``B``/``B-offset``)."""
+    return [(header.index(c), header.index(f"{c}-offset")) for c in header if f"{c}-offset" in header]
+
+
+def counterfactual_row(fields: Sequence[str], text_index: int, quoted: Sequence[tuple[int, int]],
+                       swapper: CounterfactualSwapper) -> list[str]:
+    """A TSV row whose text column ``text_index`` is swapped, with every quoting column updated.
+
+    ``fields`` holds the *original* text; each ``(column, offset column)`` of ``quoted`` whose
+    offset points at the column's value in the text is replaced by the counterfactual's text at the
+    carried offset (:func:`map_offset`), and its offset by the carried one. A value the offset does
+    not point at (a malformed row) is swapped on its own and its offset left as it was.
+
+    Examples
+    --------
+    >>> sw = CounterfactualSwapper([("he", "she"), ("his", "her")], [("John", "Mary")])
+    >>> counterfactual_row(["he said John would go", "he", "0", "John", "8"], 0, [(1, 2), (3, 4)], sw)
+    ['she said Mary would go', 'she', '0', 'Mary', '9']
+    """
+    out = list(fields)
+    text = fields[text_index]
+    new_text, spans = swapper.swap_spans(text)
+    out[text_index] = new_text
+    for col, off_col in quoted:
+        value = fields[col]
+        try:
+            offset = int(fields[off_col])
+        except ValueError:
+            offset = -1
+        if offset < 0 or text[offset:offset + len(value)] != value:
+            out[col] = swapper.swap(value)
+            continue
+        start, end = map_offset(offset, spans), map_offset(offset + len(value), spans)
+        out[col], out[off_col] = new_text[start:end], str(start)
+    return out
+
+
 def augment_file(
     input_path: str | Path,
     out: str | Path,
@@ -375,9 +508,13 @@ def augment_file(
     """Write the CDA/CDS version of a corpus file (atomically; never onto the input).
 
     A plain text file has one document per line (blank lines are not documents and are not
-    written). With ``column``, the file is a TSV with a header; only that column is swapped and
-    the other fields are copied verbatim (character offsets such as GAP's ``Pronoun-offset`` are
-    *not* updated), and CDA writes each row twice (original, then counterfactual).
+    written). With ``column``, the file is a TSV with a header, and CDA writes each row twice
+    (original, then counterfactual). In a counterfactual row the column is swapped and so is every
+    column that quotes it by offset: a column ``X`` with a column ``X-offset`` (GAP's ``Pronoun``,
+    ``A`` and ``B``) gets the counterfactual's text at the carried offset, and ``X-offset`` that
+    offset (:func:`map_offset`), so GAP's pronoun "her" becomes "his" in ``Pronoun`` as in
+    ``Text``, and a name after a swapped "she" keeps pointing at the name. Other columns are copied
+    verbatim.
 
     Parameters
     ----------
@@ -405,14 +542,19 @@ def augment_file(
     check_choice("mode", mode, CdaMode)
     dest = check_output(input_path, out, overwrite=overwrite)
     docs, rows, idx = read_documents(input_path, column)
-    aug = augment(docs, mode, seed=seed, swapper=swapper)
+    sw = swapper if swapper is not None else load_swapper("en")
+    aug = augment(docs, mode, seed=seed, swapper=sw)
     if rows is None:
         lines = aug.texts
     else:
+        quoted = offset_columns(rows[0])
         lines = ["\t".join(rows[0])]
-        for text, src in zip(aug.texts, aug.source, strict=True):
-            fields = list(rows[src + 1])
-            fields[idx] = text
+        for text, src, flipped in zip(aug.texts, aug.source, aug.flipped, strict=True):
+            if flipped and quoted:  # from the original row: its offsets quote the original text
+                fields = counterfactual_row(rows[src + 1], idx, quoted, sw)
+            else:
+                fields = list(rows[src + 1])
+                fields[idx] = text
             lines.append("\t".join(fields))
     with atomic_write(dest, mode="w", overwrite=overwrite) as fh:
         fh.write("".join(line + "\n" for line in lines))

@@ -67,7 +67,8 @@ def _positive_index(labels: list[str], positive: str | int | None, name: str) ->
     return low.index(positive.lower())
 
 
-def load_classifier(name: str, device: str | None = None, positive: str | int | None = None) -> LoadedClassifier:
+def load_classifier(name: str, device: str | None = None, positive: str | int | None = None, *,
+                    trust_pickle: bool = False) -> LoadedClassifier:
     """Load a Hugging Face sequence classifier (``AutoModelForSequenceClassification``).
 
     Same resolution and one-line errors as the masked-LM probes
@@ -82,12 +83,16 @@ def load_classifier(name: str, device: str | None = None, positive: str | int | 
     positive : int or str, optional
         Positive class, by index or label name. Default: the one label starting with "pos",
         else index 1 of a two-class model.
+    trust_pickle : bool, default False
+        Allow a local folder with only pickled ``pytorch_model.bin`` weights (safetensors are
+        loaded by default; :func:`geobias.models.weights_kwargs`).
 
     Raises
     ------
     ModelError
         Unknown id or path; a checkpoint without classification head (the head's weights would be
-        initialised randomly); an unidentifiable or out-of-range positive class.
+        initialised randomly); an unidentifiable or out-of-range positive class; a folder with only
+        pickled weights and no opt-in; a hub id neither installed nor reachable.
     """
     from geobias.models import (
         REGISTRY,
@@ -95,9 +100,10 @@ def load_classifier(name: str, device: str | None = None, positive: str | int | 
         _loading,
         resolve_device,
         resolve_model,
+        weights_kwargs,
     )
 
-    source, local, entry = resolve_model(name)
+    source, local, entry = resolve_model(name, trust_pickle=trust_pickle)
     if entry is not None or name in REGISTRY:
         raise ModelError(
             f"model {name} has no sequence-classification head (an encoder only: train one with "
@@ -107,7 +113,7 @@ def load_classifier(name: str, device: str | None = None, positive: str | int | 
 
     with _loading(name):
         model, info = AutoModelForSequenceClassification.from_pretrained(
-            source, local_files_only=local, output_loading_info=True
+            source, local_files_only=local, output_loading_info=True, **weights_kwargs(source, name, trust_pickle)
         )
     prefix = getattr(model, "base_model_prefix", "")
     head_missing = [k for k in info.get("missing_keys", []) if not (prefix and k.startswith(prefix + "."))]

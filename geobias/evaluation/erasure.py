@@ -31,7 +31,9 @@ Protocol (per seed; stated here once, printed in ``settings``)
 - **Utility**: P@1 NN and CSLS (k = 10) source → English on the test dictionary; word
   similarity (Spearman) of the source language; the flowers/insects WEAT (control; Caliskan et
   al. 2017 WEAT 1, effect size ddof = 1 as in :func:`geobias.metrics.weat`).
-- **Intervals**: mean over seeds and a 95% Student-t interval of the mean across seeds (what
+- **Intervals** (:func:`seed_summary`): quantities in [0, 1] (p-values, accuracies, P@1) as the
+  median and range (min–max) over seeds; the others as the mean and a 95% Student-t interval of
+  the mean across seeds, cut at the quantity's range, so no interval leaves its range (what
   varies: the fit-word subsample, the noun split, INLP's classifiers, the random pairs, the
   permutation draws).
 
@@ -103,8 +105,10 @@ class ErasureTableResult(Result):
     ----------
     lang : str
     table : dict
-        ``table[method][metric] = {"mean", "ci_low", "ci_high", "values"}`` (95% t-interval of
-        the mean over seeds; ``values`` per seed; ``None`` where not computable).
+        ``table[method][metric] = {"mean", "median", "center", "ci_low", "ci_high", "interval", "clipped",
+        "values"}`` (see :func:`seed_summary`: median and min–max for quantities in [0, 1], else the
+        mean and its 95% t-interval cut at the quantity's range; ``values`` per seed; ``None`` where
+        not computable).
     settings : dict
         Seeds, word counts, permutations, dictionaries and the protocol choices.
     coverage : dict
@@ -119,25 +123,103 @@ class ErasureTableResult(Result):
     timings: dict = field(default_factory=dict)
 
 
-def mean_ci(values: Sequence[float | None], level: float = 0.95) -> dict:
-    """Mean and Student-t interval of the mean of ``values`` (``None`` entries skipped).
+#: The range of each quantity of the tables (an interval never leaves it).
+_UNIT = (0.0, 1.0)
+METRIC_RANGES: dict[str, tuple[float, float]] = {
+    "mweat_statistic": (0.0, np.inf),
+    "mweat_p_value": _UNIT,
+    "sum_x_minus_sum_y": (-np.inf, np.inf),
+    "grammar_probe_retrained": _UNIT,
+    "grammar_probe_frozen": _UNIT,
+    "grammar_probe_frozen_lda": _UNIT,
+    "semantic_probe_retrained": _UNIT,
+    "semantic_probe_retrained_attributes": _UNIT,
+    "semantic_probe_retrained_occupations": _UNIT,
+    "semantic_probe_frozen": _UNIT,
+    "distortion_mean_abs_dcos": (0.0, 2.0),  # |cos a − cos b| with both cosines in [−1, 1]
+    "p_at_1_nn": _UNIT,
+    "p_at_1_csls": _UNIT,
+    "similarity_spearman": (-1.0, 1.0),
+    "control_weat_effect_size": (-2.0, 2.0),  # WEAT's d is bounded by 2 in absolute value
+    "control_weat_p_value": _UNIT,
+    "rank_removed": (0.0, np.inf),
+    "direct_bias": _UNIT,
+}
+
+
+def metric_range(metric: str) -> tuple[float, float]:
+    """The range of a table quantity: ``(low, high)``, possibly infinite.
+
+    p-values, accuracies, P@1 and DirectBias lie in [0, 1]; WEAT effect sizes in [−2, 2];
+    Spearman in [−1, 1]; unknown quantities are unbounded.
+    """
+    if metric in METRIC_RANGES:
+        return METRIC_RANGES[metric]
+    if metric.endswith("_p_value"):
+        return _UNIT
+    if metric.startswith("weat_") and metric.endswith("_effect_size"):
+        return (-2.0, 2.0)
+    return (-np.inf, np.inf)
+
+
+def mean_ci(values: Sequence[float | None], level: float = 0.95,
+            bounds: tuple[float, float] = (-np.inf, np.inf)) -> dict:
+    """Mean and Student-t interval of the mean of ``values`` (``None`` entries skipped), kept inside ``bounds``.
 
     Returns
     -------
     dict
-        ``{"mean", "ci_low", "ci_high", "values"}``; the interval is ``[mean, mean]`` for one
-        value and everything is ``None`` when no value is given.
+        ``{"mean", "median", "center", "ci_low", "ci_high", "interval", "clipped", "values"}`` with
+        ``center = mean`` and ``interval = "t"``; the interval is ``[mean, mean]`` for one value and
+        everything is ``None`` when no value is given. Where the t-interval crosses a bound it is cut
+        there (``clipped`` is True): a quantity never has an interval outside its range.
     """
     from scipy import stats
 
     vals = [float(v) for v in values if v is not None and np.isfinite(v)]
     if not vals:
-        return {"mean": None, "ci_low": None, "ci_high": None, "values": list(values)}
-    m = float(np.mean(vals))
-    if len(vals) < 2:
-        return {"mean": m, "ci_low": m, "ci_high": m, "values": list(values)}
-    half = float(stats.t.ppf(0.5 + level / 2, len(vals) - 1) * np.std(vals, ddof=1) / np.sqrt(len(vals)))
-    return {"mean": m, "ci_low": m - half, "ci_high": m + half, "values": list(values)}
+        return {"mean": None, "median": None, "center": None, "ci_low": None, "ci_high": None, "interval": "t",
+                "clipped": False, "values": list(values)}
+    m, med = float(np.mean(vals)), float(np.median(vals))
+    half = 0.0
+    if len(vals) >= 2:
+        half = float(stats.t.ppf(0.5 + level / 2, len(vals) - 1) * np.std(vals, ddof=1) / np.sqrt(len(vals)))
+    lo, hi = max(m - half, bounds[0]), min(m + half, bounds[1])
+    return {"mean": m, "median": med, "center": m, "ci_low": lo, "ci_high": hi, "interval": "t",
+            "clipped": (lo, hi) != (m - half, m + half), "values": list(values)}
+
+
+def seed_summary(values: Sequence[float | None], metric: str, level: float = 0.95) -> dict:
+    """The summary over seeds of one table quantity, with an interval inside its range.
+
+    Quantities in [0, 1] (p-values, accuracies, P@1; :func:`metric_range`) get the median and the
+    range (min–max) over seeds: a few seeds of a skewed quantity (p = 0.178, 0.215, 0.0002,
+    0.0085, 0.0004) give a Student-t interval reaching below 0. Other quantities get the mean and
+    the 95% Student-t interval of the mean, cut at the quantity's range (:func:`mean_ci`).
+
+    Returns
+    -------
+    dict
+        ``{"mean", "median", "center", "ci_low", "ci_high", "interval", "clipped", "values"}``;
+        ``interval`` is ``"range"`` (``center`` = median, ``ci_low``/``ci_high`` = min/max) or ``"t"``
+        (``center`` = mean).
+
+    Examples
+    --------
+    >>> seed_summary([0.178, 0.215, 0.0002, 0.0085, 0.0004], "mweat_p_value")["ci_low"]
+    0.0002
+    """
+    low, high = bounds = metric_range(metric)
+    out = mean_ci(values, level, bounds)
+    if low >= 0.0 and high <= 1.0 and out["mean"] is not None:
+        vals = [float(v) for v in values if v is not None and np.isfinite(v)]
+        out.update(center=out["median"], ci_low=min(vals), ci_high=max(vals), interval="range", clipped=False)
+    return out
+
+
+#: How the tables summarise seeds (recorded in each result's settings).
+INTERVALS = ("quantities in [0, 1] (p-values, accuracies, P@1, DirectBias): median and range (min–max) over seeds; "
+             "others: mean and 95% Student-t interval of the mean over seeds, cut at the quantity's range")
 
 
 # ------------------------------------------------------------------------------- probes
@@ -430,7 +512,7 @@ def erasure_table(
                                         "exact": cw.exact}
             timings[name] += time.perf_counter() - t0
         coverage.setdefault("fit_pairs_per_seed", {})[str(seed)] = [list(p) for p in fit_pairs]
-    table = {m: {k: mean_ci(v) for k, v in per[m].items()} for m in methods}
+    table = {m: {k: seed_summary(v, k) for k, v in per[m].items()} for m in methods}
     settings = {
         "seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pairs_pool": len(w.fit_pairs),
         "n_fit_pairs_per_seed": max(4, int(round(fit_fraction * len(w.fit_pairs)))),
@@ -439,7 +521,7 @@ def erasure_table(
         "noun_split": "half train / half test", "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,
         "csls_k": csls_k, "dictionary": getattr(dictionary, "source", None),
         "test_dictionary": getattr(test_dictionary, "source", None),
-        "similarity": str(similarity) if similarity else None, "interval": "95% Student-t over seeds",
+        "similarity": str(similarity) if similarity else None, "interval": INTERVALS,
         "space": "source unit-normalised and Procrustes-aligned to English; erasers fitted there",
     }
     return ErasureTableResult(lang, table, settings, coverage, timings)
@@ -570,11 +652,11 @@ def english_erasure_table(
             row["distortion_mean_abs_dcos"].append(mean_abs_dcos(en, out, n_pairs=n_pairs, seed=seed))
             row["similarity_spearman"].append(word_similarity(out, sim_pairs).spearman if sim_pairs else None)
             timings[name] += time.perf_counter() - t0
-    table = {m: {k: mean_ci(v) for k, v in per[m].items()} for m in methods}
+    table = {m: {k: seed_summary(v, k) for k, v in per[m].items()} for m in methods}
     settings = {"seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pool": [len(masc_all), len(fem_all)],
                 "n_heldout_person_words": len(hp_words), "n_neutral_occupations": len(neutral),
                 "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,
-                "similarity": str(similarity) if similarity else None, "interval": "95% Student-t over seeds",
+                "similarity": str(similarity) if similarity else None, "interval": INTERVALS,
                 "hard_debias": "Bolukbasi et al. 2016 with the project's full English lists (in-sample)"}
     return ErasureTableResult("en", table, settings, coverage, timings)
 

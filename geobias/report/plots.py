@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from geobias.evaluation.erasure import ErasurePlane
 
 
-def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, bbox_inches: str | None = "tight") -> Path:
+def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, bbox_inches: str | None = "tight",
+                overwrite: bool = True) -> Path:
     """Save ``fig`` as PNG to ``path`` atomically (:func:`geobias.io.atomic.atomic_write`).
 
     Parameters
@@ -41,6 +42,9 @@ def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, bbox_in
     dpi : int, default 150
     bbox_inches : "tight" or None, default "tight"
         Passed to :meth:`matplotlib.figure.Figure.savefig`.
+    overwrite : bool, default True
+        Whether an existing file may be replaced (the command line passes its ``--force``); with
+        False, a file that appeared meanwhile is never replaced either.
 
     Returns
     -------
@@ -50,9 +54,10 @@ def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, bbox_in
     Raises
     ------
     InputError
-        ``path`` is a directory, or its directory is missing or not writable.
+        ``path`` is a directory, or its directory is missing or not writable; ``path`` exists and
+        ``overwrite`` is False.
     """
-    with atomic_write(path, what="plot") as fh:
+    with atomic_write(path, what="plot", overwrite=overwrite) as fh:
         fig.savefig(fh, format="png", dpi=dpi, bbox_inches=bbox_inches)
     return Path(path)
 

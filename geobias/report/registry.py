@@ -76,6 +76,82 @@ def render_table(console, result: Any, **options: Any) -> None:
     fn(console, result, **_accepted(fn, options))
 
 
+class _Collector:
+    """A console stand-in that keeps what a renderer prints (tables, groups, text)."""
+
+    def __init__(self):
+        self.items: list[Any] = []
+
+    def print(self, *objects: Any, **_kwargs: Any) -> None:
+        self.items.extend(objects)
+
+
+def _plain(x: Any) -> str:
+    from rich.text import Text
+
+    if isinstance(x, Text):
+        return x.plain
+    if isinstance(x, str):
+        try:
+            return Text.from_markup(x).plain
+        except Exception:  # noqa: BLE001 - not markup after all
+            return x
+    return "" if x is None else str(x)
+
+
+def _tables(obj: Any) -> list[tuple[str, list[str], list[list[str]]]]:
+    """``(title, header, rows)`` of every rich ``Table`` in what a renderer printed (groups recursed)."""
+    from rich.console import Group
+    from rich.table import Table
+
+    if hasattr(obj, "__rich__") and not isinstance(obj, (Table, Group)):
+        obj = obj.__rich__()
+    if isinstance(obj, Group):
+        return [t for r in obj.renderables for t in _tables(r)]
+    if isinstance(obj, Table):
+        cells = [[_plain(c) for c in col.cells] for col in obj.columns]
+        n = max((len(c) for c in cells), default=0)
+        rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
+        header = [_plain(c.header).replace("\n", " ") for c in obj.columns] if obj.show_header else []
+        return [(_plain(obj.title) if obj.title else "", header, rows)]
+    return []
+
+
+def render_csv(out, result: Any, **options: Any) -> int:
+    """Write the tables that :func:`render_table` prints for ``result`` as CSV on the text stream ``out``.
+
+    Each table is its header row (when it has one) and its rows, cells as plain text; tables are
+    separated by an empty line and preceded by a ``# title`` line when titled (read them with
+    ``pandas.read_csv(..., comment="#")``). Returns the number of tables written.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rich.table import Table
+    >>> class R:
+    ...     def __rich__(self):
+    ...         t = Table("word", "score"); t.add_row("nurse", "0.25"); return t
+    >>> buf = io.StringIO(); render_csv(buf, R()); buf.getvalue().splitlines()
+    1
+    ['word,score', 'nurse,0.25']
+    """
+    import csv
+
+    collector = _Collector()
+    render_table(collector, result, **options)
+    tables = [t for item in collector.items for t in _tables(item)]
+    writer = csv.writer(out, lineterminator="\n")
+    for i, (title, header, rows) in enumerate(tables):
+        if i:
+            out.write("\n")
+        if title:
+            out.write(f"# {title}\n")
+        if header:
+            writer.writerow(header)
+        writer.writerows(rows)
+    return len(tables)
+
+
 def make_figure(result: Any, **options: Any):
     """The result's figure (matplotlib ``Figure``), or ``None`` when it has no figure renderer."""
     fn = _lookup(_FIGURES, result)

@@ -5,6 +5,6 @@ Rosenthal's r. See docs/methods.md, "Statistics conventions".
 ``geobias.stats.permutation`` imports numpy only; ``geobias.stats.wilcoxon`` is imported on use.
 """
 
-from geobias.stats.permutation import PermutationResult, permutation_test
+from geobias.stats.permutation import Cancelled, PermutationResult, cancellable, permutation_test
 
-__all__ = ["PermutationResult", "permutation_test"]
+__all__ = ["Cancelled", "PermutationResult", "cancellable", "permutation_test"]

@@ -16,6 +16,9 @@ Conventions:
   uncertainty. Randomness only through ``seed`` (``numpy.random.default_rng``).
 - Ties: statistics within ``tie_tolerance`` of the observed value count as ties (they are
   the same partition statistic up to floating-point rounding of the sums).
+- **Cancellation** is cooperative: inside :func:`cancellable` (``with cancellable(check):``) the
+  test calls ``check()`` after each chunk of partitions and stops with :class:`Cancelled` when it
+  returns True (a cancelled job, a client that went away).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,11 +35,39 @@ import numpy as np
 
 from geobias.choices import Alternative
 from geobias.choices import PermutationMethod as Method
-from geobias.errors import InputError
+from geobias.errors import GeobiasError, InputError
 from geobias.results import Result
 from geobias.validation import check_choice
 
 StatisticName = Literal["difference", "mweat"]
+
+
+class Cancelled(GeobiasError):
+    """A permutation test stopped because its :func:`cancellable` check asked it to."""
+
+
+_CANCEL: ContextVar[Callable[[], bool] | None] = ContextVar("geobias_cancel", default=None)
+
+
+@contextmanager
+def cancellable(check: Callable[[], bool]) -> Iterator[None]:
+    """Within the block, permutation tests call ``check()`` after each chunk (10,000 partitions by
+    default) and raise :class:`Cancelled` as soon as it returns True.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with cancellable(lambda: True):
+    ...     permutation_test(np.arange(40.0), 20, n_permutations=50_000, method="monte-carlo")
+    Traceback (most recent call last):
+    ...
+    geobias.stats.permutation.Cancelled: the permutation test was cancelled after 10,000 of 50,000 partitions
+    """
+    token = _CANCEL.set(check)
+    try:
+        yield
+    finally:
+        _CANCEL.reset(token)
 
 #: Largest number of partitions ``method="exact"`` will enumerate.
 MAX_EXACT = 10_000_000
@@ -370,13 +403,17 @@ def permutation_test(
         sums = _mc_sums(s, n_x, paired, rng, n_permutations, chunk_size)
         n_draws = n_permutations
 
-    n_ge = n_le = 0
+    n_ge = n_le = done = 0
+    cancel = _CANCEL.get()
     for sum_x in sums:
         stats = stat_fn(sum_x, total - sum_x)
         n_ge += int(np.count_nonzero(stats >= observed - gamma))
         n_le += int(np.count_nonzero(stats <= observed + gamma))
+        done += len(stats)
         if progress is not None:
             progress(len(stats))
+        if cancel is not None and done < n_draws and cancel():
+            raise Cancelled(f"the permutation test was cancelled after {done:,} of {n_draws:,} partitions")
 
     adj = 0 if exact else 1
     k_ge, k_le, denom = n_ge + adj, n_le + adj, n_draws + adj

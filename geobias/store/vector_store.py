@@ -507,23 +507,80 @@ class VectorStore:
             out_r[i, : len(order)] = rows[order]
         return out_s, out_r
 
-    def most_similar(self, word: str, k: int = 10, *, approx: Approx = "exact") -> list[tuple[str, float]]:
-        """The ``k`` nearest words to ``word`` by cosine similarity, the word itself excluded.
+    def most_similar(
+        self,
+        positive: str | Sequence[str] | None = None,
+        negative: str | Sequence[str] | int | None = None,
+        topn: int | None = None,
+        *,
+        k: int | None = None,
+        approx: Approx = "exact",
+    ) -> list[tuple[str, float]]:
+        """The nearest words by cosine similarity to a word, or to a sum of words (gensim's signature).
 
-        ``approx`` as in :meth:`nearest` (``"exact"`` by default).
+        ``most_similar("roi", 5)`` (a word and ``k``, positionally or as ``k=``) and gensim's
+        ``most_similar(positive=["roi", "femme"], negative=["homme"], topn=5)`` both work. As in
+        gensim's ``KeyedVectors.most_similar``, the query is the mean of the unit vectors of
+        ``positive`` minus those of ``negative``; the words of the query are excluded.
+
+        Parameters
+        ----------
+        positive : str or sequence of str
+            Words that add to the query.
+        negative : str, sequence of str or int, optional
+            Words that subtract from it. An int in this place is ``k`` (this method's older form
+            ``most_similar(word, k)``).
+        topn : int, optional
+            Neighbours returned (gensim's name); default 10.
+        k : int, optional
+            Same as ``topn`` (give one of them).
+        approx : {"exact", "ivf"}, default "exact"
+            As in :meth:`nearest`.
+
+        Returns
+        -------
+        list of (str, float)
+            At most ``topn`` words with their cosine similarity to the query, best first.
 
         Raises
         ------
         OutOfVocabularyError
-            ``word`` is not in the store.
+            A query word is not in the store.
+        InputError
+            No query word; ``topn`` and ``k`` both given, or not positive.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> s = VectorStore(["roi", "reine", "homme", "femme"],
+        ...                 np.array([[1, 1, 0], [1, -1, 0], [0, 1, 0.1], [0, -1, 0.1]], dtype=np.float32))
+        >>> s.most_similar(positive=["roi", "femme"], negative=["homme"], topn=1)[0][0]
+        'reine'
         """
-        sims, rows = self.nearest(self[word], k + 1, approx=approx)
-        out = [
-            (self._words[r], float(s))
-            for s, r in zip(sims[0], rows[0], strict=True)
-            if r >= 0 and self._words[r] != word
-        ]
-        return out[:k]
+        if isinstance(negative, (int, np.integer)) and not isinstance(negative, bool):
+            if k is not None or topn is not None:
+                raise InputError("give the number of neighbours once (topn or k)")
+            k, negative = int(negative), None
+        if topn is not None and k is not None:
+            raise InputError("give topn or k, not both")
+        n = 10 if topn is None and k is None else int(topn if topn is not None else k)
+        pos = [positive] if isinstance(positive, str) else list(positive or [])
+        neg = [negative] if isinstance(negative, str) else list(negative or [])
+        if not pos and not neg:
+            raise InputError("most_similar needs at least one word (positive or negative)")
+        if n <= 0:
+            raise InputError(f"topn must be positive; got {n}")
+        missing = [w for w in (*pos, *neg) if w not in self]
+        if missing:
+            raise OutOfVocabularyError(missing, "in the query", hint=None)
+        rows = np.array([self._index[w] for w in (*pos, *neg)])
+        weights = np.array([1.0] * len(pos) + [-1.0] * len(neg))
+        query = (weights[:, None] * self.unit_rows(rows).astype(np.float64)).mean(axis=0)
+        exclude = set(pos) | set(neg)
+        sims, found = self.nearest(query.astype(np.float32), n + len(exclude), approx=approx)
+        out = [(self._words[r], float(v)) for v, r in zip(sims[0], found[0], strict=True)
+               if r >= 0 and self._words[r] not in exclude]
+        return out[:n]
 
     # ------------------------------------------------------------------ interop
     def to_keyedvectors(self):
