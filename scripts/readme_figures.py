@@ -393,6 +393,38 @@ def recoverability_table(rec: dict) -> str:
         f"profession correlation falls by {100 * min(prof_drops):.0f}–{100 * max(prof_drops):.0f}%.\n")
 
 
+def metrics_fr(rec: dict) -> str:
+    """RND, RNSB, ECT, MAC on the French store, both variants side by side, and their reading."""
+    r = rec["result"]
+    rnd, rnsb, ect, mac = (r[m] for m in ("rnd", "rnsb", "ect", "mac"))
+    g, b = rnd["grammatical"], rnd["english-both"]
+    cols = ("grammatical", "english-both", "english-masculine", "english-feminine")
+    lines = [
+        "| metric | grammatical (default) | english, both forms (X = masc., Y = fem.) | english, masculine forms only | "
+        "english, feminine forms only |",
+        "|---|---|---|---|---|",
+        f"| RND (sum) | {g['rnd']:+.4f} (mean {g['rnd_mean']:+.4f} per word; sign-flip p = {g['p_value']:.3f}, "
+        f"{g['n_permutations']:,} draws) | {b['rnd']:+.4f} (Σ masc. {b['rnd_x']:+.4f}, Σ fem. {b['rnd_y']:+.4f}; "
+        f"masc. vs fem. p = {b['p_value']:.1e}) | {rnd['english-masculine']['rnd']:+.4f} | "
+        f"{rnd['english-feminine']['rnd']:+.4f} |",
+        "| RNSB (nats) | " + " | ".join(f"{rnsb[c]['rnsb']:.4f}" for c in cols) + " |",
+        "| ECT ρ | " + " | ".join(f"{ect[c]['ect']:+.4f}" for c in cols) + " |",
+        "| MAC | " + " | ".join(f"{mac[c]['mac']:.4f}" for c in cols) + " |",
+    ]
+    ratio = rnsb["english-both"]["rnsb"] / rnsb["grammatical"]["rnsb"]
+    lean = "female" if g["rnd"] > 0 else "male"
+    return "\n".join(lines) + (
+        f"\n\nRead English-style on one form, RND finds the occupations male "
+        f"(masculine forms, {rnd['english-masculine']['rnd']:+.2f}) or female (feminine forms, "
+        f"{rnd['english-feminine']['rnd']:+.2f}) depending only on which form was typed: that is agreement. Paired, "
+        f"the occupations lean slightly {lean} in sum ({g['rnd']:+.2f} over {g['n_x']} words), and a sign-flip test "
+        f"gives p = {g['p_value']:.2f}; the largest leans are {', '.join(f'*{x}*' for x in g['most_female'])} "
+        f"(female) and {', '.join(f'*{x}*' for x in g['most_male'])} (male). Over both forms read separately, "
+        f"RNSB's distribution is {ratio:.0f} times further from uniform than paired "
+        f"({rnsb['english-both']['rnsb']:.4f} vs {rnsb['grammatical']['rnsb']:.4f}): the agreement split between "
+        f"the forms.\n")
+
+
 #: block name → (reproduction file, renderer)
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-fr": ("evaluate-fr", evaluate_table),
@@ -403,6 +435,7 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-es": ("evaluate-es", evaluate_table),
     "evaluate-es-reading": ("evaluate-es", evaluate_es_reading),
     "seat": ("seat", seat_table),
+    "metrics-fr": ("metrics-fr", metrics_fr),
     "recoverability": ("recoverability-en", recoverability_table),
     "erasure-fr": ("erasure-fr", erasure_table),
     "erasure-fr-reading": ("erasure-fr", erasure_reading),

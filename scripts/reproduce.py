@@ -117,6 +117,34 @@ def _seat(shared: Path) -> dict:
     return {"rows": rows}
 
 
+def _metrics_fr(shared: Path) -> dict:
+    """RND, RNSB, ECT and MAC on fr-spacy-md: the grammatical variant, and the English one on both
+    forms, on the masculine forms only and on the feminine forms only."""
+    from geobias import wordlists
+    from geobias.commands import execute
+
+    occupations = wordlists.occupations("fr")
+    masc, fem = [o.masculine for o in occupations], [o.feminine for o in occupations]
+    variants = {"grammatical": {}, "english-both": {"variant": "english"},
+                "english-masculine": {"variant": "english", "targets_x": masc},
+                "english-feminine": {"variant": "english", "targets_x": fem}}
+    out: dict = {}
+    for metric in ("rnd", "rnsb", "ect", "mac"):
+        for name, extra in variants.items():
+            _, env = execute(metric, {"lang": "fr", **extra})
+            r = env["result"]
+            kept = {k: v for k, v in r.items() if not isinstance(v, (list, dict))}
+            if "permutation" in r and isinstance(r["permutation"], dict):
+                kept["p_value"] = r["permutation"]["p_value"]
+                kept["n_permutations"] = r["permutation"]["n_permutations"]
+            if metric == "rnd" and name == "grammatical":
+                pairs = sorted(r["per_pair"], key=lambda x: x["score"])
+                kept["most_male"] = [f"{x['masculine']}/{x['feminine']}" for x in pairs[:3]]
+                kept["most_female"] = [f"{x['masculine']}/{x['feminine']}" for x in pairs[::-1][:3]]
+            out.setdefault(metric, {})[name] = kept
+    return out
+
+
 REPRODUCTIONS = {
     r.name: r for r in (
         Reproduction("mweat-fr", "mweat", lambda s: {"lang": "fr"}, ("fr-spacy-md",), False,
@@ -145,6 +173,9 @@ REPRODUCTIONS = {
                      ("en-w2v-gnews",), False, "geobias recoverability --lang en --methods hard-debias,leace,inlp"),
         Reproduction("recoverability-fr", "recoverability", lambda s: {"lang": "fr", "methods": "leace,inlp,shift-ori"},
                      ("fr-spacy-md",), False, "geobias recoverability --lang fr --methods leace,inlp,shift-ori"),
+        Reproduction("metrics-fr", "", lambda s: {}, ("fr-spacy-md",), False,
+                     "geobias rnd|rnsb|ect|mac --lang fr [--variant english] [--targets-x FORMS] "
+                     "(scripts/reproduce.py metrics-fr)", func=_metrics_fr),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
         Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,
