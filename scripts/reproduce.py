@@ -145,6 +145,24 @@ def _metrics_fr(shared: Path) -> dict:
     return out
 
 
+def _use_m3(shared: Path) -> dict:
+    """directions and mweat with defaults on French fastText and the USE-m3 stores of fr, es, de."""
+    from geobias.commands import execute
+
+    out = {}
+    for lang, store in (("fr", "fr-spacy-md"), ("fr", "use-m3-fr"), ("es", "use-m3-es"), ("de", "use-m3-de")):
+        _, d = execute("directions", {"lang": lang, "vectors": store})
+        _, m = execute("mweat", {"lang": lang, "vectors": store})
+        d, m = d["result"], m["result"]
+        out[store] = {
+            "lda_cv_accuracy": d["lda_cv_accuracy"], "lda_solver": d["lda_solver"], "n_nouns": d["n_nouns"],
+            "cos_pca_grammatical": d["cos_pca_grammatical"], "explained_variance_ratio": d["explained_variance_ratio"][:1],
+            "dim": len(d["d_pca"]), "mweat_statistic": m["statistic"], "mweat_p_value": m["p_value"],
+            "sum_masculine": m["sum_masculine"], "sum_feminine": m["sum_feminine"], "n_pairs": m["n_pairs"],
+        }
+    return out
+
+
 REPRODUCTIONS = {
     r.name: r for r in (
         Reproduction("mweat-fr", "mweat", lambda s: {"lang": "fr"}, ("fr-spacy-md",), False,
@@ -176,6 +194,8 @@ REPRODUCTIONS = {
         Reproduction("metrics-fr", "", lambda s: {}, ("fr-spacy-md",), False,
                      "geobias rnd|rnsb|ect|mac --lang fr [--variant english] [--targets-x FORMS] "
                      "(scripts/reproduce.py metrics-fr)", func=_metrics_fr),
+        Reproduction("use-m3", "", lambda s: {}, ("fr-spacy-md", "use-m3-fr", "use-m3-es", "use-m3-de"), False,
+                     "geobias directions|mweat --lang LANG --vectors STORE (scripts/reproduce.py use-m3)", func=_use_m3),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
         Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,

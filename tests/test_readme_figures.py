@@ -76,7 +76,7 @@ def _close(a, b, path="") -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours",
                                   "erasure-en", "erasure-fr", "evaluate-es", "seat", "recoverability-en",
-                                  "recoverability-fr", "metrics-fr"])
+                                  "recoverability-fr", "metrics-fr", "use-m3"])
 def test_the_code_still_prints_the_committed_figures(name, shared_data, installed):
     reproduce = _script("reproduce")
     for store in reproduce.REPRODUCTIONS[name].stores:
