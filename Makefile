@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel
+.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel check-reproductions
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,10 @@ docs-serve: $(STAMP)
 # `make check-wheel`: the built wheel in a fresh virtualenv, run from another directory (CI runs it).
 check-wheel:
 	bash scripts/check_wheel.sh
+
+# `make check-reproductions`: re-run every reproduction (the long ones too) and compare with reproductions/.
+check-reproductions: $(STAMP)
+	GEOBIAS_ALL_REPRODUCTIONS=1 $(BIN)/python -m pytest -m slow -q tests/test_readme_figures.py
 
 # `make reproduce`: re-run the reproductions README quotes (reproductions/*.json), then re-render
 # README's figure blocks from them (scripts/readme_figures.py). Needs ../shared/data for some.
