@@ -98,9 +98,10 @@ def test_upload_then_analyse(server, small_file):
     a = c.post("/mweat", json={"lang": "fr", "store": "uploaded-fr", "permutations": 2000}).json()["result"]
     b = c.post("/mweat", json={"lang": "fr", "store": SMALL, "permutations": 2000}).json()["result"]
     assert a["statistic"] == pytest.approx(b["statistic"], abs=1e-5) and a["n_pairs"] == b["n_pairs"] > 10
-    # multipart form upload too
+    # multipart form upload too (a client, not a web page: it says so with the CSRF header)
     with open(small_file, "rb") as fh:
-        r = c.post("/stores", params={"name": "form-fr", "lang": "fr"}, files={"file": ("mine.vec", fh)})
+        r = c.post("/stores", params={"name": "form-fr", "lang": "fr"}, files={"file": ("mine.vec", fh)},
+                   headers={"X-Geobias-CSRF": "1"})
     assert r.status_code == 201, r.text
     assert r.json()["provenance"]["uploaded"] == "mine.vec"
     # names are never reused

@@ -273,3 +273,13 @@ def report(job: dict[str, Any], artifacts_dir: Path) -> str:
     parts.append(f"<p class='note'>geobias {esc(env.get('geobias_version'))}; the JSON envelope is at "
                  f"<a href='/jobs/{esc(job['id'])}'>/jobs/{esc(job['id'])}</a>.</p>")
     return page(title, "".join(parts))
+
+
+def login(message: str = "") -> str:
+    """The token login form: posts the token once; the answer sets an ``HttpOnly; SameSite=Strict``
+    cookie that lets this browser read the pages."""
+    note = f'<p style="color:#a00">{esc(message)}</p>' if message else ""
+    return page("geobias: sign in", f"""<h1>geobias</h1>{note}
+<p>This server asks for its token. It is read once, here; the browser then keeps a cookie for the pages.</p>
+<form method="post" action="/login"><label>Token <input type="password" name="token" autofocus></label>
+<button type="submit">Sign in</button></form>""")
