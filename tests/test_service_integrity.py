@@ -211,3 +211,49 @@ def test_a_name_taken_while_the_job_ran_fails_the_job_and_keeps_the_other_store(
     from geobias.store import load_store
 
     assert np.asarray(load_store(config.vectors_dir / "taken").vectors)[0, 0] != np.asarray(store.vectors)[0, 0]
+
+
+def test_a_job_is_starting_until_its_process_exists(tmp_path, monkeypatch):
+    """``starting`` while the fork server is still making the job's process (it may be importing
+    its preloads for seconds), ``running`` once the process exists; a kill in between queues it
+    again like a running job."""
+    import threading
+
+    from geobias.service import worker
+
+    config, jobs = _manager(tmp_path)
+    gate, made = threading.Event(), threading.Event()
+
+    class SlowProcess:
+        pid, exitcode = 424242, 1
+
+        def __init__(self, **kwargs):
+            pass
+
+        def start(self):
+            made.set()
+            gate.wait(30)
+
+        def join(self, timeout=None):
+            pass
+
+    class Ctx:
+        Process = SlowProcess
+
+    monkeypatch.setattr(worker, "context", lambda: Ctx)
+    job_id = "e" * 16
+    jobs._exec("INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, 'mweat', '{}', ?, 'queued', ?)",
+               (job_id, json.dumps(["mweat"]), time.time()))
+    runner = threading.Thread(target=jobs._run, args=(job_id,))
+    runner.start()
+    assert made.wait(30)
+    job = jobs.get(job_id)
+    assert job["state"] == "starting" and job["progress"]["fraction"] == 0.0
+    jobs._recover(time.time())  # as after a kill at this point: queued again, the interruption kept
+    assert jobs.get(job_id)["state"] == "queued" and len(jobs.get(job_id)["interruptions"]) == 1
+    jobs._exec("UPDATE jobs SET state = 'starting' WHERE id = ?", (job_id,))
+    gate.set()
+    runner.join(30)
+    job = jobs.get(job_id)
+    # the fake process ended without a result: failed, its pid recorded on the way
+    assert job["state"] == "failed" and jobs._row(job_id)["pid"] == 424242

@@ -1,6 +1,7 @@
 """Background jobs: the record (SQLite) first, then a worker process running the command's ``run``.
 
-States: ``queued`` → ``running`` → ``done`` | ``failed`` | ``cancelled``. The database under the
+States: ``queued`` → ``starting`` (its process is being started) → ``running`` → ``done`` |
+``failed`` | ``cancelled``. The database under the
 data directory is the truth: a restart keeps every finished result, queues again a job that was
 running (jobs are deterministic and write only into their own folder, which is emptied first),
 at most ``config.max_tries`` starts in all, each interruption kept in the job's record, and
@@ -36,7 +37,7 @@ from geobias.errors import GeobiasError
 from geobias.service.commands import prepare_job
 from geobias.service.config import ServiceConfig
 
-STATES = ("queued", "running", "done", "failed", "cancelled")
+STATES = ("queued", "starting", "running", "done", "failed", "cancelled")
 FINISHED = ("done", "failed", "cancelled")
 
 _SCHEMA = """
@@ -154,17 +155,17 @@ class JobManager:
         """Jobs the server was running when it stopped: queued again while they have tries left
         (the interruption recorded), else failed with the reason."""
         with self._db_lock:
-            rows = self._db.execute("SELECT id, tries, interruptions FROM jobs WHERE state = 'running'").fetchall()
+            rows = self._db.execute("SELECT id, tries, interruptions FROM jobs WHERE state IN ('starting', 'running')").fetchall()
         for job_id, tries, interruptions in rows:
             history = [*json.loads(interruptions or "[]"), {"at": now, "reason": _INTERRUPTED}]
             if tries < self.config.max_tries:
                 self._exec("UPDATE jobs SET state = 'queued', started = NULL, pid = NULL, interruptions = ? "
-                           "WHERE id = ? AND state = 'running'", (json.dumps(history), job_id))
+                           "WHERE id = ? AND state IN ('starting', 'running')", (json.dumps(history), job_id))
             else:
                 error = {"type": "Interrupted", "message": f"{_INTERRUPTED}, {tries} time(s) out of "
                                                            f"{self.config.max_tries}; submit it again"}
                 self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ?, interruptions = ? "
-                           "WHERE id = ? AND state = 'running'", (now, json.dumps(error), json.dumps(history), job_id))
+                           "WHERE id = ? AND state IN ('starting', 'running')", (now, json.dumps(error), json.dumps(history), job_id))
                 self._clear_outputs(job_id)
 
     def _reconcile_stores(self) -> None:
@@ -266,7 +267,7 @@ class JobManager:
             raise JobConflict(f"job {job_id} is already {row['state']}")
         now = time.time()
         msg = json.dumps({"type": "Cancelled", "message": "cancelled by a DELETE request"})
-        cur = self._exec("UPDATE jobs SET state = 'cancelled', finished = ?, error = ? WHERE id = ? AND state IN ('queued', 'running')",
+        cur = self._exec("UPDATE jobs SET state = 'cancelled', finished = ?, error = ? WHERE id = ? AND state IN ('queued', 'starting', 'running')",
                          (now, msg, job_id))
         if cur.rowcount:
             proc = self._procs.get(job_id)
@@ -293,7 +294,7 @@ class JobManager:
         now = time.time()
         start, end = row["started"], row["finished"]
         elapsed = None if start is None else round((end or now) - start, 3)
-        progress: dict[str, Any] = {"fraction": 1.0 if row["state"] == "done" else (0.0 if row["state"] == "queued" else None),
+        progress: dict[str, Any] = {"fraction": 1.0 if row["state"] == "done" else (0.0 if row["state"] in ("queued", "starting") else None),
                                     "elapsed_s": elapsed}
         if row["state"] == "running":
             latest = self._progress(row["id"])
@@ -342,7 +343,7 @@ class JobManager:
             try:
                 self._run(job_id)
             except Exception as exc:  # noqa: BLE001 - a runner bug must not kill the runner thread
-                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
+                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state IN ('starting', 'running')",
                            (time.time(), json.dumps({"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"}), job_id))
 
     def _run(self, job_id: str) -> None:
@@ -365,7 +366,7 @@ class JobManager:
         env.pop("GEOBIAS_FORKSERVER_OF", None)
         from geobias.service.worker import context, run_job
 
-        cur = self._exec("UPDATE jobs SET state = 'running', started = ?, tries = tries + 1 "
+        cur = self._exec("UPDATE jobs SET state = 'starting', started = ?, tries = tries + 1 "
                          "WHERE id = ? AND state = 'queued'", (time.time(), job_id))
         if not cur.rowcount:
             return  # cancelled meanwhile
@@ -374,7 +375,8 @@ class JobManager:
         with self._start_lock:
             proc.start()
         self._procs[job_id] = proc
-        self._exec("UPDATE jobs SET pid = ? WHERE id = ?", (proc.pid, job_id))
+        self._exec("UPDATE jobs SET pid = ?, state = CASE state WHEN 'starting' THEN 'running' ELSE state END "
+                   "WHERE id = ?", (proc.pid, job_id))
         if self._row(job_id)["state"] == "cancelled":  # cancelled between the two updates
             self._kill(proc)
         try:
@@ -389,7 +391,7 @@ class JobManager:
         if result is not None:
             result = self.redact(result, job_id)
             if staged is None:
-                self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state = 'running'",
+                self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state IN ('starting', 'running')",
                            (now, json.dumps(result, ensure_ascii=False), job_id))
                 return
             error = self._publish(job_id, staged, row, result, now)
@@ -399,7 +401,7 @@ class JobManager:
             error = self._read(job_dir / "error.json") or {
                 "type": "JobError", "message": f"the job's process ended without a result (exit code {rc})"}
         self._remove_staged(job_id)
-        self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state = 'running'",
+        self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state IN ('starting', 'running')",
                    (now, json.dumps(self.redact(error, job_id), ensure_ascii=False), job_id))
 
     def _publish(self, job_id: str, staged: Path, row: dict[str, Any], result: Any, now: float) -> dict | None:
@@ -413,7 +415,7 @@ class JobManager:
             if os.path.lexists(dest):
                 return {"type": "StoreExists", "message": f"a store named {name!r} was created while the job ran; "
                                                           "submit it again with another out"}
-            cur = self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state = 'running'",
+            cur = self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state IN ('starting', 'running')",
                              (now, json.dumps(result, ensure_ascii=False), job_id))
             if cur.rowcount:
                 os.rename(staged, dest)  # after the commit: a crash in between is finished by recovery
