@@ -349,3 +349,19 @@ def test_stalled_body_gets_408(server):
         answer = s.recv(4096).decode("latin-1")
     assert answer.startswith("HTTP/1.1 408"), answer
     assert 1.5 < time.monotonic() - started < 15  # --body-timeout 2
+
+
+# ----------------------------------------------------------------------------- offline docs
+def test_docs_and_redoc_work_offline(tmp_path):
+    """/docs and /redoc load Swagger UI and ReDoc from the server itself: no CDN, no web fonts."""
+    pytest.importorskip("fastapi_offline", reason="fastapi-offline is not installed (serve extra)")
+    _, c = _app(tmp_path)
+    for page in ("/docs", "/redoc"):
+        r = c.get(page)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        assert "cdn.jsdelivr" not in r.text and "fonts.googleapis" not in r.text and "https://" not in r.text
+        scripts = re.findall(r'src="([^"]+\.js)"', r.text)
+        assert scripts, r.text[:300]
+        for src in scripts:
+            js = c.get(src)
+            assert js.status_code == 200 and len(js.content) > 100_000, src  # the real bundle

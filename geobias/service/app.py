@@ -57,7 +57,11 @@ def create_app(config: ServiceConfig) -> Guard:
 
     from geobias.service.http import ERROR_RESPONSES
 
-    app = FastAPI(title="geobias", summary="Gender bias in the geometry of word representations",
+    try:  # Swagger UI and ReDoc from the package's own files: /docs and /redoc work offline
+        from fastapi_offline import FastAPIOffline as make_fastapi
+    except ImportError:  # an older install of the serve extra: FastAPI's pages, which load a CDN
+        make_fastapi = FastAPI
+    app = make_fastapi(title="geobias", summary="Gender bias in the geometry of word representations",
                   version=_version(), lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
     app.state.admission = Admission(config.quick_workers, config.max_waiting)
