@@ -1,24 +1,36 @@
-"""The service under concurrent load vs one `geobias` process per query.
+"""The service under load: requests/s and latency at 1, 4, 16 and 50 concurrent clients.
 
-One `geobias serve` on a free loopback port, the real fr-spacy-md store (a small synthetic
-store when it is not installed). N concurrent clients (threads, bounded count and duration)
-issue a mix of MWEAT (100,000 permutations, the CLI default) and neighbours requests; we print
-throughput and p50/p99 latency. Baseline, in the same run: the same queries as separate
-`geobias mweat --json` / `geobias neighbors --json` processes, run one after the other (each
-pays interpreter start-up, imports and store opening). Printed as ratios; the machine may be
-shared, so read the ratios, not the absolute times.
+One `geobias serve` on a free loopback port, the real fr-spacy-md store (a small synthetic store
+when it is not installed). At each client count, for ``--duration`` seconds, every client (an
+asyncio task with its own connection, all on one event loop) sends a mix of quick analyses — `/mweat` (10,000 permutations),
+`/weat` (career-family, 10,000 permutations) and `/neighbors` (k = 10) — and, one request in
+``--job-every``, a job submission (`POST /jobs`, an MWEAT job). Printed per client count:
+requests/s, p50/p99 per route, errors (any status but 200/202), mismatches (a quick result that
+is not equal — floats to float32 precision — to `geobias.commands.execute`'s, the CLI's `--json`
+result, for the same parameters),
+server CPU seconds per request, and the server's resident memory before and after. Then the
+ratios the service is judged by (issue 27):
 
-Run: python benchmarks/bench_serve.py [--clients 4] [--seconds 20] [--cli-runs 4]
+* throughput at 50 clients ÷ the best of 1–16 clients (should stay ≥ 0.9: admission keeps the
+  work per CPU second when clients outnumber cores);
+* p99 at 50 clients ÷ (50 ÷ that best rate), the latency Little's law gives a fair queue
+  (should stay ≤ 2).
+
+The jobs submitted are waited for at the end and their results checked the same way. The
+machine may be shared: read the ratios, not the absolute figures; rerun the baseline on the
+same machine before comparing.
+
+Run: python benchmarks/bench_serve.py [--clients 1,4,16,50] [--duration 60] [--json-out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
-import subprocess
+import json
+import math
+import os
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -27,135 +39,194 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness lives in tests/
 from _server import ServerProcess, small_french_store  # noqa: E402
 
-MAX_CLIENTS = 16
+QUICK = ("/mweat", "/weat", "/neighbors")
 
 
-def queries(lang_store: dict) -> list[tuple[str, dict, list[str]]]:
-    """(route, JSON body, equivalent CLI arguments)."""
-    store = lang_store.get("store")
-    vec = ["--vectors", store] if store else []
-    return [
-        ("/mweat", {"lang": "fr", **lang_store}, ["mweat", "--lang", "fr", *vec, "--json"]),
-        ("/neighbors", {"lang": "fr", "word": "infirmière", "k": 10, **lang_store},
-         ["neighbors", "infirmière", "--lang", "fr", "-k", "10", *vec, "--json"]),
-    ]
+def requests_for(store: str) -> list[tuple[str, dict]]:
+    """The quick requests of the mix: (route, JSON body); a few seeds and words so that results differ."""
+    out: list[tuple[str, dict]] = []
+    for seed in (1, 2, 3):
+        out.append(("/mweat", {"lang": "fr", "vectors": store, "permutations": 10_000, "seed": seed}))
+        out.append(("/weat", {"lang": "fr", "vectors": store, "test": "career-family", "permutations": 10_000,
+                              "seed": seed}))
+    for word in ("infirmière", "avocat", "directeur"):
+        out.append(("/neighbors", {"lang": "fr", "vectors": store, "word": word, "k": 10}))
+    return out
 
 
-def library_mweat_seconds(vectors: Path, name: str) -> float:
-    """Median time of the same MWEAT as a library call on an already-open store."""
-    from geobias import wordlists
-    from geobias.metrics import mweat
-    from geobias.store import load_store
+def expected_results(vectors: Path, reqs: list[tuple[str, dict]]) -> dict[str, str]:
+    """The same parameters through the command layer in this process: each ``result`` as JSON values."""
+    os.environ["GEOBIAS_VECTORS_DIR"] = str(vectors)
+    from geobias.commands import execute
 
-    store = load_store(vectors / name)
-    occ, (male, female) = wordlists.occupations("fr"), wordlists.attribute_words("fr")
-    mweat(store, occ, male, female, oov="ignore")  # warm (unit vectors)
-    times = []
-    for _ in range(5):
-        t = time.perf_counter()
-        mweat(store, occ, male, female, oov="ignore")
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    want = {}
+    for route, body in reqs:
+        _, envelope = execute(route.strip("/"), body)
+        want[_key(route, body)] = _canon(envelope["result"])
+    return want
+
+
+def _key(route: str, body: dict) -> str:
+    return route + json.dumps(body, sort_keys=True)
+
+
+def _canon(result):
+    return json.loads(json.dumps(result))
+
+
+def same(a, b) -> bool:
+    """Equal JSON values; floats to float32 precision (a similarity summed in another order — BLAS
+    threads, a memory-mapped vs a loaded array — differs in its last bits)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def proc_stats(pid: int) -> tuple[float, int]:
+    """(CPU seconds, resident bytes) of process ``pid``, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    rss = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    return cpu, rss
 
 
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+
+
+def run_level(url: str, clients: int, duration: float, reqs, want, job_every: int, job_body: dict, pid: int) -> dict:
+    """``clients`` concurrent clients for ``duration`` seconds; one asyncio loop drives them all (50
+    client threads would spend the shared cores on their own interpreter lock, not on the server)."""
+    import asyncio
+
+    latencies: dict[str, list[float]] = {r: [] for r in (*QUICK, "/jobs")}
+    errors: dict[str, int] = {}
+    mismatches = [0]
+    job_ids: list[str] = []
+
+    async def client(c: httpx.AsyncClient, i: int, stop: float) -> None:
+        n = i * 7
+        while time.perf_counter() < stop:
+            n += 1
+            if job_every and n % job_every == 0:
+                route, body = "/jobs", job_body
+            else:
+                route, body = reqs[n % len(reqs)]
+            t = time.perf_counter()
+            try:
+                r = await c.post(route, json=body)
+            except httpx.HTTPError as exc:
+                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                continue
+            dt = time.perf_counter() - t
+            if r.status_code != (202 if route == "/jobs" else 200):
+                errors[str(r.status_code)] = errors.get(str(r.status_code), 0) + 1
+            elif route != "/jobs" and not same(r.json()["result"], want[_key(route, body)]):
+                mismatches[0] += 1
+            else:
+                latencies[route].append(dt)
+                if route == "/jobs":
+                    job_ids.append(r.json()["id"])
+
+    async def level() -> float:
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as c:
+            start = time.perf_counter()
+            await asyncio.gather(*(client(c, i, start + duration) for i in range(clients)))
+            return time.perf_counter() - start
+
+    cpu0, rss0 = proc_stats(pid)
+    wall = asyncio.run(level())
+    cpu1, rss1 = proc_stats(pid)
+    n_quick = sum(len(latencies[r]) for r in QUICK)
+    n_all = n_quick + len(latencies["/jobs"])
+    return {
+        "clients": clients, "seconds": round(wall, 2), "requests": n_all, "quick_requests": n_quick,
+        "requests_per_s": n_all / wall, "quick_per_s": n_quick / wall,
+        "routes": {r: {"n": len(v), "p50_ms": 1e3 * percentile(v, 0.5), "p99_ms": 1e3 * percentile(v, 0.99)}
+                   for r, v in latencies.items() if v},
+        "p99_ms_all_quick": 1e3 * percentile([x for r in QUICK for x in latencies[r]], 0.99),
+        "errors": errors, "result_mismatches": mismatches[0],
+        "server_cpu_ms_per_request": 1e3 * (cpu1 - cpu0) / max(1, n_all),
+        "server_rss_mb_before": rss0 / 2**20, "server_rss_mb_after": rss1 / 2**20, "jobs": job_ids,
+    }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--clients", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--cli-runs", type=int, default=4, help="CLI processes per query kind for the baseline")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--clients", default="1,4,16,50", help="Client counts, comma-separated.")
+    ap.add_argument("--duration", type=float, default=60.0, help="Seconds at each client count.")
+    ap.add_argument("--job-every", type=int, default=50, help="One request in N is a job submission (0: none).")
+    ap.add_argument("--json-out", type=Path, help="Also write the figures as JSON here.")
     args = ap.parse_args()
-    clients = max(1, min(args.clients, MAX_CLIENTS))
-    seconds = max(1.0, min(args.seconds, 120.0))
+    levels = [int(x) for x in args.clients.split(",") if x.strip()]
+    if not levels or min(levels) < 1 or args.duration <= 0:
+        ap.error("--clients needs positive counts and --duration a positive number of seconds")
 
     from geobias.sources import registry
 
     tmp = Path(tempfile.mkdtemp(prefix="geobias-bench-serve-"))
     if registry.is_installed("fr-spacy-md"):
-        vectors, extra, label = registry.vectors_dir(), {}, "fr-spacy-md (20,000 × 300)"
+        vectors, store, label = registry.vectors_dir(), "fr-spacy-md", "fr-spacy-md (20,000 × 300)"
     else:
         from geobias.store import save_store
 
         vectors = tmp / "vectors"
         vectors.mkdir()
         save_store(small_french_store(), vectors / "small-fr")
-        extra, label = {"store": "small-fr"}, "synthetic small-fr (fr-spacy-md not installed)"
-    qs = queries(extra)
-    env_cli = {"GEOBIAS_VECTORS_DIR": str(vectors)}
+        store, label = "small-fr", "synthetic small-fr (fr-spacy-md not installed)"
+    reqs = requests_for(store)
+    want = expected_results(vectors, reqs)
+    job_body = {"kind": "mweat", "params": {"lang": "fr", "vectors": store, "permutations": 10_000, "seed": 1}}
+    job_want = want[_key("/mweat", job_body["params"])]
+    print(f"store: {label}; {args.duration:g} s at each of {levels} clients; cores: {os.cpu_count()}; "
+          "the machine may be shared")
 
-    print(f"store: {label}; {clients} concurrent clients for {seconds:.0f} s; machine may be shared")
-    with ServerProcess(vectors, tmp / "data", "--workers", "1") as srv:
-        with httpx.Client(base_url=srv.url, timeout=120) as c:
-            t0 = time.perf_counter()
-            for route, body, _ in qs:  # open the store once (memory-mapped), as a running service has
-                assert c.post(route, json=body).status_code == 200
-            print(f"first requests (store opened): {time.perf_counter() - t0:.2f} s")
-            single = []
-            for _ in range(5):  # one client alone: the latency a user sees once the store is open
-                t = time.perf_counter()
-                assert c.post(qs[0][0], json=qs[0][1]).status_code == 200
-                single.append(time.perf_counter() - t)
-            lib = library_mweat_seconds(vectors, extra.get("store") or "fr-spacy-md")
-            print(f"single client, MWEAT 100,000 permutations: median {1000 * statistics.median(single):.1f} ms over HTTP; "
-                  f"the library call in this process {1000 * lib:.1f} ms (HTTP/library = {statistics.median(single) / lib:.2f}x)")
-        latencies: dict[str, list[float]] = {route: [] for route, _, _ in qs}
-        errors = []
-        stop = time.perf_counter() + seconds
-        lock = threading.Lock()
+    report: dict = {"store": label, "duration_s": args.duration, "cores": os.cpu_count(), "levels": []}
+    with ServerProcess(vectors, tmp / "data", "--workers", "1", "--max-queue", "100000", "--max-waiting", "1000",
+                       "--quiet") as srv, httpx.Client(base_url=srv.url, timeout=300) as c:
+        for route, body in reqs:  # open the store and warm every route once
+            assert c.post(route, json=body).status_code == 200
+        report["server_rss_mb_start"] = proc_stats(srv.proc.pid)[1] / 2**20
+        jobs: list[str] = []
+        for clients in levels:
+            level = run_level(srv.url, clients, args.duration, reqs, want, args.job_every, job_body, srv.proc.pid)
+            jobs += level.pop("jobs")
+            report["levels"].append(level)
+            routes = "  ".join(f"{r} p50 {v['p50_ms']:.1f} p99 {v['p99_ms']:.1f} ms" for r, v in level["routes"].items())
+            print(f"{clients:3d} clients: {level['requests_per_s']:7.1f} req/s  errors {sum(level['errors'].values())} "
+                  f"{level['errors'] or ''} mismatches {level['result_mismatches']}  server CPU "
+                  f"{level['server_cpu_ms_per_request']:.2f} ms/req  RSS {level['server_rss_mb_before']:.0f} → "
+                  f"{level['server_rss_mb_after']:.0f} MB\n             {routes}")
+        deadline = time.monotonic() + 600  # the jobs submitted under load: all done, same result as the CLI
+        bad_jobs = 0
+        for job_id in jobs:
+            while (job := c.get(f"/jobs/{job_id}").json())["state"] in ("queued", "running") and time.monotonic() < deadline:
+                time.sleep(0.2)
+            bad_jobs += job["state"] != "done" or not same(job["result"]["result"], job_want)
+        report["jobs"] = {"submitted": len(jobs), "not_done_or_different": bad_jobs}
+        report["server_rss_mb_end"] = proc_stats(srv.proc.pid)[1] / 2**20
+    print(f"jobs: {len(jobs)} submitted under load, {bad_jobs} not done or with another result than the CLI's")
 
-        def client(i: int) -> None:
-            with httpx.Client(base_url=srv.url, timeout=120) as c:
-                n = i
-                while time.perf_counter() < stop:
-                    route, body, _ = qs[n % len(qs)]
-                    n += 1
-                    t = time.perf_counter()
-                    r = c.post(route, json=body)
-                    dt = time.perf_counter() - t
-                    with lock:
-                        (latencies[route] if r.status_code == 200 else errors).append(dt)
-
-        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-        start = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        wall = time.perf_counter() - start
-
-    total = sum(len(v) for v in latencies.values())
-    print(f"service: {total} requests in {wall:.1f} s = {total / wall:.2f} req/s ({len(errors)} errors)")
-    service_mean = {}
-    for route, lat in latencies.items():
-        if lat:
-            service_mean[route] = statistics.mean(lat)
-            print(f"  {route:<11} n={len(lat):4d}  p50 {1000 * percentile(lat, 0.5):8.1f} ms  "
-                  f"p99 {1000 * percentile(lat, 0.99):8.1f} ms  mean {1000 * service_mean[route]:8.1f} ms")
-
-    import os
-
-    env = dict(os.environ, **env_cli)
-    cli_mean = {}
-    for route, _, argv in qs:
-        times = []
-        for _ in range(max(1, args.cli_runs)):
-            t = time.perf_counter()
-            r = subprocess.run([sys.executable, "-c", "from geobias.cli import main; main()", *argv],
-                               capture_output=True, env=env)
-            times.append(time.perf_counter() - t)
-            assert r.returncode == 0, r.stderr.decode()[-500:]
-        cli_mean[route] = statistics.mean(times)
-    cli_throughput = len(qs) / sum(cli_mean.values())
-    print(f"baseline: one `geobias` process per query, sequential: {cli_throughput:.2f} req/s")
-    for route in cli_mean:
-        if route in service_mean:
-            print(f"  {route:<11} CLI process {1000 * cli_mean[route]:8.1f} ms / service mean latency "
-                  f"{1000 * service_mean[route]:8.1f} ms = {cli_mean[route] / service_mean[route]:.1f}x")
-    print(f"throughput ratio service / CLI processes: {total / wall / cli_throughput:.1f}x")
+    by = {lv["clients"]: lv for lv in report["levels"]}
+    small = [lv["requests_per_s"] for n, lv in by.items() if n <= 16]
+    if 50 in by and small:
+        best = max(small)
+        fair = 50 / best
+        report["ratios"] = {"rps_50_over_best_1_16": by[50]["requests_per_s"] / best,
+                            "p99_50_over_littles_law": by[50]["p99_ms_all_quick"] / 1e3 / fair}
+        print(f"ratios: 50-client req/s ÷ best of 1–16 = {report['ratios']['rps_50_over_best_1_16']:.2f} (≥ 0.9 wanted); "
+              f"p99 at 50 ÷ (50 ÷ best rate = {1e3 * fair:.0f} ms) = {report['ratios']['p99_50_over_littles_law']:.2f} "
+              "(≤ 2 wanted)")
+    print(f"server RSS: {report['server_rss_mb_start']:.0f} MB after warm-up, {report['server_rss_mb_end']:.0f} MB at the end")
+    if args.json_out:
+        args.json_out.write_text(json.dumps(report, indent=2))
+        print(f"figures written to {args.json_out}")
 
 
 if __name__ == "__main__":

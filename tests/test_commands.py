@@ -167,7 +167,10 @@ def test_job_result_equals_cli_json(setup, kind):
     cli = _cli(setup, cmd.name, cli_params)
     job = _job(setup, kind, job_params)
     assert job["command"] == cli["command"] == cmd.name
-    assert _strip(job["result"], ignore) == _strip(cli["result"], ignore)
+    want = _strip(cli["result"], ignore)
+    if isinstance(want.get("model"), str):  # the service names a model folder, never its server path
+        want["model"] = Path(want["model"]).name
+    assert _strip(job["result"], ignore) == want
     assert job["inputs"]["options"].keys() == cli["inputs"]["options"].keys()  # one parameter model
 
 

@@ -98,9 +98,10 @@ def test_upload_then_analyse(server, small_file):
     a = c.post("/mweat", json={"lang": "fr", "store": "uploaded-fr", "permutations": 2000}).json()["result"]
     b = c.post("/mweat", json={"lang": "fr", "store": SMALL, "permutations": 2000}).json()["result"]
     assert a["statistic"] == pytest.approx(b["statistic"], abs=1e-5) and a["n_pairs"] == b["n_pairs"] > 10
-    # multipart form upload too
+    # multipart form upload too (a client, not a web page: it says so with the CSRF header)
     with open(small_file, "rb") as fh:
-        r = c.post("/stores", params={"name": "form-fr", "lang": "fr"}, files={"file": ("mine.vec", fh)})
+        r = c.post("/stores", params={"name": "form-fr", "lang": "fr"}, files={"file": ("mine.vec", fh)},
+                   headers={"X-Geobias-CSRF": "1"})
     assert r.status_code == 201, r.text
     assert r.json()["provenance"]["uploaded"] == "mine.vec"
     # names are never reused
@@ -168,7 +169,7 @@ def test_job_lifecycle_report_and_artifacts(server):
     c = server.client
     r = c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 3000, "seed": 1}})
     assert r.status_code == 202, r.text
-    assert r.headers["location"] == f"/jobs/{r.json()['id']}" and r.json()["state"] in ("queued", "running")
+    assert r.headers["location"] == f"/jobs/{r.json()['id']}" and r.json()["state"] in ("queued", "starting", "running")
     job = wait_job(c, r.json()["id"])
     assert job["state"] == "done", job
     # the job ran `geobias mweat --json`: the same result as the synchronous route
@@ -230,7 +231,7 @@ def test_cancel_and_queue_limit(tmp_path):
         running = c.post("/jobs", json=slow).json()
         # wait until the runner has taken the first job (else it still counts as queued)
         deadline = time.monotonic() + 60
-        while c.get(f"/jobs/{running['id']}").json()["state"] == "queued" and time.monotonic() < deadline:
+        while c.get(f"/jobs/{running['id']}").json()["state"] in ("queued", "starting") and time.monotonic() < deadline:
             time.sleep(0.1)
         first = c.get(f"/jobs/{running['id']}").json()
         assert first["state"] == "running", first
@@ -404,7 +405,7 @@ def test_restart_after_sigkill(tmp_path, small_file):
         again = c.get(f"/jobs/{done['id']}").json()
         assert again["state"] == "done" and again["result"] == done["result"]
         lost = c.get(f"/jobs/{slow['id']}").json()  # interrupted: queued again, the interruption kept
-        assert lost["state"] in ("queued", "running") and lost["error"] is None
+        assert lost["state"] in ("queued", "starting", "running") and lost["error"] is None
         assert [i["reason"] for i in lost["interruptions"]] == ["the server stopped while this job was running"]
         c.delete(f"/jobs/{slow['id']}")  # 500,000,000 permutations: not waited for
         assert wait_job(c, queued["id"])["state"] == "done"  # never started: run after the restart
@@ -477,7 +478,7 @@ def test_openapi_lists_every_route(server):
 
 def test_job_results_are_json_envelopes(server):
     jobs = server.client.get("/jobs").json()["jobs"]
-    assert jobs and all(j["state"] in ("queued", "running", "done", "failed", "cancelled") for j in jobs)
+    assert jobs and all(j["state"] in ("queued", "starting", "running", "done", "failed", "cancelled") for j in jobs)
     done = [j for j in jobs if j["state"] == "done"]
     for j in done[:3]:
         full = server.client.get(f"/jobs/{j['id']}").json()
@@ -537,3 +538,4 @@ def test_a_job_survives_five_kills_in_a_row(tmp_path):
     with sqlite3.connect(data / "jobs.sqlite3") as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert not [p for p in data.rglob("*") if p.name.endswith(".tmp")]
+

@@ -24,7 +24,20 @@ def serve_command(
         "--workers", help="Jobs run at once, each in its own process (the HTTP server is one process, so "
         "open stores are shared).")] = 2,
     token: Annotated[str | None, typer.Option(
-        "--token", help="Bearer token required on every request (default: $GEOBIAS_TOKEN).")] = None,
+        "--token", help="Bearer token required on every request. Visible to other users in `ps`: prefer "
+        "$GEOBIAS_TOKEN or --token-file.")] = None,
+    token_file: Annotated[Path | None, typer.Option(
+        "--token-file", help="Read the bearer token from this file (its first line).")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="A Host name served besides localhost/127.0.0.1/[::1] (repeatable; '*' for any). "
+        "Other names are refused, so that a web page cannot reach the server by rebinding its DNS name.")] = None,
+    quick_workers: Annotated[int | None, typer.Option(
+        "--quick-workers", help="Quick analyses computed at once (default: the CPU cores).")] = None,
+    max_waiting: Annotated[int, typer.Option(
+        "--max-waiting", help="Quick analyses waiting for a slot beyond which a request gets 503 + Retry-After.")] = 64,
+    body_timeout: Annotated[float, typer.Option(
+        "--body-timeout", help="Seconds a request may go without sending its body (408 after).")] = 60.0,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No start-up lines, no access log.")] = False,
     max_upload_mb: Annotated[int, typer.Option("--max-upload-mb", help="Largest vector-file upload.")] = 1024,
     max_queue: Annotated[int, typer.Option("--max-queue", help="Queued jobs beyond which POST /jobs answers 429.")] = 16,
     max_permutations: Annotated[int, typer.Option("--max-permutations", help="Cap on permutations per request.")] = 1_000_000,
@@ -47,7 +60,7 @@ def serve_command(
         raise GeobiasError(f"the service needs the serve extra: pip install 'geobias[serve]' ({exc.name} is missing)") from None
     from geobias.sources.registry import vectors_dir as default_vectors_dir
 
-    token = token or os.environ.get("GEOBIAS_TOKEN") or None
+    token, token_source = _token(token, token_file)
     if not is_loopback(host) and not token:
         raise InputError(f"--host {host} is not a loopback address: pass --token TOKEN (or set GEOBIAS_TOKEN) "
                          "so that only clients holding it can use the service")
@@ -59,11 +72,57 @@ def serve_command(
     config = ServiceConfig(
         vectors_dir=vectors_dir or default_vectors_dir(), data_dir=data_dir or default_data_dir(), token=token,
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
-        max_tries=max_tries,
+        max_tries=max_tries, allowed_hosts=tuple(allowed_host or ()), bind_host=host, quick_workers=quick_workers,
+        max_waiting=max_waiting, body_timeout=body_timeout, access_log=not quiet,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)
-    uvicorn.run(create_app(config), host=host, port=port, workers=1, log_level="warning", access_log=False)
+    app_ = create_app(config)
+    _log_to_stderr(quiet)
+    if not quiet:
+        shown = f"[{host}]" if ":" in host else host
+        typer.echo(f"geobias serve: http://{shown}:{port}/ (API docs at /docs)\n"
+                   f"  data directory: {config.data_dir}\n  stores: {config.vectors_dir}\n"
+                   f"  token: {token_source}\n  quick analyses: {config.quick_workers} at once, "
+                   f"{config.max_waiting} waiting; jobs: {config.workers} at once", err=True)
+    # h11's limits bound a request's head; Guard bounds its body (size, time); idle keep-alive closes
+    uvicorn.run(app_, host=host, port=port, workers=1, log_level="warning", access_log=False, timeout_keep_alive=5,
+                h11_max_incomplete_event_size=64 * 1024)
+
+
+def _token(token: str | None, token_file: Path | None) -> tuple[str | None, str]:
+    """The bearer token and where it came from: --token-file, --token (with a warning: other users
+    see it in `ps`), $GEOBIAS_TOKEN, or none."""
+    from geobias.errors import InputError
+
+    if token_file is not None:
+        try:
+            text = token_file.expanduser().read_text(encoding="utf-8").strip().splitlines()
+        except OSError as exc:
+            raise InputError(f"--token-file {token_file}: {exc.strerror or exc}") from None
+        if not text or not text[0].strip():
+            raise InputError(f"--token-file {token_file} is empty")
+        return text[0].strip(), f"--token-file {token_file}"
+    if token:
+        typer.echo("geobias serve: warning: --token is visible to every user of this machine in `ps`; "
+                   "prefer GEOBIAS_TOKEN or --token-file", err=True)
+        return token, "--token (visible in ps)"
+    env = os.environ.get("GEOBIAS_TOKEN") or None
+    if env:
+        return env, "$GEOBIAS_TOKEN"
+    return None, "none (anyone who can reach the port may use the service)"
+
+
+def _log_to_stderr(quiet: bool) -> None:
+    """The service's log (access lines, internal errors with their request id) on stderr."""
+    import logging
+
+    logger = logging.getLogger("geobias.service")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING if quiet else logging.INFO)
+    logger.propagate = False
 
 
 def _check_port(host: str, port: int) -> None:

@@ -72,6 +72,18 @@ class ServiceConfig:
         Times a job is started before it is given up: a job the server was running when it
         stopped (a crash, a kill) is queued again on the next start, at most ``max_tries - 1``
         times, each interruption recorded in the job.
+    allowed_hosts : tuple of str, default ()
+        ``Host`` names served besides loopback names and the bound address (``*``: any).
+    bind_host : str or None
+        The address the server listens on (its ``Host`` is accepted too).
+    quick_workers : int or None
+        Quick analyses computed at once (default: the CPU cores this process may use); the
+        others wait in a queue of ``max_waiting``, past which a request gets 503 + ``Retry-After``.
+    max_waiting : int, default 64
+    body_timeout : float, default 60
+        Seconds a request may go without sending any of its body (408 after).
+    access_log : bool, default True
+        One log line per request (method, path, status, milliseconds, request id).
     """
 
     vectors_dir: Path
@@ -86,6 +98,12 @@ class ServiceConfig:
     max_k: int = 1000
     max_tries: int = 3
     models_dir: Path | None = field(default=None)
+    allowed_hosts: tuple[str, ...] = ()
+    bind_host: str | None = None
+    quick_workers: int | None = None
+    max_waiting: int = 64
+    body_timeout: float = 60.0
+    access_log: bool = True
 
     def __post_init__(self) -> None:
         self.vectors_dir = Path(self.vectors_dir).expanduser().resolve()
@@ -96,3 +114,12 @@ class ServiceConfig:
             raise InputError(f"--max-tries must be at least 1; got {self.max_tries}")
         if self.workers < 1:
             raise InputError(f"--workers must be at least 1; got {self.workers}")
+        if self.quick_workers is None:
+            self.quick_workers = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        if self.quick_workers < 1:
+            raise InputError(f"--quick-workers must be at least 1; got {self.quick_workers}")
+        if self.max_waiting < 0:
+            raise InputError(f"--max-waiting must be at least 0; got {self.max_waiting}")
+        if not self.body_timeout > 0:
+            raise InputError(f"--body-timeout must be positive; got {self.body_timeout}")
+        self.allowed_hosts = tuple(self.allowed_hosts)

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from geobias.errors import ParameterError
+from geobias.errors import GeobiasError, ParameterError
 
 # The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
 PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
@@ -20,21 +20,75 @@ PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; s
 #: The error body of every 4xx and 5xx answer, for the OpenAPI description of every route.
 ERROR_SCHEMA = {"type": "object", "required": ["error"], "additionalProperties": False, "properties": {
     "error": {"type": "object", "required": ["type", "message"], "additionalProperties": False,
-              "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}
+              "properties": {"type": {"type": "string"}, "message": {"type": "string"},
+                             "request_id": {"type": "string"}}}}}
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
     for status, text in ((400, "Bad input (the message says what)"), (401, "Missing or wrong bearer token"),
                          (404, "No such store, job or route"), (405, "Method not allowed"),
+                         (403, "Cross-origin request refused"),
+                         (408, "The request body did not arrive in time"),
                          (409, "Name taken, or job already finished"), (413, "Body or upload too large"),
+                         (415, "A body that is not application/json"),
                          (422, "A parameter of the wrong type, out of range or above a cap; a word out of vocabulary"),
-                         (429, "Job queue full"))
+                         (429, "Job queue full"), (503, "Too many quick analyses waiting; retry after Retry-After seconds"))
 }
 
 
-def error(status: int, type_: str, message: str, headers: dict | None = None) -> JSONResponse:
-    """The one error shape: ``{"error": {"type", "message"}}`` with a one-line message."""
+def error(status: int, type_: str, message: str, headers: dict | None = None,
+          request_id: str | None = None) -> JSONResponse:
+    """The one error shape: ``{"error": {"type", "message"}}`` with a one-line message (and, for
+    an internal error, ``request_id``, which names the log line that holds the details)."""
     one_line = " ".join(str(message).split()) or type_
-    return JSONResponse({"error": {"type": type_, "message": one_line}}, status_code=status, headers=headers)
+    body: dict[str, Any] = {"type": type_, "message": one_line}
+    if request_id is not None:
+        body["request_id"] = request_id
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
+
+
+class Busy(GeobiasError):
+    """Every quick-analysis slot is taken and the wait queue is full (HTTP 503 + ``Retry-After``)."""
+
+    retry_after = 1
+
+
+class Admission:
+    """At most ``workers`` quick analyses compute at once (a capacity limiter on the threads they
+    run in); up to ``max_waiting`` more wait for a slot; past that a request gets :class:`Busy`.
+
+    Without it Starlette would run up to 40 of them at once in its thread pool, and CPU-bound
+    threads contending for one interpreter lock do less work per CPU second as they multiply.
+    """
+
+    def __init__(self, workers: int, max_waiting: int):
+        self.workers, self.max_waiting = workers, max_waiting
+        self.in_flight = 0
+        self._limiter = None
+
+    async def run(self, fn):
+        """``fn()`` in a worker thread once a slot is free.
+
+        Raises
+        ------
+        Busy
+            ``workers + max_waiting`` requests are already admitted.
+        """
+        import anyio
+
+        if self._limiter is None:  # created in the event loop, on first use
+            self._limiter = anyio.CapacityLimiter(self.workers)
+        if self.in_flight >= self.workers + self.max_waiting:
+            raise Busy(f"{self.in_flight} quick analyses are running or waiting (the limit is "
+                       f"{self.workers} + {self.max_waiting} waiting); retry shortly, or submit it as a job")
+        self.in_flight += 1
+        try:
+            return await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+        finally:
+            self.in_flight -= 1
+
+
+class UnsupportedMediaType(GeobiasError):
+    """A state-changing JSON route got another media type (HTTP 415)."""
 
 
 async def json_body(request: Request) -> dict[str, Any]:
@@ -42,11 +96,18 @@ async def json_body(request: Request) -> dict[str, Any]:
 
     Raises
     ------
+    UnsupportedMediaType
+        A non-empty body whose ``Content-Type`` is not JSON (HTTP 415).
     ParameterError
         Not JSON, or not an object (HTTP 422).
     """
+    raw = await request.body()
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if raw.strip() and not (ctype == "application/json" or ctype.endswith("+json")):
+        # a form or text/plain body is what a cross-origin page can send without a preflight
+        raise UnsupportedMediaType(f"the body must be application/json; got {ctype or 'no Content-Type'}")
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = json.loads(raw or b"{}")
     except ValueError as exc:
         raise ParameterError(f"the body is not valid JSON: {exc}") from None
     if not isinstance(body, dict):

@@ -23,7 +23,7 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
 table{border-collapse:collapse;margin:.8rem 0}caption{text-align:left;font-weight:600;padding:.3rem 0}
 td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top;font-size:.9rem}
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.state-done{color:#176f2c}.state-failed,.state-cancelled{color:#a4161a}.state-running,.state-queued{color:#8a5a00}
+.state-done{color:#176f2c}.state-failed,.state-cancelled{color:#a4161a}.state-running,.state-starting,.state-queued{color:#8a5a00}
 img.plot{max-width:100%;border:1px solid #ddd;margin:.5rem 0}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:.8rem}
 p.note{color:#666;font-size:.85rem}
 """
@@ -273,3 +273,13 @@ def report(job: dict[str, Any], artifacts_dir: Path) -> str:
     parts.append(f"<p class='note'>geobias {esc(env.get('geobias_version'))}; the JSON envelope is at "
                  f"<a href='/jobs/{esc(job['id'])}'>/jobs/{esc(job['id'])}</a>.</p>")
     return page(title, "".join(parts))
+
+
+def login(message: str = "") -> str:
+    """The token login form: posts the token once; the answer sets an ``HttpOnly; SameSite=Strict``
+    cookie that lets this browser read the pages."""
+    note = f'<p style="color:#a00">{esc(message)}</p>' if message else ""
+    return page("geobias: sign in", f"""<h1>geobias</h1>{note}
+<p>This server asks for its token. It is read once, here; the browser then keeps a cookie for the pages.</p>
+<form method="post" action="/login"><label>Token <input type="password" name="token" autofocus></label>
+<button type="submit">Sign in</button></form>""")

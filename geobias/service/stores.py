@@ -13,6 +13,7 @@ from typing import Any
 
 from geobias.errors import GeobiasError, InputError, VectorFormatError
 from geobias.service.config import ServiceConfig, check_name
+from geobias.service.redact import Redactor
 
 
 class StoreNotFound(GeobiasError):
@@ -38,6 +39,9 @@ class StoreManager:
         self.config = config
         self._open: dict[str, Any] = {}
         self._lock = threading.Lock()
+        #: Held while a store name is checked and taken (an upload's save, a job's publication).
+        self.publish_lock = threading.Lock()
+        self._redact = Redactor(config)
 
     # ------------------------------------------------------------------ listing
     def _path(self, name: str) -> Path:
@@ -72,7 +76,7 @@ class StoreManager:
         except (OSError, json.JSONDecodeError) as exc:
             raise VectorFormatError(f"store {name!r}: unreadable meta.json ({exc})") from None
         src = SOURCES.get(name)
-        prov = dict(meta.get("provenance") or {})
+        prov = self._redact(dict(meta.get("provenance") or {}))  # names, never the server's paths
         return {
             "name": name,
             "shape": [meta.get("n_words"), meta.get("dim")],
@@ -175,7 +179,10 @@ class StoreManager:
             store.provenance = {"uploaded": filename, "format": store.provenance.get("format"),
                                 "sha256_upload": sha256}
             self.config.vectors_dir.mkdir(parents=True, exist_ok=True)
-            save_store(store, dest)
+            with self.publish_lock:
+                if dest.exists():
+                    raise StoreExists(f"a store named {name!r} already exists; choose another name")
+                save_store(store, dest)
             return self.describe(name)
         except GeobiasError as exc:
             text = str(exc).replace(str((staged / "upload").resolve()), filename).replace(str(staged / "upload"), filename)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from geobias._progress import Progress
 
-PRELOAD = ["numpy", "scipy.stats", "sklearn.discriminant_analysis", "sklearn.model_selection", "faiss",
+PRELOAD = ["geobias.service._forkserver_guard", "numpy", "scipy.stats", "sklearn.discriminant_analysis", "sklearn.model_selection", "faiss",
            "matplotlib", "matplotlib.figure", "pydantic", "geobias.commands", "geobias.commands.static",
            "geobias.commands.bilingual", "geobias.metrics", "geobias.directions", "geobias.sources"]
 
@@ -45,6 +45,26 @@ def die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
     except OSError:
         pass
+
+
+def start_reaper() -> None:
+    """Fork a reaper into this process's (new) process group: when this process dies (killed
+    with the server, cancelled, or finished), the reaper SIGKILLs the whole group, so no child
+    a job started (a loader's worker, a tokenizer's pool) outlives it, then dies with it."""
+    parent = os.getpid()
+    if os.fork() != 0:
+        return
+    try:
+        signal.signal(signal.SIGHUP, lambda *_: os.killpg(0, signal.SIGKILL))
+        signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGHUP)
+        if os.getppid() != parent:  # the job died before the parent-death signal was armed
+            os.killpg(0, signal.SIGKILL)
+        os.closerange(3, 1024)
+        while True:
+            signal.pause()
+    finally:
+        os._exit(0)
 
 
 def _release_forkserver() -> None:
@@ -111,12 +131,17 @@ class JobProgress(Progress):
 
 
 def run_job(kind: str, params: dict, cwd: str, job_dir: str, env: dict[str, str]) -> None:
-    """Entry point of a job process: a new session (so a cancel kills the whole group), the
+    """Entry point of a job process: a new session (so a cancel kills the whole group) with a
+    reaper (:func:`start_reaper`), the
     job's working directory and environment, stray output to ``stdout.txt``/``stderr.txt``, then
     the command; exits 0 with ``result.json`` written, or 1 with ``error.json``."""
+    parent = os.getppid()
     die_with_parent()
+    if os.getppid() != parent:  # the fork server (and the service) died before the signal was armed
+        os._exit(1)
     _release_forkserver()
     os.setsid()
+    start_reaper()
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
@@ -132,7 +157,8 @@ def run_job(kind: str, params: dict, cwd: str, job_dir: str, env: dict[str, str]
 
     code = 0
     try:
-        _, envelope = execute(kind, params, progress=JobProgress(folder / "progress.json"))
+        # a job runs by choice and can be cancelled: the command layer's work budget does not apply
+        _, envelope = execute(kind, params, progress=JobProgress(folder / "progress.json"), budget=None)
         write_json(folder / "result.json", envelope)
     except GeobiasError as exc:
         write_json(folder / "error.json", {"type": type(exc).__name__, "message": " ".join(str(exc).split())})

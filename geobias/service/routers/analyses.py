@@ -24,15 +24,15 @@ def list_commands() -> dict[str, Any]:
 
 def _quick_route(cmd: Command) -> None:
     """``POST /{kind}``: validate the body with the command's parameter model, run it in the server
-    process on the open stores, answer the envelope (the same ``result`` as ``geobias {name} --json``)."""
+    process on the open stores (at most ``quick_workers`` at once: :class:`~geobias.service.http.Admission`),
+    answer the envelope (the same ``result`` as ``geobias {name} --json``, server paths redacted)."""
     from geobias.service.commands import run_quick
 
     async def route(request: Request) -> dict[str, Any]:
-        import anyio
-
         body = await http.json_body(request)
         config, stores = http.config(request), http.stores(request)
-        return await anyio.to_thread.run_sync(lambda: run_quick(config, stores, cmd.name, body))
+        envelope = await request.app.state.admission.run(lambda: run_quick(config, stores, cmd.name, body))
+        return request.app.state.redact(envelope)
 
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
                          description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",

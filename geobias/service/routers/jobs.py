@@ -53,7 +53,7 @@ def get_job(request: Request, job_id: str) -> dict[str, Any]:
 
 @router.delete("/jobs/{job_id}")
 def cancel_job(request: Request, job_id: str) -> dict[str, Any]:
-    """Cancel a queued or running job (its process is killed)."""
+    """Cancel a queued, starting or running job (its process is killed)."""
     return http.jobs(request).cancel(http.job_id(job_id))
 
 

@@ -1,0 +1,189 @@
+"""The service's door: what every request passes before a route sees it.
+
+In order: a request id (``X-Request-ID`` on every answer, and in the access log); the ``Host``
+header (a loopback name or one given with ``--allowed-host``: a web page that rebinds its own
+DNS name to 127.0.0.1 is refused, as Jupyter Server refuses it); the ``Origin`` of a
+state-changing request (a browser page of another origin may not POST, PUT, PATCH or DELETE);
+for a multipart upload, an ``Origin`` of this server or an ``X-Geobias-CSRF`` header (a custom
+header a cross-origin page cannot send without a CORS preflight, which this server never
+grants); the bearer token (scheme case-insensitive, RFC 9110 §11.1), or for pages the login
+cookie; then the body's size limits (413) and read timeout (408).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import time
+import uuid
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
+
+import anyio
+
+from geobias.service.config import ServiceConfig, is_loopback
+from geobias.service.http import error
+
+log = logging.getLogger("geobias.service")
+
+#: Methods that change the server's state: their ``Origin`` must be this server's.
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: The login cookie (``HttpOnly; SameSite=Strict``): a digest of the token, never the token.
+COOKIE = "geobias_session"
+CSRF_HEADER = b"x-geobias-csrf"
+
+
+class BodyTimeout(Exception):
+    """No part of the request body arrived within ``config.body_timeout`` seconds (HTTP 408)."""
+
+
+def session_value(token: str) -> str:
+    """The login cookie's value for ``token``: an HMAC of it, so the cookie never carries the token."""
+    return hmac.new(token.encode(), b"geobias-session", hashlib.sha256).hexdigest()
+
+
+def split_host(value: str) -> str:
+    """The host part of a ``Host`` header or ``Origin`` authority (``[::1]:8000`` → ``::1``)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def host_allowed(config: ServiceConfig, host_header: str) -> bool:
+    """A loopback name (``localhost``, 127.0.0.0/8, ``::1``), the bound address, or an
+    ``--allowed-host`` entry (``*`` allows every name)."""
+    host = split_host(host_header)
+    if not host:
+        return False
+    allowed = {h.lower() for h in config.allowed_hosts}
+    return "*" in allowed or host in allowed or is_loopback(host) or host == (config.bind_host or "").lower()
+
+
+class Guard:
+    """Pure ASGI middleware around the FastAPI app; see the module docstring for the checks.
+
+    ``POST /stores`` (an upload) may carry ``max_upload_bytes``, which the route enforces while
+    streaming; every other body is read here, up to ``max_body_bytes``, and replayed.
+    """
+
+    def __init__(self, app, config: ServiceConfig):
+        self.app, self.config = app, config
+        self._session = session_value(config.token) if config.token else None
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        rid = uuid.uuid4().hex[:12]
+        scope.setdefault("state", {})["request_id"] = rid
+        started, status = time.perf_counter(), [0]
+
+        async def send_with_id(message):
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+                message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", rid.encode())]}
+            await send(message)
+
+        try:
+            await self._handle(scope, receive, send_with_id)
+        finally:
+            if self.config.access_log:
+                client = scope.get("client") or ("-", 0)
+                query = scope.get("query_string", b"").decode("latin-1")
+                log.info('%s "%s %s%s" %s %.1f ms id=%s', client[0], scope["method"], scope["path"],
+                         "?" + query if query else "", status[0] or "-", (time.perf_counter() - started) * 1e3, rid)
+
+    async def _handle(self, scope, receive, send):
+        headers = {k.lower(): v for k, v in scope.get("headers") or []}
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not host_allowed(self.config, host):
+            return await error(400, "BadRequest", f"Host {host!r} is not served here: use localhost or 127.0.0.1, "
+                               "or start the server with --allowed-host NAME")(scope, receive, send)
+        method = scope["method"]
+        origin = headers.get(b"origin")
+        if method in UNSAFE and origin is not None and not self._same_origin(origin.decode("latin-1"), host):
+            return await error(403, "Forbidden", "cross-origin request refused: a page of another origin may not "
+                               "change this server's state")(scope, receive, send)
+        upload = method == "POST" and scope["path"].rstrip("/") == "/stores"
+        ctype = headers.get(b"content-type", b"").decode("latin-1").lower()
+        if upload and ctype.startswith("multipart/form-data") and origin is None and CSRF_HEADER not in headers:
+            return await error(403, "Forbidden", "a multipart upload needs this server's Origin or an X-Geobias-CSRF "
+                               "header (or send the file as the raw body)")(scope, receive, send)
+        if self.config.token is not None and scope["path"] != "/login" and not self._authorised(headers, method):
+            return await error(401, "Unauthorized", "missing or wrong bearer token (Authorization: Bearer TOKEN)",
+                               headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
+        limit = self.config.max_upload_bytes if upload else self.config.max_body_bytes
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            try:
+                n = int(declared)
+            except ValueError:
+                return await error(400, "BadRequest", "invalid Content-Length")(scope, receive, send)
+            if n > limit:
+                return await error(413, "PayloadTooLarge", f"request body of {n:,} bytes exceeds this service's limit of {limit:,}")(scope, receive, send)
+        timed = self._timed(receive)
+        if upload:
+            return await self.app(scope, timed, send)
+        chunks, size = [], 0
+        try:
+            while True:
+                message = await timed()
+                if message["type"] != "http.request":
+                    break
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    return await error(413, "PayloadTooLarge", f"request body exceeds this service's limit of {limit:,} bytes")(scope, receive, send)
+                chunks.append(chunk)
+                if not message.get("more_body"):
+                    break
+        except BodyTimeout:
+            return await error(408, "RequestTimeout", self._timeout_message(), headers={"Connection": "close"})(scope, receive, send)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send)
+
+    def _timeout_message(self) -> str:
+        return f"no request body arrived for {self.config.body_timeout:g} s"
+
+    def _timed(self, receive):
+        """``receive`` that raises :class:`BodyTimeout` when a body part takes longer than the limit."""
+        limit = self.config.body_timeout
+
+        async def timed():
+            try:
+                with anyio.fail_after(limit):
+                    return await receive()
+            except TimeoutError:
+                raise BodyTimeout(self._timeout_message()) from None
+
+        return timed
+
+    @staticmethod
+    def _same_origin(origin: str, host: str) -> bool:
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
+
+    def _authorised(self, headers: dict[bytes, bytes], method: str) -> bool:
+        given = headers.get(b"authorization", b"").decode("latin-1").strip()
+        scheme, _, value = given.partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.config.token.encode()):
+            return True
+        if method in ("GET", "HEAD") and b"cookie" in headers:  # the pages, after /login
+            cookie = SimpleCookie()
+            try:
+                cookie.load(headers[b"cookie"].decode("latin-1"))
+            except Exception:  # noqa: BLE001 - a malformed cookie is no login
+                return False
+            morsel = cookie.get(COOKIE)
+            return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._session.encode())
+        return False

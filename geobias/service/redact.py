@@ -1,0 +1,65 @@
+"""Answers that name stores and artefacts, never the server's paths.
+
+A result, an error message or a store's provenance may carry a path the library wrote into it (a
+store's origin file, a job's output folder, a reader's message). :class:`Redactor` rewrites every
+string of an answer before it leaves: a path under the vectors directory becomes the store's
+name, a path in a job's folder becomes the artefact's name, and any other absolute path its last
+component.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from geobias.service.config import ServiceConfig
+
+# An absolute POSIX path of two or more components, not part of a URL or a relative path.
+_ABS_PATH = re.compile(r"(?<![\w.~:/\-])/(?:[^\s/'\"(),;<>`]+/)+([^\s/'\"(),;<>`]*)")
+
+
+class Redactor:
+    """Rewrite the server's paths in strings, lists and dicts (JSON values).
+
+    Parameters
+    ----------
+    config : ServiceConfig
+        Its ``vectors_dir``, ``data_dir`` and ``models_dir`` are the known prefixes.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> r = Redactor(ServiceConfig(vectors_dir=Path("/srv/v"), data_dir=Path("/srv/d")))
+    >>> r.text("saved to /srv/v/my-store; read /home/me/words.txt")
+    'saved to my-store; read words.txt'
+    """
+
+    def __init__(self, config: ServiceConfig):
+        self.config = config
+
+    def _prefixes(self, job_id: str | None) -> list[tuple[str, str]]:
+        c = self.config
+        pairs = []
+        if job_id is not None:
+            pairs += [(f"{c.vectors_dir}/.job-{job_id}-", ""), (f"{c.data_dir}/jobs/{job_id}/artifacts/", ""),
+                      (f"{c.data_dir}/jobs/{job_id}/artifacts", "artifacts")]
+        pairs += [(f"{c.vectors_dir}/", ""), (f"{c.models_dir}/", ""), (f"{c.data_dir}/", "")]
+        return pairs
+
+    def text(self, value: str, job_id: str | None = None) -> str:
+        """``value`` with every server path replaced by a name."""
+        if "/" not in value:
+            return value
+        for prefix, repl in self._prefixes(job_id):
+            value = value.replace(prefix, repl)
+        return _ABS_PATH.sub(lambda m: m.group(1) or "/", value)
+
+    def __call__(self, value: Any, job_id: str | None = None) -> Any:
+        """``value`` (a JSON value) with :meth:`text` applied to every string, keys included."""
+        if isinstance(value, str):
+            return self.text(value, job_id)
+        if isinstance(value, dict):
+            return {self.text(k, job_id) if isinstance(k, str) else k: self(v, job_id) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self(v, job_id) for v in value]
+        return value
