@@ -252,40 +252,6 @@ def test_admission_bounds_running_and_waiting():
     assert adm.in_flight == 0
 
 
-def test_admission_serves_waiting_requests_first_come_first_served():
-    """A freed slot goes to the longest waiter, never to a later arrival, and a waiter that is
-    cancelled gives its place up (the slots all come back)."""
-    import asyncio
-    import time
-
-    from geobias.service.http import Admission
-
-    adm = Admission(workers=1, max_waiting=20)
-    order: list[int] = []
-
-    def work(i):
-        def run():
-            time.sleep(0.01)
-            order.append(i)
-        return run
-
-    async def main():
-        tasks = []
-        for i in range(8):
-            tasks.append(asyncio.create_task(adm.run(work(i))))
-            await asyncio.sleep(0.001)  # arrival order 0, 1, 2, ...
-        victim = asyncio.create_task(adm.run(work(99)))
-        await asyncio.sleep(0.001)
-        victim.cancel()
-        await asyncio.gather(*tasks)
-        late = await adm.run(work(8))
-        return late
-
-    asyncio.run(main())
-    assert order == list(range(9))  # served in arrival order; the cancelled waiter never ran
-    assert adm._free == 1 and not adm._waiting and adm.in_flight == 0
-
-
 def test_full_queue_answers_503_with_retry_after(tmp_path):
     app, c = _app(tmp_path, quick_workers=1, max_waiting=0)
     app.app.state.admission.in_flight = 1  # one analysis computing, none may wait

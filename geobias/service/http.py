@@ -3,7 +3,6 @@ headers of HTML pages, and access to the application's configuration, stores and
 
 from __future__ import annotations
 
-import collections
 import json
 import re
 from typing import Any
@@ -64,38 +63,10 @@ class Admission:
     def __init__(self, workers: int, max_waiting: int):
         self.workers, self.max_waiting = workers, max_waiting
         self.in_flight = 0
-        self._free = workers
-        self._waiting: collections.deque = collections.deque()
-
-    async def _acquire(self) -> None:
-        """A slot, first come first served: a freed slot goes to the longest waiter, never to a
-        request that arrived after it (no barging, so no request waits behind later ones)."""
-        import asyncio
-
-        if self._free > 0 and not self._waiting:
-            self._free -= 1
-            return
-        slot = asyncio.get_running_loop().create_future()
-        self._waiting.append(slot)
-        try:
-            await slot
-        except BaseException:
-            if not slot.cancelled() and slot.done():
-                self._release()  # it was handed a slot it will not use
-            else:
-                self._waiting.remove(slot)
-            raise
-
-    def _release(self) -> None:
-        while self._waiting:
-            slot = self._waiting.popleft()
-            if not slot.done():
-                slot.set_result(None)  # the slot passes straight to the longest waiter
-                return
-        self._free += 1
+        self._limiter = None
 
     async def run(self, fn):
-        """``fn()`` in a worker thread once a slot is free (first come, first served).
+        """``fn()`` in a worker thread once a slot is free.
 
         Raises
         ------
@@ -104,16 +75,14 @@ class Admission:
         """
         import anyio
 
+        if self._limiter is None:  # created in the event loop, on first use
+            self._limiter = anyio.CapacityLimiter(self.workers)
         if self.in_flight >= self.workers + self.max_waiting:
             raise Busy(f"{self.in_flight} quick analyses are running or waiting (the limit is "
                        f"{self.workers} + {self.max_waiting} waiting); retry shortly, or submit it as a job")
         self.in_flight += 1
         try:
-            await self._acquire()
-            try:
-                return await anyio.to_thread.run_sync(fn)
-            finally:
-                self._release()
+            return await anyio.to_thread.run_sync(fn, limiter=self._limiter)
         finally:
             self.in_flight -= 1
 
