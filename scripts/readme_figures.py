@@ -478,6 +478,38 @@ def use_m3_table(rec: dict) -> str:
         f"vectors.\n")
 
 
+def use_m3_space(rec: dict) -> str:
+    """Cosines across languages and a neighbour list in the shared USE space."""
+    r = rec["result"]
+    c = r["cosines"]
+    nb = ", ".join(r["neighbors_enfermera"])
+    return (f"In the shared space, cos(enfermera, nurse) = {c['enfermera/nurse']:.2f} and cos(mesa, table) = "
+            f"{c['mesa/table']:.2f}; the nearest neighbours of *enfermera* in `use-m3-es` are *{nb}*.\n")
+
+
+def use_m3_translation(rec: dict) -> str:
+    """Word translation in the raw USE space against the Procrustes-aligned one (evaluate-es)."""
+    t = rec["result"]["translation_raw"]
+    aligned = load("evaluate-es")["result"]["table"]["original"]
+    nn, cs = t["nn"], t["csls"]
+    return (f"With no Procrustes at all, `translate-eval` gives P@1 {100 * nn['p_at_1']:.1f} % (nearest neighbour) and "
+            f"{100 * cs['p_at_1']:.1f} % (CSLS), P@5 {100 * nn['p_at_5']:.1f} / {100 * cs['p_at_5']:.1f} %, on the MUSE "
+            f"es-en test dictionary ({nn['n_queries']:,} of its {nn['n_source_words']:,} Spanish words in the store; "
+            f"candidates: the {rec['result']['n_target_words']:,} English words), against "
+            f"{100 * aligned['p_at_1_nn_src_tgt']:.1f} / {100 * aligned['p_at_1_csls_src_tgt']:.1f} % after Procrustes.\n")
+
+
+def use_m3_similarity(rec: dict) -> str:
+    """Word similarity on the USE stores and on French fastText."""
+    s = rec["result"]["similarity"]
+    f = lambda k: (f"{s[k]['pearson']:.3f} / {s[k]['spearman']:.3f} ({s[k]['n_covered']} of "  # noqa: E731
+                   f"{s[k]['n_pairs']})")
+    return (f"Spanish word similarity on `use-m3-es` (Pearson / Spearman, pairs covered): ES RG-65 "
+            f"{f('use-m3-es:ES_RG-65')}, ES WS-353 {f('use-m3-es:ES_WS-353')}, ES SemEval-2017 "
+            f"{f('use-m3-es:ES_SEMEVAL17')} (its multi-word entries are not in a word store). For reference FR RG-65: "
+            f"{f('use-m3-fr:FR_RG-65')} on `use-m3-fr` against {f('fr-spacy-md:FR_RG-65')} on `fr-spacy-md`.\n")
+
+
 #: block name → (reproduction file, renderer)
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-fr": ("evaluate-fr", evaluate_table),
@@ -489,6 +521,9 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-es-reading": ("evaluate-es", evaluate_es_reading),
     "seat": ("seat", seat_table),
     "use-m3": ("use-m3", use_m3_table),
+    "use-m3-space": ("use-m3-space", use_m3_space),
+    "use-m3-translation": ("use-m3-space", use_m3_translation),
+    "use-m3-similarity": ("use-m3-space", use_m3_similarity),
     "metrics-fr": ("metrics-fr", metrics_fr),
     "recoverability": ("recoverability-en", recoverability_table),
     "erasure-fr": ("erasure-fr", erasure_table),

@@ -163,6 +163,43 @@ def _use_m3(shared: Path) -> dict:
     return out
 
 
+def _use_m3_space(shared: Path) -> dict:
+    """The shared USE space: cross-language cosines, a neighbour list, word translation with no
+    alignment, and word similarity on the use-m3 and fastText stores."""
+    import numpy as np
+
+    from geobias.commands import execute
+    from geobias.evaluation.similarity import word_similarity
+    from geobias.sources.registry import load_installed
+
+    es, en = load_installed("use-m3-es").normalized(), load_installed("use-m3-en").normalized()
+    cos = {f"{a}/{b}": float(np.dot(es[a].astype(np.float64), en[b].astype(np.float64)))
+           for a, b in (("enfermera", "nurse"), ("mesa", "table"))}
+    _, nb = execute("neighbors", {"word": "enfermera", "lang": "es", "vectors": "use-m3-es", "k": 5})
+    _, tr = execute("translate-eval", {"src": "es", "tgt": "en", "src_vectors": "use-m3-es",
+                                       "tgt_vectors": "use-m3-en",
+                                       "dictionary": str(shared / "muse" / "dictionaries" / "es-en.5000-6500.txt")})
+    t = tr["result"]
+    sims = {}
+    w = shared / "wordsim" / "monolingual"
+    for store, files in (("use-m3-es", ("ES_RG-65", "ES_WS-353", "ES_SEMEVAL17")), ("use-m3-fr", ("FR_RG-65",)),
+                         ("fr-spacy-md", ("FR_RG-65",))):
+        vectors = load_installed(store)
+        for f in files:
+            r = word_similarity(vectors, w / f"{f}.txt")
+            sims[f"{store}:{f}"] = {"pearson": r.pearson, "spearman": r.spearman, "n_covered": r.n_covered,
+                                    "n_pairs": r.n_pairs}
+    return {
+        "cosines": cos,
+        "neighbors_enfermera": [x["word"] for x in nb["result"]["neighbors"]],
+        "translation_raw": {m: {"p_at_1": t[m]["precision"]["p_at_1"], "p_at_5": t[m]["precision"]["p_at_5"],
+                                "n_queries": t[m]["n_queries"], "n_source_words": t[m]["n_source_words"]}
+                            for m in ("nn", "csls")},
+        "n_target_words": len(en),
+        "similarity": sims,
+    }
+
+
 REPRODUCTIONS = {
     r.name: r for r in (
         Reproduction("mweat-fr", "mweat", lambda s: {"lang": "fr"}, ("fr-spacy-md",), False,
@@ -196,6 +233,9 @@ REPRODUCTIONS = {
                      "(scripts/reproduce.py metrics-fr)", func=_metrics_fr),
         Reproduction("use-m3", "", lambda s: {}, ("fr-spacy-md", "use-m3-fr", "use-m3-es", "use-m3-de"), False,
                      "geobias directions|mweat --lang LANG --vectors STORE (scripts/reproduce.py use-m3)", func=_use_m3),
+        Reproduction("use-m3-space", "", lambda s: {}, ("use-m3-es", "use-m3-en", "use-m3-fr", "fr-spacy-md"), True,
+                     "scripts/reproduce.py use-m3-space (neighbors, translate-eval, word similarity)",
+                     func=_use_m3_space),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
         Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,
