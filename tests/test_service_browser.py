@@ -90,3 +90,30 @@ def test_home_and_report_in_chromium(browser, server_with_job):
     shot = SCREENSHOT_DIR / "service-report.png"
     assert browser.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_docs_and_redoc_render_offline_in_chromium(browser, server_with_job):
+    """/docs (Swagger UI) and /redoc (ReDoc) render their API pages from the package's own files:
+    the browser is sent to them with every non-loopback host unreachable (a proxy that does not
+    exist), so a CDN asset could not load; the rendered page must still show the API."""
+    pytest.importorskip("fastapi_offline", reason="fastapi-offline is not installed (serve extra)")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    srv, _ = server_with_job
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*://cdn.jsdelivr.net/*", "*://unpkg.com/*",
+                                                                 "*://fonts.googleapis.com/*", "https://*"]})
+    try:
+        browser.get(srv.url + "/docs")
+        WebDriverWait(browser, 60).until(ec.presence_of_element_located((By.CSS_SELECTOR, ".swagger-ui .info .title")))
+        assert "geobias" in browser.find_element(By.CSS_SELECTOR, ".swagger-ui .info .title").text
+        assert browser.find_elements(By.CSS_SELECTOR, ".opblock"), "Swagger UI lists the operations"
+        SCREENSHOT_DIR.mkdir(exist_ok=True)
+        browser.save_screenshot(str(SCREENSHOT_DIR / "docs-offline.png"))
+        browser.get(srv.url + "/redoc")
+        WebDriverWait(browser, 60).until(lambda d: "POST" in d.find_element(By.TAG_NAME, "body").text.upper()
+                                         and "geobias" in d.find_element(By.TAG_NAME, "body").text)
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
