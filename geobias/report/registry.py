@@ -76,8 +76,11 @@ def render_table(console, result: Any, **options: Any) -> None:
     fn(console, result, **_accepted(fn, options))
 
 
-class _Collector:
-    """A console stand-in that keeps what a renderer prints (tables, groups, text)."""
+class Collector:
+    """A console stand-in that keeps what a renderer prints (tables, groups, text); the CSV
+    writer here and the service's HTML pages read what it kept."""
+
+    is_terminal = False
 
     def __init__(self):
         self.items: list[Any] = []
@@ -86,7 +89,8 @@ class _Collector:
         self.items.extend(objects)
 
 
-def _plain(x: Any) -> str:
+def plain_text(x: Any) -> str:
+    """A cell, header or title as plain text (rich markup and ``Text`` styles dropped; ``None`` is empty)."""
     from rich.text import Text
 
     if isinstance(x, Text):
@@ -109,11 +113,11 @@ def _tables(obj: Any) -> list[tuple[str, list[str], list[list[str]]]]:
     if isinstance(obj, Group):
         return [t for r in obj.renderables for t in _tables(r)]
     if isinstance(obj, Table):
-        cells = [[_plain(c) for c in col.cells] for col in obj.columns]
+        cells = [[plain_text(c) for c in col.cells] for col in obj.columns]
         n = max((len(c) for c in cells), default=0)
         rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
-        header = [_plain(c.header).replace("\n", " ") for c in obj.columns] if obj.show_header else []
-        return [(_plain(obj.title) if obj.title else "", header, rows)]
+        header = [plain_text(c.header).replace("\n", " ") for c in obj.columns] if obj.show_header else []
+        return [(plain_text(obj.title) if obj.title else "", header, rows)]
     return []
 
 
@@ -137,7 +141,7 @@ def render_csv(out, result: Any, **options: Any) -> int:
     """
     import csv
 
-    collector = _Collector()
+    collector = Collector()
     render_table(collector, result, **options)
     tables = [t for item in collector.items for t in _tables(item)]
     writer = csv.writer(out, lineterminator="\n")

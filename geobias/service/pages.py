@@ -17,6 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from geobias.report.registry import Collector, plain_text
+
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;color:#222;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
@@ -69,29 +71,6 @@ def simple_table(headers: list[str], rows: list[list[Any]], caption: str = "", r
 
 
 # ----------------------------------------------------------------------------- rich → HTML
-class _Collector:
-    """Stands in for a rich ``Console``: collects what a CLI renderer prints."""
-
-    is_terminal = False
-
-    def __init__(self):
-        self.items: list[Any] = []
-
-    def print(self, *objects, **_kwargs) -> None:
-        self.items.extend(objects)
-
-
-def _plain(x: Any) -> str:
-    from rich.text import Text
-
-    if isinstance(x, Text):
-        return x.plain
-    if isinstance(x, str):
-        try:
-            return Text.from_markup(x).plain
-        except Exception:  # noqa: BLE001 - not markup after all
-            return x
-    return str(x)
 
 
 def rich_to_html(obj: Any) -> str:
@@ -105,16 +84,16 @@ def rich_to_html(obj: Any) -> str:
         return "".join(rich_to_html(r) for r in obj.renderables)
     if isinstance(obj, Table):
         columns = obj.columns
-        cells = [[_plain(c) for c in col.cells] for col in columns]
+        cells = [[plain_text(c) for c in col.cells] for col in columns]
         n = max((len(c) for c in cells), default=0)
         rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
-        headers = [_plain(c.header).replace("\n", " ") for c in columns] if obj.show_header else []
-        return simple_table(headers, rows, caption=_plain(obj.title) if obj.title else "")
-    return f"<p>{esc(_plain(obj))}</p>"
+        headers = [plain_text(c.header).replace("\n", " ") for c in columns] if obj.show_header else []
+        return simple_table(headers, rows, caption=plain_text(obj.title) if obj.title else "")
+    return f"<p>{esc(plain_text(obj))}</p>"
 
 
 def render_cli(renderer) -> str:
-    console = _Collector()
+    console = Collector()
     renderer(console)
     return "".join(rich_to_html(x) for x in console.items)
 
@@ -131,7 +110,7 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
         obj = get(kind).load_result(result)
     except (GeobiasError, TypeError, ValueError, ImportError, AttributeError):
         return None
-    console = _Collector()
+    console = Collector()
     render_table(console, obj, **{**params, "top": 15})
     return "".join(rich_to_html(x) for x in console.items)
 
