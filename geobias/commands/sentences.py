@@ -4,30 +4,26 @@ aware) and ``crows-pairs`` (Nangia et al. 2020, masked LMs)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import Field
 
-from geobias.commands._base import Params, command
-from geobias.commands._fields import Lang, Seed, WordSet
+from geobias.commands._base import command
+from geobias.commands._fields import Lang, Seed
+from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
-from geobias.errors import ParameterError
 
 
-class SeatParams(Params):
+class SeatParams(WeatQuery):
     """Parameters of ``seat``: WEAT over template sentences encoded by a sentence encoder."""
+
+    DEFAULT_TEST: ClassVar[str] = "career-family-terms"
+    KIND: ClassVar[str] = "SEAT"
 
     lang: Lang = Field(description="Language of the words and templates (en, es, fr, de).")
     encoder: str = Field("use-m3", description=(
         "use-m3 (the multilingual Universal Sentence Encoder v3, installed with geobias), minilm-l6, a Hugging Face "
         "id or a local encoder folder (mean pooling over its last layer)."))
-    test: str | None = Field(None, description="Built-in WEAT test: career-family, career-family-terms, math-arts, "
-                                               "science-arts or flowers-insects (default career-family-terms).")
-    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
-    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
-    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
-                                         description="Attribute set A.")
-    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
-                                         description="Attribute set B.")
     permutations: int = Field(10_000, ge=1, le=10_000_000, description="Monte-Carlo permutations of the sentences.")
     seed: Seed = 0
     device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
@@ -35,36 +31,15 @@ class SeatParams(Params):
     trust_pickle: bool = Field(False, description="Allow a local encoder folder with only pickled weights.")
     force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
 
-    def word_sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
-        """``(X, Y, A, B, test name)``: the user's four sets, or the built-in test's."""
-        from geobias import wordlists
-
-        if self.targets_x is not None:
-            return list(self.targets_x), list(self.targets_y), list(self.attributes_a), list(self.attributes_b), "custom"
-        test = self.test or "career-family-terms"
-        w = wordlists.weat_test(self.lang, test)
-        return list(w.X), list(w.Y), list(w.A), list(w.B), test
-
     def work(self):
         """One permutation test over the sentences of X ∪ Y (every template of every word)."""
         from geobias.commands._permutations import permutation_work
         from geobias.metrics.seat import noun_genders, read_templates, sentences_for
 
-        X, Y, *_ = self.word_sets()
+        X, Y, *_ = self.sets()
         templates, genders = read_templates(self.lang), noun_genders(self.lang)
         n_x, n_y = len(sentences_for(X, templates, genders)), len(sentences_for(Y, templates, genders))
         return permutation_work(n_x + n_y, n_x, self.permutations, "auto")
-
-    @model_validator(mode="after")
-    def _sets(self):
-        own = [f for f in ("targets_x", "targets_y", "attributes_a", "attributes_b") if getattr(self, f) is not None]
-        if own and len(own) != 4:
-            missing = next(f for f in ("targets_x", "targets_y", "attributes_a", "attributes_b") if f not in own)
-            raise ParameterError("give all four sets (targets_x, targets_y, attributes_a, attributes_b) or a `test`",
-                                 missing)
-        if own and self.test is not None:
-            raise ParameterError("give a `test` or your own four sets, not both", "test")
-        return self
 
 
 @command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
@@ -73,7 +48,7 @@ def seat(p: SeatParams, *, progress=None):
     from geobias.contextual.sentence_encoders import sentence_encoder
     from geobias.metrics.seat import seat as run_seat
 
-    *sets, test = p.word_sets()
+    *sets, test = p.sets()
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
     return run_seat(encode, tuple(sets), lang=p.lang, encoder_name=p.encoder, test=test, n_permutations=p.permutations,

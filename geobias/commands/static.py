@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
 
@@ -233,22 +233,22 @@ def mweat(p: MweatParams, *, progress=None):
                             progress=advance)
 
 
-class WeatParams(StoreParams, PermutationParams):
-    """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
+class WeatQuery(Params):
+    """A WEAT-style query: a built-in test (``DEFAULT_TEST`` when none is named) or your own four
+    sets, all four or none (WEAT and SEAT share it)."""
 
-    test: str | None = Field(None, description="Built-in test: career-family (the default), career-family-terms, "
-                                               "math-arts, science-arts or flowers-insects (control).")
+    DEFAULT_TEST: ClassVar[str] = "career-family"
+    KIND: ClassVar[str] = "WEAT"
+
+    test: str | None = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
+                                               "science-arts or flowers-insects (control); default career-family "
+                                               "(WEAT) or career-family-terms (SEAT).")
     targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
     targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
     attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
                                          description="Attribute set A.")
     attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
                                          description="Attribute set B.")
-    similarity: Similarity = "cosine"
-    alternative: Alternative = Field(
-        "greater", description="greater (Caliskan et al.), less or two-sided.")
-    oov: Oov = "ignore"
-    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     _ROLES = ("targets_x", "targets_y", "attributes_a", "attributes_b")
 
@@ -257,7 +257,8 @@ class WeatParams(StoreParams, PermutationParams):
         given = [r for r in self._ROLES if getattr(self, r) is not None]
         if given and len(given) != 4:
             missing = [r for r in self._ROLES if getattr(self, r) is None]
-            raise ParameterError(f"your own WEAT needs all four sets; missing {', '.join(missing)}", missing[0])
+            raise ParameterError(f"give all four sets for your own {self.KIND}; missing {', '.join(missing)}",
+                                 missing[0])
         if given and self.test is not None:
             raise ParameterError("give test or your own sets (targets_x ...), not both", "test")
         return self
@@ -269,8 +270,19 @@ class WeatParams(StoreParams, PermutationParams):
         if self.targets_x is not None:
             return (list(self.targets_x), list(self.targets_y), list(self.attributes_a), list(self.attributes_b),
                     "custom")
-        sets = wordlists.weat_test(need_lang(self.lang, "WEAT tests"), self.test or "career-family")
-        return sets.X, sets.Y, sets.A, sets.B, sets.name
+        sets = wordlists.weat_test(need_lang(getattr(self, "lang", None), f"{self.KIND} tests"),
+                                   self.test or self.DEFAULT_TEST)
+        return list(sets.X), list(sets.Y), list(sets.A), list(sets.B), sets.name
+
+
+class WeatParams(StoreParams, PermutationParams, WeatQuery):
+    """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
+
+    similarity: Similarity = "cosine"
+    alternative: Alternative = Field(
+        "greater", description="greater (Caliskan et al.), less or two-sided.")
+    oov: Oov = "ignore"
+    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     def work(self):
         """One permutation test over X ∪ Y (sizes before OOV words are dropped)."""
