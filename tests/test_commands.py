@@ -73,7 +73,9 @@ def _cli(setup, name: str, params: dict) -> dict:
     argv = [*name.split()]
     for key, value in params.items():
         option = {"k": "-k"}.get(key, "--" + key.replace("_", "-"))
-        if isinstance(value, bool):
+        if name == "neighbors" and key == "word":  # the query word is an argument
+            argv.append(value)
+        elif isinstance(value, bool):
             argv += [option] if value else []
         elif isinstance(value, list):
             argv += [option, ",".join(map(str, value))]
@@ -128,6 +130,13 @@ def cases(setup):
         "probe-association": ({"model": model}, {"sentences": "sentences"}, ()),
         "vectors-pool": ({"model": model, "words": ["he", "she", "nurse"]}, None, ("path",)),
         "seat": ({"lang": "en", "test": "math-arts", "permutations": 500}, None, ()),
+        "neighbors": ({"lang": "fr", "vectors": "small-fr", "word": "avocat", "k": 5}, None, ()),
+        "ripa": ({"lang": "fr", "vectors": "small-fr"}, None, ()),
+        **{kind: ({"lang": "fr", "vectors": "small-fr", "test": "career-family"}, None, ())
+           for kind in ("rnsb", "ect", "mac")},
+        "rnd": ({"lang": "fr", "vectors": "small-fr", "test": "career-family", "permutations": 200}, None, ()),
+        "translate-eval": ({"src": "fr", "tgt": "en", "src_vectors": "syn-fr", "tgt_vectors": "syn-en"},
+                           {"dictionary": "test_dictionary"}, ("dictionary",)),
         "recoverability": ({"lang": "fr", "vectors": "small-fr", "methods": "leace", "n_biased": 20, "n_classify": 40,
                             "n_train": 30, "n_neighbors": 5}, None, ()),
     }

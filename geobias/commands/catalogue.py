@@ -132,7 +132,7 @@ class RndParams(QueryParams, PermutationParams):
                                 self.permutation_method, paired=paired)
 
 
-@command("rnd", RndParams, quick=True, job=False, result="geobias.metrics.rnd.RndResult")
+@command("rnd", RndParams, quick=True, result="geobias.metrics.rnd.RndResult")
 def rnd(p: RndParams, *, progress=None):
     """RND: relative norm distance Σ ‖w − mean A‖ − ‖w − mean B‖ (Garg et al. 2018), with a permutation p-value.
 
@@ -166,7 +166,7 @@ class RnsbParams(QueryParams):
     seed: Seed = 0
 
 
-@command("rnsb", RnsbParams, quick=True, job=False, result="geobias.metrics.rnsb.RnsbResult")
+@command("rnsb", RnsbParams, quick=True, result="geobias.metrics.rnsb.RnsbResult")
 def rnsb(p: RnsbParams, *, progress=None):
     """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
 
@@ -179,7 +179,7 @@ def rnsb(p: RnsbParams, *, progress=None):
     return rnsb_metric(store, X, Y, A, B, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
 
 
-@command("ect", QueryParams, quick=True, job=False, result="geobias.metrics.ect.EctResult")
+@command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
 def ect(p: QueryParams, *, progress=None):
     """ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).
 
@@ -192,7 +192,7 @@ def ect(p: QueryParams, *, progress=None):
     return ect_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
 
 
-@command("mac", QueryParams, quick=True, job=False, result="geobias.metrics.mac.MacResult")
+@command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
 def mac(p: QueryParams, *, progress=None):
     """MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).
 

@@ -403,7 +403,7 @@ class NeighborsParams(StoreParams):
         "use and saved with an installed store)."))
 
 
-@command("neighbors", NeighborsParams, quick=True, job=False, result="geobias.store.neighbors.NeighborsResult")
+@command("neighbors", NeighborsParams, quick=True, result="geobias.store.neighbors.NeighborsResult")
 def neighbors(p: NeighborsParams, *, progress=None):
     """Nearest neighbours of a word by cosine similarity.
 
@@ -427,7 +427,7 @@ class RipaParams(StoreParams):
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
 
-@command("ripa", RipaParams, quick=True, job=False, result="geobias.metrics.ripa.RipaResult")
+@command("ripa", RipaParams, quick=True, result="geobias.metrics.ripa.RipaResult")
 def ripa(p: RipaParams, *, progress=None):
     """RIPA: the inner product of each target word with the relation vector of gendered word pairs.
 

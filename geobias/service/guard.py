@@ -178,7 +178,9 @@ class Guard:
         scheme, _, value = given.partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.config.token.encode()):
             return True
-        if method in ("GET", "HEAD") and b"cookie" in headers:  # the pages, after /login
+        # the pages after /login; the web app's own requests too, which name this server's Origin
+        # (an unsafe request from another origin was refused above; the cookie is SameSite=Strict)
+        if (method in ("GET", "HEAD") or b"origin" in headers) and b"cookie" in headers:
             cookie = SimpleCookie()
             try:
                 cookie.load(headers[b"cookie"].decode("latin-1"))
