@@ -177,6 +177,9 @@ def test_token_login_lets_the_app_submit_same_origin_only(tmp_path):
     with ServerProcess(tmp_path / "vectors", tmp_path / "data", "--workers", "1", "--token-file", str(token_file)) as srv, \
             httpx.Client(base_url=srv.url, timeout=60) as c:
         assert c.get("/app").status_code == 401
+        # a browser asking for a page is sent to the login form
+        page = c.get("/app", headers={"Accept": "text/html,application/xhtml+xml"}, follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == "/login"
         login = c.post("/login", data={"token": TOKEN}, follow_redirects=False)
         assert login.status_code == 303
         assert c.get("/app/mweat").status_code == 200  # the cookie opens the pages
