@@ -35,7 +35,8 @@ class QueryParams(StoreParams):
     """The query of a catalogue metric: WEAT's four sets, a built-in test, or the language's defaults."""
 
     test: str | None = Field(None, description="Built-in WEAT test (english variant): career-family, "
-                                               "career-family-terms, math-arts, science-arts or flowers-insects.")
+                                               "career-family-terms, math-arts, science-arts, math-arts-names, science-arts-names "
+                                               "or flowers-insects.")
     targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description=(
         "Target set X (grammatical variant: the masculine forms); default: the language's occupations."))
     targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description=(

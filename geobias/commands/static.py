@@ -241,7 +241,8 @@ class WeatQuery(Params):
     KIND: ClassVar[str] = "WEAT"
 
     test: str | None = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
-                                               "science-arts or flowers-insects (control); default career-family "
+                                               "science-arts, math-arts-names, science-arts-names (May et al.'s "
+                                               "7b, 8b) or flowers-insects (control); default career-family "
                                                "(WEAT) or career-family-terms (SEAT).")
     targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
     targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
