@@ -60,7 +60,9 @@ class AtlasParams(Params):
                                                     "partitions exist).")
     seed: Seed = 0
     max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender of the LDA (default: all).")
-    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
+    lost_vocabulary_threshold: LostVocabularyThreshold = Field(LOST_VOCABULARY_THRESHOLD, description=(
+        "A WEAT or MWEAT whose word set lost more than this share to the store's vocabulary is reported as an "
+        "error instead of a figure (WEFE's lost_vocabulary_threshold; per set; 1 turns the check off)."))
 
     #: Installing a store is a choice for a local run; the service opens the stores it has.
     local_only: ClassVar[tuple[str, ...]] = ("vocab_size",)
