@@ -21,7 +21,9 @@ covers. A cell loads the language's store and runs, each on the project's own wo
 * **correlation with English** over the occupations that share an English translation (Zhou et al.
   Figure 4, generalised): Pearson and Spearman of the per-occupation projection bias against
   ``<E, d_PCA(en)>`` in the family's English store, and Figure 4's own form, Spearman of
-  ``s(E, A_en, B_en)`` against ``|s(w_m, A, B)| − |s(w_f, A, B)|`` (as ``geobias correlate``).
+  ``s(E, A_en, B_en)`` against ``|s(w_m, A, B)| − |s(w_f, A, B)|`` (as ``geobias correlate``;
+  against ``s(w, A, B)`` in a language without grammatical gender, whose occupations have one
+  form: ``wordlists.single_occupations`` where the module has it).
 
 Every metric of a cell has the same keys (:data:`METRIC_KEYS`): ``status`` is ``"ok"``,
 ``"not available"`` (a word list the language does not have: the reason names it),
@@ -213,6 +215,37 @@ def _neuter_nouns(lang: str) -> list[str]:
     return wordlists.read_word_file(path)
 
 
+def _occupation_list(lang: str) -> list:
+    """The language's occupations as ``TwoFormWord(feminine, masculine, english)``: its two-form list,
+    else (a language without grammatical gender, when ``wordlists`` has ``single_occupations``) its
+    single-form list with both forms equal.
+
+    Raises
+    ------
+    InputError
+        Neither list exists for the language.
+    """
+    from geobias import wordlists
+
+    try:
+        return wordlists.occupations(lang)
+    except InputError:
+        single = getattr(wordlists, "single_occupations", None)
+        if single is None:
+            raise
+        try:
+            return [wordlists.TwoFormWord(word, word, english) for word, english in single(lang)]
+        except InputError:
+            raise InputError(f"no occupation list (two-form or single-form) for {lang}") from None
+
+
+def _has_gender(language, gender: str) -> bool | None:
+    """Whether ``language`` has the grammatical ``gender``; ``None`` when the language record does
+    not say (no ``genders`` attribute)."""
+    genders = getattr(language, "genders", None)
+    return None if genders is None else gender in genders
+
+
 def _unit(store, words: list[str]) -> tuple[list[str], np.ndarray]:
     lk = store.lookup(words, oov="ignore", unit=True)
     return lk.words, lk.vectors.astype(np.float64)
@@ -235,8 +268,9 @@ def _directions(store, lang: str, language, lists: _Lists, opts: dict, out: dict
     nouns = None
     if language.grammatical_gender:
         nouns = lists.get("gendered nouns", lambda: wordlists.gendered_nouns(lang), lambda v: v[0] + v[1])
-    neuter = lists.get("neuter nouns", lambda: _neuter_nouns(lang), lambda v: v) if language.grammatical_gender \
-        else None
+    has_neuter = _has_gender(language, "neuter")
+    neuter = lists.get("neuter nouns", lambda: _neuter_nouns(lang), lambda v: v) \
+        if language.grammatical_gender and has_neuter is not False else None
     if pairs is None:
         why = lists.unavailable("definitional pairs")
         for key in ("d_pca_explained_variance", "lda_cv_accuracy", "cos_dpca_dg", "neuter_on_dg"):
@@ -266,6 +300,8 @@ def _directions(store, lang: str, language, lists: _Lists, opts: dict, out: dict
     out["d_pca_explained_variance"] = _metric(value=ev[0], n=n_pairs, explained_variance_ratio=ev[:5])
     if not language.grammatical_gender:
         out["neuter_on_dg"] = _metric(NOT_APPLICABLE, reason=f"{language.name} has no grammatical gender")
+    elif has_neuter is False:
+        out["neuter_on_dg"] = _metric(NOT_APPLICABLE, reason=f"{language.name} has no neuter gender")
     elif neuter is None:
         out["neuter_on_dg"] = _metric(NOT_AVAILABLE, reason=lists.unavailable("neuter nouns"))
     elif d_g is None:
@@ -398,7 +434,7 @@ def _english(en_store, occupations_en: list[str], opts: dict) -> tuple[dict[str,
     return proj, assoc
 
 
-def _correlations(store, lang: str, occupations, rows: list[dict], attributes, cell: dict, out: dict,
+def _correlations(store, lang: str, language, occupations, rows: list[dict], attributes, cell: dict, out: dict,
                   record: dict) -> None:
     from scipy import stats
 
@@ -455,8 +491,13 @@ def _correlations(store, lang: str, occupations, rows: list[dict], attributes, c
 
     s_m = association(store, [r["masculine"] for r in shared], male, female)
     s_f = association(store, [r["feminine"] for r in shared], male, female)
-    rho, p = stats.spearmanr([assoc_en[r["english"]] for r in shared], np.abs(s_m) - np.abs(s_f))
-    out["corr_en_fig4_spearman"] = _metric(value=float(rho), p_value=float(p), n=len(shared))
+    if language.grammatical_gender:  # Figure 4: the signed MWEAT bias |s(w_m)| − |s(w_f)|
+        local, form = np.abs(s_m) - np.abs(s_f), "|s(w_m, A, B)| - |s(w_f, A, B)|"
+    else:  # one form per occupation: its own association, WEAT against WEAT
+        local, form = s_m, "s(w, A, B)"
+    rho, p = stats.spearmanr([assoc_en[r["english"]] for r in shared], local)
+    out["corr_en_fig4_spearman"] = _metric(value=float(rho), p_value=float(p), n=len(shared),
+                                           form=f"s(E, A_en, B_en) against {form}")
 
 
 def run_cell(cell: dict, guard: Callable[..., None] | None = None) -> dict:
@@ -493,8 +534,8 @@ def run_cell(cell: dict, guard: Callable[..., None] | None = None) -> dict:
         metrics: dict[str, dict] = {}
         d_pca, d_g, d_s = _directions(store, lang, language, lists, opts, metrics)
         _weats(store, lang, lists, opts, guard, metrics)
-        occupations = lists.get("occupations", lambda: wordlists.occupations(lang),
-                                lambda v: [w for o in v for w in (o.masculine, o.feminine)])
+        occupations = lists.get("occupations", lambda: _occupation_list(lang),
+                                lambda v: [w for o in v for w in dict.fromkeys((o.masculine, o.feminine))])
         attributes = lists.get("attribute words", lambda: wordlists.attribute_words(lang), lambda v: v[0] + v[1])
         _mweat(store, lang, language, occupations, attributes, opts, guard, metrics)
         rows, method = [], None
@@ -509,7 +550,7 @@ def run_cell(cell: dict, guard: Callable[..., None] | None = None) -> dict:
                                                  method=method) if rows else \
                 _metric(ERROR, reason="every occupation is out of vocabulary")
         if rows:
-            _correlations(store, lang, occupations, rows, attributes, cell, metrics, lists.record)
+            _correlations(store, lang, language, occupations, rows, attributes, cell, metrics, lists.record)
         else:
             for key in ("corr_en_pearson", "corr_en_spearman", "corr_en_fig4_spearman"):
                 metrics[key] = _metric(metrics["occupation_bias"]["status"] if lang != "en" else NOT_APPLICABLE,
