@@ -266,7 +266,12 @@ def _directions(store, lang: str, language, lists: _Lists, opts: dict, out: dict
     pairs = lists.get("definitional pairs", lambda: wordlists.definitional_pairs(lang),
                       lambda v: [w for p in v for w in p])
     nouns = None
-    if language.grammatical_gender:
+    # a language whose genders exclude masculine/feminine (Dutch: common/neuter) has no d_g to fit
+    no_fm = language.grammatical_gender and (_has_gender(language, "masculine") is False
+                                             or _has_gender(language, "feminine") is False)
+    no_fm_why = f"{language.name} has no masculine/feminine noun classes (its genders: " \
+                f"{', '.join(getattr(language, 'genders', ()))})"
+    if language.grammatical_gender and not no_fm:
         nouns = lists.get("gendered nouns", lambda: wordlists.gendered_nouns(lang), lambda v: v[0] + v[1])
     has_neuter = _has_gender(language, "neuter")
     neuter = lists.get("neuter nouns", lambda: _neuter_nouns(lang), lambda v: v) \
@@ -289,7 +294,10 @@ def _directions(store, lang: str, language, lists: _Lists, opts: dict, out: dict
         ev, n_pairs, d_pca, d_g = [float(v) for v in sem.explained_variance_ratio_], len(sem.pairs_), \
             sem.direction_, None
         d_s = d_pca
-        if language.grammatical_gender:
+        if no_fm:
+            out["lda_cv_accuracy"] = _metric(NOT_APPLICABLE, reason=no_fm_why)
+            out["cos_dpca_dg"] = _metric(NOT_APPLICABLE, reason=no_fm_why)
+        elif language.grammatical_gender:
             why = lists.unavailable("gendered nouns")
             out["lda_cv_accuracy"] = _metric(NOT_AVAILABLE, reason=why)
             out["cos_dpca_dg"] = _metric(NOT_AVAILABLE, reason=why)
@@ -304,6 +312,8 @@ def _directions(store, lang: str, language, lists: _Lists, opts: dict, out: dict
         out["neuter_on_dg"] = _metric(NOT_APPLICABLE, reason=f"{language.name} has no neuter gender")
     elif neuter is None:
         out["neuter_on_dg"] = _metric(NOT_AVAILABLE, reason=lists.unavailable("neuter nouns"))
+    elif d_g is None and no_fm:
+        out["neuter_on_dg"] = _metric(NOT_APPLICABLE, reason=no_fm_why + ": no masculine-feminine d_g")
     elif d_g is None:
         out["neuter_on_dg"] = _metric(NOT_AVAILABLE, reason=lists.unavailable("gendered nouns") + " (no d_g)")
     else:

@@ -125,9 +125,40 @@ def job_report(job_dir: str | Path) -> Path | None:
 
 # ------------------------------------------------------------------------------------ figures
 def _png(fig) -> str:
+    import warnings
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    with warnings.catch_warnings():  # a glyph the font lacks: _drawable chose the label already
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _charmap() -> set[int]:
+    """Code points of matplotlib's default font (DejaVu Sans has no CJK, Thai or Korean glyphs)."""
+    global _CHARMAP
+    if _CHARMAP is None:
+        try:
+            from matplotlib import font_manager, ft2font
+
+            _CHARMAP = set(ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
+        except Exception:  # noqa: BLE001 - no font information: draw words as they are
+            _CHARMAP = set()
+    return _CHARMAP
+
+
+_CHARMAP: set[int] | None = None
+
+
+def _drawable(word: str, english: str) -> str:
+    """``word`` if the plot's font can draw it (and it is not in a right-to-left script, which
+    matplotlib draws unshaped), else its English translation in brackets (the HTML tables, drawn by
+    the browser's fonts, always show the word itself)."""
+    chars = _charmap()
+    rtl = any(0x0590 <= ord(ch) <= 0x08FF or 0xFB1D <= ord(ch) <= 0xFEFF for ch in word)  # drawn unshaped, reversed
+    if not rtl and (not chars or all(ord(ch) in chars for ch in word)):
+        return word
+    return f"[{english}]" if english else "[?]"
 
 
 def heatmap_values(result: AtlasResult) -> tuple[list[str], list[str], np.ndarray]:
@@ -182,7 +213,8 @@ def plot_plane(cell: dict):
                    label={"m": "masculine forms", "f": "feminine forms"}[form])
     top = sorted(rows, key=lambda r: -abs(r["bias"]))[:12]
     for r in top:
-        ax.annotate(r["masculine"], (r["x_m"], r["y_m"]), fontsize=6, xytext=(2, 2), textcoords="offset points")
+        ax.annotate(_drawable(r["masculine"], r["english"]), (r["x_m"], r["y_m"]), fontsize=6, xytext=(2, 2),
+                    textcoords="offset points")
     ax.axhline(0, color="grey", lw=0.5)
     ax.axvline(0, color="grey", lw=0.5)
     ax.set_xlabel("semantic ⟨w, d_PCA⟩ (masculine →)")
@@ -210,7 +242,8 @@ def most_biased(cell: dict, top: int = 15) -> list[dict]:
 
 def _label(r: dict) -> str:
     forms = r["masculine"] if r["masculine"] == r["feminine"] else f"{r['masculine']}/{r['feminine']}"
-    return forms if r["english"] in ("", r["masculine"]) else f"{forms} ({r['english']})"
+    forms = _drawable(forms, r["english"])
+    return forms if r["english"] in ("", r["masculine"]) or forms.startswith("[") else f"{forms} ({r['english']})"
 
 
 # ------------------------------------------------------------------------------------ HTML
