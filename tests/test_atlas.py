@@ -299,3 +299,45 @@ def test_report_in_chromium(atlas, tmp_path):
                    for img in images)
     finally:
         driver.quit()
+
+
+# ----------------------------------------------------------------------------- languages to come
+def test_single_form_occupations_and_declared_genders(monkeypatch):
+    """A language without grammatical gender takes its one-form occupations (``single_occupations``,
+    where the word-list module has it); a language record that names its genders decides whether
+    neuter and the masculine-feminine LDA apply."""
+    from dataclasses import dataclass
+
+    from geobias import wordlists
+    from geobias.evaluation import atlas as atlas_module
+
+    def no_two_form(lang):
+        raise InputError(f"no word list 'occupations.tsv' for language {lang!r}")
+
+    monkeypatch.setattr(wordlists, "occupations", no_two_form)
+    monkeypatch.setattr(wordlists, "single_occupations", lambda lang: [("医者", "doctor"), ("看護師", "nurse")],
+                        raising=False)
+    rows = atlas_module._occupation_list("en")
+    assert [(o.feminine, o.masculine, o.english) for o in rows] == [("医者", "医者", "doctor"),
+                                                                    ("看護師", "看護師", "nurse")]
+    monkeypatch.delattr(wordlists, "single_occupations")
+    with pytest.raises(InputError, match="occupations.tsv"):
+        atlas_module._occupation_list("en")
+
+    @dataclass
+    class Lang:
+        name: str
+        grammatical_gender: bool
+        genders: tuple
+
+    assert atlas_module._has_gender(Lang("Dutch", True, ("common", "neuter")), "masculine") is False
+    assert atlas_module._has_gender(Lang("German", True, ("feminine", "masculine", "neuter")), "neuter") is True
+    assert atlas_module._has_gender(object(), "neuter") is None  # today's records do not say
+
+
+def test_plot_labels_fall_back_to_english():
+    from geobias.report.atlas import _drawable
+
+    assert _drawable("médico", "doctor") == "médico"
+    assert _drawable("医者", "doctor") == "[doctor]"  # no CJK glyph in matplotlib's default font
+    assert _drawable("طبيب", "doctor") == "[doctor]"  # right-to-left: matplotlib would draw it unshaped
