@@ -229,6 +229,10 @@ def test_a_family_without_stores_is_one_line(tmp_path, monkeypatch):
     assert "\n" not in str(info.value)
     with pytest.raises(InputError, match="unknown language 'xx'"):
         run("atlas", family="use-m3", langs=["xx"])
+    from geobias.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="vocab_size applies to the use-m3 family only"):
+        run("atlas", family="muse", vocab_size=300)
 
 
 def test_a_cell_that_fails_is_reported_and_the_atlas_goes_on(vectors, tmp_path, monkeypatch):

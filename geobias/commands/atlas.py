@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from geobias._progress import reporter
 from geobias.choices import AtlasFamily, Engine
@@ -16,7 +16,7 @@ from geobias.commands._guards import (
     LostVocabularyThreshold,
     check_lost_vocabulary,
 )
-from geobias.errors import GeobiasError, InputError
+from geobias.errors import GeobiasError, InputError, ParameterError
 
 
 def _langs(value: Any) -> Any:
@@ -67,6 +67,12 @@ class AtlasParams(Params):
     #: Installing a store is a choice for a local run; the service opens the stores it has.
     local_only: ClassVar[tuple[str, ...]] = ("vocab_size",)
 
+    @model_validator(mode="after")
+    def _vocab_size(self):
+        if self.vocab_size is not None and self.family != "use-m3":
+            raise ParameterError(f"vocab_size applies to the use-m3 family only, not to {self.family}", "vocab_size")
+        return self
+
     def work(self) -> Estimate:
         """Per language at most three WEATs and two MWEAT statistics, each ``permutations``
         partitions (fewer where the exact test is smaller)."""
@@ -111,8 +117,6 @@ def _prepare_stores(p: AtlasParams, cells: list[dict], ui) -> None:
     names = list(dict.fromkeys([c["store"] for c in cells] + [c["en_store"] for c in cells if c["en_store"]]))
     missing = [n for n in names if not is_installed(n)]
     local = [n for n in missing if installs_locally(SOURCES[n])]
-    if p.vocab_size is not None and any(SOURCES[n].kind != "encoder" for n in names):
-        raise InputError(f"vocab_size applies to the use-m3 family only, not to {p.family}")
     if len(missing) == len(names) and not local:
         raise GeobiasError(f"no {p.family} store is installed ({', '.join(names)}): install them first with "
                            f"`geobias vectors install {names[0]}` (a download) or use --family use-m3")
