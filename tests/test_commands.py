@@ -43,6 +43,9 @@ def setup(tmp_path_factory):
     pair = write_word_list_pair(root, person_pairs=True)
     save_store(read_vectors(pair / "fr.txt", lang="fr"), vectors / "syn-fr")
     save_store(read_vectors(pair / "en.txt", lang="en"), vectors / "syn-en")
+    # the atlas reads a family's registry names: small stores under use-m3-fr and use-m3-en
+    save_store(small_french_store(), vectors / "use-m3-fr")
+    save_store(read_vectors(pair / "en.txt", lang="en"), vectors / "use-m3-en")
     texts = {"dictionary": (pair / "dico.txt").read_text(encoding="utf-8"),
              "test_dictionary": (pair / "test.txt").read_text(encoding="utf-8"),
              "sentences": "sentence\ttarget\tattribute\nhe is a nurse .\the\tnurse\nshe is a nurse .\tshe\tnurse\n"}
@@ -137,6 +140,7 @@ def cases(setup):
         "rnd": ({"lang": "fr", "vectors": "small-fr", "test": "career-family", "permutations": 200}, None, ()),
         "translate-eval": ({"src": "fr", "tgt": "en", "src_vectors": "syn-fr", "tgt_vectors": "syn-en"},
                            {"dictionary": "test_dictionary"}, ("dictionary",)),
+        "atlas": ({"langs": "fr,en", "permutations": 300, "max_per_class": 20}, None, ("engine",)),
         "recoverability": ({"lang": "fr", "vectors": "small-fr", "methods": "leace", "n_biased": 20, "n_classify": 40,
                             "n_train": 30, "n_neighbors": 5}, None, ()),
     }
@@ -198,7 +202,7 @@ def test_every_cli_command_is_a_registered_command():
     registry = {c.name for c in commands()}
     assert written <= registry  # every hand-written command is an adapter over a registered one
     assert registry - written == {"ripa", "rnd", "rnsb", "ect", "mac", "recoverability", "seat", "crows-pairs",
-                                   "stereoset"}  # the rest get theirs from the model (geobias.cli._generated)
+                                   "stereoset", "atlas"}  # the rest get theirs from the model (geobias.cli._generated)
     assert set(catalogue()) == registry
 
 
