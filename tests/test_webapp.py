@@ -31,6 +31,7 @@ def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("webapp")
     (root / "vectors").mkdir()
     save_store(small_french_store(), root / "vectors" / SMALL)
+    save_store(small_french_store(), root / "vectors" / "use-m3-fr")  # for an atlas job over fr
     with ServerProcess(root / "vectors", root / "data", "--workers", "1") as srv, \
             httpx.Client(base_url=srv.url, timeout=120) as client:
         yield srv, client
@@ -192,3 +193,21 @@ def test_token_login_lets_the_app_submit_same_origin_only(tmp_path):
         # another origin is refused before the token is looked at
         assert c.post("/jobs", json=body, headers={"Origin": "http://evil.example"}).status_code == 403
         c.delete(f"/jobs/{ok.json()['id']}", headers={"Origin": srv.url})
+
+
+def test_an_atlas_job_serves_its_report(server, mweat_job):
+    _, client = server
+    job = client.post("/jobs", json={"kind": "atlas", "params": {"langs": "fr", "permutations": 200,
+                                                                "max_per_class": 20}}).json()
+    job = _wait(client, job["id"], timeout=300)
+    assert job["state"] == "done", job.get("error")
+    page = client.get(f"/jobs/{job['id']}/atlas/index.html")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert "French" in page.text and "<script" not in page.text
+    parquet = client.get(f"/jobs/{job['id']}/atlas/atlas.parquet")
+    assert parquet.status_code == 200 and parquet.content[:4] == b"PAR1"
+    assert json.loads(client.get(f"/jobs/{job['id']}/atlas/atlas.json").text)
+    assert f"/jobs/{job['id']}/atlas/index.html" in client.get(f"/app/jobs/{job['id']}/view").text
+    assert client.get(f"/jobs/{job['id']}/atlas/secrets.txt").status_code == 404
+    assert client.get(f"/jobs/{mweat_job['id']}/atlas/index.html").status_code == 404

@@ -291,6 +291,9 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     env = job.get("result") or {}
     plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
     links = [f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
+    if job["kind"] == "atlas":
+        links = [f"<a href='/jobs/{jid}/atlas/index.html'>the atlas report (HTML)</a>",
+                 f"<a download href='/jobs/{jid}/atlas/atlas.parquet'>atlas.parquet</a>", *links]
     links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>CSV: {esc(t.caption or f'table {i + 1}')}</a>"
               for i, t in enumerate(tables)]
     for i, p in enumerate(plots):

@@ -108,6 +108,27 @@ def plot(request: Request, job_id: str, index: int, fmt: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{job["id"]}-plot-{index}.{fmt}"'})
 
 
+ATLAS_FILES = {"index.html": "text/html; charset=utf-8", "atlas.json": "application/json",
+               "atlas.parquet": "application/vnd.apache.parquet"}
+
+
+@router.get("/jobs/{job_id}/atlas/{name}")
+def atlas_file(request: Request, job_id: str, name: str) -> Response:
+    """A finished ``atlas`` job's report: ``index.html`` (self-contained: styles and images
+    inline), ``atlas.json`` or ``atlas.parquet``."""
+    from geobias.report.atlas import job_report
+
+    if name not in ATLAS_FILES:
+        raise JobNotFound(f"an atlas report has {', '.join(ATLAS_FILES)}; no {name!r}")
+    job = _done(request, job_id)
+    page = job_report(http.jobs(request).job_dir(job["id"])) if job["kind"] == "atlas" else None
+    if page is None:
+        raise JobNotFound(f"job {job['id']} ({job['command']}) has no atlas report")
+    headers = dict(http.PAGE_HEADERS) if name == "index.html" else {
+        "Content-Disposition": f'attachment; filename="{job["id"]}-{name}"'}
+    return Response((page.parent / name).read_bytes(), media_type=ATLAS_FILES[name], headers=headers)
+
+
 @router.get("/compare", response_class=HTMLResponse, include_in_schema=False)
 def compare(request: Request, a: str | None = None, b: str | None = None) -> HTMLResponse:
     """Two finished runs side by side (pick them from the lists)."""
