@@ -29,6 +29,9 @@ def erasure_command(
     seeds: Annotated[str, typer.Option("--seeds", help="Comma list of seeds (intervals are over seeds).")] = "0,1,2,3,4",
     fit_fraction: Annotated[float, typer.Option("--fit-fraction", help="Share of the fit person pairs drawn per seed.")] = 0.8,
     permutations: Annotated[int, typer.Option("--permutations", help="MWEAT/WEAT permutations.")] = 10_000,
+    recoverability: Annotated[bool, typer.Option(
+        "--recoverability", help="Add Gonen & Goldberg's (2019) recovery tests as rows, per seed (bias on d_s, or "
+        "d_PCA for en, in the original space).")] = False,
     plot: Plot = None,
     force: BudgetPlotForce = False,
     limit: Limit = None,

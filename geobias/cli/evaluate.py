@@ -43,6 +43,9 @@ def evaluate_command(
     shift_adjectives: Annotated[bool, typer.Option(
         "--shift-adjectives", help="Shift also moves the two-form adjective pairs (ours, not the paper's: eq. 3-4 "
         "move two-form nouns). They are the word-pair translation seeds, so this edits Table 2's own queries.")] = False,
+    recoverability: Annotated[bool, typer.Option(
+        "--recoverability", help="Add Gonen & Goldberg's (2019) recovery tests as rows: k-means and SVM accuracy on "
+        "the most biased words, r(bias, male share of 100-NN); bias on d_s in the original space (not in Zhou et al.).")] = False,
     plot: Plot = None,
     force: BudgetPlotForce = False,
     limit: Limit = None,

@@ -221,6 +221,9 @@ class EvaluateParams(TwoStores):
     shift_adjectives: bool = Field(False, description=(
         "Shift also moves the two-form adjective pairs (ours, not the paper's: eq. 3-4 move two-form nouns). They "
         "are the word-pair translation seeds, so this edits Table 2's own queries."))
+    recoverability: bool = Field(False, description=(
+        "Add Gonen & Goldberg's (2019) recovery tests as rows (k-means and SVM accuracy on the most biased words, "
+        "r(bias, male share of 100-NN)), bias measured on d_s in the original space; not in Zhou et al."))
     plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
                                                 "method's d_s, before and after) here.")
     force: bool = _FORCE
@@ -274,7 +277,7 @@ def evaluate(p: EvaluateParams, *, progress=None):
     with reporter(progress).status("evaluating") as update, text_path(p.wordsim, "wordsim") as sim:
         result = evaluate_methods(src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations,
                                   seed=p.seed, neutralize=p.neutralize, shift_adjectives=p.shift_adjectives,
-                                  progress=lambda m: update(f"evaluating {m}"))
+                                  recoverability=p.recoverability, progress=lambda m: update(f"evaluating {m}"))
     if p.plot is not None:
         from geobias.report.plots import plot_occupation_projections, save_figure
 
@@ -303,6 +306,9 @@ class ErasureParams(TwoStores):
     fit_fraction: float = Field(0.8, gt=0, le=1, description="Share of the fit person pairs drawn per seed.")
     permutations: Count = Field(10_000, description="MWEAT/WEAT permutations.")
     plot: Path | None = Field(None, description="Write the erasure plane of the first seed here.")
+    recoverability: bool = Field(False, description=(
+        "Add Gonen & Goldberg's (2019) recovery tests as rows, per seed (bias measured on d_s, or d_PCA for en, in "
+        "the original space)."))
     force: bool = _FORCE
 
     def work(self):
@@ -367,7 +373,8 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
         en = resolve_store("en", p.vectors or p.en_vectors, limit=p.limit, trust_pickle=p.trust_pickle)
         with ui.status("erasing") as update, text_path(p.wordsim, "wordsim") as sim:
             return er.english_erasure_table(en, methods=ms, seeds=seeds, fit_fraction=fit_fraction, similarity=sim,
-                                            n_permutations=p.permutations, progress=update)
+                                            n_permutations=p.permutations, recoverability=p.recoverability,
+                                            progress=update)
     if p.dictionary is None or p.test_dictionary is None:
         raise InputError("`dictionary` and `test_dictionary` are required for a gendered language")
     ms = methods or list(er.DEFAULT_METHODS)
@@ -379,7 +386,8 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
     src, en = p.source(), p.english()
     with ui.status("erasing") as update, text_path(p.wordsim, "wordsim") as sim:
         result = er.erasure_table(src, en, train, test, similarity=sim, methods=ms, seeds=seeds,
-                                  fit_fraction=fit_fraction, n_permutations=p.permutations, progress=update)
+                                  fit_fraction=fit_fraction, n_permutations=p.permutations,
+                                  recoverability=p.recoverability, progress=update)
         if plot is not None:
             from geobias.report.plots import plot_erasure_plane, save_figure
 

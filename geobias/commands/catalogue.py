@@ -240,13 +240,10 @@ def recoverability(p: RecoverabilityParams, *, progress=None):
     is the projection on d_PCA (English) or d_s (es/fr/de); gender-definitional words and the
     grammatically gendered inanimate nouns are left out (the latter reported separately).
     """
-    from geobias import wordlists
     from geobias._progress import reporter
-    from geobias.directions import gender_directions
+    from geobias.evaluation.recovery import recoverability_for, recovery_setup
     from geobias.languages import get_language
-    from geobias.metrics.recoverability import recoverability as recover
     from geobias.mitigation import get_method
-    from geobias.mitigation.lexicon import GenderLexicon
     from geobias.mitigation.runner import mitigate
 
     language = get_language(p.lang)
@@ -258,18 +255,11 @@ def recoverability(p: RecoverabilityParams, *, progress=None):
     store = p.store(progress)
     stage = reporter(progress).stage
     with stage("fitting the gender directions"):
-        dirs = gender_directions(store, language.code, random_state=p.seed, oov="ignore")
-    direction, name = (dirs.d_s, "d_s") if dirs.d_g is not None else (dirs.d_pca, "d_PCA")
-    lex = GenderLexicon.for_language(language.code)
-    male, female = wordlists.attribute_words(language.code)
-    exclude = [*lex.gender_specific, *(w for pair in lex.definitional_pairs for w in pair), *lex.person_nouns,
-               *male, *female]
-    professions = [w for o in wordlists.occupations(language.code) for w in dict.fromkeys((o.masculine, o.feminine))]
+        setup = recovery_setup(store, language.code, seed=p.seed)
     debiased = {}
     for m in methods:
         with stage(f"debiasing with {m}"):
             debiased[m] = mitigate(m, store, language.code).outputs[language.code]
     with stage("clustering, classifying, ranking neighbours"):
-        return recover(store, debiased, direction, direction_name=name, exclude=exclude,
-                       inanimate=lex.inanimate_nouns(), professions=professions, n_biased=p.n_biased,
-                       n_classify=p.n_classify, n_train=p.n_train, k=p.n_neighbors, seed=p.seed)
+        return recoverability_for(store, debiased, language.code, setup=setup, n_biased=p.n_biased,
+                                  n_classify=p.n_classify, n_train=p.n_train, k=p.n_neighbors, seed=p.seed)

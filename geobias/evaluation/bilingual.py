@@ -17,6 +17,7 @@ from geobias.alignment import (
 )
 from geobias.errors import InputError
 from geobias.evaluation.analogy import N_ADJECTIVES, select_adjectives, word_pair_translation
+from geobias.evaluation.recovery import RECOVERY_METRICS
 from geobias.evaluation.similarity import read_similarity_file, word_similarity
 from geobias.mitigation import get_method
 from geobias.mitigation.bilingual import shared_procrustes
@@ -67,6 +68,7 @@ METRIC_LABELS = {
     "n_translation_queries_src_tgt": "Translation queries src→en",
     "n_translation_queries_tgt_src": "Translation queries en→src",
     "n_word_pair_queries": "Word-pair queries per gender",
+    **RECOVERY_METRICS,
 }
 #: Rows that hold counts (ints in the JSON, printed without decimals).
 COUNT_METRICS = frozenset({"n_neutralized", "n_pairs_shifted", "n_translation_queries_src_tgt",
@@ -237,6 +239,8 @@ def evaluate(
     adjectives: Sequence | None = None,
     neutralize: str = "inanimate",
     shift_adjectives: bool = False,
+    recoverability: bool = False,
+    recovery_options: dict | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> EvaluationResult:
     """Evaluate the original bilingual space and every mitigation method (Zhou et al. Tables 1–2).
@@ -272,6 +276,13 @@ def evaluate(
         Also move the two-form adjective pairs by eq. 4 (ours; see
         :class:`~geobias.mitigation.BilingualMitigation`). Off by default: the adjectives are the
         word-pair translation seeds S_i, so moving them edits Table 2's own queries.
+    recoverability : bool, default False
+        Add Gonen & Goldberg's (2019) recovery tests as rows (:data:`~geobias.evaluation.recovery.RECOVERY_METRICS`):
+        can the original gender of the most biased words (by their projection on d_s in the
+        original space) be recovered from each method's space? Not in Zhou et al.'s tables.
+    recovery_options : dict, optional
+        ``n_biased``, ``n_classify``, ``n_train``, ``k`` of the recovery tests (default the
+        paper's 500, 2,500, 1,000, 100).
     progress : callable, optional
         Called with a short message before each method.
 
@@ -354,6 +365,13 @@ def evaluate(
     occ_used = [(f, m, e) for f, m, e in occupations if f in src and m in src and f != m]
     # the Procrustes fits and the English hard debias that several methods share are computed once
     shared: dict = {}
+    recovered = None  # the recovery tests' setup and the original space's scores, once
+    if recoverability:
+        from geobias.evaluation.recovery import recoverability_for, recovery_setup
+
+        rec_opts = {**(recovery_options or {}), "seed": seed}
+        rec_setup = recovery_setup(src, lang, seed=seed)
+        recovered = recoverability_for(src, {}, lang, setup=rec_setup, **rec_opts).rows[0]
     for key in methods:
         t0 = time.perf_counter()
         if progress:
@@ -388,6 +406,12 @@ def evaluate(
         row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
         row["n_neutralized"] = n_neutral
         row["n_pairs_shifted"] = n_shifted
+        if recovered is not None:
+            from geobias.evaluation.recovery import recovery_row
+
+            scores = recovered if key == "original" else recoverability_for(
+                src, {key: s_out}, lang, setup=rec_setup, include_original=False, **rec_opts).rows[0]
+            row.update(recovery_row(scores))
         det: dict = {"most_biased_inanimate": top}
         if direction is not None and base_aligned is not None and occ_used:
             d = np.asarray(direction, dtype=np.float64)

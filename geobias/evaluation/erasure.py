@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from geobias.errors import InputError
+from geobias.evaluation.recovery import RECOVERY_METRICS
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -144,6 +145,10 @@ METRIC_RANGES: dict[str, tuple[float, float]] = {
     "control_weat_p_value": _UNIT,
     "rank_removed": (0.0, np.inf),
     "direct_bias": _UNIT,
+    "recover_cluster_accuracy": _UNIT,
+    "recover_classifier_accuracy": _UNIT,
+    "recover_neighbour_r": (-1.0, 1.0),
+    "recover_profession_r": (-1.0, 1.0),
 }
 
 
@@ -337,6 +342,28 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
     return s_out, e_out, est.dimensions_removed_
 
 
+class _Recovery:
+    """The recovery tests of a table: the setup once, the original space's scores once per seed."""
+
+    def __init__(self, store: VectorStore, lang: str, options: dict | None):
+        from geobias.evaluation.recovery import recovery_setup
+
+        self.store, self.lang, self.options = store, lang, dict(options or {})
+        self.setup = recovery_setup(store, lang)
+        self._original: dict[int, object] = {}
+
+    def row(self, name: str, space: VectorStore, seed: int) -> dict:
+        from geobias.evaluation.recovery import recoverability_for, recovery_row
+
+        if seed not in self._original:
+            self._original[seed] = recoverability_for(self.store, {}, self.lang, setup=self.setup, seed=seed,
+                                                      **self.options).rows[0]
+        if name == "original":
+            return recovery_row(self._original[seed])
+        return recovery_row(recoverability_for(self.store, {name: space}, self.lang, setup=self.setup, seed=seed,
+                                               include_original=False, **self.options).rows[0])
+
+
 def erasure_table(
     src: VectorStore,
     en: VectorStore,
@@ -352,6 +379,8 @@ def erasure_table(
     n_pairs: int = 20_000,
     csls_k: int = 10,
     words: ErasureWords | None = None,
+    recoverability: bool = False,
+    recovery_options: dict | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ErasureTableResult:
     """Every method on the erasure table (protocol in the module docstring).
@@ -380,6 +409,12 @@ def erasure_table(
     csls_k : int, default 10
     words : ErasureWords, optional
         Default: :meth:`ErasureWords.for_language`.
+    recoverability : bool, default False
+        Add Gonen & Goldberg's (2019) recovery tests as rows per seed
+        (:data:`~geobias.evaluation.recovery.RECOVERY_METRICS`; bias = projection on d_s in the
+        original space, inanimate nouns and gender-definitional words left out).
+    recovery_options : dict, optional
+        ``n_biased``, ``n_classify``, ``n_train``, ``k`` (default the paper's).
     progress : callable, optional
         Called with a short message before each (seed, method).
 
@@ -438,9 +473,11 @@ def erasure_table(
         hp_group += [f"o{k}", f"o{k}"]
         hp_kind += ["occupation", "occupation"]
     hp_y_arr, hp_group_arr, hp_kind_arr = np.array(hp_y), np.array(hp_group), np.array(hp_kind)
-    per: dict[str, dict[str, list]] = {m: {k: [] for k in ERASURE_METRICS} for m in methods}
+    keys = [*ERASURE_METRICS, *(RECOVERY_METRICS if recoverability else ())]
+    per: dict[str, dict[str, list]] = {m: {k: [] for k in keys} for m in methods}
     timings = dict.fromkeys(methods, 0.0)
     coverage: dict = {}
+    recover = _Recovery(src, lang, recovery_options) if recoverability else None
     for seed in seeds:
         rng = np.random.default_rng(seed)
         n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
@@ -507,6 +544,9 @@ def erasure_table(
                       seed=seed, oov="ignore")
             row["control_weat_effect_size"].append(cw.effect_size)
             row["control_weat_p_value"].append(cw.p_value)
+            if recover is not None:
+                for k, v in recover.row(name, s_out, seed).items():
+                    row[k].append(v)
             coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
             coverage["control_weat"] = {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b,
                                         "exact": cw.exact}
@@ -554,9 +594,12 @@ def english_erasure_table(
     similarity: str | os.PathLike | None = None,
     n_permutations: int = 10_000,
     n_pairs: int = 20_000,
+    recoverability: bool = False,
+    recovery_options: dict | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ErasureTableResult:
-    """DirectBias and WEAT before/after each eraser on English vectors.
+    """DirectBias and WEAT before/after each eraser on English vectors (with ``recoverability``,
+    Gonen & Goldberg's recovery tests too; bias = projection on d_PCA; see :func:`erasure_table`).
 
     Fit words: our English semantic-gender words (definitional and equalise pairs, attribute
     words) minus every word of the definitional pairs, the attribute words and the WEAT tests
@@ -619,7 +662,9 @@ def english_erasure_table(
     hp_y = np.array([y for _, y in hp])
     hp_groups = np.arange(len(hp))
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
-    per: dict[str, dict[str, list]] = {m: {k: [] for k in ENGLISH_METRICS} for m in methods}
+    keys = [*ENGLISH_METRICS, *(RECOVERY_METRICS if recoverability else ())]
+    per: dict[str, dict[str, list]] = {m: {k: [] for k in keys} for m in methods}
+    recover = _Recovery(en, "en", recovery_options) if recoverability else None
     timings = dict.fromkeys(methods, 0.0)
     coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in tests.items()}
     for seed in seeds:
@@ -651,6 +696,9 @@ def english_erasure_table(
             row["semantic_probe_retrained"].append(float((pred == hp_y).mean()))
             row["distortion_mean_abs_dcos"].append(mean_abs_dcos(en, out, n_pairs=n_pairs, seed=seed))
             row["similarity_spearman"].append(word_similarity(out, sim_pairs).spearman if sim_pairs else None)
+            if recover is not None:
+                for k, v in recover.row(name, out, seed).items():
+                    row[k].append(v)
             timings[name] += time.perf_counter() - t0
     table = {m: {k: seed_summary(v, k) for k, v in per[m].items()} for m in methods}
     settings = {"seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pool": [len(masc_all), len(fem_all)],

@@ -20,6 +20,8 @@ def _metric_table(result, metrics: dict[str, str], title: str):
     for m in methods:
         t.add_column(m, justify="right")
     for key, label in metrics.items():
+        if not any(key in result.table[m] for m in methods):
+            continue  # a row the run did not ask for (the recovery tests)
         cells = []
         for m in methods:
             c = result.table[m].get(key, {})
@@ -48,8 +50,9 @@ def _cell(c: dict, key: str) -> str:
 def render_erasure(console, result) -> None:
     """Print the table: metrics as rows, methods as columns (cells as in :func:`_cell`)."""
     from geobias.evaluation.erasure import ERASURE_METRICS
+    from geobias.evaluation.recovery import RECOVERY_METRICS
 
-    console.print(_metric_table(result, ERASURE_METRICS, f"Erasure table ({result.lang})"))
+    console.print(_metric_table(result, {**ERASURE_METRICS, **RECOVERY_METRICS}, f"Erasure table ({result.lang})"))
     s = result.settings
     console.print(f"fit: {s.get('n_fit_pairs_per_seed')} of {s.get('n_fit_pairs_pool')} person pairs per seed; "
                   f"held out: {s.get('n_attribute_words')} attribute words, {s.get('n_occupations')} occupations; "
@@ -59,5 +62,6 @@ def render_erasure(console, result) -> None:
 def render_english(console, result) -> None:
     """Print the English table (metrics as rows, methods as columns)."""
     from geobias.evaluation.erasure import ENGLISH_METRICS
+    from geobias.evaluation.recovery import RECOVERY_METRICS
 
-    console.print(_metric_table(result, ENGLISH_METRICS, "Erasure on English"))
+    console.print(_metric_table(result, {**ENGLISH_METRICS, **RECOVERY_METRICS}, "Erasure on English"))
