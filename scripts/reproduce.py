@@ -263,8 +263,17 @@ REPRODUCTIONS = {
                      "geobias seat --lang LANG --encoder ENCODER --test TEST (scripts/reproduce.py seat)", func=_seat),
         Reproduction("recoverability-en", "recoverability", lambda s: {"lang": "en", "methods": "hard-debias,leace,inlp"},
                      ("en-w2v-gnews",), False, "geobias recoverability --lang en --methods hard-debias,leace,inlp"),
-        Reproduction("recoverability-fr", "recoverability", lambda s: {"lang": "fr", "methods": "leace,inlp,shift-ori"},
-                     ("fr-spacy-md",), False, "geobias recoverability --lang fr --methods leace,inlp,shift-ori"),
+        Reproduction("recoverability-fr", "recoverability", lambda s: {
+                         "lang": "fr", "methods": "leace,leace-keep-grammar,inlp,inlp-keep-grammar,shift-ori"},
+                     ("fr-spacy-md",), False, "geobias recoverability --lang fr --methods "
+                     "leace,leace-keep-grammar,inlp,inlp-keep-grammar,shift-ori"),
+        Reproduction("recoverability-fr-bilingual", "evaluate", lambda s: {
+                         **_evaluate_params(s), "permutations": 1000, "recoverability": True},
+                     ("fr-spacy-md", "en-w2v-gnews"), True,
+                     "geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary $D/fr-en.0-5000.txt "
+                     "--test-dictionary $D/fr-en.5000-6500.txt --recoverability",
+                     keep=lambda r: {"lang": r["lang"], "table": {m: {k: v for k, v in row.items() if k.startswith("recover_")}
+                                                                  for m, row in r["table"].items()}}),
         Reproduction("metrics-fr", "", lambda s: {}, ("fr-spacy-md",), False,
                      "geobias rnd|rnsb|ect|mac --lang fr [--variant english] [--targets-x FORMS] "
                      "(scripts/reproduce.py metrics-fr)", func=_metrics_fr),
