@@ -245,6 +245,7 @@ def wordlist_words(lang: str) -> list[str]:
 
         words += _optional(nouns)
         words += _optional(lambda: wordlists.neuter_nouns(code))
+        words += _optional(lambda: wordlists.nouns_of_gender(code, "common"))
         words += _optional(lambda: [w for a in wordlists.adjectives(code) for w in (a.feminine, a.masculine)])
     else:
         for other in LANGS:
