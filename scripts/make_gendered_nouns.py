@@ -60,12 +60,16 @@ nouns dropped), not a name, surname, patronymic, place or organisation, and one 
 nominative singular.
 
 FreeDict (de) — a headword is kept when it is a single capitalised token, every noun entry
-for it has the same gender (``masc`` or ``fem``; neuter is skipped), and it is not a
+for it has the same gender (``masc``, ``fem`` or ``neut``), and it is not a
 *-in/-innen* feminine of a masculine headword (or that masculine headword), the German
 two-form person nouns (*Lehrerin*/*Lehrer*). Because ``wordfreq`` lower-cases German, a
 candidate is also dropped when German hunspell (``hunspell-de-de``) accepts its lower-case
 form, since German capitalises every noun, that form is some other part of speech
 (*oder*, *habe*, *würde*, *macht*, *morgen*; also *zeit*, *platz*, so a few nouns are lost).
+Neuter nouns (``nouns_neuter.txt``) follow the same rules, minus lower-cased forms shared with a
+masculine or feminine headword, and minus proper names: headwords none of whose English
+translations starts with a lower-case letter (*Bayern*, *Europa*, *Russland*; most country
+names are neuter). The masculine and feminine selection is unchanged by the neuter list.
 
 All languages — the project's own definitional, attribute and occupation words
 (``wordlists/<lang>/definitional_pairs.tsv``, ``attributes_*.txt``, ``occupations.tsv``) are
@@ -119,7 +123,8 @@ APERTIUM = {
     "nl": ("apertium-afr-nld", "/usr/share/apertium/apertium-afr-nld/nld-afr.automorf.bin"),
 }
 #: Genders written for each language (file nouns_<gender>.txt), in output order.
-GENDERS = {"es": ("masculine", "feminine"), "fr": ("masculine", "feminine"), "de": ("masculine", "feminine"),
+GENDERS = {"es": ("masculine", "feminine"), "fr": ("masculine", "feminine"),
+           "de": ("masculine", "feminine", "neuter"),
            "it": ("masculine", "feminine"), "pt": ("masculine", "feminine"),
            "pl": ("masculine", "feminine", "neuter"), "ru": ("masculine", "feminine", "neuter"),
            "nl": ("common", "neuter")}
@@ -348,13 +353,22 @@ def _own_words(out: Path, lang: str) -> set[str]:
     return {w.strip() for w in words} | {w.strip().lower() for w in words}
 
 
-def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
+def freedict_nouns(top: int) -> tuple[list[str], list[str], list[str], int]:
     package, path = FREEDICT
     if not Path(path).is_file():
         sys.exit(f"{path} not found: apt-get install -y {package}")
     genders: dict[str, set[str]] = defaultdict(set)
+    # First translation line of each entry: a headword all of whose translations are capitalised
+    # English words is a proper name (Bayern → Bavaria, Europa → Europe), used for neuter only.
+    common_sense: set[str] = set()
+    pending = None
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
         for line in f:
+            if pending is not None:
+                gloss = re.sub(r"^(\s*\[[^]]*\])*\s*", "", line)
+                if gloss[:1].islower():
+                    common_sense.add(pending)
+                pending = None
             m = _FD_HEAD.match(line)
             if not m:
                 continue
@@ -362,6 +376,7 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
             if "n" not in tags or not word[:1].isupper() or not word.isalpha():
                 continue
             genders[word].update(tags & {"masc", "fem", "neut"})
+            pending = word
     masc = {w for w, g in genders.items() if g == {"masc"}}
     fem = {w for w, g in genders.items() if g == {"fem"}}
     # German two-form person nouns: Lehrerin/Lehrerinnen (fem) ↔ Lehrer (masc).
@@ -373,19 +388,30 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
     fem = {w for w in fem if not (w.endswith("innen") and w[:-5] in masc)}
     masc -= movable_masc
     by_lower: dict[str, str] = {}
-    for w in masc | fem:
+    for w in sorted(masc | fem):  # sorted: a set's order changes between runs (PIN/Pin)
         by_lower.setdefault(w.lower(), w)
     # A lower-cased form shared by a masculine and a feminine headword is ambiguous.
     ambiguous = {w.lower() for w in masc} & {w.lower() for w in fem}
+    # Neuter: headwords tagged neuter only, whose lower-cased form is no headword with another
+    # gender (the masculine/feminine selection above is left exactly as it was).
+    neut = {w for w, g in genders.items() if g == {"neut"} and w in common_sense}
+    gendered_lower = {w.lower() for w, g in genders.items() if g & {"masc", "fem"}}
+    neut_by_lower: dict[str, str] = {}
+    for w in sorted(neut):
+        neut_by_lower.setdefault(w.lower(), w)
     words = _candidates("de", top)
     lowercase_ok = _hunspell_lowercase_ok(words)
-    masculine, feminine = [], []
+    masculine, feminine, neuter = [], [], []
     for low in words:
-        if low in ambiguous or low not in by_lower or low in lowercase_ok:
+        if low in lowercase_ok:
+            continue
+        if low in neut_by_lower and low not in gendered_lower:
+            neuter.append(neut_by_lower[low])
+        if low in ambiguous or low not in by_lower:
             continue
         w = by_lower[low]
         (masculine if w in masc else feminine).append(w)
-    return masculine, feminine, len(words)
+    return masculine, feminine, neuter, len(words)
 
 
 def _write(path: Path, words: list[str], header: list[str]) -> None:
@@ -412,8 +438,8 @@ def main(argv: list[str] | None = None) -> None:
     for lang in args.lang:
         own = _own_words(args.out, lang)
         if lang == "de":
-            masculine, feminine, n = freedict_nouns(args.top)
-            classes = {"masculine": masculine, "feminine": feminine}
+            masculine, feminine, neuter, n = freedict_nouns(args.top)
+            classes = {"masculine": masculine, "feminine": feminine, "neuter": neuter}
             package = FREEDICT[0]
             source = (f"{package} {_deb_version(package)} + hunspell-de-de "
                       f"{_deb_version('hunspell-de-de')} (Debian), {FREEDICT[1]}")
