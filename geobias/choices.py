@@ -42,6 +42,8 @@ HardDebiasLists = Literal["bolukbasi", "geobias"]
 Neutralize = Literal["inanimate", "all-other"]
 #: Where model batches run.
 Engine = Literal["local", "ray"]
+#: Source families of the atlas: registry sources named ``<family>-<lang>``.
+AtlasFamily = Literal["use-m3", "fasttext-wiki", "muse"]
 #: p_prior's mask of a multi-token attribute: one [MASK] per word (Bartl et al.) or per sub-token.
 PriorMask = Literal["word", "subtoken"]
 #: Languages of the BEC-Pro templates.
@@ -59,6 +61,6 @@ TermSet = Literal["pro", "weat", "all"]
 #: Zero handling of the Wilcoxon signed-rank test.
 ZeroMethod = Literal["wilcox", "pratt", "zsplit"]
 
-__all__ = ["Alternative", "Approx", "BecProLang", "CdaMode", "Condition", "Engine", "FinetuneCda", "MalorPair",
+__all__ = ["Alternative", "Approx", "AtlasFamily", "BecProLang", "CdaMode", "Condition", "Engine", "FinetuneCda", "MalorPair",
            "MitigationMethod", "Neutralize", "OOVPolicy", "PermutationMethod", "PriorMask", "Protect", "ReadFormat",
            "Similarity", "TermSet", "WriteFormat", "ZeroMethod"]

@@ -352,7 +352,8 @@ def seat_table(rec: dict) -> str:
     rows = rec["result"]["rows"]
     cols = list(dict.fromkeys((r["encoder"], r["lang"]) for r in rows))
     tests = list(dict.fromkeys(r["test"] for r in rows))
-    seat_no = {"career-family": "6", "career-family-terms": "6b", "math-arts": "7", "science-arts": "8"}
+    seat_no = {"career-family": "6", "career-family-terms": "6b", "math-arts": "7", "math-arts-names": "7b",
+               "science-arts": "8", "science-arts-names": "8b"}
     cell = {(r["encoder"], r["lang"], r["test"]): r for r in rows}
     lines = ["| SEAT test | " + " | ".join(f"{e} {lang}" for e, lang in cols) + " |",
              "|---" + "|---:" * len(cols) + "|"]

@@ -98,7 +98,8 @@ def _hybrid_ori_pca(shared: Path) -> dict:
     return out
 
 
-SEAT_TESTS = ("career-family", "career-family-terms", "math-arts", "science-arts")  # SEAT 6, 6b, 7, 8
+SEAT_TESTS = ("career-family", "career-family-terms", "math-arts", "math-arts-names", "science-arts",
+              "science-arts-names")  # SEAT 6, 6b, 7, 7b, 8, 8b
 
 
 def _seat(shared: Path) -> dict:

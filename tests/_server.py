@@ -58,7 +58,8 @@ class ServerProcess:
                 headers = {}
                 if "--token" in self.extra:
                     headers["Authorization"] = "Bearer " + self.extra[self.extra.index("--token") + 1]
-                if httpx.get(self.url + "/openapi.json", timeout=2, headers=headers).status_code == 200:
+                # up once it answers (401: a token this harness was not told, e.g. from --token-file)
+                if httpx.get(self.url + "/openapi.json", timeout=2, headers=headers).status_code in (200, 401):
                     return self
             except httpx.HTTPError:
                 pass

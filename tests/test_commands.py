@@ -43,6 +43,9 @@ def setup(tmp_path_factory):
     pair = write_word_list_pair(root, person_pairs=True)
     save_store(read_vectors(pair / "fr.txt", lang="fr"), vectors / "syn-fr")
     save_store(read_vectors(pair / "en.txt", lang="en"), vectors / "syn-en")
+    # the atlas reads a family's registry names: small stores under use-m3-fr and use-m3-en
+    save_store(small_french_store(), vectors / "use-m3-fr")
+    save_store(read_vectors(pair / "en.txt", lang="en"), vectors / "use-m3-en")
     texts = {"dictionary": (pair / "dico.txt").read_text(encoding="utf-8"),
              "test_dictionary": (pair / "test.txt").read_text(encoding="utf-8"),
              "sentences": "sentence\ttarget\tattribute\nhe is a nurse .\the\tnurse\nshe is a nurse .\tshe\tnurse\n"}
@@ -73,7 +76,9 @@ def _cli(setup, name: str, params: dict) -> dict:
     argv = [*name.split()]
     for key, value in params.items():
         option = {"k": "-k"}.get(key, "--" + key.replace("_", "-"))
-        if isinstance(value, bool):
+        if name == "neighbors" and key == "word":  # the query word is an argument
+            argv.append(value)
+        elif isinstance(value, bool):
             argv += [option] if value else []
         elif isinstance(value, list):
             argv += [option, ",".join(map(str, value))]
@@ -128,6 +133,14 @@ def cases(setup):
         "probe-association": ({"model": model}, {"sentences": "sentences"}, ()),
         "vectors-pool": ({"model": model, "words": ["he", "she", "nurse"]}, None, ("path",)),
         "seat": ({"lang": "en", "test": "math-arts", "permutations": 500}, None, ()),
+        "neighbors": ({"lang": "fr", "vectors": "small-fr", "word": "avocat", "k": 5}, None, ()),
+        "ripa": ({"lang": "fr", "vectors": "small-fr"}, None, ()),
+        **{kind: ({"lang": "fr", "vectors": "small-fr", "test": "career-family"}, None, ())
+           for kind in ("rnsb", "ect", "mac")},
+        "rnd": ({"lang": "fr", "vectors": "small-fr", "test": "career-family", "permutations": 200}, None, ()),
+        "translate-eval": ({"src": "fr", "tgt": "en", "src_vectors": "syn-fr", "tgt_vectors": "syn-en"},
+                           {"dictionary": "test_dictionary"}, ("dictionary",)),
+        "atlas": ({"langs": "fr,en", "permutations": 300, "max_per_class": 20}, None, ("engine",)),
         "recoverability": ({"lang": "fr", "vectors": "small-fr", "methods": "leace", "n_biased": 20, "n_classify": 40,
                             "n_train": 30, "n_neighbors": 5}, None, ()),
     }
@@ -188,7 +201,8 @@ def test_every_cli_command_is_a_registered_command():
     written = set(names(app)) - {"serve"}  # serve starts the service; it analyses nothing
     registry = {c.name for c in commands()}
     assert written <= registry  # every hand-written command is an adapter over a registered one
-    assert registry - written == {"ripa", "rnd", "rnsb", "ect", "mac", "recoverability", "seat", "crows-pairs"}  # the rest get theirs from the model (geobias.cli._generated)
+    assert registry - written == {"ripa", "rnd", "rnsb", "ect", "mac", "recoverability", "seat", "crows-pairs",
+                                   "stereoset", "atlas"}  # the rest get theirs from the model (geobias.cli._generated)
     assert set(catalogue()) == registry
 
 

@@ -38,7 +38,7 @@ def weat_command(
     lang: OptLang = None,
     test: Annotated[
         str | None,
-        typer.Option("--test", "-t", help="career-family (WEAT 6, names; the default), career-family-terms (gendered terms), math-arts, science-arts or flowers-insects (control)."),
+        typer.Option("--test", "-t", help="career-family (WEAT 6, names; the default), career-family-terms (gendered terms), math-arts, science-arts, math-arts-names and science-arts-names (SEAT 7b, 8b: names as attributes) or flowers-insects (control)."),
     ] = None,
     targets_x: Annotated[str | None, _set_option("--targets-x", "Your own target set X (e.g. male names)")] = None,
     targets_y: Annotated[str | None, _set_option("--targets-y", "Target set Y")] = None,

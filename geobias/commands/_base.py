@@ -189,6 +189,7 @@ MODULES: tuple[str, ...] = (
     "geobias.commands.bilingual",
     "geobias.commands.vectors",
     "geobias.commands.contextual",
+    "geobias.commands.atlas",
 )
 
 

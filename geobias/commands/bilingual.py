@@ -166,7 +166,7 @@ class TranslateEvalParams(Params):
 
 
 
-@command("translate-eval", TranslateEvalParams, quick=True, job=False, result="geobias.alignment.translation.TranslateEvalResult")
+@command("translate-eval", TranslateEvalParams, quick=True, result="geobias.alignment.translation.TranslateEvalResult")
 def translate_eval(p: TranslateEvalParams, *, progress=None):
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
 

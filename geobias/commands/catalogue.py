@@ -35,7 +35,8 @@ class QueryParams(StoreParams):
     """The query of a catalogue metric: WEAT's four sets, a built-in test, or the language's defaults."""
 
     test: str | None = Field(None, description="Built-in WEAT test (english variant): career-family, "
-                                               "career-family-terms, math-arts, science-arts or flowers-insects.")
+                                               "career-family-terms, math-arts, science-arts, math-arts-names, science-arts-names "
+                                               "or flowers-insects.")
     targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description=(
         "Target set X (grammatical variant: the masculine forms); default: the language's occupations."))
     targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description=(
@@ -138,7 +139,7 @@ class RndParams(QueryParams, PermutationParams):
                                 self.permutation_method, paired=paired)
 
 
-@command("rnd", RndParams, quick=True, job=False, result="geobias.metrics.rnd.RndResult")
+@command("rnd", RndParams, quick=True, result="geobias.metrics.rnd.RndResult")
 def rnd(p: RndParams, *, progress=None):
     """RND: relative norm distance Σ ‖w − mean A‖ − ‖w − mean B‖ (Garg et al. 2018), with a permutation p-value.
 
@@ -172,7 +173,7 @@ class RnsbParams(QueryParams):
     seed: Seed = 0
 
 
-@command("rnsb", RnsbParams, quick=True, job=False, result="geobias.metrics.rnsb.RnsbResult")
+@command("rnsb", RnsbParams, quick=True, result="geobias.metrics.rnsb.RnsbResult")
 def rnsb(p: RnsbParams, *, progress=None):
     """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
 
@@ -185,7 +186,7 @@ def rnsb(p: RnsbParams, *, progress=None):
     return rnsb_metric(store, X, Y, A, B, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
 
 
-@command("ect", QueryParams, quick=True, job=False, result="geobias.metrics.ect.EctResult")
+@command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
 def ect(p: QueryParams, *, progress=None):
     """ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).
 
@@ -198,7 +199,7 @@ def ect(p: QueryParams, *, progress=None):
     return ect_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
 
 
-@command("mac", QueryParams, quick=True, job=False, result="geobias.metrics.mac.MacResult")
+@command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
 def mac(p: QueryParams, *, progress=None):
     """MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).
 

@@ -1,5 +1,6 @@
 """Sentence-level commands: ``seat`` (May et al. 2019, sentence encoders, grammatical-gender
-aware) and ``crows-pairs`` (Nangia et al. 2020, masked LMs)."""
+aware), ``crows-pairs`` (Nangia et al. 2020) and ``stereoset`` (Nadeem et al. 2021, intrasentence;
+masked LMs)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,28 @@ def crows_pairs(p: CrowsPairsParams, *, progress=None):
         lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
         return score_pairs(lm, pairs, model_name=p.model, batch_size=p.batch_size,
                            progress=progress is not None and progress.enabled)
+
+
+class StereoSetParams(EngineParams):
+    """Parameters of ``stereoset``: a masked LM's choice between a stereotype, an anti-stereotype
+    and an unrelated word for a blank (the intrasentence task)."""
+
+    model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
+    data: Path = Field(description="StereoSet JSON (dev.json or test.json: data.intrasentence).")
+    limit: int | None = Field(None, ge=1, description="Score only the first N examples.")
+    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
+
+
+@command("stereoset", StereoSetParams, job=False, result="geobias.contextual.stereoset.StereoSetResult")
+def stereoset(p: StereoSetParams, *, progress=None):
+    """StereoSet intrasentence (Nadeem et al. 2021): LMS, SS and ICAT of a masked LM, per bias type."""
+    from geobias.commands.vectors import record_engine
+    from geobias.contextual.stereoset import read_stereoset
+    from geobias.contextual.stereoset import stereoset as score
+
+    examples = read_stereoset(p.data, limit=p.limit)
+    with p.open_engine() as eng:
+        record_engine(eng)
+        lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
+        return score(lm, examples, model_name=p.model, batch_size=p.batch_size,
+                     progress=progress is not None and progress.enabled)

@@ -241,7 +241,8 @@ class WeatQuery(Params):
     KIND: ClassVar[str] = "WEAT"
 
     test: str | None = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
-                                               "science-arts or flowers-insects (control); default career-family "
+                                               "science-arts, math-arts-names, science-arts-names (May et al.'s "
+                                               "7b, 8b) or flowers-insects (control); default career-family "
                                                "(WEAT) or career-family-terms (SEAT).")
     targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
     targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
@@ -403,7 +404,7 @@ class NeighborsParams(StoreParams):
         "use and saved with an installed store)."))
 
 
-@command("neighbors", NeighborsParams, quick=True, job=False, result="geobias.store.neighbors.NeighborsResult")
+@command("neighbors", NeighborsParams, quick=True, result="geobias.store.neighbors.NeighborsResult")
 def neighbors(p: NeighborsParams, *, progress=None):
     """Nearest neighbours of a word by cosine similarity.
 
@@ -427,7 +428,7 @@ class RipaParams(StoreParams):
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
 
-@command("ripa", RipaParams, quick=True, job=False, result="geobias.metrics.ripa.RipaResult")
+@command("ripa", RipaParams, quick=True, result="geobias.metrics.ripa.RipaResult")
 def ripa(p: RipaParams, *, progress=None):
     """RIPA: the inner product of each target word with the relation vector of gendered word pairs.
 

@@ -86,6 +86,11 @@ class LocalEngine:
 
         return load_encoder(name, device, trust_pickle=trust_pickle)
 
-    def map_cells(self, fn, cells: list) -> list:
-        """``[fn(c) for c in cells]`` (audit grids)."""
-        return [fn(c) for c in cells]
+    def map_cells(self, fn, cells: list, *, on_done=None) -> list:
+        """``[fn(c) for c in cells]`` (audit grids, atlas cells); ``on_done(i, result)`` after each."""
+        out = []
+        for i, c in enumerate(cells):
+            out.append(fn(c))
+            if on_done is not None:
+                on_done(i, out[-1])
+        return out

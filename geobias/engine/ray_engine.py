@@ -408,17 +408,25 @@ class RayEngine:
                 for i, (ids, idx) in enumerate(items)]
         return np.stack([np.asarray(r["vec"], dtype=np.float32) for r in self._map(lm, rows, batch_size)])
 
-    def map_cells(self, fn, cells: list) -> list:
+    def map_cells(self, fn, cells: list, *, on_done=None) -> list:
         """``fn`` on every cell as a Ray task (one CPU each, retried if its worker dies), in
-        cell order. A cell whose task fails for good gives ``{"error": one line}``."""
+        cell order. A cell whose task fails for good gives ``{"error": one line}``.
+        ``on_done(i, result)`` is called as each cell finishes (in the order they finish)."""
         import ray
 
         task = ray.remote(num_cpus=1, max_retries=self.max_retries)(fn)
         refs = [task.remote(c) for c in cells]
-        out = []
-        for ref in refs:
-            try:
-                out.append(ray.get(ref))
-            except Exception as exc:  # noqa: BLE001 - a failed cell is reported, the grid goes on
-                out.append({"error": str(_as_geobias_error(exc))})
+        index = {ref: i for i, ref in enumerate(refs)}
+        out: list = [None] * len(refs)
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                i = index[ref]
+                try:
+                    out[i] = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 - a failed cell is reported, the grid goes on
+                    out[i] = {"error": str(_as_geobias_error(exc))}
+                if on_done is not None:
+                    on_done(i, out[i])
         return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from geobias.report import atlas as _atlas  # noqa: F401  (registers the atlas table)
 from geobias.report import contextual, tables
 from geobias.report.registry import table
 

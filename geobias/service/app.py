@@ -106,11 +106,11 @@ def create_app(config: ServiceConfig) -> Guard:
         return error(500, "InternalError", f"internal error (a bug: please report it with request id {rid})",
                      request_id=rid)
 
-    from geobias.service.routers import analyses, pages
+    from geobias.service.routers import analyses, pages, webapp
     from geobias.service.routers import jobs as job_routes
     from geobias.service.routers import stores as store_routes
 
-    for router in (store_routes.router, analyses.router, job_routes.router, pages.router):
+    for router in (store_routes.router, analyses.router, job_routes.router, pages.router, webapp.router):
         app.include_router(router)
 
     return Guard(app, config)  # the ASGI app: host, origin, token and body limits around FastAPI

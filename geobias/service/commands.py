@@ -134,6 +134,8 @@ def _outputs(cmd: Command, body: dict[str, Any], artifacts: Path) -> dict[str, A
     for field in cmd.outputs:
         if field == "out" and cmd.name == "mitigate":
             out["out"] = str(artifacts)
+        elif field == "out" and cmd.name == "atlas":  # its report (geobias.report.atlas.job_report)
+            out["out"] = str(artifacts / "atlas")
         elif field == "plot":
             lang = LANGUAGES.get(body.get("lang")) if isinstance(body.get("lang"), str) else None
             if cmd.name == "directions" and (lang is None or not lang.grammatical_gender):

@@ -111,6 +111,8 @@ class Guard:
             return await error(403, "Forbidden", "a multipart upload needs this server's Origin or an X-Geobias-CSRF "
                                "header (or send the file as the raw body)")(scope, receive, send)
         if self.config.token is not None and scope["path"] != "/login" and not self._authorised(headers, method):
+            if method == "GET" and b"text/html" in headers.get(b"accept", b""):  # a browser: the login form
+                return await _redirect("/login")(scope, receive, send)
             return await error(401, "Unauthorized", "missing or wrong bearer token (Authorization: Bearer TOKEN)",
                                headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
         limit = self.config.max_upload_bytes if upload else self.config.max_body_bytes
@@ -178,7 +180,9 @@ class Guard:
         scheme, _, value = given.partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.config.token.encode()):
             return True
-        if method in ("GET", "HEAD") and b"cookie" in headers:  # the pages, after /login
+        # the pages after /login; the web app's own requests too, which name this server's Origin
+        # (an unsafe request from another origin was refused above; the cookie is SameSite=Strict)
+        if (method in ("GET", "HEAD") or b"origin" in headers) and b"cookie" in headers:
             cookie = SimpleCookie()
             try:
                 cookie.load(headers[b"cookie"].decode("latin-1"))
@@ -187,3 +191,10 @@ class Guard:
             morsel = cookie.get(COOKIE)
             return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._session.encode())
         return False
+
+
+def _redirect(location: str):
+    """A 303 to ``location`` (a browser asking for a page of a token-protected server)."""
+    from starlette.responses import RedirectResponse
+
+    return RedirectResponse(location, status_code=303)

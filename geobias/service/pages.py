@@ -10,10 +10,12 @@ per-method evaluation bars), inlined as base64 PNG.
 from __future__ import annotations
 
 import base64
+import csv
 import datetime as _dt
 import html
 import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -70,26 +72,36 @@ def simple_table(headers: list[str], rows: list[list[Any]], caption: str = "", r
     return f"<table>{cap}{thead}<tbody>{''.join(body)}</tbody></table>"
 
 
-# ----------------------------------------------------------------------------- rich → HTML
-
-
-def rich_to_html(obj: Any) -> str:
-    """HTML for what a CLI renderer printed: ``Table`` → ``<table>``, ``Group`` recursed, text → ``<p>``."""
+# ----------------------------------------------------------------------------- rich → tables
+def rich_items(obj: Any) -> list:
+    """What a CLI renderer printed, as items: ``Table`` → ``(caption, headers, rows)``, ``Group``
+    recursed, anything else → its plain text."""
     from rich.console import Group
     from rich.table import Table
 
     if hasattr(obj, "__rich__"):
         obj = obj.__rich__()
     if isinstance(obj, Group):
-        return "".join(rich_to_html(r) for r in obj.renderables)
+        return [x for r in obj.renderables for x in rich_items(r)]
     if isinstance(obj, Table):
         columns = obj.columns
         cells = [[plain_text(c) for c in col.cells] for col in columns]
         n = max((len(c) for c in cells), default=0)
         rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
         headers = [plain_text(c.header).replace("\n", " ") for c in columns] if obj.show_header else []
-        return simple_table(headers, rows, caption=plain_text(obj.title) if obj.title else "")
-    return f"<p>{esc(plain_text(obj))}</p>"
+        return [(plain_text(obj.title) if obj.title else "", headers, rows)]
+    return [plain_text(obj)]
+
+
+def items_html(items: list) -> str:
+    """HTML of collected items: a ``<table>`` per table, a ``<p>`` per text."""
+    return "".join(simple_table(x[1], x[2], caption=x[0]) if isinstance(x, tuple) else f"<p>{esc(x)}</p>"
+                   for x in items)
+
+
+def rich_to_html(obj: Any) -> str:
+    """HTML for what a CLI renderer printed: ``Table`` → ``<table>``, ``Group`` recursed, text → ``<p>``."""
+    return items_html(rich_items(obj))
 
 
 def render_cli(renderer) -> str:
@@ -98,10 +110,11 @@ def render_cli(renderer) -> str:
     return "".join(rich_to_html(x) for x in console.items)
 
 
-def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """The CLI's tables for a job's stored result: the result object is rebuilt from its JSON
-    form (:meth:`geobias.results.Result.from_dict`) and drawn by the renderer registered for its
-    type, as ``geobias <command>`` draws it; ``None`` when the JSON is not that result's form."""
+def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> list | None:
+    """The CLI's tables for a job's stored result, as items (see :func:`rich_items`): the result
+    object is rebuilt from its JSON form (:meth:`geobias.results.Result.from_dict`) and drawn by
+    the renderer registered for its type, as ``geobias <command>`` draws it; ``None`` when the
+    JSON is not that result's form."""
     from geobias.commands import get
     from geobias.errors import GeobiasError
     from geobias.report.registry import render_table
@@ -112,7 +125,13 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
         return None
     console = Collector()
     render_table(console, obj, **{**params, "top": 15})
-    return "".join(rich_to_html(x) for x in console.items)
+    return [x for item in console.items for x in rich_items(item)]
+
+
+def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """HTML of :func:`cli_collected` (``None`` as it)."""
+    items = cli_collected(kind, params, result)
+    return None if items is None else items_html(items)
 
 
 def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:
@@ -123,24 +142,32 @@ def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if isinstance(v, dict)}
 
 
-def generic_tables(result: Any, title: str = "result") -> str:
-    """Scalars as a two-column table; lists of flat dicts as tables of their own."""
+def generic_collected(result: Any, title: str = "result") -> list:
+    """Items (see :func:`rich_items`) for a result no renderer draws: its scalars as a two-column
+    table; lists of flat dicts and flat dicts as tables of their own."""
     if not isinstance(result, dict):
-        return f"<pre>{esc(json.dumps(result, indent=2, ensure_ascii=False))}</pre>"
+        return [json.dumps(result, indent=2, ensure_ascii=False)]
     scalars, parts = [], []
     for k, v in result.items():
         if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
             keys = list(dict.fromkeys(k2 for x in v for k2, v2 in x.items() if not isinstance(v2, (dict, list))))
             rows = [[_fmt(x.get(k2)) for k2 in keys] for x in v[:200]]
-            parts.append(simple_table(keys, rows, caption=f"{k} ({len(v)})"))
+            parts.append((f"{k} ({len(v)})", keys, rows))
         elif isinstance(v, dict) and v and all(not isinstance(x, (dict, list)) for x in v.values()):
-            parts.append(simple_table(["key", "value"], [[k2, _fmt(v2)] for k2, v2 in v.items()], caption=k))
+            parts.append((k, ["key", "value"], [[k2, _fmt(v2)] for k2, v2 in v.items()]))
         elif isinstance(v, (dict, list)):
             text = json.dumps(v, ensure_ascii=False)
             scalars.append([k, text if len(text) < 300 else text[:300] + " …"])
         else:
             scalars.append([k, _fmt(v)])
-    return simple_table(["field", "value"], scalars, caption=title) + "".join(parts)
+    return [(title, ["field", "value"], scalars), *parts]
+
+
+def generic_tables(result: Any, title: str = "result") -> str:
+    """HTML of :func:`generic_collected`."""
+    if not isinstance(result, dict):
+        return f"<pre>{esc(json.dumps(result, indent=2, ensure_ascii=False))}</pre>"
+    return items_html(generic_collected(result, title))
 
 
 def _fmt(v: Any) -> str:
@@ -150,53 +177,133 @@ def _fmt(v: Any) -> str:
 
 
 # ----------------------------------------------------------------------------- plots
-def figure_png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
 def _img(b64: str, alt: str) -> str:
     return f"<img class='plot' alt='{esc(alt)}' src='data:image/png;base64,{b64}'>"
 
 
-def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
-    """Inline ``<img>`` tags: the PNGs the command wrote, then plots drawn from the result."""
+@dataclass
+class Plot:
+    """A plot of a run: a PNG the command wrote (``png``), or a matplotlib ``Figure`` drawn from
+    its result (``figure``; then also downloadable as SVG)."""
+
+    title: str
+    png: bytes | None = None
+    figure: Any = None
+
+    def data(self, fmt: str = "png") -> bytes:
+        """The plot as ``png`` or (a drawn figure only) ``svg`` bytes."""
+        if self.figure is None:
+            if fmt != "png" or self.png is None:
+                raise ValueError(f"{self.title}: only a PNG exists")
+            return self.png
+        buf = io.BytesIO()
+        self.figure.savefig(buf, format=fmt, dpi=110, bbox_inches="tight")
+        return buf.getvalue()
+
+    def img(self) -> str:
+        return _img(base64.b64encode(self.data("png")).decode("ascii"), self.title)
+
+
+def plot_items(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[Plot]:
+    """The plots of a run: the PNGs the command wrote, then the plots drawn from its result."""
     from geobias.report.plots import plot_bars
 
-    out = []
-    for name in artifacts:
-        if name.endswith(".png"):
-            out.append(_img(base64.b64encode((artifacts_dir / name).read_bytes()).decode("ascii"), name))
+    out = [Plot(name, png=(artifacts_dir / name).read_bytes()) for name in artifacts if name.endswith(".png")]
     try:
         if kind == "mweat" and result.get("per_word"):
             top = sorted(result["per_word"], key=lambda p: -(p.get("bias") or 0))[:25]
             labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
             colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
-            out.append(_img(figure_png(plot_bars(labels, [p["bias"] for p in top],
-                                             "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
-                                             "bias", colours)), "per-pair bias bars"))
+            out.append(Plot("per-pair bias bars", figure=plot_bars(
+                labels, [p["bias"] for p in top],
+                "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
+                "bias", colours)))
         elif kind == "weat" and result.get("per_word"):
             words = sorted(result["per_word"], key=lambda w: -(w.get("s") or 0))
             colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
-            out.append(_img(figure_png(plot_bars([w["word"] for w in words], [w["s"] for w in words],
-                                             "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)),
-                            "per-word association bars"))
+            out.append(Plot("per-word association bars", figure=plot_bars(
+                [w["word"] for w in words], [w["s"] for w in words],
+                "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)))
         elif kind == "evaluate" and evaluation_table(result):
             table = evaluation_table(result)
             methods = list(table)
             stats = [table[m].get("mweat_statistic") for m in methods]
             if any(s is not None for s in stats):
-                out.append(_img(figure_png(plot_bars(methods, [s or 0.0 for s in stats],
-                                                 "MWEAT statistic per method", "MWEAT statistic")), "per-method MWEAT bars"))
+                out.append(Plot("per-method MWEAT bars", figure=plot_bars(
+                    methods, [s or 0.0 for s in stats], "MWEAT statistic per method", "MWEAT statistic")))
         elif kind == "probe-malor" and result.get("per_occupation"):
             occ = sorted(result["per_occupation"], key=lambda o: -abs(o["log2_ratio"]))[:25]
-            out.append(_img(figure_png(plot_bars([o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
-                                             "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")),
-                            "per-occupation bars"))
+            out.append(Plot("per-occupation bars", figure=plot_bars(
+                [o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
+                "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")))
     except (KeyError, TypeError, ValueError):
         pass
     return out
+
+
+def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
+    """Inline ``<img>`` tags of :func:`plot_items`."""
+    return [p.img() for p in plot_items(kind, result, artifacts_dir, artifacts)]
+
+
+# ----------------------------------------------------------------------------- a run's view and downloads
+@dataclass(frozen=True)
+class RunTable:
+    """One table of a run, as the CLI draws it: caption, header row, rows of strings."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def run_items(job: dict[str, Any]) -> list:
+    """What a finished job's report shows, as items (see :func:`rich_items`): what its command's
+    CLI renderer draws (``geobias CMD``'s own tables), else the result's scalars and records."""
+    result = (job.get("result") or {}).get("result", {})
+    items = cli_collected(job["kind"], job["params"], result)
+    return generic_collected(result) if items is None else items
+
+
+def run_tables(job: dict[str, Any]) -> list[RunTable]:
+    """The tables of a finished job (:func:`run_items` without the text), numbered as the
+    downloads ``/jobs/{id}/tables/{i}.csv`` number them."""
+    return [RunTable(*t) for t in run_items(job) if isinstance(t, tuple)]
+
+
+def table_csv(table: RunTable) -> str:
+    """A table as CSV (RFC 4180, header row first)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    if table.headers:
+        w.writerow(table.headers)
+    w.writerows(table.rows)
+    return buf.getvalue()
+
+
+def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
+    """The body of a finished job's view: downloads, its tables and plots (the report's parts)."""
+    jid = esc(job["id"])
+    if job["state"] != "done":
+        err = job.get("error") or {}
+        return f"<p class='state-failed'>{esc(err.get('type'))}: {esc(err.get('message'))}</p>" if err else ""
+    items = run_items(job)
+    tables = [RunTable(*x) for x in items if isinstance(x, tuple)]
+    env = job.get("result") or {}
+    plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
+    links = [f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
+    if job["kind"] == "atlas":
+        links = [f"<a href='/jobs/{jid}/atlas/index.html'>the atlas report (HTML)</a>",
+                 f"<a download href='/jobs/{jid}/atlas/atlas.parquet'>atlas.parquet</a>", *links]
+    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>CSV: {esc(t.caption or f'table {i + 1}')}</a>"
+              for i, t in enumerate(tables)]
+    for i, p in enumerate(plots):
+        links.append(f"<a download href='/jobs/{jid}/plots/{i}.png'>PNG: {esc(p.title)}</a>")
+        if p.figure is not None:
+            links.append(f"<a download href='/jobs/{jid}/plots/{i}.svg'>SVG: {esc(p.title)}</a>")
+    parts = [f"<p class='downloads'>Download: {' · '.join(links)}</p>", "<h2>Tables</h2>", items_html(items)]
+    if plots:
+        parts += ["<h2>Plots</h2>", *(p.img() for p in plots)]
+    return "".join(parts)
 
 
 # ----------------------------------------------------------------------------- pages
@@ -212,7 +319,8 @@ def home(stores: list[dict[str, Any]], jobs: list[dict[str, Any]]) -> str:
                       esc("" if j["progress"]["elapsed_s"] is None else f"{j['progress']['elapsed_s']:.1f} s")])
     body = (
         "<h1>geobias service</h1>"
-        "<p>Gender bias in the geometry of word representations. JSON API: "
+        "<p>Gender bias in the geometry of word representations. <a href='/app'>Run an analysis</a> "
+        "in this browser; <a href='/compare'>compare two runs</a>. JSON API: "
         "<a href='/docs'>interactive docs</a>, <a href='/openapi.json'>OpenAPI schema</a>.</p>"
         "<h2>Stores</h2>" + simple_table(["name", "lang", "shape", "installed", "kind", "sha256 (vectors.npy)"], srows)
         + "<h2>Recent jobs</h2>"
@@ -231,7 +339,7 @@ def report(job: dict[str, Any], artifacts_dir: Path) -> str:
                                    ["parameters", json.dumps({k: v for k, v in job["params"].items() if not isinstance(v, str) or len(v) < 200},
                                                              ensure_ascii=False)]],
                         caption="job")
-    parts = [f"<h1>{esc(title)}</h1>", "<p><a href='/'>← all stores and jobs</a></p>", meta]
+    parts = [f"<h1>{esc(title)}</h1>", "<p><a href='/'>← all stores and jobs</a> · <a href='/app'>run an analysis</a></p>", meta]
     if job["state"] != "done":
         err = job.get("error") or {}
         if err:
@@ -240,17 +348,13 @@ def report(job: dict[str, Any], artifacts_dir: Path) -> str:
             parts.append("<p>The result appears here when the job is done (reload the page).</p>")
         return page(title, "".join(parts))
     env = job["result"] or {}
-    result = env.get("result", {})
-    tables = cli_tables(job["kind"], job["params"], result) or generic_tables(result)
-    plots = result_plots(job["kind"], result, artifacts_dir, job.get("artifacts", []))
-    parts += ["<h2>Tables</h2>", tables]
-    if plots:
-        parts += ["<h2>Plots</h2>", *plots]
+    parts += [result_view(job, artifacts_dir)]
     if job.get("artifacts"):
         links = "".join(f"<li><a href='/jobs/{esc(job['id'])}/artifacts/{esc(a)}'>{esc(a)}</a></li>" for a in job["artifacts"])
         parts += ["<h2>Artefacts</h2>", f"<ul>{links}</ul>"]
     parts.append(f"<p class='note'>geobias {esc(env.get('geobias_version'))}; the JSON envelope is at "
-                 f"<a href='/jobs/{esc(job['id'])}'>/jobs/{esc(job['id'])}</a>.</p>")
+                 f"<a href='/jobs/{esc(job['id'])}'>/jobs/{esc(job['id'])}</a>; "
+                 f"<a href='/compare?a={esc(job['id'])}'>compare with another run</a>.</p>")
     return page(title, "".join(parts))
 
 

@@ -1,0 +1,151 @@
+"""The web app's routes: ``/app`` (the analyses), ``/app/{kind}`` (a form), a finished run's view,
+its downloads (``/jobs/{id}/envelope.json``, ``/tables/{i}.csv``, ``/plots/{i}.png|svg``),
+``/compare`` and the app's one script (``/static/app.js``)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from geobias.service import http
+from geobias.service.jobs import JobConflict, JobNotFound
+
+router = APIRouter(tags=["web app"])
+
+
+def _html(body: str) -> HTMLResponse:
+    from geobias.service.webapp import APP_HEADERS
+
+    return HTMLResponse(body, headers=APP_HEADERS)
+
+
+@router.get("/app", response_class=HTMLResponse, include_in_schema=False)
+def catalogue() -> HTMLResponse:
+    """Every analysis the app runs, each linked to its form."""
+    from geobias.service import webapp
+
+    return _html(webapp.catalogue())
+
+
+@router.get("/app/{kind}", response_class=HTMLResponse, include_in_schema=False)
+def form(request: Request, kind: str) -> HTMLResponse:
+    """The form of one analysis, generated from its parameter model."""
+    from geobias.languages import LANGUAGES
+    from geobias.service import webapp
+
+    cmd = next((c for c in webapp.app_commands() if c.kind == kind), None)
+    if cmd is None:
+        raise JobNotFound(f"no analysis {kind!r} in the app; see /app")
+    config = http.config(request)
+    caps = {"permutations": config.max_permutations, "k": config.max_k, "max_per_class": config.max_words}
+    langs = {code: lang.name for code, lang in LANGUAGES.items()}
+    return _html(webapp.command_form(cmd, http.stores(request).listing(), langs, caps))
+
+
+def _done(request: Request, job_id: str) -> dict[str, Any]:
+    job = http.jobs(request).get(http.job_id(job_id))
+    if job["state"] != "done":
+        raise JobConflict(f"job {job['id']} is {job['state']}: its results exist once it is done")
+    return job
+
+
+@router.get("/app/jobs/{job_id}/view", response_class=HTMLResponse, include_in_schema=False)
+def view(request: Request, job_id: str) -> HTMLResponse:
+    """A finished (or failed) job's tables, plots and download links, as a fragment for the app."""
+    from geobias.service import pages
+
+    jobs = http.jobs(request)
+    job = jobs.get(http.job_id(job_id))
+    return _html(pages.result_view(job, jobs.job_dir(job["id"]) / "artifacts"))
+
+
+@router.get("/jobs/{job_id}/envelope.json")
+def envelope(request: Request, job_id: str) -> Response:
+    """A finished job's JSON envelope, as a download (``geobias CMD --json`` prints the same)."""
+    job = _done(request, job_id)
+    body = json.dumps(job["result"], ensure_ascii=False, indent=2)
+    return Response(body, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{job["command"].replace(" ", "-")}-{job["id"]}.json"'})
+
+
+@router.get("/jobs/{job_id}/tables/{index}.csv")
+def table_csv(request: Request, job_id: str, index: int) -> Response:
+    """Table ``index`` (from 0, in the report's order) of a finished job, as CSV."""
+    from geobias.service import pages
+
+    job = _done(request, job_id)
+    tables = pages.run_tables(job)
+    if not 0 <= index < len(tables):
+        raise JobNotFound(f"job {job['id']} has {len(tables)} tables (0 to {len(tables) - 1}); no table {index}")
+    return Response(pages.table_csv(tables[index]), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{job["id"]}-table-{index}.csv"'})
+
+
+@router.get("/jobs/{job_id}/plots/{index}.{fmt}")
+def plot(request: Request, job_id: str, index: int, fmt: str) -> Response:
+    """Plot ``index`` (from 0, in the report's order) of a finished job, as ``png`` or ``svg``
+    (SVG for the plots drawn from the result; a PNG the command wrote exists as PNG only)."""
+    from geobias.errors import ParameterError
+    from geobias.service import pages
+
+    if fmt not in ("png", "svg"):
+        raise ParameterError(f"plot format must be png or svg; got {fmt!r}", "fmt")
+    job = _done(request, job_id)
+    jobs = http.jobs(request)
+    plots = pages.plot_items(job["kind"], (job["result"] or {}).get("result", {}),
+                             jobs.job_dir(job["id"]) / "artifacts", job.get("artifacts", []))
+    if not 0 <= index < len(plots):
+        raise JobNotFound(f"job {job['id']} has {len(plots)} plots; no plot {index}")
+    item = plots[index]
+    if fmt == "svg" and item.figure is None:
+        raise JobNotFound(f"plot {index} of job {job['id']} ({item.title}) exists as PNG only")
+    media = {"png": "image/png", "svg": "image/svg+xml"}[fmt]
+    return Response(item.data(fmt), media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{job["id"]}-plot-{index}.{fmt}"'})
+
+
+ATLAS_FILES = {"index.html": "text/html; charset=utf-8", "atlas.json": "application/json",
+               "atlas.parquet": "application/vnd.apache.parquet"}
+
+
+@router.get("/jobs/{job_id}/atlas/{name}")
+def atlas_file(request: Request, job_id: str, name: str) -> Response:
+    """A finished ``atlas`` job's report: ``index.html`` (self-contained: styles and images
+    inline), ``atlas.json`` or ``atlas.parquet``."""
+    from geobias.report.atlas import job_report
+
+    if name not in ATLAS_FILES:
+        raise JobNotFound(f"an atlas report has {', '.join(ATLAS_FILES)}; no {name!r}")
+    job = _done(request, job_id)
+    page = job_report(http.jobs(request).job_dir(job["id"])) if job["kind"] == "atlas" else None
+    if page is None:
+        raise JobNotFound(f"job {job['id']} ({job['command']}) has no atlas report")
+    headers = dict(http.PAGE_HEADERS) if name == "index.html" else {
+        "Content-Disposition": f'attachment; filename="{job["id"]}-{name}"'}
+    return Response((page.parent / name).read_bytes(), media_type=ATLAS_FILES[name], headers=headers)
+
+
+@router.get("/compare", response_class=HTMLResponse, include_in_schema=False)
+def compare(request: Request, a: str | None = None, b: str | None = None) -> HTMLResponse:
+    """Two finished runs side by side (pick them from the lists)."""
+    from geobias.service import pages, webapp
+
+    jobs = http.jobs(request)
+    ja = jobs.get(http.job_id(a)) if a else None
+    jb = jobs.get(http.job_id(b)) if b else None
+    views = None
+    if ja is not None and jb is not None:
+        views = tuple(pages.result_view(j, jobs.job_dir(j["id"]) / "artifacts") for j in (ja, jb))
+    return _html(webapp.compare(jobs.list(200), ja, jb, views))
+
+
+@router.get("/static/app.js", include_in_schema=False)
+def script() -> Response:
+    """The app's script (vendored in the package; no build step)."""
+    text = resources.files("geobias.service").joinpath("static", "app.js").read_text(encoding="utf-8")
+    return Response(text, media_type="text/javascript; charset=utf-8",
+                    headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})

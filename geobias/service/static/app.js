@@ -1,0 +1,116 @@
+// geobias web app: submits an analysis's form as a job, follows its progress, shows its result.
+// Plain JavaScript, no build step, nothing loaded from elsewhere. Every text the server did not
+// render itself is put in the page with textContent (never as HTML).
+"use strict";
+
+(function () {
+  const form = document.getElementById("run");
+  if (!form) return;
+  const kind = form.dataset.kind;
+  const $ = (id) => document.getElementById(id);
+
+  function words(text) {
+    return text.split(/[\n,]/).map((w) => w.trim()).filter((w) => w.length > 0);
+  }
+
+  function rows(text) {
+    return text.split("\n").map((l) => l.trim()).filter((l) => l.length > 0)
+      .map((l) => l.split(l.includes("\t") ? "\t" : ",").map((c) => c.trim()));
+  }
+
+  // The form's values as the command's parameters (empty optional fields are left to the model's defaults).
+  function params() {
+    const out = {};
+    for (const el of form.querySelectorAll("[data-widget]")) {
+      const w = el.dataset.widget, name = el.name;
+      if (w === "bool") { out[name] = el.checked; continue; }
+      const raw = el.value.trim();
+      if (raw === "") continue;
+      if (w === "int") out[name] = Number.parseInt(raw, 10);
+      else if (w === "float") out[name] = Number.parseFloat(raw);
+      else if (w === "list") out[name] = words(raw);
+      else if (w === "rows") out[name] = rows(raw);
+      else if (w === "inline") out[name] = { text: el.value };
+      else if (w === "json") {
+        try { out[name] = JSON.parse(raw); } catch (e) { throw new Error(name + ": not valid JSON"); }
+      } else out[name] = raw;
+    }
+    return out;
+  }
+
+  function showError(message) {
+    $("error").textContent = message || "";
+    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    const field = (message || "").split(":")[0].trim();
+    const el = form.querySelector("[name='" + CSS.escape(field) + "']");
+    if (el) {
+      const fold = el.closest("details");
+      if (fold) fold.open = true;
+      el.setAttribute("aria-invalid", "true"); el.focus();
+    }
+  }
+
+  async function errorOf(resp) {
+    try { const body = await resp.json(); return body.error ? body.error.message : resp.statusText; }
+    catch (e) { return resp.status + " " + resp.statusText; }
+  }
+
+  function link(href, text) {
+    const a = document.createElement("a");
+    a.href = href; a.textContent = text;
+    return a;
+  }
+
+  async function follow(job) {
+    const bar = $("bar"), state = $("state"), message = $("message"), links = $("links");
+    links.replaceChildren(link("/jobs/" + job.id + "/report", "report page"), " · ",
+      link("/jobs/" + job.id, "job record (JSON)"), " · ");
+    const cancel = document.createElement("button");
+    cancel.type = "button"; cancel.textContent = "Cancel"; cancel.id = "cancel";
+    cancel.onclick = () => fetch("/jobs/" + job.id, { method: "DELETE" });
+    links.append(cancel);
+    for (;;) {
+      const resp = await fetch("/jobs/" + job.id, { headers: { Accept: "application/json" } });
+      if (!resp.ok) { showError(await errorOf(resp)); return; }
+      job = await resp.json();
+      const p = job.progress || {};
+      if (typeof p.fraction === "number") { bar.value = p.fraction; bar.dataset.fraction = p.fraction; }
+      else bar.removeAttribute("value");
+      state.textContent = job.state;
+      state.className = "state-" + job.state;
+      message.textContent = (p.last_message || "") + (p.elapsed_s != null ? " (" + p.elapsed_s.toFixed(1) + " s)" : "");
+      if (["done", "failed", "cancelled"].includes(job.state)) break;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    cancel.remove();
+    if (job.state === "done") {
+      bar.value = 1;
+      const view = await fetch("/app/jobs/" + job.id + "/view");
+      // server-rendered HTML: every user-given text in it is escaped by the server
+      $("result").innerHTML = await view.text();
+    } else {
+      const err = job.error || {};
+      showError((err.type ? err.type + ": " : "") + (err.message || job.state));
+    }
+    $("submit").disabled = false;
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("");
+    let body;
+    try { body = { kind: kind, params: params() }; } catch (e) { showError(e.message); return; }
+    $("submit").disabled = true;
+    $("result").replaceChildren();
+    const resp = await fetch("/jobs", {
+      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!resp.ok) { showError(await errorOf(resp)); $("submit").disabled = false; return; }
+    const job = await resp.json();
+    $("job").hidden = false;
+    $("job").dataset.jobId = job.id;
+    $("job").scrollIntoView({ block: "start" });
+    follow(job);
+  });
+})();

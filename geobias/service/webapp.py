@@ -1,0 +1,261 @@
+"""The interactive web app of ``geobias serve``: a form for every analysis, generated from its
+command's parameter model; live job progress; downloads; two runs side by side.
+
+Every form is built from the JSON schema of the command's pydantic parameter model (the same
+model the CLI, the HTTP routes and Python validate with), so a new command appears in the app
+without page code. A form is submitted by the app's script (``/static/app.js``, vendored, no
+build step, nothing from a CDN) as ``POST /jobs {kind, params}``; the server validates it with
+that model and answers a one-line error for a bad field, which the page shows beside the form.
+The page then polls ``GET /jobs/{id}`` and, once the job is done, inserts the report's tables and
+plots (:func:`geobias.service.pages.result_view`) with links to download the JSON envelope, a CSV of each table and a
+PNG or SVG of each plot.
+
+Everything a user typed reaches a page only through :func:`geobias.service.pages.esc`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from geobias.commands import Command, commands
+from geobias.service.pages import esc, page, simple_table, when
+
+#: Fields the app never shows: outputs (the service places them), engine settings (fixed by the
+#: service), options the service refuses (``Params.local_only``) and ``force`` (the service's caps
+#: are its budget).
+HIDDEN = frozenset({"engine", "ray_address", "threads", "actors", "force", "device", "json_out"})
+STORE_FIELDS = frozenset({"vectors", "en_vectors", "src_vectors", "tgt_vectors", "store"})
+LANG_FIELDS = frozenset({"lang", "src", "tgt", "src_lang", "tgt_lang"})
+#: Widgets shown as text areas: the optional ones fold into a "your own word lists" section.
+TEXTAREAS = frozenset({"list", "rows", "inline", "json"})
+
+#: The headers of the app's pages: its own script and requests only, nothing from elsewhere.
+APP_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; "
+                                          "script-src 'self'; connect-src 'self'; form-action 'self'",
+               "X-Content-Type-Options": "nosniff"}
+
+APP_CSS = """
+nav a{margin-right:1rem}.field{margin:.6rem 0}.field label{display:block;font-weight:600;font-size:.9rem}
+.field small{display:block;color:#666;font-size:.8rem;max-width:50rem}
+.field input[type=text],.field input[type=number],.field select{min-width:16rem;padding:.2rem}
+.field textarea{width:100%;max-width:50rem;height:5rem;font-family:monospace}
+#error{color:#a4161a;font-weight:600}progress{width:24rem}.downloads a{margin-right:.8rem}
+.side{display:grid;grid-template-columns:1fr 1fr;gap:1.5rem}.side>div{min-width:0;overflow:auto}
+ul.commands li{margin:.3rem 0}details{margin:.8rem 0}summary{cursor:pointer;font-weight:600}
+"""
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One parameter as a form control.
+
+    ``widget`` is how the page shows it and how the script serialises it: ``store`` and ``lang``
+    (selects of the served stores and languages), ``choice`` (a select of the schema's enum),
+    ``bool`` (a checkbox), ``int`` / ``float`` (a number box), ``list`` (a textarea: one word per
+    line or comma-separated → a list of strings), ``rows`` (a textarea: one row per line, columns
+    separated by tabs or commas → a list of lists), ``inline`` (a textarea sent as
+    ``{"text": ...}``: the service's form of a file), ``text`` and ``json``.
+    """
+
+    name: str
+    title: str
+    widget: str
+    required: bool
+    default: Any = None
+    description: str = ""
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def app_commands() -> list[Command]:
+    """The commands the app offers: every job kind (the app runs each analysis as a job)."""
+    return [c for c in commands() if c.job]
+
+
+def form_fields(cmd: Command) -> list[FormField]:
+    """The form of ``cmd``: one :class:`FormField` per parameter the service lets a client set,
+    in the model's order, read from the model's JSON schema (validation mode)."""
+    schema = cmd.params.model_json_schema(mode="validation")
+    required = set(schema.get("required", ()))
+    hidden = HIDDEN | set(cmd.outputs) | set(getattr(cmd.params, "local_only", ()))
+    out = []
+    for name, prop in schema.get("properties", {}).items():
+        if name in hidden:
+            continue
+        out.append(_field(name, prop, name in required))
+    return out
+
+
+def _field(name: str, prop: dict[str, Any], required: bool) -> FormField:
+    options = prop.get("anyOf") or [prop]
+    real = [o for o in options if o.get("type") != "null"] or [{"type": "string"}]
+    first = real[0]
+    description = prop.get("description") or first.get("description") or ""
+    common = dict(name=name, title=prop.get("title") or name, required=required, default=prop.get("default"),
+                  description=description, minimum=_bound(prop, first, "minimum", "ge"),
+                  maximum=_bound(prop, first, "maximum", "le"))
+    if name in STORE_FIELDS:
+        return FormField(widget="store", **common)
+    if name in LANG_FIELDS:
+        return FormField(widget="lang", **common)
+    if "enum" in first:
+        return FormField(widget="choice", choices=tuple(str(x) for x in first["enum"]), **common)
+    if any("$ref" in o and o["$ref"].endswith("/Inline") for o in real):
+        return FormField(widget="inline", **common)
+    kind = first.get("type")
+    if kind == "boolean":
+        return FormField(widget="bool", **common)
+    if kind == "integer":
+        return FormField(widget="int", **common)
+    if kind == "number":
+        return FormField(widget="float", **common)
+    if kind == "array":
+        items = first.get("items", {})
+        return FormField(widget="rows" if items.get("type") == "array" else "list", **common)
+    if kind == "string":
+        return FormField(widget="text", **common)
+    return FormField(widget="json", **common)
+
+
+def _bound(prop: dict, first: dict, key: str, alias: str) -> float | None:
+    for d in (prop, first):
+        for k in (key, alias, "exclusive" + key.capitalize()):
+            if isinstance(d.get(k), (int, float)) and not isinstance(d.get(k), bool):
+                return d[k]
+    return None
+
+
+# ----------------------------------------------------------------------------- pages
+def nav() -> str:
+    return ("<nav><a href='/'>Stores and jobs</a><a href='/app'>Run an analysis</a>"
+            "<a href='/compare'>Compare two runs</a><a href='/docs'>API</a></nav>")
+
+
+def app_page(title: str, body: str) -> str:
+    return page(title, f"<style>{APP_CSS}</style>{nav()}{body}")
+
+
+def catalogue() -> str:
+    """``/app``: every analysis the app can run, with its one-line summary."""
+    items = "".join(f"<li><a href='/app/{esc(c.kind)}'>{esc(c.name)}</a> — {esc(c.summary)}</li>"
+                    for c in app_commands())
+    return app_page("geobias: run an analysis",
+                    "<h1>Run an analysis</h1><p>Each analysis runs as a job on this server; its progress shows "
+                    "live, and its tables and plots appear when it is done.</p>"
+                    f"<ul class='commands'>{items}</ul>")
+
+
+def command_form(cmd: Command, stores: list[dict[str, Any]], langs: dict[str, str],
+                 caps: dict[str, int] | None = None) -> str:
+    """``/app/{kind}``: the command's form (see :func:`form_fields`) and the place its run appears.
+
+    ``stores`` are the service's store rows (installed ones are offered), ``langs`` code → name,
+    ``caps`` this service's limits by field name (a number box's maximum and its default when
+    the model's default is above it)."""
+    caps = caps or {}
+    installed = [s for s in stores if s.get("installed")]
+    fields = form_fields(cmd)
+    main = [_control(f, installed, langs, caps) for f in fields if f.required or f.widget not in TEXTAREAS]
+    lists = [_control(f, installed, langs, caps) for f in fields if not f.required and f.widget in TEXTAREAS]
+    more = (f"<details><summary>Your own word lists and texts ({len(lists)} optional fields; empty: the "
+            f"built-in ones)</summary>{''.join(lists)}</details>") if lists else ""
+    doc = (cmd.params.__doc__ or "").strip().split("\n\n")[0]
+    body = (f"<h1>{esc(cmd.name)}</h1><p>{esc(cmd.summary)}</p><p class='note'>{esc(doc)}</p>"
+            f"<form id='run' data-kind='{esc(cmd.kind)}' autocomplete='off'>{''.join(main)}{more}"
+            "<p><button type='submit' id='submit'>Run</button></p></form>"
+            "<p id='error' role='alert'></p>"
+            "<section id='job' hidden><h2>Run</h2><p><progress id='bar' max='1'></progress> "
+            "<span id='state'></span> <span id='message'></span></p>"
+            "<p id='links'></p></section><section id='result'></section>"
+            "<script src='/static/app.js'></script>")
+    return app_page(f"geobias: {cmd.name}", body)
+
+
+def _control(f: FormField, stores: list[dict[str, Any]], langs: dict[str, str], caps: dict[str, int]) -> str:
+    ident = f"f-{f.name}"
+    attrs = f"id='{esc(ident)}' name='{esc(f.name)}' data-widget='{esc(f.widget)}'"
+    if f.required:
+        attrs += " data-required='1'"
+    default = f.default
+    if f.widget == "store":
+        names = [s["name"] for s in stores]
+        opts = ("" if f.required else "<option value=''>(the language's default)</option>") + "".join(
+            f"<option value='{esc(n)}'{_sel(n, default)}>{esc(n)} ({esc(s.get('lang') or '')})</option>"
+            for n, s in zip(names, stores, strict=True))
+        control = f"<select {attrs}>{opts}</select>"
+    elif f.widget == "lang":
+        opts = ("" if f.required else "<option value=''>(from the store)</option>") + "".join(
+            f"<option value='{esc(c)}'{_sel(c, default)}>{esc(c)} — {esc(n)}</option>" for c, n in langs.items())
+        control = f"<select {attrs}>{opts}</select>"
+    elif f.widget == "choice":
+        opts = ("" if f.required or default is not None else "<option value=''>(default)</option>") + "".join(
+            f"<option value='{esc(c)}'{_sel(c, default)}>{esc(c)}</option>" for c in f.choices)
+        control = f"<select {attrs}>{opts}</select>"
+    elif f.widget == "bool":
+        control = f"<input type='checkbox' {attrs}{' checked' if default else ''}>"
+    elif f.widget in ("int", "float"):
+        cap = caps.get(f.name)
+        hi = f.maximum if cap is None else (cap if f.maximum is None else min(cap, f.maximum))
+        value = default
+        if isinstance(value, (int, float)) and hi is not None and value > hi:
+            value = hi
+        bounds = "".join(f" {k}='{esc(v)}'" for k, v in (("min", f.minimum), ("max", hi)) if v is not None)
+        step = "1" if f.widget == "int" else "any"
+        control = (f"<input type='number' step='{step}'{bounds} {attrs}"
+                   f"{'' if value is None else f' value={chr(39)}{esc(value)}{chr(39)}'}>")
+    elif f.widget in ("list", "rows", "inline", "json"):
+        hint = {"list": "one word per line, or comma-separated",
+                "rows": "one row per line, columns separated by a tab or a comma",
+                "inline": "the file's text (paste it)", "json": "JSON"}[f.widget]
+        control = f"<textarea {attrs} placeholder='{esc(hint)}'></textarea>"
+    else:
+        control = (f"<input type='text' {attrs}"
+                   f"{'' if default is None else f' value={chr(39)}{esc(default)}{chr(39)}'}>")
+    req = " (required)" if f.required else ""
+    return (f"<div class='field'><label for='{esc(ident)}'>{esc(f.title)}{req}</label>{control}"
+            f"<small>{esc(f.name)}: {esc(f.description)}</small></div>")
+
+
+def _sel(value: Any, default: Any) -> str:
+    return " selected" if default is not None and str(value) == str(default) else ""
+
+
+def compare(jobs: list[dict[str, Any]], a: dict[str, Any] | None, b: dict[str, Any] | None,
+            views: tuple[str, str] | None) -> str:
+    """``/compare``: pick two runs; their parameters and views side by side."""
+    done = [j for j in jobs if j["state"] == "done"]
+
+    def select(name: str, chosen: dict | None) -> str:
+        opts = "".join(f"<option value='{esc(j['id'])}'{' selected' if chosen and chosen['id'] == j['id'] else ''}>"
+                       f"{esc(j['command'])} · {esc(j['id'])} · {esc(when(j['created']))}</option>" for j in done)
+        return f"<label>{name.upper()} <select name='{name}'>{opts}</select></label> "
+
+    form = (f"<form method='get' action='/compare'>{select('a', a)}{select('b', b)}"
+            "<button type='submit'>Compare</button></form>")
+    body = "<h1>Compare two runs</h1>" + (form if done else "<p>No finished runs yet.</p>")
+    if a is not None and b is not None and views is not None:
+        keys = sorted(k for k in set(a["params"]) | set(b["params"])
+                      if a["params"].get(k) is not None or b["params"].get(k) is not None)
+        shown = [[k, _param(a["params"].get(k)), _param(b["params"].get(k)),
+                  "" if a["params"].get(k) == b["params"].get(k) else "differs"] for k in keys]
+        body += simple_table(["parameter", "A", "B", ""], shown, caption="parameters")
+        cols = []
+        for label, job, view in zip("AB", (a, b), views, strict=True):
+            cols.append(f"<div><h2>{label}: <a href='/jobs/{esc(job['id'])}/report'>{esc(job['command'])} · "
+                        f"{esc(job['id'])}</a></h2>{view}</div>")
+        body += f"<div class='side'>{''.join(cols)}</div>"
+    return app_page("geobias: compare runs", body)
+
+
+def _param(value: Any) -> str:
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 200 else text[:200] + " …"
+
+
+__all__ = ["APP_HEADERS", "FormField", "app_commands", "catalogue", "command_form", "compare", "form_fields"]

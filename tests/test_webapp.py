@@ -1,0 +1,213 @@
+"""The web app of ``geobias serve`` over HTTP: forms generated from the parameter models, a run
+submitted as the app's script submits it, its view, the downloads (envelope, CSV, PNG/SVG),
+the comparison page, escaping, the page headers, and the token login for the app's own requests.
+The same pages in a real browser: tests/test_webapp_browser.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import time
+
+import pytest
+
+httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+
+from _server import ServerProcess, small_french_store  # noqa: E402
+
+from geobias.commands import commands, get  # noqa: E402
+
+SMALL = "small-fr"
+TOKEN = "s3cret-token-for-the-app"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from geobias.store import save_store
+
+    root = tmp_path_factory.mktemp("webapp")
+    (root / "vectors").mkdir()
+    save_store(small_french_store(), root / "vectors" / SMALL)
+    save_store(small_french_store(), root / "vectors" / "use-m3-fr")  # for an atlas job over fr
+    with ServerProcess(root / "vectors", root / "data", "--workers", "1") as srv, \
+            httpx.Client(base_url=srv.url, timeout=120) as client:
+        yield srv, client
+
+
+def _wait(client, job_id: str, timeout: float = 180) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = client.get(f"/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} did not finish")
+
+
+@pytest.fixture(scope="module")
+def mweat_job(server):
+    _, client = server
+    job = client.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL, "permutations": 2000}}).json()
+    job = _wait(client, job["id"])
+    assert job["state"] == "done", job.get("error")
+    return job
+
+
+def test_form_fields_come_from_the_parameter_model():
+    from geobias.service.webapp import app_commands, form_fields
+
+    fields = {f.name: f for f in form_fields(get("mweat"))}
+    # every parameter a service client may set, and nothing else
+    model = set(get("mweat").params.model_fields)
+    assert set(fields) == model - {"force", "limit", "trust_pickle", "subwords"}
+    assert fields["vectors"].widget == "store" and fields["lang"].widget == "lang"
+    assert fields["permutation_method"].widget == "choice"
+    assert fields["permutation_method"].choices == ("auto", "exact", "monte-carlo")
+    assert fields["permutations"].widget == "int" and fields["permutations"].default == 100_000
+    assert fields["targets"].widget == "rows" and fields["targets_x"].widget == "list"
+    assert fields["seed"].widget == "int" and fields["seed"].maximum == 2**63 - 1
+    # a file argument is pasted text ({"text": ...}); outputs are never a field
+    evaluate = {f.name: f for f in form_fields(get("evaluate"))}
+    assert evaluate["dictionary"].widget == "inline" and evaluate["dictionary"].required
+    assert "plot" not in evaluate
+    # every job kind is offered: a new command appears without page code
+    assert {c.kind for c in app_commands()} == {c.kind for c in commands() if c.job}
+    assert {"mweat", "weat", "directions", "neighbors", "evaluate", "erasure"} <= {c.kind for c in app_commands()}
+
+
+def test_catalogue_and_every_form_render(server):
+    _, client = server
+    page = client.get("/app")
+    assert page.status_code == 200
+    kinds = re.findall(r"href='/app/([a-z-]+)'", page.text)
+    assert set(kinds) == {c.kind for c in commands() if c.job}
+    for kind in kinds:
+        form = client.get(f"/app/{kind}")
+        assert form.status_code == 200, kind
+        assert f"data-kind='{kind}'" in form.text and "<script src='/static/app.js'></script>" in form.text
+        assert "script-src 'self'" in form.headers["content-security-policy"]
+    assert client.get("/app/no-such-thing").status_code == 404
+    js = client.get("/static/app.js")
+    assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
+    assert "fetch(\"/jobs\"" in js.text
+
+
+def test_mweat_form_offers_the_store_and_caps_permutations(server):
+    _, client = server
+    text = client.get("/app/mweat").text
+    assert f"<option value='{SMALL}'" in text
+    # the model's default (100,000) is within this service's cap (1,000,000): kept, capped by max
+    assert re.search(r"max='1000000' id='f-permutations'[^>]*value='100000'", text)
+
+
+def test_run_view_and_downloads(server, mweat_job):
+    _, client = server
+    jid = mweat_job["id"]
+    stat = mweat_job["result"]["result"]["statistic"]
+    view = client.get(f"/app/jobs/{jid}/view")
+    assert view.status_code == 200
+    assert f"{stat:.4f}" in view.text  # the table shows the job's statistic
+    assert f"/jobs/{jid}/tables/0.csv" in view.text and f"/jobs/{jid}/plots/0.svg" in view.text
+
+    env = client.get(f"/jobs/{jid}/envelope.json")
+    assert env.status_code == 200 and "attachment" in env.headers["content-disposition"]
+    assert json.loads(env.text) == mweat_job["result"]
+
+    rows = list(csv.reader(io.StringIO(client.get(f"/jobs/{jid}/tables/0.csv").text)))
+    assert rows[0] and any(f"{stat:.4f}" in cell for row in rows for cell in row)
+    n_tables = view.text.count("/tables/")
+    assert client.get(f"/jobs/{jid}/tables/{n_tables}.csv").status_code == 404
+
+    png = client.get(f"/jobs/{jid}/plots/0.png")
+    assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = client.get(f"/jobs/{jid}/plots/0.svg")
+    assert svg.status_code == 200 and b"<svg" in svg.content[:2000]
+    bad = client.get(f"/jobs/{jid}/plots/0.gif")
+    assert bad.status_code == 422 and bad.json()["error"]["message"].startswith("plot format must be png or svg")
+
+
+def test_results_of_an_unfinished_job_are_a_conflict(server):
+    _, client = server
+    job = client.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL,
+                                                                "permutations": 1_000_000,
+                                                                "permutation_method": "monte-carlo"}}).json()
+    try:
+        r = client.get(f"/jobs/{job['id']}/tables/0.csv")
+        if client.get(f"/jobs/{job['id']}").json()["state"] != "done":
+            assert r.status_code == 409 and "results exist once it is done" in r.json()["error"]["message"]
+    finally:
+        client.delete(f"/jobs/{job['id']}")
+
+
+def test_compare_shows_two_runs_side_by_side(server, mweat_job):
+    _, client = server
+    other = client.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL,
+                                                                  "permutations": 500, "seed": 3}}).json()
+    other = _wait(client, other["id"])
+    page = client.get("/compare", params={"a": mweat_job["id"], "b": other["id"]})
+    assert page.status_code == 200
+    assert page.text.count("<div><h2>") == 2
+    assert "<tr><td>permutations</td><td class='num'>2000</td><td class='num'>500</td><td>differs</td></tr>" in page.text
+    assert "<tr><td>lang</td><td>fr</td><td>fr</td><td></td></tr>" in page.text
+    assert client.get("/compare").status_code == 200
+    assert client.get("/compare", params={"a": "nope"}).status_code == 404
+
+
+def test_a_hostile_word_is_escaped_everywhere(server):
+    _, client = server
+    evil = "<script>alert(1)</script>"
+    job = client.post("/jobs", json={"kind": "neighbors", "params": {"lang": "fr", "vectors": SMALL, "word": evil}}).json()
+    job = _wait(client, job["id"])
+    assert job["state"] == "failed"
+    for url in (f"/app/jobs/{job['id']}/view", f"/jobs/{job['id']}/report", "/"):
+        text = client.get(url).text
+        assert evil not in text, url
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(f"/app/jobs/{job['id']}/view").text
+
+
+def test_token_login_lets_the_app_submit_same_origin_only(tmp_path):
+    from geobias.store import save_store
+
+    (tmp_path / "vectors").mkdir()
+    save_store(small_french_store(), tmp_path / "vectors" / SMALL)
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN)
+    with ServerProcess(tmp_path / "vectors", tmp_path / "data", "--workers", "1", "--token-file", str(token_file)) as srv, \
+            httpx.Client(base_url=srv.url, timeout=60) as c:
+        assert c.get("/app").status_code == 401
+        # a browser asking for a page is sent to the login form
+        page = c.get("/app", headers={"Accept": "text/html,application/xhtml+xml"}, follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == "/login"
+        login = c.post("/login", data={"token": TOKEN}, follow_redirects=False)
+        assert login.status_code == 303
+        assert c.get("/app/mweat").status_code == 200  # the cookie opens the pages
+        body = {"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL, "permutations": 100}}
+        # the app's own request names this server's origin: the cookie is enough
+        ok = c.post("/jobs", json=body, headers={"Origin": srv.url})
+        assert ok.status_code == 202
+        # without an Origin (not a browser's fetch) the cookie does not authorise a change
+        assert c.post("/jobs", json=body).status_code == 401
+        # another origin is refused before the token is looked at
+        assert c.post("/jobs", json=body, headers={"Origin": "http://evil.example"}).status_code == 403
+        c.delete(f"/jobs/{ok.json()['id']}", headers={"Origin": srv.url})
+
+
+def test_an_atlas_job_serves_its_report(server, mweat_job):
+    _, client = server
+    job = client.post("/jobs", json={"kind": "atlas", "params": {"langs": "fr", "permutations": 200,
+                                                                "max_per_class": 20}}).json()
+    job = _wait(client, job["id"], timeout=300)
+    assert job["state"] == "done", job.get("error")
+    page = client.get(f"/jobs/{job['id']}/atlas/index.html")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert "French" in page.text and "<script" not in page.text
+    parquet = client.get(f"/jobs/{job['id']}/atlas/atlas.parquet")
+    assert parquet.status_code == 200 and parquet.content[:4] == b"PAR1"
+    assert json.loads(client.get(f"/jobs/{job['id']}/atlas/atlas.json").text)
+    assert f"/jobs/{job['id']}/atlas/index.html" in client.get(f"/app/jobs/{job['id']}/view").text
+    assert client.get(f"/jobs/{job['id']}/atlas/secrets.txt").status_code == 404
+    assert client.get(f"/jobs/{mweat_job['id']}/atlas/index.html").status_code == 404
