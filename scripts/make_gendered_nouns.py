@@ -1,18 +1,31 @@
 #!/usr/bin/env python3
-"""Generate ``wordlists/<lang>/nouns_{masculine,feminine}.txt`` for es, fr and de.
+"""Generate ``wordlists/<lang>/nouns_<gender>.txt`` for es, fr, de, it, pt, pl, ru and nl.
 
 These are the grammatically masculine and feminine *inanimate-by-construction* nouns from
 which the grammatical gender direction (LDA, Zhou et al. 2019 §2) is fitted. Candidates are
 the most frequent words of the language (``wordfreq.top_n_list``); each is kept only when a
 morphological dictionary gives it one unambiguous grammatical gender.
 
-Sources (all from Debian bookworm, read locally; nothing is downloaded from elsewhere):
+Sources (Debian bookworm packages and one PyPI package, read locally; nothing is downloaded
+from elsewhere):
 
 - **es**: Apertium morphological analyser ``spa-eng.automorf.bin`` of ``apertium-eng-spa``,
   run through ``lt-proc`` (package ``lttoolbox``).
 - **fr**: Apertium analyser ``fr-es.automorf.bin`` of ``apertium-fr-es`` through ``lt-proc``.
+- **it**: Apertium analyser ``ita-cat.automorf.bin`` of ``apertium-cat-ita``.
+- **pt**: Apertium analyser ``por-cat.automorf.bin`` of ``apertium-por-cat``.
+- **pl**: Apertium analyser ``pol-szl.automorf.bin`` of ``apertium-pol-szl`` (masculine split
+  into ``<mi>`` inanimate, ``<ma>`` animate, ``<mp>`` personal; feminine ``<f>``, neuter ``<nt>``):
+  writes masculine (inanimate ``<mi>`` only), feminine and neuter lists.
+- **nl**: Apertium analyser ``nld-afr.automorf.bin`` of ``apertium-afr-nld`` (``<m>``, ``<f>``,
+  ``<mf>``, ``<nt>``): writes *common* (de-words: ``<m>``, ``<f>``, ``<mf>``) and *neuter*
+  (het-words) lists, standard Dutch's two genders.
+- **ru**: PyPI ``pymorphy3`` with ``pymorphy3-dicts-ru`` (OpenCorpora dictionary): writes
+  masculine, feminine and neuter lists of inanimate (``inan``) nouns.
 - **de**: FreeDict German-English dictionary (``dict-freedict-deu-eng``), whose headwords carry
   ``<masc, n, sg>`` / ``<fem, n, sg>`` grammar tags.
+- **ar**: none. The FreeDict Arabic-English dictionary carries no gender tags and Debian has no
+  Arabic Apertium analyser, so no Arabic lists are generated.
 
 Selection rules
 ---------------
@@ -32,13 +45,31 @@ Apertium (es, fr) — a word is kept when
    noun analyses (``profesora`` → ``profesor<n><f>``) marks an occupation/person noun whose
    gender is semantic, and all its forms are dropped.
 
+Apertium (pl, nl) — a word is kept when every reading is a common noun (no verb, adjective,
+proper-noun... reading, and the capitalised word has no proper-noun reading), all its readings
+have one gender class, and at least one reading is a nominative singular (pl; Dutch nouns have no
+case) and, for nl, every reading is singular (Dutch gender shows only in the singular; this also
+drops genitive/compound analyses). pl: masculine means ``<mi>`` only (animate ``<ma>`` and personal ``<mp>`` nouns are
+dropped); a feminine noun is dropped when removing its feminine suffix (*-ka*, *-ini*, *-yni*)
+gives a masculine animate or personal noun (*nauczycielka* → *nauczyciel*). nl: Dutch gender
+does not mark animacy; person nouns are not filtered beyond our own lists.
+
+pymorphy3 (ru) — a word is kept when the dictionary knows it, every parse is a noun, every noun
+parse is inanimate (``inan``), of one gender (``masc``/``femn``/``neut``; ``ms-f`` common-gender
+nouns dropped), not a name, surname, patronymic, place or organisation, and one parse is the
+nominative singular.
+
 FreeDict (de) — a headword is kept when it is a single capitalised token, every noun entry
-for it has the same gender (``masc`` or ``fem``; neuter is skipped), and it is not a
+for it has the same gender (``masc``, ``fem`` or ``neut``), and it is not a
 *-in/-innen* feminine of a masculine headword (or that masculine headword), the German
 two-form person nouns (*Lehrerin*/*Lehrer*). Because ``wordfreq`` lower-cases German, a
 candidate is also dropped when German hunspell (``hunspell-de-de``) accepts its lower-case
 form, since German capitalises every noun, that form is some other part of speech
 (*oder*, *habe*, *würde*, *macht*, *morgen*; also *zeit*, *platz*, so a few nouns are lost).
+Neuter nouns (``nouns_neuter.txt``) follow the same rules, minus lower-cased forms shared with a
+masculine or feminine headword, and minus proper names: headwords none of whose English
+translations starts with a lower-case letter (*Bayern*, *Europa*, *Russland*; most country
+names are neuter). The masculine and feminine selection is unchanged by the neuter list.
 
 All languages — the project's own definitional, attribute and occupation words
 (``wordlists/<lang>/definitional_pairs.tsv``, ``attributes_*.txt``, ``occupations.tsv``) are
@@ -53,14 +84,15 @@ Prerequisites
 
     apt-get update
     apt-get install -y lttoolbox apertium-eng-spa apertium-fr-es dict-freedict-deu-eng \
-        hunspell hunspell-de-de
-    pip install wordfreq==3.1.1
+        hunspell hunspell-de-de apertium-cat-ita apertium-por-cat apertium-pol-szl apertium-afr-nld
+    pip install wordfreq==3.1.1 pymorphy3==2.0.6 pymorphy3-dicts-ru==2.4.417150.4580142
 
 Usage
 -----
 ::
 
-    python scripts/make_gendered_nouns.py            # all of es fr de, into wordlists/
+    python scripts/make_gendered_nouns.py            # es fr de, into wordlists/
+    python scripts/make_gendered_nouns.py --lang it pt pl nl ru
     python scripts/make_gendered_nouns.py --lang fr --top 50000 --max-per-gender 5000
 
 The script is deterministic for fixed package versions; it records them in each file's header.
@@ -85,7 +117,17 @@ REPO = Path(__file__).resolve().parents[1]
 APERTIUM = {
     "es": ("apertium-eng-spa", "/usr/share/apertium/apertium-eng-spa/spa-eng.automorf.bin"),
     "fr": ("apertium-fr-es", "/usr/share/apertium/apertium-fr-es/fr-es.automorf.bin"),
+    "it": ("apertium-cat-ita", "/usr/share/apertium/apertium-cat-ita/ita-cat.automorf.bin"),
+    "pt": ("apertium-por-cat", "/usr/share/apertium/apertium-por-cat/por-cat.automorf.bin"),
+    "pl": ("apertium-pol-szl", "/usr/share/apertium/apertium-pol-szl/pol-szl.automorf.bin"),
+    "nl": ("apertium-afr-nld", "/usr/share/apertium/apertium-afr-nld/nld-afr.automorf.bin"),
 }
+#: Genders written for each language (file nouns_<gender>.txt), in output order.
+GENDERS = {"es": ("masculine", "feminine"), "fr": ("masculine", "feminine"),
+           "de": ("masculine", "feminine", "neuter"),
+           "it": ("masculine", "feminine"), "pt": ("masculine", "feminine"),
+           "pl": ("masculine", "feminine", "neuter"), "ru": ("masculine", "feminine", "neuter"),
+           "nl": ("common", "neuter")}
 FREEDICT = ("dict-freedict-deu-eng", "/usr/share/dictd/freedict-deu-eng.dict.dz")
 
 _ANALYSIS = re.compile(r"\^([^/]*)/(.*?)\$")
@@ -141,6 +183,13 @@ def _finite_verb(tags: list[str]) -> bool:
 def _counterparts(lang: str, word: str) -> list[str]:
     """Regular other-gender forms of ``word`` (candidates only; the analyser decides)."""
     out = [word + "a", word[:-1] + "a", word + "e", word[:-1] + "o", word[:-1]]
+    pairs = {"it": (("tore", "trice"), ("e", "essa"), ("a", "essa")),
+             "pt": (("or", "ora"), ("ão", "ã"), ("ão", "ona"), ("ês", "esa"))}.get(lang, ())
+    for m, f in pairs:
+        if word.endswith(m):
+            out.append(word[: -len(m)] + f)
+        if word.endswith(f):
+            out.append(word[: -len(f)] + m)
     if lang == "fr":
         for m, f in (("eur", "euse"), ("eur", "rice"), ("ien", "ienne"), ("ier", "ière"),
                      ("er", "ère"), ("if", "ive"), ("on", "onne"), ("an", "anne")):
@@ -193,6 +242,93 @@ def apertium_nouns(
     return masculine, feminine, len(words)
 
 
+_PL_GENDER = {"mi": "masculine", "f": "feminine", "nt": "neuter"}
+_NL_GENDER = {"m": "common", "f": "common", "mf": "common", "nt": "neuter"}
+
+
+def apertium_classes(lang: str, top: int, exclude: frozenset[str] = frozenset()
+                     ) -> tuple[dict[str, list[str]], int]:
+    """pl/nl selection (rules in the module docstring) → {gender: words in frequency order}."""
+    package, automorf = APERTIUM[lang]
+    if not Path(automorf).is_file():
+        sys.exit(f"{automorf} not found: apt-get install -y lttoolbox {package}")
+    words = _candidates(lang, top)
+    capitalised = [w.capitalize() for w in words]
+    fem_bases = sorted({b for w in words for b in (w[:-2], w[:-2] + "z", w[:-3], w[:-3] + "ca", w[:-3] + "a")
+                        if lang == "pl" and w.endswith(("ka", "ini", "yni")) and len(b) > 1})
+    analyses = _analyse(words + capitalised + fem_bases, automorf)
+    names = {w for w, c in zip(words, capitalised, strict=True)
+             if any(tags[:1] == ["np"] for _, tags in analyses.get(c, []))}
+    animate = {w for w in fem_bases
+               if any(tags[:1] == ["n"] and ({"ma", "mp"} & set(tags)) for _, tags in analyses.get(w, []))}
+    table = _PL_GENDER if lang == "pl" else _NL_GENDER
+    out: dict[str, list[str]] = {g: [] for g in GENDERS[lang]}
+    for word in words:
+        readings = analyses.get(word, [])
+        if not readings or word in names or word in exclude:
+            continue
+        if any(tags[:1] != ["n"] for _, tags in readings):
+            continue
+        if any(lemma in exclude for lemma, _ in readings):
+            continue
+        tagsets = [set(tags) for _, tags in readings]
+        if lang == "pl" and not any({"sg", "nom"} <= t for t in tagsets):
+            continue
+        # Dutch gender shows only in the singular (every plural takes "de"): singular readings only,
+        # and no genitive/compound analyses (jongens → jong<n><nt><pl>+s<gen>).
+        if lang == "nl" and any({"pl", "gen"} & t for t in tagsets):
+            continue
+        genders = set()
+        for t in tagsets:
+            found = [table[g] for g in table if g in t]
+            genders.add(found[0] if len(found) == 1 else None)
+            if lang == "pl" and {"ma", "mp"} & t:
+                genders.add("animate")
+        if len(genders) != 1 or None in genders or "animate" in genders:
+            continue
+        gender = genders.pop()
+        if lang == "pl" and gender == "feminine" and word.endswith(("ka", "ini", "yni")):
+            bases = {word[:-2], word[:-2] + "z", word[:-3], word[:-3] + "ca", word[:-3] + "a"}
+            if bases & animate:
+                continue
+        out[gender].append(word)
+    return out, len(words)
+
+
+_RU_GENDER = {"masc": "masculine", "femn": "feminine", "neut": "neuter"}
+_RU_SKIP = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad", "Abbr", "Init"}
+
+
+def pymorphy_nouns(top: int, exclude: frozenset[str] = frozenset()) -> tuple[dict[str, list[str]], int]:
+    """ru selection with pymorphy3 (rules in the module docstring)."""
+    try:
+        import pymorphy3
+    except ImportError:
+        sys.exit("pymorphy3 not installed: pip install pymorphy3==2.0.6 pymorphy3-dicts-ru==2.4.417150.4580142")
+    morph = pymorphy3.MorphAnalyzer(lang="ru")
+    words = _candidates("ru", top)
+    out: dict[str, list[str]] = {g: [] for g in GENDERS["ru"]}
+    for word in words:
+        if word in exclude or not morph.word_is_known(word):
+            continue
+        parses = morph.parse(word)
+        if not parses or any(p.tag.POS != "NOUN" for p in parses):
+            continue
+        if any(p.normal_form in exclude for p in parses):
+            continue
+        if any(_RU_SKIP & set(p.tag.grammemes) for p in parses):
+            continue
+        if any(p.tag.animacy != "inan" for p in parses):
+            continue
+        genders = {p.tag.gender for p in parses}
+        if len(genders) != 1 or next(iter(genders)) not in _RU_GENDER:
+            continue
+        if not any({"nomn", "sing"} <= set(p.tag.grammemes) for p in parses):
+            continue
+        out[_RU_GENDER[genders.pop()]].append(word)
+    return out, len(words)
+
+
 _FD_HEAD = re.compile(r"^(\S+) /[^/]*/ <([^>]*)>")
 
 
@@ -217,13 +353,22 @@ def _own_words(out: Path, lang: str) -> set[str]:
     return {w.strip() for w in words} | {w.strip().lower() for w in words}
 
 
-def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
+def freedict_nouns(top: int) -> tuple[list[str], list[str], list[str], int]:
     package, path = FREEDICT
     if not Path(path).is_file():
         sys.exit(f"{path} not found: apt-get install -y {package}")
     genders: dict[str, set[str]] = defaultdict(set)
+    # First translation line of each entry: a headword all of whose translations are capitalised
+    # English words is a proper name (Bayern → Bavaria, Europa → Europe), used for neuter only.
+    common_sense: set[str] = set()
+    pending = None
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
         for line in f:
+            if pending is not None:
+                gloss = re.sub(r"^(\s*\[[^]]*\])*\s*", "", line)
+                if gloss[:1].islower():
+                    common_sense.add(pending)
+                pending = None
             m = _FD_HEAD.match(line)
             if not m:
                 continue
@@ -231,6 +376,7 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
             if "n" not in tags or not word[:1].isupper() or not word.isalpha():
                 continue
             genders[word].update(tags & {"masc", "fem", "neut"})
+            pending = word
     masc = {w for w, g in genders.items() if g == {"masc"}}
     fem = {w for w, g in genders.items() if g == {"fem"}}
     # German two-form person nouns: Lehrerin/Lehrerinnen (fem) ↔ Lehrer (masc).
@@ -242,19 +388,30 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], int]:
     fem = {w for w in fem if not (w.endswith("innen") and w[:-5] in masc)}
     masc -= movable_masc
     by_lower: dict[str, str] = {}
-    for w in masc | fem:
+    for w in sorted(masc | fem):  # sorted: a set's order changes between runs (PIN/Pin)
         by_lower.setdefault(w.lower(), w)
     # A lower-cased form shared by a masculine and a feminine headword is ambiguous.
     ambiguous = {w.lower() for w in masc} & {w.lower() for w in fem}
+    # Neuter: headwords tagged neuter only, whose lower-cased form is no headword with another
+    # gender (the masculine/feminine selection above is left exactly as it was).
+    neut = {w for w, g in genders.items() if g == {"neut"} and w in common_sense}
+    gendered_lower = {w.lower() for w, g in genders.items() if g & {"masc", "fem"}}
+    neut_by_lower: dict[str, str] = {}
+    for w in sorted(neut):
+        neut_by_lower.setdefault(w.lower(), w)
     words = _candidates("de", top)
     lowercase_ok = _hunspell_lowercase_ok(words)
-    masculine, feminine = [], []
+    masculine, feminine, neuter = [], [], []
     for low in words:
-        if low in ambiguous or low not in by_lower or low in lowercase_ok:
+        if low in lowercase_ok:
+            continue
+        if low in neut_by_lower and low not in gendered_lower:
+            neuter.append(neut_by_lower[low])
+        if low in ambiguous or low not in by_lower:
             continue
         w = by_lower[low]
         (masculine if w in masc else feminine).append(w)
-    return masculine, feminine, len(words)
+    return masculine, feminine, neuter, len(words)
 
 
 def _write(path: Path, words: list[str], header: list[str]) -> None:
@@ -268,49 +425,69 @@ def _write(path: Path, words: list[str], header: list[str]) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", nargs="+", default=["es", "fr", "de"],
-                        choices=["es", "fr", "de"])
+                        choices=list(GENDERS))
     parser.add_argument("--top", type=int, default=50_000,
                         help="candidates: the N most frequent wordfreq words (default 50000)")
     parser.add_argument("--max-per-gender", type=int, default=5_000)
     parser.add_argument("--allow-verb-homographs", action="store_true",
-                        help="es/fr: keep nouns whose other readings are verb forms (casa)")
+                        help="es/fr/it/pt: keep nouns whose other readings are verb forms (casa)")
     parser.add_argument("--out", type=Path, default=REPO / "wordlists")
     args = parser.parse_args(argv)
     wf = importlib.metadata.version("wordfreq")
     today = _dt.date.today().isoformat()
     for lang in args.lang:
+        own = _own_words(args.out, lang)
         if lang == "de":
-            masculine, feminine, n = freedict_nouns(args.top)
+            masculine, feminine, neuter, n = freedict_nouns(args.top)
+            classes = {"masculine": masculine, "feminine": feminine, "neuter": neuter}
             package = FREEDICT[0]
             source = (f"{package} {_deb_version(package)} + hunspell-de-de "
                       f"{_deb_version('hunspell-de-de')} (Debian), {FREEDICT[1]}")
+        elif lang == "ru":
+            classes, n = pymorphy_nouns(args.top, frozenset(own))
+            source = (f"pymorphy3 {importlib.metadata.version('pymorphy3')} + pymorphy3-dicts-ru "
+                      f"{importlib.metadata.version('pymorphy3-dicts-ru')} (PyPI; OpenCorpora dictionary)")
         else:
-            masculine, feminine, n = apertium_nouns(lang, args.top, args.allow_verb_homographs,
-                                                    frozenset(_own_words(args.out, lang)))
+            if lang in ("pl", "nl"):
+                classes, n = apertium_classes(lang, args.top, frozenset(own))
+            else:
+                masculine, feminine, n = apertium_nouns(lang, args.top, args.allow_verb_homographs,
+                                                        frozenset(own))
+                classes = {"masculine": masculine, "feminine": feminine}
             package = APERTIUM[lang][0]
             source = (f"{package} {_deb_version(package)} + lttoolbox "
                       f"{_deb_version('lttoolbox')} (Debian), lt-proc {APERTIUM[lang][1]}")
-        own = _own_words(args.out, lang)
-        masculine = [w for w in masculine if w not in own]
-        feminine = [w for w in feminine if w not in own]
+        classes = {g: [w for w in words if w not in own] for g, words in classes.items()}
         command = (f"python scripts/make_gendered_nouns.py --lang {lang} --top {args.top} "
                    f"--max-per-gender {args.max_per_gender}"
                    + (" --allow-verb-homographs" if args.allow_verb_homographs else ""))
-        for gender, words in (("masculine", masculine), ("feminine", feminine)):
-            words = words[: args.max_per_gender]
+        rules = ("Rules: one unambiguous gender, noun readings only, two-form (animate) nouns and "
+                 "our definitional/attribute/occupation words excluded; see the script's docstring.")
+        if lang == "ru":
+            rules = ("Rules: one unambiguous gender, noun parses only, inanimate only, names excluded, "
+                     "our definitional/attribute/occupation words excluded; see the script's docstring.")
+        elif lang == "pl":
+            rules = ("Rules: one unambiguous gender, noun readings only, masculine inanimate (<mi>) only, "
+                     "feminine person nouns (-ka/-ini/-yni of an animate masculine) and our "
+                     "definitional/attribute/occupation words excluded; see the script's docstring.")
+        elif lang == "nl":
+            rules = ("Rules: one unambiguous gender class (common = de-words <m>/<f>/<mf>; neuter = het-words "
+                     "<nt>), noun readings only, our definitional/attribute/occupation words excluded "
+                     "(person nouns not otherwise filtered); see the script's docstring.")
+        for gender in GENDERS[lang]:
+            found = classes[gender]
+            words = found[: args.max_per_gender]
             header = [
                 f"Grammatically {gender} nouns ({lang}), one per line, most frequent first.",
                 "Used for the grammatical gender direction (LDA; Zhou et al. 2019).",
                 f"Generated by: {command}",
                 f"Source: {source}; candidates wordfreq {wf} top_n_list({lang!r}, {args.top}) "
                 f"({n} alphabetic words).",
-                "Rules: one unambiguous gender, noun readings only, two-form (animate) nouns and "
-                "our definitional/attribute/occupation words excluded; see the script's docstring.",
+                rules,
                 f"Date: {today}",
             ]
             _write(args.out / lang / f"nouns_{gender}.txt", words, header)
-            found = len(masculine if gender == "masculine" else feminine)
-            print(f"{lang} {gender}: {len(words)} written ({found} found)")
+            print(f"{lang} {gender}: {len(words)} written ({len(found)} found)")
 
 
 if __name__ == "__main__":

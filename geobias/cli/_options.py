@@ -13,8 +13,8 @@ from rich.console import Console
 from geobias._progress import Progress as _LibraryProgress
 from geobias.cli._choices import OovChoice, PermutationMethod, SimilarityChoice
 
-Lang = Annotated[str, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
-OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language: en, es, fr or de.")]
+Lang = Annotated[str, typer.Option("--lang", "-l", help="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
+OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
 Vectors = Annotated[
     str | None,
     typer.Option(

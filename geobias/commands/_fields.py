@@ -167,7 +167,7 @@ def _lang(value: Any) -> Any:
 
 
 #: A language code known to geobias (:mod:`geobias.languages`).
-Lang = Annotated[str, BeforeValidator(_lang), Field(description="Language code: en, es, fr or de.")]
+Lang = Annotated[str, BeforeValidator(_lang), Field(description="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
 
 def _positive(value: int) -> int:
     if value <= 0:

@@ -101,6 +101,12 @@ class QueryParams(StoreParams):
             y = None if self.targets_y is None else list(self.targets_y)
             return list(self.targets_x), y, a, b, variant, "custom"
         lang = need_lang(self.lang, "occupation list")
+        language = get_language(lang)
+        if not language.grammatical_gender and language.code != "en":  # ja, ko, th, tr, zh: one form each
+            if variant == "grammatical":
+                raise InputError(f"the grammatical variant needs two-form words; {language.name} has no "
+                                 "grammatical gender (give targets_x/targets_y, or use variant english)")
+            return [w for w, _ in wordlists.single_occupations(lang)], None, a, b, variant, "occupations"
         occupations = wordlists.occupations(lang)
         if get_language(lang).grammatical_gender:
             return ([o.masculine for o in occupations], [o.feminine for o in occupations], a, b, variant,

