@@ -223,6 +223,21 @@ def test_cli_refuses_an_existing_report_before_any_work_and_prints_the_table(vec
     assert info.value.code == 1 and len(err) == 1 and "--force" in err[0]
 
 
+def test_cli_csv_prints_the_headline_table(vectors, tmp_path, capsys):
+    """``--csv`` with a command whose parameters include ``out`` (the renderer's own first argument)."""
+    import csv
+    import io
+
+    from geobias.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["atlas", "--langs", "en", "--permutations", "100", "--out", str(tmp_path / "r"), "--csv"])
+    text = capsys.readouterr().out
+    assert info.value.code == 0, text
+    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
+    assert rows[0][0] == "lang" and rows[1][0] == "en"
+
+
 def test_a_family_without_stores_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("GEOBIAS_VECTORS_DIR", str(tmp_path))
     with pytest.raises(GeobiasError, match="no muse store is installed") as info:

@@ -64,7 +64,7 @@ def _accepted(fn: Callable, options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k in params}
 
 
-def render_table(console, result: Any, **options: Any) -> None:
+def render_table(console, result: Any, /, **options: Any) -> None:
     """Print ``result`` with its registered table renderer (a key/value list when it has none)."""
     fn = _lookup(_TABLES, result)
     if fn is None and hasattr(result, "__rich__"):  # a renderer written beside the result type
@@ -121,7 +121,7 @@ def _tables(obj: Any) -> list[tuple[str, list[str], list[list[str]]]]:
     return []
 
 
-def render_csv(out, result: Any, **options: Any) -> int:
+def render_csv(out, result: Any, /, **options: Any) -> int:
     """Write the tables that :func:`render_table` prints for ``result`` as CSV on the text stream ``out``.
 
     Each table is its header row (when it has one) and its rows, cells as plain text; tables are
