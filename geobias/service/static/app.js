@@ -64,10 +64,12 @@
   async function follow(job) {
     const bar = $("bar"), state = $("state"), message = $("message"), links = $("links");
     links.replaceChildren(link("/jobs/" + job.id + "/report", "report page"), " · ",
-      link("/jobs/" + job.id, "job record (JSON)"), " · ");
-    const cancel = document.createElement("button");
-    cancel.type = "button"; cancel.textContent = "Cancel"; cancel.id = "cancel";
-    cancel.onclick = () => fetch("/jobs/" + job.id, { method: "DELETE" });
+      link("/jobs/" + job.id, "job record (JSON)"));
+    const cancel = document.createElement("span");
+    const button = document.createElement("button");
+    button.type = "button"; button.textContent = "Cancel"; button.id = "cancel";
+    button.onclick = () => fetch("/jobs/" + job.id, { method: "DELETE" });
+    cancel.append(" · ", button);
     links.append(cancel);
     for (;;) {
       const resp = await fetch("/jobs/" + job.id, { headers: { Accept: "application/json" } });
