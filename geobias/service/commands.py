@@ -88,14 +88,15 @@ def opener(stores):
     return open_store
 
 
-def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Validate ``body`` for the quick command ``name``, run it on the open stores, return its envelope."""
+def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress=None) -> dict[str, Any]:
+    """Validate ``body`` for the quick command ``name``, run it on the open stores, return its
+    envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
     from geobias.sources import use_opener
 
     cmd = get(name)
     params = within_caps(config, validate(cmd, body, front="service"))
     with use_opener(opener(stores)):
-        _, envelope = execute(cmd, params)
+        _, envelope = execute(cmd, params, progress=progress)
     return envelope
 
 

@@ -65,8 +65,13 @@ class Admission:
         self.in_flight = 0
         self._limiter = None
 
-    async def run(self, fn):
+    async def run(self, fn, *, watch=None):
         """``fn()`` in a worker thread once a slot is free.
+
+        ``watch``, an async callable, runs beside it from admission on (waiting included) and is
+        cancelled when ``fn`` returns: a quick route watches for its client leaving and sets the
+        run's cancel flag (:class:`geobias._progress.CancelFlag`), so the work stops at its next
+        check and the slot is freed.
 
         Raises
         ------
@@ -82,7 +87,20 @@ class Admission:
                        f"{self.workers} + {self.max_waiting} waiting); retry shortly, or submit it as a job")
         self.in_flight += 1
         try:
-            return await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+            if watch is None:
+                return await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+            failure = None
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(watch)
+                try:
+                    result = await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+                except Exception as exc:  # noqa: BLE001 - raised below, not wrapped in the group's ExceptionGroup
+                    failure = exc
+                finally:
+                    tg.cancel_scope.cancel()
+            if failure is not None:
+                raise failure
+            return result
         finally:
             self.in_flight -= 1
 

@@ -35,15 +35,11 @@ import numpy as np
 
 from geobias.choices import Alternative
 from geobias.choices import PermutationMethod as Method
-from geobias.errors import GeobiasError, InputError
+from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.validation import check_choice
 
 StatisticName = Literal["difference", "mweat"]
-
-
-class Cancelled(GeobiasError):
-    """A permutation test stopped because its :func:`cancellable` check asked it to."""
 
 
 _CANCEL: ContextVar[Callable[[], bool] | None] = ContextVar("geobias_cancel", default=None)
@@ -61,7 +57,7 @@ def cancellable(check: Callable[[], bool]) -> Iterator[None]:
     ...     permutation_test(np.arange(40.0), 20, n_permutations=50_000, method="monte-carlo")
     Traceback (most recent call last):
     ...
-    geobias.stats.permutation.Cancelled: the permutation test was cancelled after 10,000 of 50,000 partitions
+    geobias.errors.Cancelled: the permutation test was cancelled after 10,000 of 50,000 partitions
     """
     token = _CANCEL.set(check)
     try:
