@@ -53,15 +53,19 @@ class Busy(GeobiasError):
 
 
 class Admission:
-    """At most ``workers`` quick analyses compute at once (a capacity limiter on the threads they
-    run in); up to ``max_waiting`` more wait for a slot; past that a request gets :class:`Busy`.
+    """At most ``workers`` quick analyses compute at once; up to ``max_waiting`` more wait for a
+    slot, first come first served; past that a request gets :class:`Busy`.
 
-    Without it Starlette would run up to 40 of them at once in its thread pool, and CPU-bound
-    threads contending for one interpreter lock do less work per CPU second as they multiply.
+    With a ``pool`` (:class:`~geobias.service.quick.QuickPool`, the service's default) the
+    analyses run in its ``workers`` processes; without one, in threads of this process (a
+    capacity limiter on the threads they run in). Either way Starlette's thread pool of 40 never
+    runs them all at once: CPU-bound threads contending for one interpreter lock do less work per
+    CPU second as they multiply.
     """
 
-    def __init__(self, workers: int, max_waiting: int):
+    def __init__(self, workers: int, max_waiting: int, pool=None):
         self.workers, self.max_waiting = workers, max_waiting
+        self.pool = pool
         self.in_flight = 0
         self._limiter = None
 
@@ -80,6 +84,30 @@ class Admission:
         """
         import anyio
 
+        return await self._admit(lambda: anyio.to_thread.run_sync(fn, limiter=self._limiter), watch)
+
+    async def run_command(self, name: str, body: dict[str, Any], flag, *, fallback, watch=None):
+        """The quick command ``name`` on ``body`` once a slot is free: in the pool's processes,
+        or ``fallback()`` in a thread when there is no pool. ``flag`` and ``watch`` as in :meth:`run`.
+
+        Raises
+        ------
+        Busy
+            ``workers + max_waiting`` requests are already admitted.
+        """
+        if self.pool is None:
+            return await self.run(fallback, watch=watch)
+
+        async def call():
+            async with self._limiter:  # first come, first served
+                flag.check_cancelled()  # its client left while it waited
+                return await self.pool.run(name, body, flag)
+
+        return await self._admit(call, watch)
+
+    async def _admit(self, call, watch):
+        import anyio
+
         if self._limiter is None:  # created in the event loop, on first use
             self._limiter = anyio.CapacityLimiter(self.workers)
         if self.in_flight >= self.workers + self.max_waiting:
@@ -88,12 +116,12 @@ class Admission:
         self.in_flight += 1
         try:
             if watch is None:
-                return await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+                return await call()
             failure = None
             async with anyio.create_task_group() as tg:
                 tg.start_soon(watch)
                 try:
-                    result = await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+                    result = await call()
                 except Exception as exc:  # noqa: BLE001 - raised below, not wrapped in the group's ExceptionGroup
                     failure = exc
                 finally:
@@ -103,6 +131,11 @@ class Admission:
             return result
         finally:
             self.in_flight -= 1
+
+    def close(self) -> None:
+        """Stop the pool's processes, if any."""
+        if self.pool is not None:
+            self.pool.close()
 
 
 class UnsupportedMediaType(GeobiasError):

@@ -29,8 +29,9 @@ def list_commands() -> dict[str, Any]:
 
 
 def _quick_route(cmd: Command) -> None:
-    """``POST /{kind}``: validate the body with the command's parameter model, run it in the server
-    process on the open stores (at most ``quick_workers`` at once: :class:`~geobias.service.http.Admission`),
+    """``POST /{kind}``: validate the body with the command's parameter model, run it on the open
+    stores in a quick worker process (at most ``quick_workers`` at once, first come first served:
+    :class:`~geobias.service.http.Admission`, :mod:`geobias.service.quick`),
     answer the envelope (the same ``result`` as ``geobias {name} --json``, server paths redacted). A
     client that disconnects stops its analysis (waiting or running) at the next cancel check."""
     from geobias.service.commands import run_quick
@@ -45,8 +46,8 @@ def _quick_route(cmd: Command) -> None:
             flag.cancel()
 
         try:
-            envelope = await request.app.state.admission.run(
-                lambda: run_quick(config, stores, cmd.name, body, progress=flag), watch=watch)
+            envelope = await request.app.state.admission.run_command(
+                cmd.name, body, flag, watch=watch, fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
         except Cancelled:
             if not flag.cancelled():
                 raise
