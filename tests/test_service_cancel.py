@@ -125,3 +125,24 @@ def test_a_quick_analysis_stops_when_its_client_goes_away(vectors, tmp_path):
         while "mweat stopped: the client went away" not in srv.log.read_text() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "mweat stopped: the client went away" in srv.log.read_text()
+
+
+def test_a_model_scoring_loop_stops_at_the_next_batch(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from _tiny_models import make_random_bert, vocabulary_for
+
+    from geobias.contextual.kurita import kurita_association
+    from geobias.contextual.masking import ProbeSentence
+    from geobias.engine import LocalEngine
+
+    sentences = [f"my {w} is a nurse ." for w in ("brother", "sister", "father", "mother")]
+    model = make_random_bert(tmp_path / "m", vocabulary_for(sentences), hidden_size=16, seed=1)
+    probes = [ProbeSentence.from_words(s, s.split()[1], "nurse") for s in sentences]
+    flag = CancelFlag()
+    with LocalEngine(threads=1) as eng:
+        lm = eng.load_masked_lm(str(model), "cpu")
+        kurita_association(lm, probes, batch_size=1, progress=flag)  # runs while the flag is clear
+        flag.cancel()
+        with pytest.raises(Cancelled):
+            kurita_association(lm, probes, batch_size=1, progress=flag)
