@@ -146,3 +146,13 @@ def test_a_model_scoring_loop_stops_at_the_next_batch(tmp_path):
         flag.cancel()
         with pytest.raises(Cancelled):
             kurita_association(lm, probes, batch_size=1, progress=flag)
+
+
+def test_an_enclosing_cancellable_block_still_applies_inside_execute(vectors):
+    from geobias._progress import Progress
+    from geobias.commands import execute
+    from geobias.stats import cancellable
+
+    with cancellable(lambda: True), pytest.raises(Cancelled, match="cancelled after"):
+        execute("mweat", {"lang": "fr", "vectors": str(vectors / SMALL), "permutations": 200_000,
+                          "permutation_method": "monte-carlo"}, progress=Progress())

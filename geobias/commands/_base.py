@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from geobias.errors import GeobiasError, InputError, ParameterError
+from geobias.errors import Cancelled, GeobiasError, InputError, ParameterError
 
 Front = Literal["python", "cli", "service"]
 
@@ -373,10 +373,10 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     from geobias.models import trusting_pickle
     from geobias.stats import cancellable
 
-    if progress is not None:
-        progress.check_cancelled()  # a client that left while its run waited for a slot
-    # permutation tests stop once cancelled (without a reporter, a caller's own cancellable() holds)
-    stop = cancellable(progress.cancelled) if progress is not None else contextlib.nullcontext()
+    cancelled = getattr(progress, "cancelled", None)  # a reporter of our Progress family can stop the run
+    if cancelled is not None and cancelled():
+        raise Cancelled("the run was cancelled before it started")  # e.g. its client left while it waited
+    stop = cancellable(cancelled) if cancelled is not None else contextlib.nullcontext()  # permutation tests
     token = start_recording()
     try:
         with trusting_pickle(bool(getattr(params, "trust_pickle", False))), stop:  # every loader of the run

@@ -48,7 +48,8 @@ _CANCEL: ContextVar[Callable[[], bool] | None] = ContextVar("geobias_cancel", de
 @contextmanager
 def cancellable(check: Callable[[], bool]) -> Iterator[None]:
     """Within the block, permutation tests call ``check()`` after each chunk (10,000 partitions by
-    default) and raise :class:`Cancelled` as soon as it returns True.
+    default) and raise :class:`Cancelled` as soon as it returns True (or the check of an enclosing
+    ``cancellable`` block does).
 
     Examples
     --------
@@ -59,7 +60,8 @@ def cancellable(check: Callable[[], bool]) -> Iterator[None]:
     ...
     geobias.errors.Cancelled: the permutation test was cancelled after 10,000 of 50,000 partitions
     """
-    token = _CANCEL.set(check)
+    outer = _CANCEL.get()  # an enclosing block's check still applies
+    token = _CANCEL.set(check if outer is None else (lambda: outer() or check()))
     try:
         yield
     finally:
