@@ -3,8 +3,9 @@
 Why processes: a quick analysis is CPU-bound Python and numpy. Run in threads of the server
 process, the analyses share one interpreter lock with each other and with the event loop, which
 then reads requests and writes answers only between their time slices, and one garbage
-collection pauses them all: the latency of a request depends on what else runs, and its tail grows
-far beyond the queue's own wait. In ``quick_workers`` processes (forked from the jobs' pre-warmed
+collection pauses them all: the latency of a request depends on what else runs (with threads the
+p99 at 50 clients was 4.2 times the mean wait a fair queue gives; ``benchmarks/bench_serve.py``
+compares the two modes). In ``quick_workers`` processes (forked from the jobs' pre-warmed
 fork server), each analysis has an interpreter to itself, the event loop only parses, admits and
 answers, and the admission queue in front of them (:class:`~geobias.service.http.Admission`, first
 come first served) is the only place a request waits.
