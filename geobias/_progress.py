@@ -7,12 +7,21 @@ the latest message into the job's record. Library code never decides how progres
 
 Loops inside the library (model scoring, training) draw their bars with :func:`loop_bar`, which
 takes either such a reporter or, from Python, a bool (a rich bar on stderr when True).
+
+The reporter also carries cancellation, the other way: :meth:`Progress.cancelled` says whether the
+caller wants the run to stop (:class:`CancelFlag` is a reporter with a flag another thread sets).
+Every step of a :func:`loop_bar` and every new stage raise :class:`~geobias.errors.Cancelled` when
+it is set, and :func:`geobias.commands.execute` hands the same check to the permutation tests
+(:func:`geobias.stats.cancellable`), so a run stops within one batch or chunk of partitions.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from geobias.errors import Cancelled
 
 
 class Progress:
@@ -32,9 +41,19 @@ class Progress:
 
     enabled: bool = False
 
+    def cancelled(self) -> bool:
+        """Whether the caller asks the run to stop (never, here; see :class:`CancelFlag`)."""
+        return False
+
+    def check_cancelled(self) -> None:
+        """Raise :class:`~geobias.errors.Cancelled` if :meth:`cancelled`."""
+        if self.cancelled():
+            raise Cancelled("the run was cancelled")
+
     @contextmanager
     def stage(self, description: str) -> Iterator[None]:
         """A named stage of unknown length."""
+        self.check_cancelled()
         with self.status(description):
             yield
 
@@ -50,6 +69,51 @@ class Progress:
 
     def note(self, text: str) -> None:
         """A line for the person watching (a file written, a warning); not part of the result."""
+
+
+class CancelFlag(Progress):
+    """A reporter whose run stops when :meth:`cancel` is called (from any thread): a quick analysis
+    whose client went away. It shows what ``inner`` shows (default: nothing).
+
+    Examples
+    --------
+    >>> flag = CancelFlag()
+    >>> flag.cancel()
+    >>> with loop_bar(flag, 3, "batches") as bar:
+    ...     bar.update()
+    Traceback (most recent call last):
+    ...
+    geobias.errors.Cancelled: the run was cancelled
+    """
+
+    def __init__(self, inner: Progress | None = None):
+        self.inner = reporter(inner)
+        self.enabled = self.inner.enabled
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the run to stop."""
+        self._event.set()
+
+    def cancelled(self) -> bool:
+        return self._event.is_set() or self.inner.cancelled()
+
+    @contextmanager
+    def status(self, description: str) -> Iterator[Callable[[str], None]]:
+        with self.inner.status(description) as update:
+            yield update
+
+    @contextmanager
+    def bar(self, description: str, total: int) -> Iterator[Callable[..., None]]:
+        with self.inner.bar(description, total) as advance:
+            def step(n: int = 1) -> None:
+                self.check_cancelled()
+                advance(n)
+
+            yield step
+
+    def note(self, text: str) -> None:
+        self.inner.note(text)
 
 
 class _Bar:
@@ -73,12 +137,15 @@ def reporter(progress: Progress | None) -> Progress:
 
 
 class _Advance:
-    """The ``update``/``set_postfix`` face of a :meth:`Progress.bar` callback."""
+    """The ``update``/``set_postfix`` face of a :meth:`Progress.bar` callback; each update raises
+    :class:`~geobias.errors.Cancelled` once the reporter is cancelled."""
 
-    def __init__(self, advance: Callable[..., None]):
-        self._advance = advance
+    def __init__(self, advance: Callable[..., None], progress: Progress | None = None):
+        self._advance, self._progress = advance, progress
 
     def update(self, n: int = 1) -> None:
+        if self._progress is not None:
+            self._progress.check_cancelled()
         self._advance(n)
 
     def set_postfix(self, refresh: bool = False, **values) -> None:
@@ -103,8 +170,9 @@ def loop_bar(progress: Progress | bool | None, total: int, desc: str) -> Iterato
     object with ``update(n)`` and ``set_postfix(**values)``
     """
     if isinstance(progress, Progress):
+        progress.check_cancelled()
         with progress.bar(desc, total) as advance:
-            yield _Advance(advance)
+            yield _Advance(advance, progress)
         return
     with progress_bar(total, desc, bool(progress)) as bar:
         yield bar

@@ -32,6 +32,11 @@ class ParameterError(InputError):
         self.field = field
 
 
+class Cancelled(GeobiasError):
+    """A run stopped because its caller asked it to: a cancelled job, a client that went away
+    (see :func:`geobias.stats.cancellable` and :meth:`geobias._progress.Progress.cancelled`)."""
+
+
 class VectorFormatError(InputError):
     """A vector file is malformed: truncated, wrong header, wrong dimension, non-numeric.
 

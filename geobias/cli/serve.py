@@ -35,6 +35,9 @@ def serve_command(
         "--quick-workers", help="Quick analyses computed at once (default: the CPU cores).")] = None,
     max_waiting: Annotated[int, typer.Option(
         "--max-waiting", help="Quick analyses waiting for a slot beyond which a request gets 503 + Retry-After.")] = 64,
+    quick_threads: Annotated[bool, typer.Option(
+        "--quick-threads", help="Compute quick analyses in threads of the server process instead of worker "
+        "processes (one per --quick-workers).")] = False,
     body_timeout: Annotated[float, typer.Option(
         "--body-timeout", help="Seconds a request may go without sending its body (408 after).")] = 60.0,
     quiet: Annotated[bool, typer.Option("--quiet", help="No start-up lines, no access log.")] = False,
@@ -73,7 +76,7 @@ def serve_command(
         vectors_dir=vectors_dir or default_vectors_dir(), data_dir=data_dir or default_data_dir(), token=token,
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
         max_tries=max_tries, allowed_hosts=tuple(allowed_host or ()), bind_host=host, quick_workers=quick_workers,
-        max_waiting=max_waiting, body_timeout=body_timeout, access_log=not quiet,
+        max_waiting=max_waiting, quick_threads=quick_threads, body_timeout=body_timeout, access_log=not quiet,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)
@@ -83,7 +86,8 @@ def serve_command(
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"geobias serve: http://{shown}:{port}/ (API docs at /docs)\n"
                    f"  data directory: {config.data_dir}\n  stores: {config.vectors_dir}\n"
-                   f"  token: {token_source}\n  quick analyses: {config.quick_workers} at once, "
+                   f"  token: {token_source}\n  quick analyses: {config.quick_workers} at once "
+                   f"({'threads' if config.quick_threads else 'worker processes'}), "
                    f"{config.max_waiting} waiting; jobs: {config.workers} at once", err=True)
     # h11's limits bound a request's head; Guard bounds its body (size, time); idle keep-alive closes
     uvicorn.run(app_, host=host, port=port, workers=1, log_level="warning", access_log=False, timeout_keep_alive=5,

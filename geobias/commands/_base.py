@@ -12,6 +12,7 @@ fields that name output files (:attr:`Command.outputs`) are refused (the service
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from geobias.errors import GeobiasError, InputError, ParameterError
+from geobias.errors import Cancelled, GeobiasError, InputError, ParameterError
 
 Front = Literal["python", "cli", "service"]
 
@@ -340,7 +341,9 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     params : Params or dict
         A dict is validated first (see :func:`validate`).
     progress : geobias._progress.Progress, optional
-        Where the run reports its stages and bars; default: nowhere.
+        Where the run reports its stages and bars; default: nowhere. Its
+        :meth:`~geobias._progress.Progress.cancelled` stops the run (:class:`~geobias.errors.Cancelled`)
+        at the next permutation chunk, loop step or stage.
     front : {"python", "cli", "service"}
         The front door, for validation.
     budget : float or None, default 1.0
@@ -357,6 +360,8 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     ------
     WorkBudgetError
         The run's estimated work (:meth:`Command.work`) exceeds the budget without ``force``.
+    Cancelled
+        ``progress.cancelled()`` became true.
     GeobiasError
         Every problem with the input or the environment (one line).
     """
@@ -367,10 +372,15 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     if budget is not None:
         check_budget(cmd, params, factor=budget)
     from geobias.models import trusting_pickle
+    from geobias.stats import cancellable
 
+    cancelled = getattr(progress, "cancelled", None)  # a reporter of our Progress family can stop the run
+    if cancelled is not None and cancelled():
+        raise Cancelled("the run was cancelled before it started")  # e.g. its client left while it waited
+    stop = cancellable(cancelled) if cancelled is not None else contextlib.nullcontext()  # permutation tests
     token = start_recording()
     try:
-        with trusting_pickle(bool(getattr(params, "trust_pickle", False))):  # every loader of the run
+        with trusting_pickle(bool(getattr(params, "trust_pickle", False))), stop:  # every loader of the run
             result = cmd.run(params, progress=progress)
         inputs = {"options": dump(params), **recorded_inputs()}
     finally:

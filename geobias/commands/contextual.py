@@ -34,8 +34,13 @@ _TRUST_PICKLE = ("Allow a local model folder with only pickled weights (pytorch_
 
 def _bars(progress):
     """What the model-scoring and training loops report their bars to: the command's progress
-    reporter when someone watches (a terminal, a job record), else nothing."""
-    return progress if progress is not None and progress.enabled else False
+    reporter when someone watches (a terminal, a job record) or it can cancel the run (a
+    :class:`~geobias._progress.CancelFlag`: each batch checks it), else nothing."""
+    from geobias._progress import Progress
+
+    if progress is None:
+        return False
+    return progress if progress.enabled or type(progress).cancelled is not Progress.cancelled else False
 
 
 class AssociationParams(EngineParams):

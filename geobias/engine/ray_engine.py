@@ -71,6 +71,66 @@ def _stderr_silenced():
         os.close(null)
 
 
+def _driver_messages_to_stderr() -> None:
+    """Send the messages Ray's driver prints for its cluster ("(raylet) A worker died or was killed
+    ...", with ``log_to_driver`` off too) to stderr: Ray writes them to ``sys.stdout`` from a
+    background thread, where they would break the JSON or CSV a command prints. Installed once
+    per process (a wrapper around Ray's printer that marks every batch as error output)."""
+    try:
+        from ray._private import worker as ray_worker
+    except ImportError:  # pragma: no cover - another Ray layout: nothing to redirect
+        return
+    printer = getattr(ray_worker, "print_to_stdstream", None)
+    if printer is None or getattr(printer, "_geobias_stderr", False):
+        return
+
+    def to_stderr(data, *args, **kwargs):
+        return printer({**data, "is_err": True}, *args, **kwargs)
+
+    to_stderr._geobias_stderr = True
+    ray_worker.print_to_stdstream = to_stderr
+
+
+#: Ray's switch between a head reachable from other machines (its default on Linux: the node's
+#: address, every interface) and one on the loopback interface only (its default on macOS/Windows).
+_CLUSTER_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+@contextlib.contextmanager
+def _loopback_head(local: bool):
+    """While a local head starts: its GCS, raylet, object store and workers listen on 127.0.0.1
+    only, unless ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=1`` is set (a head other machines may join;
+    start one with ``ray start --head`` and pass ``--ray-address`` to use a cluster).
+
+    Ray reads the switch from the environment (its head processes, started now, inherit it) and
+    once into a module constant; both are set for the start and restored after it, so a later
+    connection to a remote cluster from this process resolves its own address as usual."""
+    if not local or os.environ.get(_CLUSTER_SWITCH) == "1":
+        yield {}
+        return
+    from ray._private import ray_constants
+
+    saved_env, saved_const = os.environ.get(_CLUSTER_SWITCH), getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    os.environ[_CLUSTER_SWITCH] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield {"_node_ip_address": "127.0.0.1"}
+    finally:
+        if saved_env is None:
+            os.environ.pop(_CLUSTER_SWITCH, None)
+        else:
+            os.environ[_CLUSTER_SWITCH] = saved_env
+        if saved_const is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = saved_const
+
+
+def _gcs_address(ray) -> str | None:
+    try:
+        return ray.get_runtime_context().gcs_address
+    except Exception:  # noqa: BLE001 - only a label for the result
+        return None
+
+
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast on ``HOST:PORT`` that refuses connections (``ray.init`` would retry for minutes)."""
     import socket
@@ -250,6 +310,8 @@ class RayEngine:
         self.max_retries = max_retries
         self._fault = _fault
         self._started = False
+        #: What ran the work: "local" (a head this engine started) or the cluster's GCS address.
+        self.cluster = "local" if address == "local" else address
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> RayEngine:
@@ -260,10 +322,14 @@ class RayEngine:
             raise GeobiasError(
                 "--engine ray needs Ray: pip install 'geobias[distributed]' (ray[data]==2.60.0)"
             ) from None
+        _driver_messages_to_stderr()
         if not ray.is_initialized():
+            # the workers' output stays in their log files (never the driver's stdout, which carries
+            # only the result); the driver's own Ray logging is warnings and up, on stderr
             kwargs: dict[str, Any] = dict(include_dashboard=False, logging_level=logging.WARNING,
                                           log_to_driver=False)
-            if self.address == "local":
+            local = self.address == "local"
+            if local:
                 tmp = ray_temp_dir()
                 tmp.mkdir(parents=True, exist_ok=True)
                 kwargs.update(num_cpus=self.num_cpus or available_cores(), _temp_dir=str(tmp))
@@ -272,13 +338,17 @@ class RayEngine:
                 address = self.address
                 _check_reachable(address)
             try:
-                with _stderr_silenced():  # the core worker's start-up log lines
-                    ray.init(address=address, **kwargs)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
+                # stderr: the core worker's start-up log lines
+                with _stderr_silenced(), _loopback_head(local) as loopback:
+                    ray.init(address=address, **kwargs, **loopback)
+            except (ConnectionError, RuntimeError, ValueError, OSError) as exc:
                 raise GeobiasError(
                     f"cannot start or reach a Ray cluster at {self.address}: {_first_line(str(exc))}"
                 ) from None
             self._started = True
+            self.cluster = "local" if local else _gcs_address(ray) or self.address
+        else:
+            self.cluster = _gcs_address(ray) or self.address
         from ray.data import DataContext
 
         ctx = DataContext.get_current()
@@ -322,8 +392,8 @@ class RayEngine:
     def describe(self) -> dict:
         """What ran the command (recorded in the result envelope's inputs)."""
         cpus, gpus = self._resources()
-        return {"engine": "ray", "ray_address": self.address, "cluster_cpus": cpus, "cluster_gpus": gpus,
-                "torch_threads_per_actor": self.threads, **self.plan()}
+        return {"engine": "ray", "ray_address": self.address, "cluster": self.cluster, "cluster_cpus": cpus,
+                "cluster_gpus": gpus, "torch_threads_per_actor": self.threads, **self.plan()}
 
     # ------------------------------------------------------------------ models
     def _handle(self, name: str, device: str | None, kind: str, trust_pickle: bool = False) -> RemoteModel:
@@ -413,6 +483,7 @@ class RayEngine:
         cell order. A cell whose task fails for good gives ``{"error": one line}``.
         ``on_done(i, result)`` is called as each cell finishes (in the order they finish)."""
         import ray
+        from ray.exceptions import WorkerCrashedError
 
         task = ray.remote(num_cpus=1, max_retries=self.max_retries)(fn)
         refs = [task.remote(c) for c in cells]
@@ -425,6 +496,10 @@ class RayEngine:
                 i = index[ref]
                 try:
                     out[i] = ray.get(ref)
+                except WorkerCrashedError:
+                    out[i] = {"error": f"the Ray worker running this cell died {self.max_retries + 1} time(s) "
+                                       "(killed, or out of memory: set options.limit); the workers' logs are in the "
+                                       "Ray session's logs folder"}
                 except Exception as exc:  # noqa: BLE001 - a failed cell is reported, the grid goes on
                     out[i] = {"error": str(_as_geobias_error(exc))}
                 if on_done is not None:

@@ -21,6 +21,7 @@ from geobias.service.config import ServiceConfig
 from geobias.service.guard import BodyTimeout, Guard
 from geobias.service.http import Admission, Busy, UnsupportedMediaType, error
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
+from geobias.service.quick import QuickPool
 from geobias.service.redact import Redactor
 from geobias.service.stores import StoreExists, StoreManager, StoreNotFound
 
@@ -54,6 +55,7 @@ def create_app(config: ServiceConfig) -> Guard:
         stores.cleanup_staging()
         jobs.start()
         yield
+        app.state.admission.close()  # the quick analyses' worker processes
         jobs.stop()
 
     from geobias.service.http import ERROR_RESPONSES
@@ -65,7 +67,8 @@ def create_app(config: ServiceConfig) -> Guard:
     app = make_fastapi(title="geobias", summary="Gender bias in the geometry of word representations",
                   version=_version(), lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
-    app.state.admission = Admission(config.quick_workers, config.max_waiting)
+    pool = None if config.quick_threads else QuickPool(config, config.quick_workers)
+    app.state.admission = Admission(config.quick_workers, config.max_waiting, pool)
     redact = app.state.redact = Redactor(config)
 
     # ------------------------------------------------------------------ errors

@@ -2,8 +2,9 @@
 
 A request's parameters are validated by the command's own parameter model with
 ``front="service"`` (no server paths, no output locations), then checked against this service's
-caps (:func:`check_caps`). A quick route runs the command in the server process on the open,
-memory-mapped stores (:func:`run_quick`); a job's parameters get their output locations inside
+caps (:func:`check_caps`). A quick route runs the command in a quick worker process
+(:mod:`geobias.service.quick`; a thread of the server with ``--quick-threads``) on that process's
+open, memory-mapped stores (:func:`run_quick`); a job's parameters get their output locations inside
 the job's folder (:func:`prepare_job`) and run in a forked process (:mod:`geobias.service.worker`).
 """
 
@@ -88,14 +89,15 @@ def opener(stores):
     return open_store
 
 
-def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Validate ``body`` for the quick command ``name``, run it on the open stores, return its envelope."""
+def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress=None) -> dict[str, Any]:
+    """Validate ``body`` for the quick command ``name``, run it on the open stores, return its
+    envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
     from geobias.sources import use_opener
 
     cmd = get(name)
     params = within_caps(config, validate(cmd, body, front="service"))
     with use_opener(opener(stores)):
-        _, envelope = execute(cmd, params)
+        _, envelope = execute(cmd, params, progress=progress)
     return envelope
 
 

@@ -80,6 +80,9 @@ class ServiceConfig:
         Quick analyses computed at once (default: the CPU cores this process may use); the
         others wait in a queue of ``max_waiting``, past which a request gets 503 + ``Retry-After``.
     max_waiting : int, default 64
+    quick_threads : bool, default False
+        Compute quick analyses in threads of the server process instead of ``quick_workers``
+        worker processes (:mod:`geobias.service.quick`).
     body_timeout : float, default 60
         Seconds a request may go without sending any of its body (408 after).
     access_log : bool, default True
@@ -102,6 +105,7 @@ class ServiceConfig:
     bind_host: str | None = None
     quick_workers: int | None = None
     max_waiting: int = 64
+    quick_threads: bool = False
     body_timeout: float = 60.0
     access_log: bool = True
 

@@ -38,6 +38,21 @@ class BodyTimeout(Exception):
     """No part of the request body arrived within ``config.body_timeout`` seconds (HTTP 408)."""
 
 
+async def client_gone(receive) -> None:
+    """Return once the client of a request whose body has been read disconnects (the server's
+    ``receive`` answers ``http.disconnect``); a quiet wait past the body timeout is no disconnect."""
+    import anyio
+
+    while True:
+        try:
+            message = await receive()
+        except BodyTimeout:
+            continue
+        if message.get("type") == "http.disconnect":
+            return
+        await anyio.sleep(0.05)  # no further body is expected: do not spin on one
+
+
 def session_value(token: str) -> str:
     """The login cookie's value for ``token``: an HMAC of it, so the cookie never carries the token."""
     return hmac.new(token.encode(), b"geobias-session", hashlib.sha256).hexdigest()

@@ -53,26 +53,59 @@ class Busy(GeobiasError):
 
 
 class Admission:
-    """At most ``workers`` quick analyses compute at once (a capacity limiter on the threads they
-    run in); up to ``max_waiting`` more wait for a slot; past that a request gets :class:`Busy`.
+    """At most ``workers`` quick analyses compute at once; up to ``max_waiting`` more wait for a
+    slot, first come first served; past that a request gets :class:`Busy`.
 
-    Without it Starlette would run up to 40 of them at once in its thread pool, and CPU-bound
-    threads contending for one interpreter lock do less work per CPU second as they multiply.
+    With a ``pool`` (:class:`~geobias.service.quick.QuickPool`, the service's default) the
+    analyses run in its ``workers`` processes; without one, in threads of this process (a
+    capacity limiter on the threads they run in). Either way Starlette's thread pool of 40 never
+    runs them all at once: CPU-bound threads contending for one interpreter lock do less work per
+    CPU second as they multiply.
     """
 
-    def __init__(self, workers: int, max_waiting: int):
+    def __init__(self, workers: int, max_waiting: int, pool=None):
         self.workers, self.max_waiting = workers, max_waiting
+        self.pool = pool
         self.in_flight = 0
         self._limiter = None
 
-    async def run(self, fn):
+    async def run(self, fn, *, watch=None):
         """``fn()`` in a worker thread once a slot is free.
+
+        ``watch``, an async callable, runs beside it from admission on (waiting included) and is
+        cancelled when ``fn`` returns: a quick route watches for its client leaving and sets the
+        run's cancel flag (:class:`geobias._progress.CancelFlag`), so the work stops at its next
+        check and the slot is freed.
 
         Raises
         ------
         Busy
             ``workers + max_waiting`` requests are already admitted.
         """
+        import anyio
+
+        return await self._admit(lambda: anyio.to_thread.run_sync(fn, limiter=self._limiter), watch)
+
+    async def run_command(self, name: str, body: dict[str, Any], flag, *, fallback, watch=None):
+        """The quick command ``name`` on ``body`` once a slot is free: in the pool's processes,
+        or ``fallback()`` in a thread when there is no pool. ``flag`` and ``watch`` as in :meth:`run`.
+
+        Raises
+        ------
+        Busy
+            ``workers + max_waiting`` requests are already admitted.
+        """
+        if self.pool is None:
+            return await self.run(fallback, watch=watch)
+
+        async def call():
+            async with self._limiter:  # first come, first served
+                flag.check_cancelled()  # its client left while it waited
+                return await self.pool.run(name, body, flag)
+
+        return await self._admit(call, watch)
+
+    async def _admit(self, call, watch):
         import anyio
 
         if self._limiter is None:  # created in the event loop, on first use
@@ -82,9 +115,27 @@ class Admission:
                        f"{self.workers} + {self.max_waiting} waiting); retry shortly, or submit it as a job")
         self.in_flight += 1
         try:
-            return await anyio.to_thread.run_sync(fn, limiter=self._limiter)
+            if watch is None:
+                return await call()
+            failure = None
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(watch)
+                try:
+                    result = await call()
+                except Exception as exc:  # noqa: BLE001 - raised below, not wrapped in the group's ExceptionGroup
+                    failure = exc
+                finally:
+                    tg.cancel_scope.cancel()
+            if failure is not None:
+                raise failure
+            return result
         finally:
             self.in_flight -= 1
+
+    def close(self) -> None:
+        """Stop the pool's processes, if any."""
+        if self.pool is not None:
+            self.pool.close()
 
 
 class UnsupportedMediaType(GeobiasError):

@@ -111,24 +111,31 @@ class StoreManager:
 
     # ------------------------------------------------------------------ opening
     def get(self, name: str):
-        """The open store ``name`` (memory-mapped; loaded on first use, then shared)."""
+        """The open store ``name`` (memory-mapped; loaded on first use, then shared).
+
+        Every use stats the store's files (two system calls): when their size or time differs from
+        what they were when it was opened, it is opened again, which re-verifies them
+        (:func:`geobias.store.cache.check_unchanged`: a changed file is refused with
+        :class:`~geobias.store.StoreChangedError`, a touched one accepted)."""
         from geobias.sources.registry import SOURCES
         from geobias.store import load_store
 
-        store = self._open.get(name)
-        if store is not None:
-            return store
+        entry = self._open.get(name)
+        if entry is not None and entry[1] == _stamps(self.config.vectors_dir / name):
+            return entry[0]
         path = self._path(name)
         with self._lock:
-            store = self._open.get(name)
-            if store is None:
+            entry = self._open.get(name)
+            stamps = _stamps(path)
+            if entry is None or entry[1] != stamps:
+                self._open.pop(name, None)  # changed on disk: never served again unverified
                 store = load_store(path)
                 if store.lang is None and name in SOURCES:
                     store.lang = SOURCES[name].lang
                 # derived views built once here, not raced for by concurrent requests
                 store.unit_vectors  # noqa: B018
-                self._open[name] = store
-        return store
+                entry = self._open[name] = (store, stamps)
+        return entry[0]
 
     def default_for(self, lang: str) -> str:
         from geobias.sources.registry import default_source
@@ -200,6 +207,16 @@ class StoreManager:
             for p in d.iterdir():
                 if p.name.startswith(".upload-"):
                     shutil.rmtree(p, ignore_errors=True)
+
+
+def _stamps(path: Path):
+    """The size and modification time of a store's files, or None when one is missing."""
+    from geobias.store.cache import file_stamps
+
+    try:
+        return file_stamps(path)
+    except OSError:
+        return None
 
 
 def sha256_of(path: Path) -> str:

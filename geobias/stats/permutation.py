@@ -35,15 +35,11 @@ import numpy as np
 
 from geobias.choices import Alternative
 from geobias.choices import PermutationMethod as Method
-from geobias.errors import GeobiasError, InputError
+from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.validation import check_choice
 
 StatisticName = Literal["difference", "mweat"]
-
-
-class Cancelled(GeobiasError):
-    """A permutation test stopped because its :func:`cancellable` check asked it to."""
 
 
 _CANCEL: ContextVar[Callable[[], bool] | None] = ContextVar("geobias_cancel", default=None)
@@ -52,7 +48,8 @@ _CANCEL: ContextVar[Callable[[], bool] | None] = ContextVar("geobias_cancel", de
 @contextmanager
 def cancellable(check: Callable[[], bool]) -> Iterator[None]:
     """Within the block, permutation tests call ``check()`` after each chunk (10,000 partitions by
-    default) and raise :class:`Cancelled` as soon as it returns True.
+    default) and raise :class:`Cancelled` as soon as it returns True (or the check of an enclosing
+    ``cancellable`` block does).
 
     Examples
     --------
@@ -61,9 +58,10 @@ def cancellable(check: Callable[[], bool]) -> Iterator[None]:
     ...     permutation_test(np.arange(40.0), 20, n_permutations=50_000, method="monte-carlo")
     Traceback (most recent call last):
     ...
-    geobias.stats.permutation.Cancelled: the permutation test was cancelled after 10,000 of 50,000 partitions
+    geobias.errors.Cancelled: the permutation test was cancelled after 10,000 of 50,000 partitions
     """
-    token = _CANCEL.set(check)
+    outer = _CANCEL.get()  # an enclosing block's check still applies
+    token = _CANCEL.set(check if outer is None else (lambda: outer() or check()))
     try:
         yield
     finally:

@@ -17,12 +17,13 @@ _NAMES = {
     "load_store": "geobias.store.cache",
     "save_store": "geobias.store.cache",
     "verify_store": "geobias.store.cache",
+    "StoreChangedError": "geobias.store.cache",
     "Lookup": "geobias.store.vector_store",
     "VectorStore": "geobias.store.vector_store",
     "merged_store": "geobias.store.merge",
 }
 
-__all__ = ["Lookup", "VectorStore", "is_cache", "load_store", "merged_store", "save_store", "verify_store"]
+__all__ = ["Lookup", "StoreChangedError", "VectorStore", "is_cache", "load_store", "merged_store", "save_store", "verify_store"]
 
 
 def __getattr__(name: str):

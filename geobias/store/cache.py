@@ -3,9 +3,18 @@
 - ``vectors.npy``: float32, C order, memory-mapped read-only on load;
 - ``words.txt``: UTF-8, one word per line, row order;
 - ``meta.json``: ``{"format": "geobias-store", "version": 1, "n_words", "dim", "lang",
-  "provenance", "sha256_vectors", "sample_sha256"}``.
+  "provenance", "sha256_vectors", "sample_sha256", "sha256_words", "files"}``.
 
-Loading checks cheaply that the matrix was not damaged in place (same size, bytes
+``files`` records the size and modification time (ns) of ``vectors.npy`` and ``words.txt`` as
+saved. Opening a store stats them (two system calls: the fast path); when either differs, the
+file is re-hashed (:func:`check_unchanged`): a different sha256 refuses the store with
+:class:`StoreChangedError`, the same one (a ``touch``, a copy that kept the bytes) records the new
+size and time in ``meta.json`` (atomically) and the store opens. A store saved before ``files``
+existed is verified once, on its first open, against its recorded ``sha256_vectors``; its
+``words.txt`` checksum and both stamps are recorded then (trusted on that first open). Where
+``meta.json`` cannot be rewritten (a read-only folder) the check is repeated at every open.
+
+Loading also checks cheaply that the matrix was not damaged in place (same size, bytes
 overwritten): the sha256 of the ``.npy`` header and 64 evenly spaced 4 KiB blocks
 (``sample_sha256``, stores written by geobias 0.1 and later) and the finiteness of every row (of
 :data:`FULL_SCAN_BYTES` or less; of a row sample above). :func:`verify_store` re-hashes the
@@ -29,7 +38,7 @@ import numpy as np
 
 from geobias._numeric import all_finite
 from geobias.errors import InputError, VectorFormatError
-from geobias.io.atomic import atomic_directory, clean_stale_temporaries
+from geobias.io.atomic import atomic_directory, atomic_write, clean_stale_temporaries
 from geobias.store.vector_store import VectorStore
 
 FORMAT = "geobias-store"
@@ -43,6 +52,14 @@ FULL_SCAN_BYTES = 256 << 20
 _SAMPLE_BLOCKS = 64
 _SAMPLE_BLOCK = 4096
 _SAMPLE_ROWS = 4096
+#: The files whose size and modification time ``meta.json["files"]`` records, with the meta key
+#: of each one's sha256.
+WATCHED = {"vectors.npy": "sha256_vectors", "words.txt": "sha256_words"}
+
+
+class StoreChangedError(VectorFormatError):
+    """A store's file changed on disk since the store was saved: its size or modification time
+    differs from ``meta.json``'s record and its sha256 from the recorded one."""
 
 
 def is_cache(path: str | os.PathLike) -> bool:
@@ -95,6 +112,57 @@ def _repair_hint(p: Path, meta: dict) -> str:
         if text:
             return text
     return "rebuild it from its source vectors (or delete the folder and save it again)"
+
+
+def file_stamps(directory: Path) -> dict[str, dict[str, int]]:
+    """``{name: {"size", "mtime_ns"}}`` of the :data:`WATCHED` files in ``directory`` (``os.stat``)."""
+    out = {}
+    for name in WATCHED:
+        st = os.stat(directory / name)
+        out[name] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    return out
+
+
+def check_unchanged(p: Path, meta: dict) -> None:
+    """Refuse a store whose files changed since it was saved (see the module docstring).
+
+    The fast path is two ``os.stat`` calls. A file whose size or modification time differs from
+    ``meta["files"]`` (or a store that records none) is re-hashed and compared with its recorded
+    sha256; when every checksum matches, the new stamps (and, for an older store, the sha256 of
+    ``words.txt``) are written into ``meta.json`` atomically.
+
+    Raises
+    ------
+    StoreChangedError
+        One line naming the store and the file, and how to repair it.
+    """
+    try:
+        now = file_stamps(p)
+    except OSError:
+        return  # a missing file: the loader reports it
+    recorded = meta.get("files") or {}
+    if recorded == now:
+        return
+    update: dict[str, Any] = {"files": now}
+    for name, key in WATCHED.items():
+        if recorded.get(name) == now[name]:
+            continue
+        actual = sha256_file(p / name)
+        expected = meta.get(key)
+        if expected is None:
+            update[key] = actual  # nothing to compare with: recorded from now on (an older store)
+        elif actual != expected:
+            raise StoreChangedError(
+                f"store {p.name!r} ({p}): {name} changed since the store was saved (damaged on disk or "
+                f"overwritten: sha256 {actual[:16]}…, recorded {expected[:16]}…); {_repair_hint(p, meta)}"
+            )
+    try:
+        if file_stamps(p) != now:
+            return  # changed again while hashed: the next open checks it
+        with atomic_write(p / "meta.json", mode="w", what="store metadata") as fh:
+            fh.write(json.dumps({**meta, **update}, indent=2, ensure_ascii=False))
+    except (OSError, InputError):
+        pass  # a read-only store (or another writer won): checked again at the next open
 
 
 def check_integrity(p: Path, meta: dict, vectors: np.ndarray) -> None:
@@ -166,6 +234,8 @@ def write_store_files(store: VectorStore, directory: Path) -> None:
         "provenance": store.provenance,
         "sha256_vectors": sha256_file(directory / "vectors.npy"),
         "sample_sha256": sample_checksum(directory / "vectors.npy"),
+        "sha256_words": sha256_file(directory / "words.txt"),
+        "files": file_stamps(directory),  # renames keep them: the published store's own
     }
     (directory / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
 
@@ -194,7 +264,8 @@ def load_store(
     ------
     VectorFormatError
         Missing files, sizes that disagree with ``meta.json``, or damage found by the cheap
-        check (the message says how to repair).
+        check (the message says how to repair); :class:`StoreChangedError` when a file's size or
+        time changed and its sha256 with it (:func:`check_unchanged`).
 
     Notes
     -----
@@ -239,6 +310,7 @@ def load_store(
         return words[: len(vectors)]
 
     if check:
+        check_unchanged(p, meta)  # two stats; a changed file is re-hashed (StoreChangedError)
         check_integrity(p, meta, vectors)  # finiteness scan (or its sample) and sampled checksum
     clean_stale_temporaries(p)  # leftovers of a killed install/save of this store (ours, stale only)
     prov = dict(meta.get("provenance") or {}, cache=str(p))
@@ -289,4 +361,5 @@ def verify_store(path: str | os.PathLike) -> str:
             f"{p}: vectors.npy has sha256 {actual[:16]}… but meta.json records {recorded[:16]}…; "
             "the store is damaged on disk, reinstall it (geobias vectors install NAME --force)"
         )
+    check_unchanged(p, json.loads((p / "meta.json").read_text(encoding="utf-8")))  # words.txt; records the stamps
     return actual

@@ -4,12 +4,18 @@ and ``GET /commands``, the catalogue."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
 
+from geobias._progress import CancelFlag
 from geobias.commands import Command, commands
+from geobias.errors import Cancelled
 from geobias.service import http
+from geobias.service.guard import client_gone
+
+log = logging.getLogger("geobias.service")
 
 router = APIRouter(tags=["analyses"])
 
@@ -23,15 +29,31 @@ def list_commands() -> dict[str, Any]:
 
 
 def _quick_route(cmd: Command) -> None:
-    """``POST /{kind}``: validate the body with the command's parameter model, run it in the server
-    process on the open stores (at most ``quick_workers`` at once: :class:`~geobias.service.http.Admission`),
-    answer the envelope (the same ``result`` as ``geobias {name} --json``, server paths redacted)."""
+    """``POST /{kind}``: validate the body with the command's parameter model, run it on the open
+    stores in a quick worker process (at most ``quick_workers`` at once, first come first served:
+    :class:`~geobias.service.http.Admission`, :mod:`geobias.service.quick`),
+    answer the envelope (the same ``result`` as ``geobias {name} --json``, server paths redacted). A
+    client that disconnects stops its analysis (waiting or running) at the next cancel check."""
     from geobias.service.commands import run_quick
 
-    async def route(request: Request) -> dict[str, Any]:
+    async def route(request: Request) -> Any:
         body = await http.json_body(request)
         config, stores = http.config(request), http.stores(request)
-        envelope = await request.app.state.admission.run(lambda: run_quick(config, stores, cmd.name, body))
+        flag = CancelFlag()
+
+        async def watch() -> None:  # the client left: stop the work at its next check
+            await client_gone(request.receive)
+            flag.cancel()
+
+        try:
+            envelope = await request.app.state.admission.run_command(
+                cmd.name, body, flag, watch=watch, fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
+        except Cancelled:
+            if not flag.cancelled():
+                raise
+            rid = getattr(request.state, "request_id", "-")
+            log.info("%s stopped: the client went away (request id %s)", cmd.kind, rid)
+            return http.error(499, "ClientClosedRequest", "the client closed the connection; the analysis was stopped")
         return request.app.state.redact(envelope)
 
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,

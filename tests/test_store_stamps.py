@@ -1,0 +1,168 @@
+"""A store re-verifies its files when their size or modification time changed.
+
+The damage here keeps the file's size and lands between the 4 KiB blocks that the sampled
+checksum reads, with finite values: before stores recorded their files' stamps, such a store
+opened without complaint. A ``touch`` (same bytes, new time) is accepted and the new time recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from geobias.store import StoreChangedError, VectorStore, load_store, save_store
+from geobias.store import cache as cache_mod
+
+ROWS, DIM = 2_000, 300  # 2.4 MB: the 65 sampled blocks cover about a tenth of it
+
+
+def _store(seed: int = 0) -> VectorStore:
+    rng = np.random.default_rng(seed)
+    return VectorStore([f"w{i}" for i in range(ROWS)], rng.standard_normal((ROWS, DIM)).astype(np.float32))
+
+
+def _unsampled_offset(path: Path) -> int:
+    """A 4-byte-aligned offset of ``path`` that no block of the sampled checksum reads."""
+    size = path.stat().st_size
+    last = size - cache_mod._SAMPLE_BLOCK
+    offsets = sorted({0, *(last * i // (cache_mod._SAMPLE_BLOCKS - 1) for i in range(cache_mod._SAMPLE_BLOCKS))})
+    start = offsets[10] + cache_mod._SAMPLE_BLOCK
+    assert start + 64 < offsets[11]
+    return start + 32 - start % 4
+
+
+def _overwrite_in_place(store_dir: Path) -> None:
+    """Write other finite float32 values over 4 values of vectors.npy: same size, same samples."""
+    path = store_dir / "vectors.npy"
+    before = cache_mod.sample_checksum(path)
+    time.sleep(0.01)  # a later modification time even on coarse clocks
+    with open(path, "r+b") as fh:
+        fh.seek(_unsampled_offset(path))
+        fh.write(np.array([0.5, -0.25, 1.0, 2.0], dtype=np.float32).tobytes())
+    assert cache_mod.sample_checksum(path) == before  # the sampled check alone cannot see it
+
+
+def _touch(path: Path) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+def test_save_records_sizes_times_and_the_words_checksum(tmp_path):
+    save_store(_store(), tmp_path / "s")
+    meta = json.loads((tmp_path / "s" / "meta.json").read_text())
+    for name in ("vectors.npy", "words.txt"):
+        st = (tmp_path / "s" / name).stat()
+        assert meta["files"][name] == {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    assert meta["sha256_words"] == cache_mod.sha256_file(tmp_path / "s" / "words.txt")
+
+
+def test_a_file_changed_in_place_is_refused_naming_the_store_and_file(tmp_path):
+    save_store(_store(), tmp_path / "s")
+    load_store(tmp_path / "s")
+    _overwrite_in_place(tmp_path / "s")
+    with pytest.raises(StoreChangedError) as exc:
+        load_store(tmp_path / "s")
+    msg = str(exc.value)
+    assert "store 's'" in msg and "vectors.npy changed since the store was saved" in msg and "\n" not in msg
+
+
+def test_touch_only_is_accepted_and_the_new_time_recorded(tmp_path):
+    save_store(_store(), tmp_path / "s")
+    for name in ("vectors.npy", "words.txt"):
+        _touch(tmp_path / "s" / name)
+    calls = []
+    real = cache_mod.sha256_file
+    cache_mod_sha = lambda p, *a: calls.append(Path(p).name) or real(p, *a)  # noqa: E731
+    try:
+        cache_mod.sha256_file = cache_mod_sha
+        load_store(tmp_path / "s")  # re-hashed once: same bytes
+        assert sorted(calls) == ["vectors.npy", "words.txt"]
+        calls.clear()
+        load_store(tmp_path / "s")  # the new times are recorded: the stat-only path again
+        assert calls == []
+    finally:
+        cache_mod.sha256_file = real
+    meta = json.loads((tmp_path / "s" / "meta.json").read_text())
+    assert meta["files"]["vectors.npy"]["mtime_ns"] == (tmp_path / "s" / "vectors.npy").stat().st_mtime_ns
+
+
+def test_an_older_store_without_stamps_is_verified_once_then_recorded(tmp_path):
+    save_store(_store(), tmp_path / "old")
+    meta_path = tmp_path / "old" / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    for key in ("files", "sha256_words"):
+        meta.pop(key)
+    meta_path.write_text(json.dumps(meta))
+    load_store(tmp_path / "old")  # verified against sha256_vectors, then recorded
+    again = json.loads(meta_path.read_text())
+    assert set(again["files"]) == {"vectors.npy", "words.txt"} and len(again["sha256_words"]) == 64
+    # damaged before its first open: the one-time verification refuses it
+    save_store(_store(), tmp_path / "old2")
+    meta2 = tmp_path / "old2" / "meta.json"
+    m = json.loads(meta2.read_text())
+    m.pop("files")
+    meta2.write_text(json.dumps(m))
+    _overwrite_in_place(tmp_path / "old2")
+    with pytest.raises(StoreChangedError, match="vectors.npy changed"):
+        load_store(tmp_path / "old2")
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root can write into a read-only folder")
+def test_a_read_only_store_still_opens_after_touch(tmp_path):
+    save_store(_store(), tmp_path / "s")
+    _touch(tmp_path / "s" / "vectors.npy")
+    os.chmod(tmp_path / "s", 0o555)
+    try:
+        assert len(load_store(tmp_path / "s")) == ROWS  # verified; the record cannot be updated
+    finally:
+        os.chmod(tmp_path / "s", 0o755)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env.pop("GEOBIAS_DEBUG", None)
+    return subprocess.run([sys.executable, "-c", "from geobias.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
+
+
+def test_cli_refuses_a_changed_store_in_one_line_and_accepts_a_touched_one(tmp_path):
+    save_store(_store(), tmp_path / "bad")
+    save_store(_store(), tmp_path / "ok")
+    _overwrite_in_place(tmp_path / "bad")
+    _touch(tmp_path / "ok" / "vectors.npy")
+    r = _cli("neighbors", "w1", "--vectors", str(tmp_path / "bad"), "--k", "2", "--json", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.count("\n") == 1 and "vectors.npy changed since the store was saved" in r.stderr
+    r = _cli("neighbors", "w1", "--vectors", str(tmp_path / "ok"), "--k", "2", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["command"] == "neighbors"
+
+
+def test_service_refuses_a_store_changed_while_it_was_open(tmp_path):
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    from _server import ServerProcess
+
+    vectors = tmp_path / "vectors"
+    vectors.mkdir()
+    save_store(_store(), vectors / "bad")
+    save_store(_store(), vectors / "ok")
+    with ServerProcess(vectors, tmp_path / "data") as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
+        for name in ("bad", "ok"):  # both opened (memory-mapped) by the server
+            assert c.post("/neighbors", json={"store": name, "word": "w1", "k": 2}).status_code == 200
+        _overwrite_in_place(vectors / "bad")
+        _touch(vectors / "ok" / "vectors.npy")
+        r = c.post("/neighbors", json={"store": "bad", "word": "w1", "k": 2})
+        assert 400 <= r.status_code < 500, r.text
+        err = r.json()["error"]
+        assert err["type"] == "StoreChangedError" and "vectors.npy changed since the store was saved" in err["message"]
+        assert str(tmp_path) not in err["message"]  # the server's paths are redacted
+        assert c.post("/neighbors", json={"store": "ok", "word": "w1", "k": 2}).status_code == 200
