@@ -414,6 +414,58 @@ def recoverability_table(rec: dict) -> str:
         f"d_s.\n")
 
 
+#: Which languages' lists we trust least, and why (from wordlists/PROVENANCE.md; facts, not figures).
+ATLAS_CAVEATS = {
+    "ar": "no gendered-noun dictionary with gender tags installs here, so no d_g; undiacritised words are "
+          "ambiguous (أم is also \u201cor\u201d)",
+    "nl": "common/neuter, not masculine/feminine: no masculine-vs-feminine d_g",
+    "th": "wordfreq has no Thai list: the store is our 121 list words only",
+    "ko": "several list words replaced because the encoder has no piece for them",
+    "zh-tw": "frequency order of the mainland list, converted to traditional characters",
+}
+
+
+def atlas_table(rec: dict) -> str:
+    """The atlas's headline per language, and where its numbers are not comparable."""
+    cells = rec["result"]["cells"]
+    fr_fasttext = load("use-m3")["result"]["fr-spacy-md"]["lda_cv_accuracy"]
+
+    def val(m: dict | None, fmt: str) -> str:
+        if m is None or m["status"] != "ok":
+            return "—"
+        return format(m["value"], fmt)
+
+    lines = ["| language | genders | LDA acc. (d_g) | cos(d_PCA, d_g) | MWEAT, or WEAT 6 d (p) | ρ with English | note |",
+             "|---|---|---|---|---|---|---|"]
+    low = []
+    for c in cells:
+        m = c["metrics"]
+        if m.get("mweat", {}).get("status") == "ok":
+            test = f"MWEAT {m['mweat']['value']:.3f} (p {m['mweat']['p_value']:.4f})"
+        elif m.get("weat_career_family", {}).get("status") == "ok":
+            w = m["weat_career_family"]
+            test = f"WEAT d {w['value']:+.2f} (p {w['p_value']:.4f})"
+        else:
+            test = "—"
+        lda = m.get("lda_cv_accuracy")
+        note = ATLAS_CAVEATS.get(c["lang"], "")
+        if lda is not None and lda["status"] == "ok":
+            low.append(lda["value"])
+            note = (note + "; " if note else "") + "little grammatical gender in this encoder"
+        genders = "yes" if c["grammatical_gender"] else "no"
+        lines.append(f"| {c['language']} ({c['lang']}) | {genders} | {val(lda, '.3f')} | "
+                     f"{val(m.get('cos_dpca_dg'), '.3f')} | {test} | {val(m.get('corr_en_spearman'), '+.2f')} | {note} |")
+    n_ok = sum(c["status"] == "ok" for c in cells)
+    return "\n".join(lines) + (
+        f"\n\n{n_ok} of {len(cells)} languages complete (`geobias atlas --family use-m3`, 10,000 permutations, "
+        f"seed 0). Where a masculine/feminine noun classifier exists, USE-m3 separates the genders with "
+        f"{min(low):.2f}–{max(low):.2f} accuracy; on fastText (fr-spacy-md) the same LDA reaches "
+        f"{fr_fasttext:.2f}. MWEAT (two-form occupations against the language's own attribute words) is the "
+        "grammatical-gender-aware test; WEAT 6 (names) is shown where a language has no two-form occupations. "
+        "Figures compare across languages only loosely: each language has its own translated lists, "
+        "and the encoder covers each language differently.\n")
+
+
 def metrics_fr(rec: dict) -> str:
     """RND, RNSB, ECT, MAC on the French store, both variants side by side, and their reading."""
     r = rec["result"]
@@ -584,6 +636,7 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "use-m3-translation": ("use-m3-space", use_m3_translation),
     "use-m3-similarity": ("use-m3-space", use_m3_similarity),
     "metrics-fr": ("metrics-fr", metrics_fr),
+    "atlas": ("atlas", atlas_table),
     "recoverability": ("recoverability-en", recoverability_table),
     "erasure-fr": ("erasure-fr", erasure_table),
     "erasure-fr-reading": ("erasure-fr", erasure_reading),

@@ -118,6 +118,33 @@ def _seat(shared: Path) -> dict:
     return {"rows": rows}
 
 
+ATLAS_METRICS = ("d_pca_explained_variance", "lda_cv_accuracy", "cos_dpca_dg", "weat_career_family", "weat_math_arts",
+                 "weat_science_arts", "mweat", "mweat_effect_size", "corr_en_spearman")
+
+
+def _atlas_langs() -> list[str]:
+    from geobias.languages import LANGUAGES
+
+    return list(LANGUAGES)
+
+
+def _atlas(shared: Path) -> dict:
+    """``geobias atlas --family use-m3`` over every language: each cell's headline metrics."""
+    import tempfile
+
+    from geobias.commands import execute
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _, env = execute("atlas", {"family": "use-m3", "out": str(Path(tmp) / "atlas")})
+    cells = []
+    for c in env["result"]["cells"]:
+        metrics = {k: {f: c["metrics"][k].get(f) for f in ("status", "value", "p_value", "n", "reason")}
+                   for k in ATLAS_METRICS if k in c.get("metrics", {})}
+        cells.append({"lang": c["lang"], "language": c["language"], "grammatical_gender": c["grammatical_gender"],
+                      "status": c["status"], "shape": c["shape"], "metrics": metrics})
+    return {"family": "use-m3", "cells": cells}
+
+
 def _metrics_fr(shared: Path) -> dict:
     """RND, RNSB, ECT and MAC on fr-spacy-md: the grammatical variant, and the English one on both
     forms, on the masculine forms only and on the feminine forms only."""
@@ -274,6 +301,8 @@ REPRODUCTIONS = {
                      "--test-dictionary $D/fr-en.5000-6500.txt --recoverability",
                      keep=lambda r: {"lang": r["lang"], "table": {m: {k: v for k, v in row.items() if k.startswith("recover_")}
                                                                   for m, row in r["table"].items()}}),
+        Reproduction("atlas", "", lambda s: {}, tuple(f"use-m3-{code}" for code in _atlas_langs()), False,
+                     "geobias atlas --family use-m3 --out atlas/ (scripts/reproduce.py atlas)", func=_atlas),
         Reproduction("metrics-fr", "", lambda s: {}, ("fr-spacy-md",), False,
                      "geobias rnd|rnsb|ect|mac --lang fr [--variant english] [--targets-x FORMS] "
                      "(scripts/reproduce.py metrics-fr)", func=_metrics_fr),
