@@ -48,7 +48,13 @@ def setup(tmp_path_factory):
     save_store(read_vectors(pair / "en.txt", lang="en"), vectors / "use-m3-en")
     texts = {"dictionary": (pair / "dico.txt").read_text(encoding="utf-8"),
              "test_dictionary": (pair / "test.txt").read_text(encoding="utf-8"),
-             "sentences": "sentence\ttarget\tattribute\nhe is a nurse .\the\tnurse\nshe is a nurse .\tshe\tnurse\n"}
+             "sentences": "sentence\ttarget\tattribute\nhe is a nurse .\the\tnurse\nshe is a nurse .\tshe\tnurse\n",
+             "crows": "sent_more,sent_less,stereo_antistereo,bias_type\nhe is a nurse .,she is a nurse .,antistereo,"
+                      "gender\nshe is a nurse .,he is a nurse .,stereo,gender\n",
+             "stereoset": json.dumps({"data": {"intrasentence": [{
+                 "id": "x1", "target": "nurse", "bias_type": "profession", "context": "the nurse is BLANK .",
+                 "sentences": [{"sentence": f"the nurse is {w} .", "gold_label": lab} for w, lab in
+                               (("she", "stereotype"), ("he", "anti-stereotype"), ("a", "unrelated"))]}]}})}
     files = {}
     for name, text in texts.items():
         files[name] = root / f"{name}.txt"
@@ -141,6 +147,8 @@ def cases(setup):
         "translate-eval": ({"src": "fr", "tgt": "en", "src_vectors": "syn-fr", "tgt_vectors": "syn-en"},
                            {"dictionary": "test_dictionary"}, ("dictionary",)),
         "atlas": ({"langs": "fr,en", "permutations": 300, "max_per_class": 20}, None, ("engine",)),
+        "crows-pairs": ({"model": model}, {"data": "crows"}, ()),
+        "stereoset": ({"model": model}, {"data": "stereoset"}, ()),
         "recoverability": ({"lang": "fr", "vectors": "small-fr", "methods": "leace", "n_biased": 20, "n_classify": 40,
                             "n_train": 30, "n_neighbors": 5}, None, ()),
     }
@@ -174,7 +182,7 @@ def test_job_result_equals_cli_json(setup, kind):
         cli_params["out"] = setup["root"] / f"out-{kind}"
     if kind in ("align", "vectors-pool"):
         cli_params["out"], job_params["out"] = f"{kind}-cli", f"{kind}-job"
-    if kind in ("probe-association", "probe-becpro", "probe-malor", "vectors-pool"):
+    if kind in ("probe-association", "probe-becpro", "probe-malor", "vectors-pool", "crows-pairs", "stereoset"):
         job_params["model"] = "tiny-mlm"  # the service's models directory
         cli_params["device"] = "cpu"
     cli = _cli(setup, cmd.name, cli_params)

@@ -4,13 +4,12 @@ masked LMs)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from pydantic import Field
 
 from geobias.commands._base import command
-from geobias.commands._fields import Lang, Seed
+from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
 
@@ -60,20 +59,21 @@ class CrowsPairsParams(EngineParams):
     """Parameters of ``crows-pairs``: a masked LM's preference for the more stereotypical sentence."""
 
     model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
-    data: Path = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, bias_type), "
-                                   "e.g. crows_pairs_anonymized.csv or the French CrowS-Pairs.")
+    data: TextInput = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, "
+                                        "bias_type), e.g. crows_pairs_anonymized.csv or the French CrowS-Pairs (in the "
+                                        "service: its text).")
     limit: int | None = Field(None, ge=1, description="Score only the first N pairs.")
     trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
-@command("crows-pairs", CrowsPairsParams, job=False, result="geobias.contextual.crows_pairs.CrowsPairsResult")
+@command("crows-pairs", CrowsPairsParams, result="geobias.contextual.crows_pairs.CrowsPairsResult")
 def crows_pairs(p: CrowsPairsParams, *, progress=None):
     """CrowS-Pairs (Nangia et al. 2020): % of pairs whose more stereotypical sentence a masked LM scores higher."""
     from geobias.commands.vectors import record_engine
     from geobias.contextual.crows_pairs import crows_pairs as score_pairs
     from geobias.contextual.crows_pairs import read_crows_pairs
 
-    pairs = read_crows_pairs(p.data, limit=p.limit)
+    pairs = read_text_input(p.data, "data", lambda path: read_crows_pairs(path, limit=p.limit))
     with p.open_engine() as eng:
         record_engine(eng)
         lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
@@ -86,19 +86,20 @@ class StereoSetParams(EngineParams):
     and an unrelated word for a blank (the intrasentence task)."""
 
     model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
-    data: Path = Field(description="StereoSet JSON (dev.json or test.json: data.intrasentence).")
+    data: TextInput = Field(description="StereoSet JSON (dev.json or test.json: data.intrasentence; in the service: "
+                                        "its text).")
     limit: int | None = Field(None, ge=1, description="Score only the first N examples.")
     trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
-@command("stereoset", StereoSetParams, job=False, result="geobias.contextual.stereoset.StereoSetResult")
+@command("stereoset", StereoSetParams, result="geobias.contextual.stereoset.StereoSetResult")
 def stereoset(p: StereoSetParams, *, progress=None):
     """StereoSet intrasentence (Nadeem et al. 2021): LMS, SS and ICAT of a masked LM, per bias type."""
     from geobias.commands.vectors import record_engine
     from geobias.contextual.stereoset import read_stereoset
     from geobias.contextual.stereoset import stereoset as score
 
-    examples = read_stereoset(p.data, limit=p.limit)
+    examples = read_text_input(p.data, "data", lambda path: read_stereoset(path, limit=p.limit))
     with p.open_engine() as eng:
         record_engine(eng)
         lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
