@@ -7,7 +7,6 @@ Screenshots of each page go to out/ (not committed). Skips where no browser is i
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -17,35 +16,17 @@ pytest.importorskip("httpx", reason="the serve extra is not installed (pip insta
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 pytest.importorskip("selenium", reason="selenium is not installed (pip install 'geobias[serve]')")
 
+from _browser import chromium  # noqa: E402
 from _server import ServerProcess  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 SHOTS = Path(__file__).resolve().parents[1] / "out" / "webapp"
 STORE = "fr-spacy-md"
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    if not CHROMIUM or not DRIVER:
-        pytest.skip("no headless browser: install Debian's chromium and chromium-driver "
-                    "(apt-get install -y chromium chromium-driver; .ci/run does this)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=1280,1800",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(options=opts, service=Service(executable_path=DRIVER))
-    driver.set_page_load_timeout(120)
-    driver.set_script_timeout(60)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
+    yield from chromium(tmp_path_factory, height=1800)
 
 
 @pytest.fixture(scope="module")

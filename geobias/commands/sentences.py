@@ -55,53 +55,56 @@ def seat(p: SeatParams, *, progress=None):
                     seed=p.seed)
 
 
-class CrowsPairsParams(EngineParams):
-    """Parameters of ``crows-pairs``: a masked LM's preference for the more stereotypical sentence."""
+class SentenceSetParams(EngineParams):
+    """Parameters shared by the masked-LM benchmarks scored on a published file (CrowS-Pairs, StereoSet)."""
 
     model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
+    limit: int | None = Field(None, ge=1, description="Score only the first N rows or examples.")
+    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
+
+
+def _score_file(p: SentenceSetParams, progress, read, score):
+    """Read ``p.data`` with ``read(path, limit=)``, load the masked LM on the command's engine and
+    return ``score(lm, items, model_name=, batch_size=, progress=)``."""
+    from geobias.commands.vectors import record_engine
+
+    items = read_text_input(p.data, "data", lambda path: read(path, limit=p.limit))
+    with p.open_engine() as eng:
+        record_engine(eng)
+        lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
+        return score(lm, items, model_name=p.model, batch_size=p.batch_size,
+                     progress=progress is not None and progress.enabled)
+
+
+class CrowsPairsParams(SentenceSetParams):
+    """Parameters of ``crows-pairs``: a masked LM's preference for the more stereotypical sentence."""
+
     data: TextInput = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, "
                                         "bias_type), e.g. crows_pairs_anonymized.csv or the French CrowS-Pairs (in the "
                                         "service: its text).")
-    limit: int | None = Field(None, ge=1, description="Score only the first N pairs.")
-    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
 @command("crows-pairs", CrowsPairsParams, result="geobias.contextual.crows_pairs.CrowsPairsResult")
 def crows_pairs(p: CrowsPairsParams, *, progress=None):
     """CrowS-Pairs (Nangia et al. 2020): % of pairs whose more stereotypical sentence a masked LM scores higher."""
-    from geobias.commands.vectors import record_engine
     from geobias.contextual.crows_pairs import crows_pairs as score_pairs
     from geobias.contextual.crows_pairs import read_crows_pairs
 
-    pairs = read_text_input(p.data, "data", lambda path: read_crows_pairs(path, limit=p.limit))
-    with p.open_engine() as eng:
-        record_engine(eng)
-        lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
-        return score_pairs(lm, pairs, model_name=p.model, batch_size=p.batch_size,
-                           progress=progress is not None and progress.enabled)
+    return _score_file(p, progress, read_crows_pairs, score_pairs)
 
 
-class StereoSetParams(EngineParams):
+class StereoSetParams(SentenceSetParams):
     """Parameters of ``stereoset``: a masked LM's choice between a stereotype, an anti-stereotype
     and an unrelated word for a blank (the intrasentence task)."""
 
-    model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
     data: TextInput = Field(description="StereoSet JSON (dev.json or test.json: data.intrasentence; in the service: "
                                         "its text).")
-    limit: int | None = Field(None, ge=1, description="Score only the first N examples.")
-    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
 @command("stereoset", StereoSetParams, result="geobias.contextual.stereoset.StereoSetResult")
 def stereoset(p: StereoSetParams, *, progress=None):
     """StereoSet intrasentence (Nadeem et al. 2021): LMS, SS and ICAT of a masked LM, per bias type."""
-    from geobias.commands.vectors import record_engine
     from geobias.contextual.stereoset import read_stereoset
     from geobias.contextual.stereoset import stereoset as score
 
-    examples = read_text_input(p.data, "data", lambda path: read_stereoset(path, limit=p.limit))
-    with p.open_engine() as eng:
-        record_engine(eng)
-        lm = eng.load_masked_lm(p.model, p.device, trust_pickle=p.trust_pickle)
-        return score(lm, examples, model_name=p.model, batch_size=p.batch_size,
-                     progress=progress is not None and progress.enabled)
+    return _score_file(p, progress, read_stereoset, score)
