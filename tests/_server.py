@@ -136,3 +136,24 @@ def small_french_store(n_nouns: int = 120, n_filler: int = 200, dim: int = 32, s
     words = list(vecs)
     return VectorStore(words, np.stack([vecs[w] for w in words]).astype(np.float32), lang="fr",
                        provenance={"source": "synthetic test store (tests/_server.py)"})
+
+
+def wait_job(client, job_id: str, timeout: float = 120.0) -> dict:
+    """Poll ``GET /jobs/{job_id}`` until the job is done, failed or cancelled; its record."""
+    deadline = time.monotonic() + timeout
+    job = {"state": "unknown"}
+    while time.monotonic() < deadline:
+        job = client.get(f"/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} still {job['state']} after {timeout} s")
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ", 1)[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False

@@ -21,7 +21,7 @@ httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (p
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 
-from _server import ServerProcess, small_french_store  # noqa: E402
+from _server import ServerProcess, process_alive, small_french_store, wait_job  # noqa: E402
 
 SMALL = "small-fr"
 
@@ -49,14 +49,6 @@ def server(tmp_path_factory, small_file):
         srv.client.close()
 
 
-def wait_job(client, job_id: str, timeout: float = 120.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled"):
-            return job
-        time.sleep(0.2)
-    raise AssertionError(f"job {job_id} still {job['state']} after {timeout} s")
 
 
 def assert_error(resp, status: int, type_: str | None = None, contains: str | None = None) -> dict:
@@ -437,17 +429,11 @@ def _kill_with_its_job(srv, data, job_id: str) -> None:
     assert pid is not None, "the job never started"
     srv.kill()
     deadline = time.monotonic() + 10
-    while _alive(pid) and time.monotonic() < deadline:
+    while process_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid), "the job process outlived the server"
+    assert not process_alive(pid), "the job process outlived the server"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split(") ", 1)[1][0] != "Z"
-    except (FileNotFoundError, IndexError):
-        return False
 
 
 # ----------------------------------------------------------------------------- token and host

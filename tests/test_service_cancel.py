@@ -69,18 +69,12 @@ def _server_deps():
     pytest.importorskip("uvicorn")
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split(") ", 1)[1][0] != "Z"
-    except (FileNotFoundError, IndexError):
-        return False
 
 
 def test_a_cancelled_job_stops_within_a_second(vectors, tmp_path):
     _server_deps()
     import httpx
-    from _server import ServerProcess
+    from _server import ServerProcess, process_alive
 
     data = tmp_path / "data"
     with ServerProcess(vectors, data, "--workers", "1", "--max-permutations", "1000000000") as srv, \
@@ -95,13 +89,13 @@ def test_a_cancelled_job_stops_within_a_second(vectors, tmp_path):
         assert now["progress"].get("last_message") == "permutations", now
         with sqlite3.connect(data / "jobs.sqlite3") as db:
             pid = db.execute("SELECT pid FROM jobs WHERE id = ?", (job["id"],)).fetchone()[0]
-        assert _alive(pid)
+        assert process_alive(pid)
         t0 = time.monotonic()
         answer = c.delete(f"/jobs/{job['id']}").json()
-        while _alive(pid) and time.monotonic() - t0 < 5:
+        while process_alive(pid) and time.monotonic() - t0 < 5:
             time.sleep(0.01)
         stopped = time.monotonic() - t0
-        assert not _alive(pid) and stopped < 1.0, f"the job's process ran {stopped:.2f} s after the cancel"
+        assert not process_alive(pid) and stopped < 1.0, f"the job's process ran {stopped:.2f} s after the cancel"
         assert answer["state"] == "cancelled" and answer["error"]["type"] == "Cancelled"
         time.sleep(0.3)
         assert c.get(f"/jobs/{job['id']}").json()["state"] == "cancelled"  # the runner kept the record

@@ -9,14 +9,13 @@ import csv
 import io
 import json
 import re
-import time
 
 import pytest
 
 httpx = pytest.importorskip("httpx", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
 
-from _server import ServerProcess, small_french_store  # noqa: E402
+from _server import ServerProcess, small_french_store, wait_job  # noqa: E402
 
 from geobias.commands import commands, get  # noqa: E402
 
@@ -37,21 +36,13 @@ def server(tmp_path_factory):
         yield srv, client
 
 
-def _wait(client, job_id: str, timeout: float = 180) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled"):
-            return job
-        time.sleep(0.2)
-    raise AssertionError(f"job {job_id} did not finish")
 
 
 @pytest.fixture(scope="module")
 def mweat_job(server):
     _, client = server
     job = client.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL, "permutations": 2000}}).json()
-    job = _wait(client, job["id"])
+    job = wait_job(client, job["id"])
     assert job["state"] == "done", job.get("error")
     return job
 
@@ -146,7 +137,7 @@ def test_compare_shows_two_runs_side_by_side(server, mweat_job):
     _, client = server
     other = client.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL,
                                                                   "permutations": 500, "seed": 3}}).json()
-    other = _wait(client, other["id"])
+    other = wait_job(client, other["id"])
     page = client.get("/compare", params={"a": mweat_job["id"], "b": other["id"]})
     assert page.status_code == 200
     assert page.text.count("<div><h2>") == 2
@@ -160,7 +151,7 @@ def test_a_hostile_word_is_escaped_everywhere(server):
     _, client = server
     evil = "<script>alert(1)</script>"
     job = client.post("/jobs", json={"kind": "neighbors", "params": {"lang": "fr", "vectors": SMALL, "word": evil}}).json()
-    job = _wait(client, job["id"])
+    job = wait_job(client, job["id"])
     assert job["state"] == "failed"
     for url in (f"/app/jobs/{job['id']}/view", f"/jobs/{job['id']}/report", "/"):
         text = client.get(url).text
@@ -199,7 +190,7 @@ def test_an_atlas_job_serves_its_report(server, mweat_job):
     _, client = server
     job = client.post("/jobs", json={"kind": "atlas", "params": {"langs": "fr", "permutations": 200,
                                                                 "max_per_class": 20}}).json()
-    job = _wait(client, job["id"], timeout=300)
+    job = wait_job(client, job["id"], timeout=300)
     assert job["state"] == "done", job.get("error")
     page = client.get(f"/jobs/{job['id']}/atlas/index.html")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
