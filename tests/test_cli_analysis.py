@@ -74,6 +74,8 @@ def _fake_wordlists() -> types.ModuleType:
     m.attribute_words = lambda lang: ([f"homme{i}" for i in range(6)], [f"femme{i}" for i in range(6)])
     m.definitional_pairs = lambda lang: [(f"femme{i}", f"homme{i}") for i in range(6)]
     m.gendered_nouns = lambda lang: ([f"nm{i}" for i in range(60)] + ["pasla"], [f"nf{i}" for i in range(60)])
+    m.available_lists = lambda lang: {"definitional_pairs", "attributes", "occupations", "gendered_nouns",
+                                      "weat:career-family"}
 
     def weat_test(lang, name):
         if name != "career-family":

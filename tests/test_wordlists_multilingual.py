@@ -207,3 +207,23 @@ def test_catalogue_default_query_uses_single_occupations(lang):
     assert (A, B) == wordlists.attribute_words(lang) and variant == "english"
     with pytest.raises(InputError, match="has no grammatical gender"):
         RndParams(lang=lang, variant="grammatical").query()
+
+
+def test_directions_without_masculine_feminine_nouns_fit_d_pca_only_and_say_why():
+    """Dutch (common/neuter) and Arabic (no gender-tagged dictionary): d_PCA, no d_g, a note."""
+    import numpy as np
+
+    from geobias.directions import gender_directions
+    from geobias.store import VectorStore
+
+    for lang, why in (("nl", "its genders: common, neuter"), ("ar", "its genders: feminine, masculine")):
+        words = [w for pair in wordlists.definitional_pairs(lang) for w in pair]
+        store = VectorStore(words, np.random.default_rng(0).standard_normal((len(words), 16)).astype(np.float32),
+                            lang=lang)
+        d = gender_directions(store, lang)
+        assert d.d_g is None and d.lda_cv_accuracy is None and np.allclose(d.d_s, d.d_pca)
+        assert d.note is not None and why in d.note and "d_g is not fitted" in d.note
+    es_words = [w for pair in wordlists.definitional_pairs("es") for w in pair]
+    es = VectorStore(es_words, np.random.default_rng(1).standard_normal((len(es_words), 16)).astype(np.float32))
+    with pytest.raises(InputError, match="noun"):  # Spanish has noun lists: they are required, not skipped
+        gender_directions(es, "es")

@@ -61,6 +61,9 @@ class GenderDirections(Result):
         lists nouns given under both genders (excluded).
     lda_solver : str or None
         The LDA solver and shrinkage used, and why (:attr:`GrammaticalDirection.solver_`).
+    note : str or None
+        Why ``d_g`` was not fitted for a language with grammatical gender (no masculine/feminine
+        noun lists: Dutch's common/neuter system, Arabic without a gender-tagged dictionary).
     """
 
     lang: str | None
@@ -76,6 +79,7 @@ class GenderDirections(Result):
     cos_semantic_pca: float
     missing: dict[str, list[str]]
     lda_solver: str | None = None
+    note: str | None = None
 
 
 def gender_directions(
@@ -128,6 +132,7 @@ def gender_directions(
     """
     lang = lang or store.lang
     language = get_language(lang) if lang is not None else None
+    note = None
     want_nouns = masculine is None or feminine is None
     need_lists = pairs is None or (want_nouns and language is not None and language.grammatical_gender)
     if need_lists and language is None:
@@ -138,9 +143,14 @@ def gender_directions(
         if pairs is None:
             pairs = wordlists.definitional_pairs(language.code)
         if (masculine is None or feminine is None) and language.grammatical_gender:
-            m_list, f_list = wordlists.gendered_nouns(language.code)
-            masculine = m_list if masculine is None else masculine
-            feminine = f_list if feminine is None else feminine
+            if "gendered_nouns" in wordlists.available_lists(language.code):
+                m_list, f_list = wordlists.gendered_nouns(language.code)
+                masculine = m_list if masculine is None else masculine
+                feminine = f_list if feminine is None else feminine
+            else:  # no masculine/feminine noun lists: the semantic direction only, and why
+                genders = ", ".join(getattr(language, "genders", ())) or "none listed"
+                note = (f"{language.name} has no masculine/feminine noun lists (its genders: {genders}): d_g is not "
+                        "fitted and d_s = d_PCA; pass masculine and feminine nouns to fit it")
 
     sem = SemanticDirection(n_components, oov=oov).fit(store, pairs)
     d_pca = sem.direction_
@@ -173,4 +183,5 @@ def gender_directions(
         cos_semantic_pca=float(np.dot(d_s.astype(np.float64), d_pca.astype(np.float64))),
         missing=missing,
         lda_solver=solver,
+        note=note,
     )

@@ -102,7 +102,8 @@ def weat_table(result, top: int = 5) -> Group:
 def directions_table(result) -> Table:
     """Summary of a :class:`~geobias.directions.GenderDirections`."""
     evr = ", ".join(f"{v:.3f}" for v in result.explained_variance_ratio[:10])
-    acc = "n/a (no grammatical gender)" if result.lda_cv_accuracy is None else (
+    no_lda = "n/a (no masculine/feminine noun lists)" if getattr(result, "note", None) else "n/a (no grammatical gender)"
+    acc = no_lda if result.lda_cv_accuracy is None else (
         f"{result.lda_cv_accuracy:.4f} (folds: {', '.join(f'{a:.3f}' for a in result.lda_cv_fold_accuracy)})"
     )
     cos_pg = "n/a" if result.cos_pca_grammatical is None else f"{result.cos_pca_grammatical:+.4f}"
@@ -119,6 +120,7 @@ def directions_table(result) -> Table:
             ("cos(d_s, d_PCA)", f"{result.cos_semantic_pca:+.4f}"),
             ("missing pair words", _missing(missing.get("definitional_pairs", []))),
             ("missing nouns", str(len(missing.get("nouns", [])))),
+            *([("note", result.note)] if getattr(result, "note", None) else []),
         ],
     )
 
