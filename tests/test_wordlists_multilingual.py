@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from geobias import wordlists
-from geobias.errors import InputError
+from geobias.errors import InputError, OutOfVocabularyError
 from geobias.languages import LANGUAGES, get_language
 from geobias.sources.registry import SOURCES
 
@@ -225,5 +225,5 @@ def test_directions_without_masculine_feminine_nouns_fit_d_pca_only_and_say_why(
         assert d.note is not None and why in d.note and "d_g is not fitted" in d.note
     es_words = [w for pair in wordlists.definitional_pairs("es") for w in pair]
     es = VectorStore(es_words, np.random.default_rng(1).standard_normal((len(es_words), 16)).astype(np.float32))
-    with pytest.raises(InputError, match="noun"):  # Spanish has noun lists: they are required, not skipped
+    with pytest.raises(OutOfVocabularyError, match="gendered noun lists"):  # Spanish has noun lists: they are required, not skipped
         gender_directions(es, "es")
