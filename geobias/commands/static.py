@@ -141,9 +141,10 @@ class MweatParams(StoreParams, PermutationParams):
                                          description="Male attribute words (with attributes_b).")
     attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "female"),
                                          description="Female attribute words.")
-    similarity: Similarity = "cosine"
+    similarity: Similarity = Field("cosine", description="cosine, or dot (raw dot products, to reproduce notebooks).")
     paired: bool = Field(False, description="Permute only within each pair (an extension; the paper permutes X∪Y).")
-    oov: Oov = "ignore"
+    oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
+                                          "or raise (stop at the first).")
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     @model_validator(mode="after")
@@ -279,10 +280,11 @@ class WeatQuery(Params):
 class WeatParams(StoreParams, PermutationParams, WeatQuery):
     """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
 
-    similarity: Similarity = "cosine"
+    similarity: Similarity = Field("cosine", description="cosine, or dot (raw dot products, to reproduce notebooks).")
     alternative: Alternative = Field(
         "greater", description="greater (Caliskan et al.), less or two-sided.")
-    oov: Oov = "ignore"
+    oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
+                                          "or raise (stop at the first).")
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     def work(self):
@@ -325,7 +327,8 @@ class DirectionsParams(StoreParams):
     seed: Seed = 0
     cv: int = Field(5, ge=2, le=20, description="Cross-validation folds of the LDA.")
     max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender.")
-    oov: Oov = "ignore"
+    oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
+                                          "or raise (stop at the first).")
     plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
     force: bool = Field(False, description=PLOT_FORCE_HELP)
 
