@@ -52,6 +52,7 @@ def sample(tmp_path) -> Path:
 def test_filled_word_is_the_word_at_the_blank_without_punctuation():
     assert filled_word("The schoolgirl is very BLANK.", "The schoolgirl is very gentle.") == "gentle"
     assert filled_word("BLANK people are here", "Old people are here") == "Old"
+    assert filled_word("a BLANK or a BLANK", "a cat or a dog.") == "dog"  # the last BLANK, as the authors' loader
     with pytest.raises(InputError, match="has no BLANK"):
         filled_word("no blank here", "no blank here")
 
