@@ -365,13 +365,11 @@ def evaluate(
     occ_used = [(f, m, e) for f, m, e in occupations if f in src and m in src and f != m]
     # the Procrustes fits and the English hard debias that several methods share are computed once
     shared: dict = {}
-    recovered = None  # the recovery tests' setup and the original space's scores, once
+    recover = None
     if recoverability:
-        from geobias.evaluation.recovery import recoverability_for, recovery_setup
+        from geobias.evaluation.recovery import RecoveryRows
 
-        rec_opts = {**(recovery_options or {}), "seed": seed}
-        rec_setup = recovery_setup(src, lang, seed=seed)
-        recovered = recoverability_for(src, {}, lang, setup=rec_setup, **rec_opts).rows[0]
+        recover = RecoveryRows(src, lang, recovery_options)
     for key in methods:
         t0 = time.perf_counter()
         if progress:
@@ -406,12 +404,8 @@ def evaluate(
         row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
         row["n_neutralized"] = n_neutral
         row["n_pairs_shifted"] = n_shifted
-        if recovered is not None:
-            from geobias.evaluation.recovery import recovery_row
-
-            scores = recovered if key == "original" else recoverability_for(
-                src, {key: s_out}, lang, setup=rec_setup, include_original=False, **rec_opts).rows[0]
-            row.update(recovery_row(scores))
+        if recover is not None:
+            row.update(recover.row(key, s_out, seed))
         det: dict = {"most_biased_inanimate": top}
         if direction is not None and base_aligned is not None and occ_used:
             d = np.asarray(direction, dtype=np.float64)

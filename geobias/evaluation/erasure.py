@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from geobias.errors import InputError
-from geobias.evaluation.recovery import RECOVERY_METRICS
+from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -342,28 +342,6 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
     return s_out, e_out, est.dimensions_removed_
 
 
-class _Recovery:
-    """The recovery tests of a table: the setup once, the original space's scores once per seed."""
-
-    def __init__(self, store: VectorStore, lang: str, options: dict | None):
-        from geobias.evaluation.recovery import recovery_setup
-
-        self.store, self.lang, self.options = store, lang, dict(options or {})
-        self.setup = recovery_setup(store, lang)
-        self._original: dict[int, object] = {}
-
-    def row(self, name: str, space: VectorStore, seed: int) -> dict:
-        from geobias.evaluation.recovery import recoverability_for, recovery_row
-
-        if seed not in self._original:
-            self._original[seed] = recoverability_for(self.store, {}, self.lang, setup=self.setup, seed=seed,
-                                                      **self.options).rows[0]
-        if name == "original":
-            return recovery_row(self._original[seed])
-        return recovery_row(recoverability_for(self.store, {name: space}, self.lang, setup=self.setup, seed=seed,
-                                               include_original=False, **self.options).rows[0])
-
-
 def erasure_table(
     src: VectorStore,
     en: VectorStore,
@@ -477,7 +455,7 @@ def erasure_table(
     per: dict[str, dict[str, list]] = {m: {k: [] for k in keys} for m in methods}
     timings = dict.fromkeys(methods, 0.0)
     coverage: dict = {}
-    recover = _Recovery(src, lang, recovery_options) if recoverability else None
+    recover = RecoveryRows(src, lang, recovery_options) if recoverability else None
     for seed in seeds:
         rng = np.random.default_rng(seed)
         n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
@@ -664,7 +642,7 @@ def english_erasure_table(
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
     keys = [*ENGLISH_METRICS, *(RECOVERY_METRICS if recoverability else ())]
     per: dict[str, dict[str, list]] = {m: {k: [] for k in keys} for m in methods}
-    recover = _Recovery(en, "en", recovery_options) if recoverability else None
+    recover = RecoveryRows(en, "en", recovery_options) if recoverability else None
     timings = dict.fromkeys(methods, 0.0)
     coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in tests.items()}
     for seed in seeds:

@@ -89,6 +89,12 @@ def recoverability_for(store: VectorStore, debiased: Mapping[str, VectorStore], 
     Returns
     -------
     RecoverabilityResult
+
+    Raises
+    ------
+    InputError
+        As :func:`recovery_setup` and :func:`~geobias.metrics.recoverability.recoverability` (too
+        few eligible words for the sizes asked).
     """
     from geobias.metrics.recoverability import recoverability
 
@@ -96,6 +102,32 @@ def recoverability_for(store: VectorStore, debiased: Mapping[str, VectorStore], 
     return recoverability(store, dict(debiased), s.direction, direction_name=s.direction_name, exclude=s.exclude,
                           inanimate=s.inanimate, professions=s.professions, n_biased=n_biased,
                           n_classify=n_classify, n_train=n_train, k=k, seed=seed, include_original=include_original)
+
+
+class RecoveryRows:
+    """The recovery rows of a table of methods (``evaluate``, the erasure tables): the direction
+    and word lists once, the original space's scores once per seed, each method's space per call.
+
+    Examples
+    --------
+    >>> rows = RecoveryRows(store, "fr")                         # doctest: +SKIP
+    >>> rows.row("original", store, seed=0)["recover_cluster_accuracy"]  # doctest: +SKIP
+    """
+
+    def __init__(self, store: VectorStore, lang: str, options: dict | None = None):
+        self.store, self.lang, self.options = store, lang, dict(options or {})
+        self.setup = recovery_setup(store, lang)
+        self._original: dict[int, object] = {}
+
+    def row(self, name: str, space: VectorStore, seed: int) -> dict[str, float | None]:
+        """:data:`RECOVERY_METRICS` of ``space`` (method ``name``; ``"original"``: the store's own)."""
+        if seed not in self._original:
+            self._original[seed] = recoverability_for(self.store, {}, self.lang, setup=self.setup, seed=seed,
+                                                      **self.options).rows[0]
+        if name == "original":
+            return recovery_row(self._original[seed])
+        return recovery_row(recoverability_for(self.store, {name: space}, self.lang, setup=self.setup, seed=seed,
+                                               include_original=False, **self.options).rows[0])
 
 
 def recovery_row(scores) -> dict[str, float | None]:
@@ -106,4 +138,4 @@ def recovery_row(scores) -> dict[str, float | None]:
             "recover_profession_r": scores.profession_correlation}
 
 
-__all__ = ["RECOVERY_METRICS", "RecoverySetup", "recoverability_for", "recovery_row", "recovery_setup"]
+__all__ = ["RECOVERY_METRICS", "RecoveryRows", "RecoverySetup", "recoverability_for", "recovery_row", "recovery_setup"]
