@@ -41,6 +41,14 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def client(self, timeout: float = 60.0):
+        """An ``httpx.Client`` on this server that drops an idle connection after 2 s, before the
+        server's own 5 s keep-alive timeout closes it: a request sent on a connection the server is
+        closing at that moment gets no answer ("Server disconnected without sending a response")."""
+        import httpx
+
+        return httpx.Client(base_url=self.url, timeout=timeout, limits=httpx.Limits(keepalive_expiry=2.0))
+
     def start(self, timeout: float = 60.0) -> ServerProcess:
         import httpx
 

@@ -73,7 +73,8 @@ def setup(tmp_path_factory):
 
     texts_for_vocab += [r.sentence for r in generate_becpro("en")]
     make_random_bert(data / "models" / "tiny-mlm", vocabulary_for(texts_for_vocab), hidden_size=16, seed=3)
-    with ServerProcess(vectors, data, "--workers", "1") as srv, httpx.Client(base_url=srv.url, timeout=300) as client:
+    # between job requests the CLI runs for seconds: the client must not reuse a connection the server is closing
+    with ServerProcess(vectors, data, "--workers", "1") as srv, srv.client(timeout=300) as client:
         yield {"root": root, "vectors": vectors, "texts": texts, "files": files, "client": client,
                "model": data / "models" / "tiny-mlm"}
 

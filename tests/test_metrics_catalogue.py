@@ -317,7 +317,7 @@ def test_wefe_parity_on_gnews():
 
 def test_the_service_answers_the_catalogue_routes(tmp_path):
     """``POST /rnd`` ... on a real server: the library's numbers, inline lists, one-line 4xx errors."""
-    import httpx
+    pytest.importorskip("httpx")
 
     sys.path.insert(0, str(REPO / "tests"))
     from _server import ServerProcess, small_french_store
@@ -331,7 +331,7 @@ def test_the_service_answers_the_catalogue_routes(tmp_path):
     male, female = wordlists.attribute_words("fr")
     lib = rnd(store, [o.masculine for o in occ], [o.feminine for o in occ], male, female, variant="grammatical",
               oov="ignore", n_permutations=2000, seed=1)
-    with ServerProcess(tmp_path / "vectors", tmp_path / "data") as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
+    with ServerProcess(tmp_path / "vectors", tmp_path / "data") as srv, srv.client(timeout=60) as c:
         r = c.post("/rnd", json={"lang": "fr", "store": "small-fr", "permutations": 2000, "seed": 1})
         assert r.status_code == 200, r.text
         got = r.json()["result"]

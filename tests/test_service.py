@@ -44,7 +44,7 @@ def server(tmp_path_factory, small_file):
     vectors.mkdir()
     save_store(small_french_store(), vectors / SMALL)
     with ServerProcess(vectors, root / "data", "--workers", "2", "--max-upload-mb", "2") as srv:
-        srv.client = httpx.Client(base_url=srv.url, timeout=60)
+        srv.client = srv.client(timeout=60)
         yield srv
         srv.client.close()
 
@@ -219,7 +219,7 @@ def test_cancel_and_queue_limit(tmp_path):
     save_store(small_french_store(), vectors / SMALL)
     slow = {"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 200_000_000}}
     with ServerProcess(vectors, tmp_path / "data", "--workers", "1", "--max-queue", "1",
-                       "--max-permutations", "1000000000") as srv, httpx.Client(base_url=srv.url, timeout=30) as c:
+                       "--max-permutations", "1000000000") as srv, srv.client(timeout=30) as c:
         running = c.post("/jobs", json=slow).json()
         # wait until the runner has taken the first job (else it still counts as queued)
         deadline = time.monotonic() + 60
@@ -365,7 +365,7 @@ def test_restart_after_sigkill(tmp_path, small_file):
     save_store(small_french_store(), vectors / SMALL)
     srv = ServerProcess(vectors, data, "--workers", "1", "--max-permutations", "1000000000").start()
     try:
-        c = httpx.Client(base_url=srv.url, timeout=30)
+        c = srv.client(timeout=30)
         done = wait_job(c, c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 500}}).json()["id"])
         assert done["state"] == "done"
         slow = c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 500_000_000}}).json()
@@ -393,7 +393,7 @@ def test_restart_after_sigkill(tmp_path, small_file):
         c.close()
 
         srv.start()
-        c = httpx.Client(base_url=srv.url, timeout=30)
+        c = srv.client(timeout=30)
         again = c.get(f"/jobs/{done['id']}").json()
         assert again["state"] == "done" and again["result"] == done["result"]
         lost = c.get(f"/jobs/{slow['id']}").json()  # interrupted: queued again, the interruption kept
@@ -501,7 +501,7 @@ def test_a_job_survives_five_kills_in_a_row(tmp_path):
     params = {"lang": "fr", "store": SMALL, "permutations": 20_000_000, "seed": 7}  # a few seconds a run
     srv = ServerProcess(vectors, data, "--workers", "1", "--max-tries", "10", "--max-permutations", "100000000").start()
     try:
-        c = httpx.Client(base_url=srv.url, timeout=60)
+        c = srv.client(timeout=60)
         job_id = c.post("/jobs", json={"kind": "mweat", "params": params}).json()["id"]
         for _ in range(5):
             deadline = time.monotonic() + 60
@@ -511,7 +511,7 @@ def test_a_job_survives_five_kills_in_a_row(tmp_path):
             _kill_with_its_job(srv, data, job_id)
             c.close()
             srv.start()
-            c = httpx.Client(base_url=srv.url, timeout=60)
+            c = srv.client(timeout=60)
         done = wait_job(c, job_id, timeout=300)
         assert done["state"] == "done", done["error"]
         assert len(done["interruptions"]) == 5 and done["tries"] == 6

@@ -34,7 +34,7 @@ def server_with_job(tmp_path_factory):
     (root / "vectors").mkdir()
     save_store(small_french_store(), root / "vectors" / SMALL)
     with ServerProcess(root / "vectors", root / "data", "--workers", "1") as srv, \
-            httpx.Client(base_url=srv.url, timeout=60) as c:
+            srv.client(timeout=60) as c:
         job = c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 2000}}).json()
         deadline = time.monotonic() + 180
         while (state := c.get(f"/jobs/{job['id']}").json()["state"]) not in ("done", "failed") and time.monotonic() < deadline:

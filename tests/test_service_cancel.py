@@ -74,12 +74,11 @@ def _server_deps():
 
 def test_a_cancelled_job_stops_long_before_its_work_would_end(vectors, tmp_path):
     _server_deps()
-    import httpx
     from _server import ServerProcess, process_alive
 
     data = tmp_path / "data"
     with ServerProcess(vectors, data, "--workers", "1", "--max-permutations", "1000000000") as srv, \
-            httpx.Client(base_url=srv.url, timeout=30) as c:
+            srv.client(timeout=30) as c:
         job = c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": HUGE}}).json()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # running, inside its permutation test

@@ -52,7 +52,7 @@ def client(tmp_path_factory):
     (root / "vectors").mkdir()
     save_store(small_french_store(), root / "vectors" / SMALL)
     with ServerProcess(root / "vectors", root / "data", "--workers", "1", "--max-queue", "4") as srv, \
-            httpx.Client(base_url=srv.url, timeout=120) as c:
+            srv.client(timeout=120) as c:
         yield c
 
 

@@ -40,7 +40,7 @@ def server(tmp_path_factory):
     en = VectorStore(list(fr.words), np.asarray(fr.vectors), lang="en", provenance={"source": str(vectors / "x" / "y.vec")})
     save_store(en, vectors / "small-en")
     with ServerProcess(vectors, root / "data", "--workers", "1", "--body-timeout", "2") as srv:
-        srv.client = httpx.Client(base_url=srv.url, timeout=60)
+        srv.client = srv.client(timeout=60)
         srv.root = root
         yield srv
         srv.client.close()

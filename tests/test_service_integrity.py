@@ -94,7 +94,7 @@ def test_sigkill_at_random_points_keeps_record_and_files_in_agreement(tmp_path):
     vectors.mkdir()
     _two_stores(vectors)
     srv = ServerProcess(vectors, data, "--workers", "1", "--max-tries", "100", "--quiet").start()
-    c = httpx.Client(base_url=srv.url, timeout=60)
+    c = srv.client(timeout=60)
     try:
         t0 = time.monotonic()
         ref = _wait(c, c.post("/jobs", json=_align("reference")).json()["id"])
@@ -127,7 +127,7 @@ def test_sigkill_at_random_points_keeps_record_and_files_in_agreement(tmp_path):
                 if s == "done" and out not in visible:
                     assert f".job-{jid}-{out}" in hidden, f"kill {i}: done job {jid} lost its store"
             srv.start()
-            c = httpx.Client(base_url=srv.url, timeout=60)
+            c = srv.client(timeout=60)
             visible, _ = _stores(vectors)  # the files first: a store appears only after its commit
             states = _states(data)
             assert done <= visible, f"restart {i}: recovery did not publish a done job's store"

@@ -55,7 +55,7 @@ def test_a_killed_quick_worker_fails_its_request_alone(tmp_path):
     save_store(small_french_store(), vectors / SMALL)
     small = {"lang": "fr", "store": SMALL, "permutations": 1000}
     with ServerProcess(vectors, tmp_path / "data", "--quick-workers", "1", "--max-permutations", "1000000000") as srv, \
-            httpx.Client(base_url=srv.url, timeout=60) as c:
+            srv.client(timeout=60) as c:
         first = c.post("/mweat", json=small)
         assert first.status_code == 200, first.text
         workers = _quick_workers(srv.proc.pid)

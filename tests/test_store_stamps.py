@@ -146,7 +146,7 @@ def test_cli_refuses_a_changed_store_in_one_line_and_accepts_a_touched_one(tmp_p
 
 
 def test_service_refuses_a_store_changed_while_it_was_open(tmp_path):
-    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("httpx")
     pytest.importorskip("fastapi")
     pytest.importorskip("uvicorn")
     from _server import ServerProcess
@@ -155,7 +155,7 @@ def test_service_refuses_a_store_changed_while_it_was_open(tmp_path):
     vectors.mkdir()
     save_store(_store(), vectors / "bad")
     save_store(_store(), vectors / "ok")
-    with ServerProcess(vectors, tmp_path / "data") as srv, httpx.Client(base_url=srv.url, timeout=60) as c:
+    with ServerProcess(vectors, tmp_path / "data") as srv, srv.client(timeout=60) as c:
         for name in ("bad", "ok"):  # both opened (memory-mapped) by the server
             assert c.post("/neighbors", json={"store": name, "word": "w1", "k": 2}).status_code == 200
         _overwrite_in_place(vectors / "bad")

@@ -32,7 +32,7 @@ def server(tmp_path_factory):
     save_store(small_french_store(), root / "vectors" / SMALL)
     save_store(small_french_store(), root / "vectors" / "use-m3-fr")  # for an atlas job over fr
     with ServerProcess(root / "vectors", root / "data", "--workers", "1") as srv, \
-            httpx.Client(base_url=srv.url, timeout=120) as client:
+            srv.client(timeout=120) as client:
         yield srv, client
 
 
@@ -167,7 +167,7 @@ def test_token_login_lets_the_app_submit_same_origin_only(tmp_path):
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN)
     with ServerProcess(tmp_path / "vectors", tmp_path / "data", "--workers", "1", "--token-file", str(token_file)) as srv, \
-            httpx.Client(base_url=srv.url, timeout=60) as c:
+            srv.client(timeout=60) as c:
         assert c.get("/app").status_code == 401
         # a browser asking for a page is sent to the login form
         page = c.get("/app", headers={"Accept": "text/html,application/xhtml+xml"}, follow_redirects=False)
