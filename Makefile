@@ -54,7 +54,7 @@ test-all: test test-slow
 
 # `make fuzz`: the property-based fuzz suites (command layer, command line, HTTP) with a larger budget.
 fuzz: $(STAMP)
-	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/test_fuzz_commands.py tests/test_service_fuzz.py tests/test_service_schema.py
+	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/commands/test_fuzz_commands.py tests/service/test_service_fuzz.py tests/service/test_service_schema.py
 
 # `make docs`: the documentation site into site/ (warnings fail the build); `make docs-serve` serves it.
 docs: $(STAMP)
@@ -69,7 +69,7 @@ check-wheel:
 
 # `make check-reproductions`: re-run every reproduction (the long ones too) and compare with reproductions/.
 check-reproductions: $(STAMP)
-	GEOBIAS_ALL_REPRODUCTIONS=1 $(BIN)/python -m pytest -m slow -q tests/test_readme_figures.py
+	GEOBIAS_ALL_REPRODUCTIONS=1 $(BIN)/python -m pytest -m slow -q tests/docs/test_readme_figures.py
 
 # `make reproduce`: re-run the reproductions README quotes (reproductions/*.json), then re-render
 # README's figure blocks from them (scripts/readme_figures.py). Needs ../shared/data for some.

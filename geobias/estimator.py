@@ -4,7 +4,7 @@
 ``__init__`` stores keyword parameters only; ``fit(...)`` learns trailing-underscore attributes
 and returns ``self``; ``transform(store)`` returns a *new* store and never mutates its input.
 Direction estimators, the Procrustes aligner and every mitigation method subclass
-:class:`Estimator`; ``tests/test_estimator_contract.py`` checks all of them with one suite.
+:class:`Estimator`; ``tests/mitigation/test_estimator_contract.py`` checks all of them with one suite.
 """
 
 from __future__ import annotations

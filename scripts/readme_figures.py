@@ -9,7 +9,7 @@ A figure block in a page is::
 
 and its text is ``RENDERERS[NAME](record)``, where ``record`` is ``reproductions/<file>.json``.
 Every number a page quotes inside a block therefore comes from a run of the code;
-``tests/test_readme_figures.py`` fails when a block and its file disagree.
+``tests/docs/test_readme_figures.py`` fails when a block and its file disagree.
 
 Usage::
 

@@ -4,7 +4,7 @@
 Each reproduction is one geobias command with fixed parameters (the command line README shows),
 run through the command layer (:func:`geobias.commands.run`); its result is written without
 timings or machine paths, so that the file changes only when a figure changes. README's figure
-blocks are rendered from these files by ``scripts/readme_figures.py``; ``tests/test_readme_figures.py``
+blocks are rendered from these files by ``scripts/readme_figures.py``; ``tests/docs/test_readme_figures.py``
 checks that README holds what the files say and (``slow``) that the code still prints what the
 files hold.
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# Tests live in room folders (tests/<room>/); their shared helpers (tests/_server.py, …) stay here.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # Tests decide themselves what is installed: no store is installed on first use behind a test's
-# back (tests/test_first_run.py turns it on where it is the subject). Subprocesses inherit this.
+# back (tests/store/test_first_run.py turns it on where it is the subject). Subprocesses inherit this.
 os.environ["GEOBIAS_NO_INSTALL"] = "1"
 SHARED_DATA = REPO.parent / "shared" / "data"
 
@@ -49,3 +52,19 @@ def installed():
             pytest.skip(f"real vectors {name} not available: {exc}")
 
     return get
+
+
+ROOMS = ("store", "metrics", "mitigation", "alignment", "contextual", "commands", "service", "cli",
+         "docs", "conformance")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Each test carries its room's marker (``pytest -m service`` runs one room; so does ``pytest tests/service``)."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        try:
+            room = Path(str(item.fspath)).resolve().relative_to(here).parts[0]
+        except ValueError:
+            continue
+        if room in ROOMS:
+            item.add_marker(getattr(pytest.mark, room))

@@ -9,7 +9,7 @@ A spaCy package stores, under ``<package>/<name>-<version>/vocab/``:
   (``spacy.strings.hash_string``).
 
 The hash is implemented here in vectorised numpy (strings grouped by byte length), so
-materialising the vectors needs neither spaCy nor murmurhash. ``tests/test_sources.py`` checks
+materialising the vectors needs neither spaCy nor murmurhash. ``tests/store/test_sources.py`` checks
 it against spaCy's own ``StringStore`` when spaCy is installed.
 """
 

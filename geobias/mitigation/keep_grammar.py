@@ -23,7 +23,7 @@ fitted on ``{(Q x_i, z_i)}``. Written as one affine map ``r(x) = x − L R (x �
 - INLP: classifiers are trained on ``Q P_{i-1} x``; each weight vector is projected by Q and
   Gram–Schmidt-orthonormalised into ``B = [w_1 … w_k]``; ``L = B``, ``R = Bᵀ``, ``b = 0``.
 
-Properties (proved in ``tests/test_erasure.py`` on synthetic data with a known truth):
+Properties (proved in ``tests/mitigation/test_erasure.py`` on synthetic data with a known truth):
 
 1. **Grammar kept exactly**: ``L`` has its columns in G^⊥ (``U L = 0``), hence
    ``U r(x) = U x`` for every x — every projection on d_g, and so the LDA grammatical

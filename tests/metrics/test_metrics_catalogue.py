@@ -22,7 +22,7 @@ from geobias.metrics.rnd import relative_norm_distances, rnd
 from geobias.metrics.rnsb import rnsb
 from geobias.store import VectorStore, save_store
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SQ2 = np.sqrt(2.0)
 #: The store holds float32 rows: 0.6 and 0.8 are stored to about 3e-8, so hand-computed values
 #: agree to about 1e-7; exact arithmetic on float64 would give 1e-15.

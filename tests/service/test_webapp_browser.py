@@ -19,7 +19,7 @@ pytest.importorskip("selenium", reason="selenium is not installed (pip install '
 from _browser import chromium  # noqa: E402
 from _server import ServerProcess  # noqa: E402
 
-SHOTS = Path(__file__).resolve().parents[1] / "out" / "webapp"
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "webapp"
 STORE = "fr-spacy-md"
 
 

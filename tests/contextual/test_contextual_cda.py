@@ -22,7 +22,7 @@ from geobias.contextual.cda import (
 from geobias.errors import InputError
 from geobias.wordlists import own_table
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The web app of ``geobias serve`` over HTTP: forms generated from the parameter models, a run
 submitted as the app's script submits it, its view, the downloads (envelope, CSV, PNG/SVG),
 the comparison page, escaping, the page headers, and the token login for the app's own requests.
-The same pages in a real browser: tests/test_webapp_browser.py."""
+The same pages in a real browser: tests/service/test_webapp_browser.py."""
 
 from __future__ import annotations
 

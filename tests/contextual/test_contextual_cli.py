@@ -16,7 +16,7 @@ from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(*args, cwd=REPO):

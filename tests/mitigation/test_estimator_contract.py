@@ -2,7 +2,7 @@
 directions, the Procrustes aligner and each registered mitigation method.
 
 A new estimator joins by one entry in :data:`ESTIMATORS` (mitigation methods join through
-``geobias.mitigation.METHODS`` and ``_fit`` in tests/test_mitigation.py).
+``geobias.mitigation.METHODS`` and ``_fit`` in tests/mitigation/test_mitigation.py).
 """
 
 from __future__ import annotations

@@ -126,7 +126,7 @@ def test_a_read_only_store_still_opens_after_touch(tmp_path):
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     env.pop("GEOBIAS_DEBUG", None)
     return subprocess.run([sys.executable, "-c", "from geobias.cli import main; main()", *args],
                           capture_output=True, text=True, timeout=120, env=env, cwd=cwd)

@@ -20,7 +20,7 @@ from geobias.commands import run  # noqa: E402
 from geobias.errors import GeobiasError, InputError  # noqa: E402
 from geobias.evaluation.atlas import METRICS, AtlasResult  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 LANGS = ["es", "en", "fr"]
 PERMUTATIONS, SEED, MAX_PER_CLASS = 2000, 3, 150
 HOSTILE = "<img src=x onerror=alert(1)>"

@@ -16,7 +16,7 @@ from geobias.contextual.sentiment_corpora import eec_pairs, read_corpus
 from geobias.contextual.sentiment_stats import BiasStats, bias_row, bonferroni, stars
 from geobias.errors import InputError
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(*args):

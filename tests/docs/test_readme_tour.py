@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 #: Commands that cannot run here, and why (matched as substrings of the command line).
 UNAVAILABLE = {

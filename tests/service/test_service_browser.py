@@ -18,7 +18,7 @@ from _browser import chromium  # noqa: E402
 from _server import ServerProcess, small_french_store  # noqa: E402
 
 SMALL = "small-fr"
-SCREENSHOT_DIR = Path(__file__).resolve().parents[1] / "out"
+SCREENSHOT_DIR = Path(__file__).resolve().parents[2] / "out"
 
 
 @pytest.fixture(scope="module")

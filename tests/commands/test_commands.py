@@ -25,7 +25,7 @@ from _word_list_pair import write_word_list_pair  # noqa: E402
 from geobias.commands import commands, execute, get, validate  # noqa: E402
 from geobias.errors import InputError, ParameterError  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ pytest.importorskip("ray")
 
 from _engine_grid import write_grid  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # The driver: the CLI, with RayEngine.map_cells wrapped so that store1's cells kill their worker
 # (os._exit: no exception, no traceback, as a SIGKILL or an out-of-memory kill). The wrapper is

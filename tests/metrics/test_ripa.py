@@ -17,7 +17,7 @@ from geobias.errors import InputError
 from geobias.metrics.ripa import relation_vector, ripa
 from geobias.store import VectorStore, save_store
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

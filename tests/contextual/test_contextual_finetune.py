@@ -23,7 +23,7 @@ from geobias.contextual.finetune import finetune_mlm  # noqa: E402
 from geobias.errors import InputError  # noqa: E402
 from geobias.models import load_masked_lm  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CORPUS = [
     "he is a nurse and his sister is a doctor .",
     "she works as an engineer with her brother .",
