@@ -14,13 +14,22 @@ Examples
 100000
 """
 
-from geobias.commands import catalogue as _catalogue  # noqa: F401  (registers rnd, rnsb, ect, mac)
-from geobias.commands import sentences as _sentences  # noqa: F401  (registers seat)
+# The command modules: importing one registers its commands. This list is the one place that
+# discovers them (a new command module is one line here); `geobias --help` reads the generated
+# index (geobias/cli/_index.py) instead, so listing commands imports none of these.
+from geobias.commands import atlas as _atlas  # noqa: E402,F401,I001
+from geobias.commands import bilingual as _bilingual  # noqa: E402,F401
+from geobias.commands import catalogue as _catalogue  # noqa: E402,F401
+from geobias.commands import contextual as _contextual  # noqa: E402,F401
+from geobias.commands import sentences as _sentences  # noqa: E402,F401
+from geobias.commands import static as _static  # noqa: E402,F401
+from geobias.commands import vectors as _vectors  # noqa: E402,F401
 from geobias.commands._base import (
     REGISTRY,
     Command,
     Estimate,
     Front,
+    Output,
     Params,
     WorkBudgetError,
     check_budget,
@@ -33,5 +42,5 @@ from geobias.commands._base import (
     validate,
 )
 
-__all__ = ["REGISTRY", "Command", "Estimate", "Front", "Params", "WorkBudgetError", "check_budget", "command",
+__all__ = ["REGISTRY", "Command", "Estimate", "Front", "Output", "Params", "WorkBudgetError", "check_budget", "command",
            "commands", "dump", "execute", "get", "run", "validate"]
