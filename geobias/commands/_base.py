@@ -424,9 +424,18 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     GeobiasError
         Every problem with the input or the environment (one line).
     """
-    from geobias.results import envelope, recorded_inputs, start_recording, stop_recording
+    from geobias.results import envelope
 
     cmd = get(command_) if isinstance(command_, str) else command_
+    result, inputs = _execute(cmd, params, progress=progress, front=front, budget=budget)
+    return result, envelope(cmd.name, inputs, result)
+
+
+def _execute(cmd: Command, params: Params | dict[str, Any], *, progress, front: Front,
+             budget: float | None) -> tuple[Any, dict[str, Any]]:
+    """:func:`execute` without the envelope: the result and the recorded inputs."""
+    from geobias.results import recorded_inputs, start_recording, stop_recording
+
     params = validate(cmd, params, front=front)
     if budget is not None:
         check_budget(cmd, params, factor=budget)
@@ -444,15 +453,17 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
         inputs = {"options": dump(params), **recorded_inputs()}
     finally:
         stop_recording(token)
-    return result, envelope(cmd.name, inputs, result)
+    return result, inputs
 
 
 def run(name: str, progress=None, **params: Any) -> Any:
     """Run the command ``name`` from Python: ``run("mweat", lang="fr", permutations=10_000)``.
 
-    Returns the command's result object (``.to_dict()`` gives its JSON form).
+    Returns the command's result object (``.to_dict()`` gives its JSON form; :func:`execute` also
+    gives the envelope). Stores stay open between calls (:mod:`geobias.sources.opened`), so a loop
+    over seeds or tests pays for opening a store once.
     """
-    result, _ = execute(name, params, progress=progress)
+    result, _ = _execute(get(name), params, progress=progress, front="python", budget=1.0)
     return result
 
 

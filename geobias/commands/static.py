@@ -45,11 +45,18 @@ class StoreParams(Params):
 
     def store(self, progress=None, wanted=None, *, lang: str | None = None):
         """Resolve the store (see :func:`geobias.sources.resolve_store`) under a progress stage."""
-        from geobias.sources import resolve_store
+        from geobias.sources import record_store, resolve_store, using_opener
+        from geobias.sources.opened import open_cached
 
-        with reporter(progress).stage("loading vectors"):
+        def load():
             return resolve_store(lang or self.lang, self.vectors, limit=self.limit, trust_pickle=self.trust_pickle,
                                  subword_words=wanted if self.subwords else None)
+
+        with reporter(progress).stage("loading vectors"):
+            if self.subwords or self.trust_pickle or using_opener():  # built per call, or the service's own
+                return load()
+            store = open_cached(lang or self.lang, self.vectors, limit=self.limit, load=load)
+            return record_store(store, "--vectors", self.vectors)
 
 
 class PermutationParams(Params):
