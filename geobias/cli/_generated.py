@@ -32,9 +32,11 @@ def catalogue() -> dict[str, str]:
     (so listing imports no command module; a test checks that it equals the registry, and
     ``python -m geobias.cli._generated`` rewrites it), plus any command registered at run time
     that the index does not know (a command module imported before ``main``: a plug-in or a test's
-    throwaway metric).
+    throwaway metric), plus the commands of installed plug-ins (the ``geobias.commands``
+    entry-point group; see :data:`geobias.commands.PLUGIN_GROUP`).
     """
     import sys
+    from importlib.metadata import entry_points
 
     from geobias.cli._index import COMMANDS
 
@@ -43,6 +45,8 @@ def catalogue() -> dict[str, str]:
     if base is not None:
         for name, cmd in base.REGISTRY.items():
             found.setdefault(name, cmd.summary)
+    for ep in entry_points(group="geobias.commands"):  # plug-ins: listed by name, imported when used
+        found.setdefault(ep.name, f"(plug-in command from {ep.value})")
     return found
 
 
@@ -75,6 +79,17 @@ def _option_type(annotation: Any) -> Any:
     return str  # lists, word sets, texts: the model parses the string
 
 
+def _plain_list(annotation: Any) -> bool:
+    """Whether a field is a bare ``list[...]`` (optional or not) with no validator of its own to read a string."""
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        return False  # WordSet and friends parse a string (a file or a comma list) themselves
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return len(args) == 1 and _plain_list(args[0])
+    return origin is list
+
+
 def build(name: str) -> typer.Typer:
     """A one-command Typer app for the registered command ``name``."""
     from geobias.cli._run import invoke
@@ -85,7 +100,7 @@ def build(name: str) -> typer.Typer:
     for field, info in cmd.params.model_fields.items():
         kind = _option_type(info.annotation)
         required = info.is_required()
-        default = ... if required else info.default
+        default = ... if required else info.get_default(call_default_factory=True)
         if isinstance(default, (list, tuple)):
             default = ",".join(map(str, default)) if default else None
         if kind is not bool and not required:
@@ -101,8 +116,13 @@ def build(name: str) -> typer.Typer:
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=False,
                                         annotation=annotations[field]))
 
+    lists = {f for f, info in cmd.params.model_fields.items() if _plain_list(info.annotation)}
+
     def command_function(**options):
         plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in options.items()}
+        for k in lists & plain.keys():  # a plain list field on the command line: a comma list
+            if isinstance(plain[k], str):
+                plain[k] = [w.strip() for w in plain[k].split(",") if w.strip()]
         invoke(cmd.name, plain)
 
     command_function.__signature__ = inspect.Signature(params)
