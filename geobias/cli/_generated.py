@@ -116,7 +116,8 @@ def build(name: str) -> typer.Typer:
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=False,
                                         annotation=annotations[field]))
 
-    lists = {f for f, info in cmd.params.model_fields.items() if _plain_list(info.annotation)}
+    lists = {f for f, info in cmd.params.model_fields.items()
+             if _plain_list(info.annotation) and not any(hasattr(m, "func") for m in info.metadata)}
 
     def command_function(**options):
         plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in options.items()}
