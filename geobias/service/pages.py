@@ -100,17 +100,6 @@ def items_html(items: list) -> str:
                    for x in items)
 
 
-def rich_to_html(obj: Any) -> str:
-    """HTML for what a CLI renderer printed: ``Table`` → ``<table>``, ``Group`` recursed, text → ``<p>``."""
-    return items_html(rich_items(obj))
-
-
-def render_cli(renderer) -> str:
-    console = Collector()
-    renderer(console)
-    return "".join(rich_to_html(x) for x in console.items)
-
-
 def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> list | None:
     """The CLI's tables for a job's stored result, as items (see :func:`rich_items`): the result
     object is rebuilt from its JSON form (:meth:`geobias.results.Result.from_dict`) and drawn by
@@ -127,12 +116,6 @@ def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> 
     console = Collector()
     render_table(console, obj, **{**params, "top": 15})
     return [x for item in console.items for x in rich_items(item)]
-
-
-def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """HTML of :func:`cli_collected` (``None`` as it)."""
-    items = cli_collected(kind, params, result)
-    return None if items is None else items_html(items)
 
 
 def generic_collected(result: Any, title: str = "result") -> list:
@@ -154,13 +137,6 @@ def generic_collected(result: Any, title: str = "result") -> list:
         else:
             scalars.append([k, _fmt(v)])
     return [(title, ["field", "value"], scalars), *parts]
-
-
-def generic_tables(result: Any, title: str = "result") -> str:
-    """HTML of :func:`generic_collected`."""
-    if not isinstance(result, dict):
-        return f"<pre>{esc(json.dumps(result, indent=2, ensure_ascii=False))}</pre>"
-    return items_html(generic_collected(result, title))
 
 
 def _fmt(v: Any) -> str:
@@ -212,11 +188,6 @@ def plot_items(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts
     if fig is not None:
         out.append(Plot(figure_title(obj), figure=fig))
     return out
-
-
-def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
-    """Inline ``<img>`` tags of :func:`plot_items`."""
-    return [p.img() for p in plot_items(kind, result, artifacts_dir, artifacts)]
 
 
 # ----------------------------------------------------------------------------- a run's view and downloads
