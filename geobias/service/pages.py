@@ -251,8 +251,11 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     tables = [RunTable(*x) for x in items if isinstance(x, tuple)]
     env = job.get("result") or {}
     plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
-    links = [*report_links(job), f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
-    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>CSV: {esc(t.caption or f'table {i + 1}')}</a>"
+    links = [*report_links(job),
+             f"<a download href='/jobs/{jid}/data.csv'>CSV (data: one row per estimate)</a>",
+             f"<a download href='/jobs/{jid}/data.parquet'>Parquet (data)</a>",
+             f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
+    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>table as shown: {esc(t.caption or f'table {i + 1}')}</a>"
               for i, t in enumerate(tables)]
     for i, p in enumerate(plots):
         links.append(f"<a download href='/jobs/{jid}/plots/{i}.png'>PNG: {esc(p.title)}</a>")

@@ -72,6 +72,33 @@ def envelope(request: Request, job_id: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{job["command"].replace(" ", "-")}-{job["id"]}.json"'})
 
 
+@router.get("/jobs/{job_id}/data.{fmt}")
+def data(request: Request, job_id: str, fmt: str) -> Response:
+    """A finished job's result as data: one row per estimate, every number in full, as ``csv`` or
+    ``parquet`` (what ``geobias CMD --csv`` / ``--parquet`` write)."""
+    import io
+    import tempfile
+    from pathlib import Path
+
+    from geobias.errors import ParameterError
+    from geobias.report.tidy import write_csv, write_parquet
+
+    if fmt not in ("csv", "parquet"):
+        raise ParameterError(f"data format must be csv or parquet; got {fmt!r}", "fmt")
+    job = _done(request, job_id)
+    name = f'{job["command"].replace(" ", "-")}-{job["id"]}.{fmt}'
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if fmt == "csv":
+        buf = io.StringIO()
+        write_csv(buf, job["result"])
+        return Response(buf.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "data.parquet"
+        write_parquet(path, job["result"])
+        body = path.read_bytes()
+    return Response(body, media_type="application/vnd.apache.parquet", headers=headers)
+
+
 @router.get("/jobs/{job_id}/tables/{index}.csv")
 def table_csv(request: Request, job_id: str, index: int) -> Response:
     """Table ``index`` (from 0, in the report's order) of a finished job, as CSV."""
