@@ -4,8 +4,8 @@ CSV for files, one spelling of method names, gensim's most_similar signature."""
 from __future__ import annotations
 
 import csv
-import json
 import io
+import json
 import sys
 
 import numpy as np
