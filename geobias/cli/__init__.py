@@ -189,6 +189,13 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail("out of memory (try --limit N to load fewer vectors)")
+    except ImportError as exc:
+        if debug:
+            raise
+        from geobias.errors import missing_extra
+
+        rc = _fail(missing_extra(exc) or f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows "
+                                           "the traceback)")
     except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, exit 1
         if debug:
             raise
