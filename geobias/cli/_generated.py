@@ -140,9 +140,12 @@ def build(name: str) -> typer.Typer:
 
     command_function.__signature__ = inspect.Signature(params)
     command_function.__annotations__ = annotations
-    command_function.__doc__ = cmd.run.__doc__
+    from geobias.cli._app import plain_roles
+
+    command_function.__doc__ = plain_roles(cmd.run.__doc__)
     app = typer.Typer(rich_markup_mode=None, add_completion=False)
-    app.command(cmd.name.split()[-1], help=cmd.run.__doc__, short_help=cmd.summary)(command_function)
+    app.command(cmd.name.split()[-1], help=plain_roles(cmd.run.__doc__), short_help=plain_roles(cmd.summary))(
+        command_function)
     return app
 
 
@@ -174,7 +177,9 @@ class GeneratedGroup(TyperGroup):
         for name in self.list_commands(ctx):
             cmd = super().get_command(ctx, name)
             if cmd is None and name in generated:
-                rows.append((name, generated[name]))
+                from geobias.cli._app import plain_roles
+
+                rows.append((name, plain_roles(generated[name])))
             elif cmd is not None and not cmd.hidden:
                 rows.append((name, cmd))
         if not rows:
