@@ -99,6 +99,14 @@ def weat_table(result, top: int = 5) -> Group:
     return Group(summary, words)
 
 
+def _lda_baselines(result) -> list[tuple[str, str]]:
+    base = getattr(result, "lda_baselines", None)
+    if not base:
+        return []
+    return [("LDA baseline: majority class", f"{base['majority']['accuracy']:.4f} (same folds)"),
+            ("LDA baseline: spelling", f"{base['orthographic']['accuracy']:.4f} ({base['orthographic_model']})")]
+
+
 def directions_table(result) -> Table:
     """Summary of a :class:`~geobias.directions.GenderDirections`."""
     evr = ", ".join(f"{v:.3f}" for v in result.explained_variance_ratio[:10])
@@ -114,7 +122,9 @@ def directions_table(result) -> Table:
             ("definitional pairs used", str(result.n_pairs)),
             ("explained variance ratio", evr),
             ("LDA 5-fold CV accuracy" if len(result.lda_cv_fold_accuracy) == 5 else "LDA CV accuracy", acc),
-            ("nouns (masc./fem.)", f"{result.n_nouns['masculine']} / {result.n_nouns['feminine']}"),
+            *_lda_baselines(result),
+            ("nouns ({})".format("/".join(getattr(result, "classes", ("masculine", "feminine")))),
+             " / ".join(str(v) for v in result.n_nouns.values())),
             ("LDA solver", result.lda_solver or "n/a"),
             ("cos(d_PCA, d_g)", cos_pg),
             ("cos(d_s, d_PCA)", f"{result.cos_semantic_pca:+.4f}"),
