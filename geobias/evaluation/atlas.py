@@ -60,13 +60,14 @@ METRIC_KEYS = ("status", "value", "p_value", "n", "reason", "interval", "set_siz
 OK, NOT_AVAILABLE, NOT_APPLICABLE, ERROR = "ok", "not available", "not applicable", "error"
 
 #: How each column reads on a colour scale: ``"accuracy"`` (anchored at its chance baseline),
-#: ``"signed"`` (diverging at 0, symmetric per column) or ``"magnitude"`` (from 0 up).
+#: ``"correlation"`` (diverging at 0 on the fixed range −1..1: cosines and correlations),
+#: ``"signed"`` (diverging at 0, symmetric over the column) or ``"magnitude"`` (from 0 up).
 SCALES: dict[str, str] = {
-    "d_pca_explained_variance": "magnitude", "lda_cv_accuracy": "accuracy", "cos_dpca_dg": "signed",
+    "d_pca_explained_variance": "magnitude", "lda_cv_accuracy": "accuracy", "cos_dpca_dg": "correlation",
     "neuter_on_dg": "signed", **{f"weat_{t.replace('-', '_')}": "signed" for t in WEAT_TESTS},
     "mweat": "magnitude", "mweat_effect_size": "signed", "occupation_bias": "magnitude",
-    "corr_en_pearson": "signed", "corr_en_spearman": "signed", "corr_en_control": "signed",
-    "corr_en_fig4_spearman": "signed",
+    "corr_en_pearson": "correlation", "corr_en_spearman": "correlation", "corr_en_control": "correlation",
+    "corr_en_fig4_spearman": "correlation",
 }
 
 #: The one definition of each column, the same in every language (the report's legend).

@@ -48,8 +48,9 @@ LEGEND = (
      "sizes of its sets. The interval says how much the figure depends on which words were chosen; the permutation "
      "p tests no association for these words. A figure with p ≥ 0.05, or whose signed interval holds 0, is "
      "marked ° and hatched in the heatmap."),
-    ("Colours", "Each column has its own scale: accuracies from their chance baseline (0.5) to 1, signed figures "
-     "diverging at 0 with a range symmetric over the column, magnitudes from 0 to the column's largest."),
+    ("Colours", "Each column has its own scale: accuracies from their chance baseline (0.5) to 1, cosines and "
+     "correlations diverging at 0 on −1..1, other signed figures diverging at 0 with a range symmetric over the "
+     "column, magnitudes from 0 to the column's largest."),
     ("Not comparable across languages", "Each language uses its own translated word lists (different words, "
      "different sizes, some lists missing), and the encoder covers languages unequally (sub-word pieces, training "
      "data). Compare signs, intervals and significance rather than magnitudes, and a language with itself across "
@@ -212,8 +213,9 @@ def heatmap_values(result: AtlasResult) -> tuple[list[str], list[str], np.ndarra
 def colour_positions(result: AtlasResult) -> np.ndarray:
     """Each value's position on its column's scale (:data:`~geobias.evaluation.atlas.SCALES`), in
     [-1, 1]: accuracies as ``(value − baseline) / (1 − baseline)`` with the cell's majority baseline
-    (0.5 when it has none), signed figures as ``value / max |value|`` of the column, magnitudes as
-    ``value / max value`` of the column; NaN where there is no value."""
+    (0.5 when it has none), cosines and correlations as they are, other signed figures as
+    ``value / max |value|`` of the column, magnitudes as ``value / max value`` of the column; NaN
+    where there is no value."""
     langs, keys, m = heatmap_values(result)
     pos = np.full_like(m, np.nan)
     for j, key in enumerate(keys):
@@ -222,6 +224,8 @@ def colour_positions(result: AtlasResult) -> np.ndarray:
         if kind == "accuracy":
             base = np.array([(c.metric(key).baselines or {}).get("majority", 0.5) for c in result.cells])
             pos[:, j] = np.clip((col - base) / np.maximum(1.0 - base, 1e-9), -1, 1)
+        elif kind == "correlation":
+            pos[:, j] = np.clip(col, -1, 1)
         else:
             top = np.nanmax(np.abs(col)) if np.isfinite(col).any() else 1.0
             pos[:, j] = col / (top if top > 0 else 1.0)
@@ -252,7 +256,7 @@ def plot_heatmap(result: AtlasResult):
                         color="#555555", style="italic")
                 continue
             p = pos[i, j]
-            colour = diverging((p + 1) / 2) if SCALES.get(key) == "signed" else sequential(0.1 + 0.8 * max(p, 0.0))
+            colour = diverging((p + 1) / 2) if SCALES.get(key) in ("signed", "correlation") else sequential(0.1 + 0.8 * max(p, 0.0))
             weak = metric.significant is False
             ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white",
                                    hatch="///" if weak else None, alpha=0.55 if weak else 1.0))

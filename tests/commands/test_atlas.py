@@ -369,3 +369,29 @@ def test_plot_labels_fall_back_to_english():
     assert _drawable("médico", "doctor") == "médico"
     assert _drawable("医者", "doctor") == "[doctor]"  # no CJK glyph in matplotlib's default font
     assert _drawable("طبيب", "doctor") == "[doctor]"  # right-to-left: matplotlib would draw it unshaped
+
+
+def test_report_screenshot_in_chromium(atlas, tmp_path, tmp_path_factory):
+    """The page as a browser draws it: a screenshot of the top (heatmap, caveat, summary table) that is
+    a real image with colour in it, the legend's column definitions visible, the weak-cell mark shown."""
+    from _browser import chromium
+    from selenium.webdriver.common.by import By
+
+    from geobias.evaluation.atlas import DEFINITIONS
+    from geobias.report.atlas import write_report
+
+    folder = write_report(atlas, tmp_path / "atlas")
+    for driver in chromium(tmp_path_factory, height=1100):
+        driver.get((folder / "index.html").as_uri())
+        shot = tmp_path / "atlas.png"
+        assert driver.save_screenshot(str(shot))
+        from matplotlib.image import imread
+
+        pixels = imread(shot)
+        assert pixels.shape[0] >= 800 and pixels.shape[1] >= 1200
+        colours = {tuple(np.round(p[:3], 1)) for p in pixels[::7, ::7].reshape(-1, pixels.shape[-1])}
+        assert len(colours) > 20  # the heatmap's colours, not a blank page
+        legend = driver.find_element(By.ID, "legend").text
+        assert DEFINITIONS["occupation_bias"][:60] in legend and "not applicable" in legend
+        caveat = driver.find_element(By.CSS_SELECTOR, "p.caveat").text
+        assert caveat.startswith("LDA CV accuracy of d_g ranges from") and "last letters" in caveat
