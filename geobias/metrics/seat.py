@@ -31,6 +31,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 
@@ -131,6 +132,9 @@ class SeatResult(Result):
     seed : int or None
     examples : list of str
         The first sentences of X, for the reader.
+    bootstrap : BootstrapResult or None
+        The bootstrap of the effect size over the sentences of each set (resampled with
+        replacement within the set); ``None`` unless asked for.
     """
 
     test: str
@@ -146,6 +150,7 @@ class SeatResult(Result):
     exact: bool
     seed: int | None
     examples: list = field(default_factory=list)
+    bootstrap: BootstrapResult | None = None
 
 
 def seat(
@@ -159,6 +164,8 @@ def seat(
     genders: dict[str, str] | None = None,
     n_permutations: int = 10_000,
     seed: int | None = 0,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> SeatResult:
     """SEAT on the word sets ``(X, Y, A, B)`` of a WEAT test.
 
@@ -177,6 +184,9 @@ def seat(
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
     n_permutations : int, default 10_000
     seed : int or None, default 0
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the sentences of each set (as WEAT's); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -214,7 +224,7 @@ def seat(
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
     r = weat(store, WordQuery(*sentences, name=test or "custom"), n_permutations=n_permutations, seed=seed,
-             test=test)
+             test=test, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
@@ -225,4 +235,5 @@ def seat(
                              and templates.by_gender[genders[w]]),
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
+        bootstrap=r.bootstrap,
     )

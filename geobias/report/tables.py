@@ -71,7 +71,13 @@ def mweat_table(result, top: int = 10) -> Group:
             f"{p.s_masculine:+.4f}", f"{p.s_feminine:+.4f}", f"{p.bias:.4f}",
         )
     note = Text("s > 0: closer to the male attribute words; bias = ||s_m| − |s_f|| (|s| for a one-form noun).", style="dim")
-    return Group(summary, pairs, note)
+    return Group(summary, pairs, note, *_bootstrap(result))
+
+
+def _bootstrap(result) -> list:
+    """The result's bootstrap table, when it has one (a ``BootstrapResult`` renders itself)."""
+    boot = getattr(result, "bootstrap", None)
+    return [] if boot is None else [boot]
 
 
 def weat_table(result, top: int = 5) -> Group:
@@ -96,7 +102,7 @@ def weat_table(result, top: int = 5) -> Group:
     shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
     for w in shown:
         words.add_row(w.target, Text(w.word), f"{w.s:+.4f}")
-    return Group(summary, words)
+    return Group(summary, words, *_bootstrap(result))
 
 
 def _lda_baselines(result) -> list[tuple[str, str]]:

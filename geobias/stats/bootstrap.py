@@ -73,6 +73,8 @@ class BootstrapResult(Result):
         Words (or pairs) per resampled set.
     paired : list of list of str
         Groups of sets resampled with one shared index draw.
+    quantity : str
+        What was resampled, when a metric says (``"effect_size"``); empty otherwise.
     """
 
     estimate: float | None
@@ -85,6 +87,39 @@ class BootstrapResult(Result):
     seed: int | None
     set_sizes: dict[str, int]
     paired: list[list[str]]
+
+    #: What was resampled (``"effect_size"``, ``"statistic"``...), set by the metric.
+    quantity: str = ""
+
+    def summary(self, digits: int = 4) -> str:
+        """One line: ``"[low, high] (95%), SE se; 1,000 resamples of X 8, Y 8, A 8, B 8, seed 0"``."""
+        sizes = ", ".join(f"{k} {v}" for k, v in self.set_sizes.items())
+        what = f"{self.quantity}: " if self.quantity else ""
+        if self.low is None:
+            return f"{what}undefined on every resample ({self.n_resamples:,} resamples of {sizes})"
+        pct = f"{100 * self.confidence:g}%"
+        undefined = "" if self.n_finite == self.n_resamples else f", {self.n_resamples - self.n_finite} undefined"
+        return (f"{what}[{self.low:.{digits}g}, {self.high:.{digits}g}] ({pct}), SE {self.standard_error:.{digits}g}; "
+                f"{self.n_resamples:,} resamples of {sizes}{undefined}, seed {self.seed}")
+
+    def __rich__(self):
+        """A two-column table (the CLI's and ``--csv``'s): the interval, its SE and what was resampled."""
+        from rich.table import Table
+
+        t = Table(title=f"Bootstrap over the words ({self.quantity or 'statistic'})", title_justify="left",
+                  show_header=False)
+        t.add_column("what")
+        t.add_column("value", justify="right")
+        pct = f"{100 * self.confidence:g}%"
+        t.add_row("estimate", "n/a" if self.estimate is None else f"{self.estimate:.6g}")
+        t.add_row(f"{pct} percentile interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
+        t.add_row("standard error", "n/a" if self.standard_error is None else f"{self.standard_error:.6g}")
+        t.add_row("resamples", f"{self.n_resamples:,}" + ("" if self.n_finite == self.n_resamples
+                                                          else f" ({self.n_resamples - self.n_finite} undefined)"))
+        t.add_row("set sizes", ", ".join(f"{k} {v}" for k, v in self.set_sizes.items())
+                  + (f"; paired {', '.join('/'.join(g) for g in self.paired)}" if self.paired else ""))
+        t.add_row("seed", str(self.seed))
+        return t
 
     @property
     def crosses_zero(self) -> bool | None:

@@ -15,6 +15,7 @@ from geobias.metrics.mac import mac
 from geobias.metrics.ripa import ripa
 from geobias.metrics.rnd import rnd
 from geobias.metrics.rnsb import rnsb
+from geobias.query import WordQuery
 from geobias.stats.bootstrap import bootstrap, index_counts
 from geobias.store import VectorStore
 
@@ -68,7 +69,7 @@ def test_weat_statistic_equals_weat_on_resampled_words(store, quantity):
     ix = draws(res.sizes)
     got = res.statistic(ix)
     for r in range(4):
-        w = weat(store, *(pick(k, ix[k][r]) for k in "XYAB"), n_permutations=10)
+        w = weat(store, WordQuery(*(pick(k, ix[k][r]) for k in "XYAB")), n_permutations=10)
         assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-5, abs=1e-6)
 
 
@@ -82,7 +83,7 @@ def test_mweat_statistic_resamples_pairs_and_equals_mweat(store, quantity):
     got = res.statistic(ix)
     for r in range(4):
         occ = [(names("Y")[i], names("X")[i], "") for i in ix["X"][r]]
-        m = mweat(store, occ, pick("A", ix["A"][r]), pick("B", ix["B"][r]), n_permutations=10)
+        m = mweat(store, WordQuery.two_form(occ, pick("A", ix["A"][r]), pick("B", ix["B"][r])), n_permutations=10)
         assert got[r] == pytest.approx(getattr(m, quantity), rel=1e-5, abs=1e-6)
 
 
@@ -97,8 +98,8 @@ def test_wefe_metric_statistics_equal_the_metric_on_resampled_words(store, varia
     ix = draws(res.sizes, res.paired, b=3)
     got = res.statistic(ix)
     for r in range(3):
-        out = metric(store, [names("X")[i] for i in ix["X"][r]], [names("Y")[i] for i in ix["Y"][r]],
-                     pick("A", ix["A"][r]), pick("B", ix["B"][r]), variant=variant)
+        out = metric(store, WordQuery([names("X")[i] for i in ix["X"][r]], [names("Y")[i] for i in ix["Y"][r]],
+                                      pick("A", ix["A"][r]), pick("B", ix["B"][r])), variant=variant)
         want = getattr(out, attr)
         if attr == "ect":
             # a word drawn twice is an exact tie here; in the metric its two BLAS products can differ
@@ -119,7 +120,7 @@ def test_ripa_statistic_refits_the_relation_on_resampled_pairs(store):
     ix["pairs"][0] = [0, 1, 2, 3]  # one resample with distinct pairs, the others with repeats
     got = res.statistic(ix)
     for r in range(5):
-        out = ripa(store, pick("X", ix["targets"][r]), [pairs[i] for i in ix["pairs"][r]])
+        out = ripa(store, WordQuery.with_pairs(pick("X", ix["targets"][r]), [pairs[i] for i in ix["pairs"][r]]))
         assert got[r] == pytest.approx(out.mean, rel=1e-6, abs=1e-9)
 
 
@@ -127,7 +128,7 @@ def test_estimate_is_the_metric_and_interval_is_the_percentiles(store):
     x, y, a, b = (rows(store, k) for k in "XYAB")
     res = mb.weat_resampling(x, y, a, b)
     out = mb.run(res, n_resamples=500, seed=4)
-    full = weat(store, names("X"), names("Y"), names("A"), names("B"), n_permutations=10)
+    full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), n_permutations=10)
     assert out.estimate == pytest.approx(full.effect_size, rel=1e-6)
     rng = np.random.default_rng(4)  # the documented draw order: one (b, n) draw per set, in order
     vals = res.statistic({k: rng.integers(0, n, size=(500, n)) for k, n in res.sizes.items()})
@@ -174,3 +175,38 @@ def test_a_set_too_small_and_unequal_pairs_are_refused():
         bootstrap(lambda ix: ix["A"].mean(axis=1), {"A": 3, "B": 1})
     with pytest.raises(InputError, match="same size"):
         bootstrap(lambda ix: ix["A"].mean(axis=1), {"A": 3, "B": 4}, paired=[("A", "B")])
+
+
+@pytest.mark.parametrize(("name", "call"), [
+    ("weat", lambda s, q: weat(s, q, n_permutations=10, bootstrap=300, bootstrap_seed=5)),
+    ("rnd", lambda s, q: rnd(s, q, bootstrap=300, bootstrap_seed=5)),
+    ("ect", lambda s, q: ect(s, q, bootstrap=300, bootstrap_seed=5)),
+    ("mac", lambda s, q: mac(s, q, bootstrap=300, bootstrap_seed=5)),
+    ("rnsb", lambda s, q: rnsb(s, q, bootstrap=30, bootstrap_seed=5)),
+])
+def test_every_metric_carries_its_bootstrap_in_the_result_and_json(store, name, call):
+    q = WordQuery(names("X"), names("Y"), names("A"), names("B"))
+    r = call(store, q)
+    rows = q.resolve(store)
+    want = mb.bootstrap_query(rows, name, n_resamples=r.bootstrap.n_resamples, seed=5)
+    assert r.bootstrap == want and r.bootstrap.quantity == mb.QUANTITIES[name][0]
+    assert r.bootstrap.low <= r.bootstrap.high and r.bootstrap.set_sizes == {"X": 7, "Y": 6, "A": 5, "B": 4}
+    assert r.to_dict()["bootstrap"]["low"] == pytest.approx(r.bootstrap.low)
+    assert call(store, q).bootstrap == r.bootstrap  # the seed reproduces it
+
+
+def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store):
+    from geobias.errors import ParameterError
+
+    occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=200)
+    assert m.bootstrap.paired == [["X", "Y"]] and m.bootstrap.estimate == pytest.approx(m.statistic)
+    assert "bootstrap" in m.to_dict()
+    pairs = list(zip(names("A")[:4], names("B"), strict=True))
+    r = ripa(store, WordQuery.with_pairs(names("X"), pairs), bootstrap=200)
+    assert r.bootstrap.estimate == pytest.approx(r.mean) and r.bootstrap.set_sizes == {"targets": 7, "pairs": 4}
+    with pytest.raises(ParameterError, match="bootstrap: word set X has 1 word"):
+        weat(store, WordQuery(names("X")[:1], names("Y"), names("A"), names("B")), n_permutations=10, bootstrap=100)
+    with pytest.raises(ParameterError, match="at least 1"):
+        mb.bootstrap_query(m and WordQuery.two_form(occ, names("A"), names("B")).resolve(store), "mweat",
+                           n_resamples=-3)
