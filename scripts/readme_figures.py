@@ -425,6 +425,12 @@ ATLAS_CAVEATS = {
 }
 
 
+def _span(values: list[float]) -> str:
+    """``"0.62–0.75"``, or one number when both ends round alike."""
+    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
 def _interval(m: dict | None, fmt: str) -> str:
     if not m or m.get("low") is None:
         return ""
@@ -477,8 +483,8 @@ def atlas_table(rec: dict) -> str:
     return "\n".join(lines) + (
         f"\n\n{n_ok} of {len(cells)} languages complete (`geobias atlas --family use-m3`, "
         f"{opts.get('permutations', 10_000):,} permutations, {opts.get('bootstrap', 1000):,} bootstrap resamples, "
-        f"seed {opts.get('seed', 0)}). The LDA separates the noun classes of d_g with {min(acc):.2f}–{max(acc):.2f} "
-        f"accuracy, against chance {min(major):.2f}–{max(major):.2f} and {min(ortho):.2f}–{max(ortho):.2f} for a "
+        f"seed {opts.get('seed', 0)}). The LDA separates the noun classes of d_g with {_span(acc)} "
+        f"accuracy, against chance {_span(major)} and {_span(ortho)} for a "
         "logistic regression on the nouns' last letters (same nouns, same folds): the spelling alone predicts the "
         "gender better than the encoder's vectors do. Brackets: 95% bootstrap intervals over the words; the "
         "occupation bias is centred on the store's vocabulary. The control ρ is the same correlation with English "

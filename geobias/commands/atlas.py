@@ -14,7 +14,6 @@ from geobias.commands._fields import Count, Seed
 from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
-    check_lost_vocabulary,
 )
 from geobias.errors import GeobiasError, InputError, ParameterError
 
@@ -91,10 +90,10 @@ class AtlasParams(Params):
 
 
 def atlas_cell(cell: dict):
-    """One language's battery with the command layer's lost-vocabulary check (a Ray task)."""
+    """One language's battery (a Ray task); the lost-vocabulary rule is each WordQuery's."""
     from geobias.evaluation.atlas import run_cell
 
-    return run_cell(cell, guard=check_lost_vocabulary)
+    return run_cell(cell)
 
 
 def _check_out(p: AtlasParams) -> None:

@@ -584,19 +584,9 @@ def _directions(store, lang: str, language, lists: _Lists, opts: dict) -> tuple[
     return out, (d_pca, d_g, d_s, classes)
 
 
-def _store_name(store) -> str:
-    return str((getattr(store, "provenance", None) or {}).get("source") or "this store")
-
-
-def _guarded(guard, counts: dict, threshold: float, minimum: dict, test: str, store_name: str, unit=None) -> None:
-    if guard is not None:
-        guard(counts, threshold, minimum=minimum, test=test, store=store_name, unit=unit or "words")
-
-
-def _weats(store, lang: str, lists: _Lists, opts: dict, guard) -> dict[str, Metric]:
+def _weats(store, lang: str, lists: _Lists, opts: dict) -> dict[str, Metric]:
     from geobias import wordlists
     from geobias.metrics import weat
-    from geobias.metrics.bootstrap import weat_resampling
 
     out: dict[str, Metric] = {}
     for test in WEAT_TESTS:
@@ -606,15 +596,11 @@ def _weats(store, lang: str, lists: _Lists, opts: dict, guard) -> dict[str, Metr
             out[key] = _missing(NOT_AVAILABLE, lists.unavailable(f"WEAT {test} sets"))
             continue
         try:
-            counts = {name: (sum(w not in store for w in dict.fromkeys(ws)), len(dict.fromkeys(ws)))
-                      for name, ws in (("X", sets.X), ("Y", sets.Y), ("A", sets.A), ("B", sets.B))}
-            _guarded(guard, counts, opts["lost_vocabulary_threshold"], {"X": 2, "Y": 2, "A": 2, "B": 2},
-                     f"WEAT {test}", _store_name(store))
-            r = weat(store, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=opts["permutations"], seed=opts["seed"],
-                     oov="ignore", test=test)
-            rows = {k: _unit(store, ws)[1] for k, ws in (("X", sets.X), ("Y", sets.Y), ("A", sets.A), ("B", sets.B))}
-            out[key] = Metric(value=r.effect_size, p_value=r.p_value, n=r.n_x + r.n_y,
-                              interval=_interval(weat_resampling(rows["X"], rows["Y"], rows["A"], rows["B"]), opts),
+            query = WordQuery(sets.X, sets.Y, sets.A, sets.B, name=test,
+                              lost_vocabulary_threshold=opts["lost_vocabulary_threshold"])
+            r = weat(store, query, n_permutations=opts["permutations"], seed=opts["seed"], oov="ignore", test=test,
+                     **_boot_kwargs(opts))
+            out[key] = Metric(value=r.effect_size, p_value=r.p_value, n=r.n_x + r.n_y, interval=r.bootstrap,
                               set_sizes={"X": r.n_x, "Y": r.n_y, "A": r.n_a, "B": r.n_b},
                               details={"statistic": r.statistic, "effect_size_ddof": r.effect_size_ddof,
                                        "n_permutations": r.n_permutations, "exact": r.exact,
@@ -625,9 +611,14 @@ def _weats(store, lang: str, lists: _Lists, opts: dict, guard) -> dict[str, Metr
     return out
 
 
-def _mweat(store, lang: str, language, occupations, attributes, opts: dict, guard) -> dict[str, Metric]:
+def _boot_kwargs(opts: dict) -> dict:
+    n = int(opts.get("bootstrap", 1000) or 0)
+    return {"bootstrap": n, "bootstrap_seed": opts["seed"]}
+
+
+def _mweat(store, lang: str, language, occupations, attributes, opts: dict) -> dict[str, Metric]:
     from geobias.metrics import mweat
-    from geobias.metrics.bootstrap import mweat_resampling
+    from geobias.metrics.bootstrap import bootstrap_query
 
     keys = ("mweat", "mweat_effect_size")
     if not language.grammatical_gender:
@@ -640,32 +631,25 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict, guar
         return dict.fromkeys(keys, _missing(NOT_AVAILABLE, f"no two-form occupations for {lang}"))
     male, female = attributes
     try:
-        lost = sum(any(w not in store for w in (o.masculine, o.feminine)) for o in occupations)
-        counts = {"the occupation pairs (X and Y)": (lost, len(occupations)),
-                  "A (male words)": (sum(w not in store for w in dict.fromkeys(male)), len(dict.fromkeys(male))),
-                  "B (female words)": (sum(w not in store for w in dict.fromkeys(female)), len(dict.fromkeys(female)))}
-        _guarded(guard, counts, opts["lost_vocabulary_threshold"],
-                 {"the occupation pairs (X and Y)": 2, "A (male words)": 2, "B (female words)": 2}, "MWEAT",
-                 _store_name(store),
-                 unit={"the occupation pairs (X and Y)": "pairs"})
-        r = mweat(store, WordQuery.two_form(occupations, male, female), n_permutations=opts["permutations"], seed=opts["seed"],
-                  oov="ignore")
+        query = WordQuery.two_form(occupations, male, female,
+                                   lost_vocabulary_threshold=opts["lost_vocabulary_threshold"])
+        r = mweat(store, query, n_permutations=opts["permutations"], seed=opts["seed"], oov="ignore",
+                  **_boot_kwargs(opts))
+        effect_interval = None
+        if _boot_kwargs(opts)["bootstrap"]:
+            effect_interval = bootstrap_query(query.resolve(store, oov="ignore"), "mweat", quantity="effect_size",
+                                              n_resamples=_boot_kwargs(opts)["bootstrap"], seed=opts["seed"])
     except GeobiasError as exc:
         return dict.fromkeys(keys, _missing(ERROR, _error_line(exc)))
-    x = _unit(store, [w.masculine for w in r.per_word])[1]
-    y = _unit(store, [w.feminine for w in r.per_word])[1]
-    a, b = _unit(store, list(male))[1], _unit(store, list(female))[1]
     sizes = {"pairs": r.n_pairs, "A": r.n_a, "B": r.n_b}
     common = dict(n_permutations=r.n_permutations, exact=r.exact, missing=r.missing,
                   dropped_pairs=[list(p) for p in r.dropped_pairs])
     return {
-        "mweat": Metric(value=r.statistic, p_value=r.p_value, n=r.n_pairs, set_sizes=sizes,
-                        interval=_interval(mweat_resampling(x, y, a, b, quantity="statistic"), opts),
+        "mweat": Metric(value=r.statistic, p_value=r.p_value, n=r.n_pairs, set_sizes=sizes, interval=r.bootstrap,
                         details={"sum_masculine": r.sum_masculine, "sum_feminine": r.sum_feminine, "signed": False,
                                  **common}),
         "mweat_effect_size": Metric(value=r.effect_size, p_value=r.difference_p_value, n=r.n_pairs, set_sizes=sizes,
-                                    interval=_interval(mweat_resampling(x, y, a, b, quantity="effect_size"), opts),
-                                    details={"difference": r.difference, **common}),
+                                    interval=effect_interval, details={"difference": r.difference, **common}),
     }
 
 
@@ -814,7 +798,7 @@ def _correlations(store, lang: str, language, occupations, rows: list[Occupation
     return out
 
 
-def run_cell(cell: dict, guard: Callable[..., None] | None = None) -> LanguageCell:
+def run_cell(cell: dict) -> LanguageCell:
     """Run one language's battery (also as a Ray task); never raises for a failing cell.
 
     Parameters
@@ -822,10 +806,8 @@ def run_cell(cell: dict, guard: Callable[..., None] | None = None) -> LanguageCe
     cell : dict
         ``lang``, ``store`` (registry name), ``en_store`` (or ``None``), ``options``
         (``permutations``, ``bootstrap``, ``seed``, ``max_per_class``, ``lost_vocabulary_threshold``).
-    guard : callable, optional
-        The lost-vocabulary check of the command layer (``check_lost_vocabulary(counts,
-        threshold, minimum=..., test=..., store=..., unit=...)``): a WEAT or MWEAT whose sets lost
-        too much of their words is an ``"error"`` metric with its message.
+        A WEAT or MWEAT whose sets lost more than ``lost_vocabulary_threshold`` of their words to the
+        store (the :class:`~geobias.query.WordQuery` rule) is an ``"error"`` metric with its message.
 
     Returns
     -------
@@ -845,11 +827,11 @@ def run_cell(cell: dict, guard: Callable[..., None] | None = None) -> LanguageCe
         store = resolve_store(lang, cell["store"])
         lists = _Lists(store, lang)
         metrics, (d_pca, d_g, d_s, _) = _directions(store, lang, language, lists, opts)
-        metrics.update(_weats(store, lang, lists, opts, guard))
+        metrics.update(_weats(store, lang, lists, opts))
         occupations = lists.get("occupations", lambda: _occupation_list(lang),
                                 lambda v: [w for o in v for w in dict.fromkeys((o.masculine, o.feminine))])
         attributes = lists.get("attribute words", lambda: wordlists.attribute_words(lang), lambda v: v[0] + v[1])
-        metrics.update(_mweat(store, lang, language, occupations, attributes, opts, guard))
+        metrics.update(_mweat(store, lang, language, occupations, attributes, opts))
         rows, method, offset = [], None, None
         if occupations is None:
             metrics["occupation_bias"] = _missing(NOT_AVAILABLE, lists.unavailable("occupations"))
@@ -897,8 +879,8 @@ def run_atlas(family: str, cells: list[dict], engine, *, cell_fn: Callable[[dict
               on_done: Callable[[int, Any], None] | None = None) -> AtlasResult:
     """Run every cell on ``engine`` (an open :func:`~geobias.engine.make_engine`).
 
-    ``cell_fn`` runs one cell (the command layer passes :func:`run_cell` with its guard bound, as a
-    module-level function a Ray worker can import); ``on_done(i, cell)`` is called as each cell
+    ``cell_fn`` runs one cell (the command layer passes its own module-level function, which a Ray
+    worker can import); ``on_done(i, cell)`` is called as each cell
     finishes (progress).
     """
     done = engine.map_cells(cell_fn, cells, on_done=on_done)

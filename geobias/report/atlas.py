@@ -61,6 +61,11 @@ LEGEND = (
 )
 
 
+def _span(values: list[float]) -> str:
+    lo, hi = f"{min(values):.3f}", f"{max(values):.3f}"
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
 def lda_caveat(result: AtlasResult) -> str | None:
     """One sentence on the LDA accuracies of this run, from the data (the same text in every place):
     their range, the majority baselines and the spelling baselines."""
@@ -78,8 +83,8 @@ def lda_caveat(result: AtlasResult) -> str | None:
     text = (f"LDA CV accuracy of d_g ranges from {lo[0]:.3f} ({lo[1]}) to {hi[0]:.3f} ({hi[1]}) over "
             f"{len(acc)} languages")
     if major:
-        text += (f"; chance (majority class) is {min(major):.3f}–{max(major):.3f} and a logistic regression on "
-                 f"the nouns' last letters reaches {min(ortho):.3f}–{max(ortho):.3f} on the same nouns and folds")
+        text += (f"; chance (majority class) is {_span(major)} and a logistic regression on the nouns' last "
+                 f"letters reaches {_span(ortho)} on the same nouns and folds")
     return text + "."
 
 
