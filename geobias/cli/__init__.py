@@ -62,10 +62,29 @@ def _plain_choices(typer_app) -> None:
 
 
 def _plain_options(callback):
+    """``callback`` with its choice options as plain strings, and ``--parquet FILE`` added (every
+    command can write its result as data; :func:`geobias.cli._run.invoke` reads it)."""
+    from pathlib import Path
+    from typing import Annotated
+
+    import typer
+
+    from geobias.cli._run import PARQUET
+
     @functools.wraps(callback)
     def wrapper(*args, **kwargs):
-        return callback(*args, **{k: _plain(v) for k, v in kwargs.items()})
+        token = PARQUET.set(kwargs.pop("parquet_out", None))
+        try:
+            return callback(*args, **{k: _plain(v) for k, v in kwargs.items()})
+        finally:
+            PARQUET.reset(token)
 
+    sig = inspect.signature(callback, eval_str=True)  # Typer reads the options from evaluated annotations
+    if "parquet_out" not in sig.parameters and any(p in sig.parameters for p in ("as_json", "as_csv")):
+        option = inspect.Parameter("parquet_out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+            Path | None, typer.Option("--parquet", help="Also write the result as data (one row per estimate) to "
+                                                        "this Parquet file.")])
+        wrapper.__signature__ = sig.replace(parameters=[*sig.parameters.values(), option])
     return wrapper
 
 

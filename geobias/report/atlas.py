@@ -157,13 +157,6 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
     pq.write_table(pa.Table.from_pylist(result.rows(), schema=schema), path)
 
 
-def job_report(job_dir: str | Path) -> Path | None:
-    """The ``index.html`` of a finished atlas job (the service writes its report into
-    ``<job>/artifacts/atlas``), or ``None`` when the job left none."""
-    page = Path(job_dir) / "artifacts" / "atlas" / "index.html"
-    return page if page.is_file() else None
-
-
 # ------------------------------------------------------------------------------------ figures
 def _png(fig) -> str:
     import warnings
@@ -501,5 +494,5 @@ def atlas_table(console, result: AtlasResult) -> None:
 
 
 __all__ = ["LEGEND", "REPORT_FILES", "SYMBOLS", "atlas_table", "check_report_dir", "colour_positions",
-           "genders_label", "heatmap_values", "interval_text", "job_report", "lda_caveat", "plot_heatmap",
-           "plot_plane", "plot_top", "render_html", "write_parquet", "write_report"]
+           "genders_label", "heatmap_values", "interval_text", "lda_caveat", "plot_heatmap", "plot_plane",
+           "plot_top", "render_html", "write_parquet", "write_report"]
