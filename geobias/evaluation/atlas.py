@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -272,6 +272,8 @@ class AtlasResult(Result):
     n_ok, n_failed : int
     definitions : dict of str to str
         :data:`DEFINITIONS`: what each column is.
+    rows : list of dict
+        Read-only, in the JSON form too: one per language × metric (see the property).
     """
 
     family: str
@@ -288,6 +290,16 @@ class AtlasResult(Result):
                    cells=[LanguageCell.from_dict(c) for c in data["cells"]], n_ok=data["n_ok"],
                    n_failed=data["n_failed"], definitions=data.get("definitions") or dict(DEFINITIONS))
 
+    #: The JSON form: the fields, then ``rows`` (the tidy rows that ``--csv`` and ``--parquet`` write,
+    #: one per language × metric).
+    _json_keys: ClassVar[tuple[str, ...]] = ("family", "engine", "options", "cells", "n_ok", "n_failed",
+                                            "definitions", "rows")
+
+    def tidy_rows(self) -> list[dict[str, Any]]:
+        """The tidy form (``--csv``, ``--parquet``, ``to_frame()``): :attr:`rows`."""
+        return self.rows
+
+    @property
     def rows(self) -> list[dict[str, Any]]:
         """One row per language × metric (the Parquet table): ``lang``, ``language``, ``metric``,
         ``label``, ``grammatical_gender_aware``, ``status``, ``value``, ``p_value``, ``n``, ``reason``,

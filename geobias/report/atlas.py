@@ -144,7 +144,7 @@ def write_report(result: AtlasResult, path: Path, *, force: bool = False) -> Pat
 
 
 def write_parquet(result: AtlasResult, path: Path) -> None:
-    """One row per language × metric (:meth:`AtlasResult.rows`)."""
+    """One row per language × metric (:attr:`AtlasResult.rows`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -154,7 +154,7 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
                         ("reason", pa.string()), ("low", pa.float64()), ("high", pa.float64()),
                         ("standard_error", pa.float64()), ("baseline_majority", pa.float64()),
                         ("baseline_orthographic", pa.float64())])
-    pq.write_table(pa.Table.from_pylist(result.rows(), schema=schema), path)
+    pq.write_table(pa.Table.from_pylist(result.rows, schema=schema), path)
 
 
 # ------------------------------------------------------------------------------------ figures

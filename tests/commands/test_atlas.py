@@ -242,8 +242,12 @@ def test_cli_csv_prints_the_headline_table(vectors, tmp_path, capsys):
         main(["atlas", "--langs", "en", "--permutations", "100", "--out", str(tmp_path / "r"), "--csv"])
     text = capsys.readouterr().out
     assert info.value.code == 0, text
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
-    assert rows[0][0] == "lang" and rows[1][0] == "en"
+    rows = list(csv.DictReader(io.StringIO(text)))
+    # one tidy row per language × metric, with the interval and the baselines as columns
+    assert len(rows) == len(METRICS) and {r["lang"] for r in rows} == {"en"}
+    assert {"metric", "value", "p_value", "low", "high", "standard_error", "baseline_orthographic"} <= set(rows[0])
+    weat = next(r for r in rows if r["metric"] == "weat_career_family")
+    assert float(weat["low"]) <= float(weat["high"])
 
 
 def test_a_family_without_stores_is_one_line(tmp_path, monkeypatch):
@@ -269,7 +273,7 @@ def test_a_cell_that_fails_is_reported_and_the_atlas_goes_on(vectors, tmp_path, 
     with LocalEngine(threads=1) as eng:  # use-m3-de is not installed here (and tests install nothing)
         res = run_atlas("use-m3", cells, eng, cell_fn=atlas_cell)
     assert [c.status for c in res.cells] == ["ok", "error"] and "use-m3-de" in res.cells[1].error
-    assert [r["status"] for r in res.rows() if r["lang"] == "de"] == ["error"] * len(METRICS)
+    assert [r["status"] for r in res.rows if r["lang"] == "de"] == ["error"] * len(METRICS)
 
 
 # ----------------------------------------------------------------------------- engines, browser
