@@ -11,7 +11,8 @@ whose statistic needs its classifier retrained on each resampled attribute set.
 The quantity each metric resamples (``Resampling.quantity``) is its headline figure:
 
 =========  ====================================================================================
-WEAT/SEAT  ``effect_size`` (Caliskan's d, ddof 1) or ``statistic`` (``Σ_X s − Σ_Y s``)
+WEAT/SEAT  ``effect_size`` (Caliskan's d, ddof 1) or ``statistic`` (``Σ_X s − Σ_Y s``); SEAT
+           resamples words, each with all its sentences (:func:`seat_resampling`)
 MWEAT      ``statistic`` (Zhou et al. eq. 1), ``difference`` or ``effect_size``
 RIPA       ``mean`` (mean β over the targets; the relation vector is re-fitted on resampled pairs)
 RND        ``rnd`` (the sum of ``‖w − ā‖ − ‖w − b̄‖``)
@@ -33,7 +34,7 @@ from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
 
 __all__ = [
     "QUANTITIES", "Resampling", "bootstrap_query", "ect_resampling", "mac_resampling", "mweat_resampling", "ripa_resampling",
-    "rnd_resampling", "rnsb_resampling", "run", "weat_resampling",
+    "rnd_resampling", "rnsb_resampling", "run", "seat_resampling", "weat_resampling",
 ]
 
 #: The quantities each metric can resample; the first is its default.
@@ -240,6 +241,61 @@ def weat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, 
             return s_x.sum(axis=1) - s_y.sum(axis=1)
         return _effect(s_x, s_y)
     return Resampling(stat, {"X": len(x), "Y": len(y), "A": len(a), "B": len(b)}, [], metric, quantity)
+
+
+def seat_resampling(sentences: Mapping[str, np.ndarray], groups: Mapping[str, np.ndarray], *,
+                    quantity: str | None = None) -> Resampling:
+    """SEAT with its **words** resampled: each set's words drawn with replacement, every drawn word
+    bringing all its template sentences (a word drawn twice counts its sentences twice).
+
+    Parameters
+    ----------
+    sentences : mapping {"X", "Y", "A", "B"} to ndarray (n_sentences, dim)
+        The sentences' unit rows per set.
+    groups : mapping {"X", "Y", "A", "B"} to ndarray of int (n_sentences,)
+        The word (0..n_words − 1) each sentence was made from.
+    quantity : {"effect_size", "statistic"}, default "effect_size"
+
+    Notes
+    -----
+    A resample is a weight per sentence (its word's count), so WEAT's means become weighted means
+    and its standard deviation the frequency-weighted one (``ddof = 1`` on the weights' total):
+    exactly WEAT on the sentence list with each drawn word's sentences repeated.
+
+    References
+    ----------
+    May, Wang, Bordia, Bowman & Rudinger (2019), "On Measuring Social Biases in Sentence Encoders",
+    NAACL (SEAT); Caliskan et al. (2017) (the statistic and effect size).
+    """
+    quantity = _check_quantity("seat", quantity)
+    rows = {k: np.asarray(v, dtype=np.float64) for k, v in sentences.items()}
+    grp = {k: np.asarray(v, dtype=np.intp) for k, v in groups.items()}
+    n_words = {k: int(g.max()) + 1 for k, g in grp.items()}
+    sim = {(t, a): rows[t] @ rows[a].T for t in ("X", "Y") for a in ("A", "B")}
+
+    def weights(ix, k):
+        return index_counts(ix[k], n_words[k])[:, grp[k]]  # (b, n_sentences of k)
+
+    def stat(ix):
+        w = {k: weights(ix, k) for k in ("X", "Y", "A", "B")}
+        s = {}
+        for t in ("X", "Y"):
+            ma = w["A"] @ sim[t, "A"].T / w["A"].sum(axis=1, keepdims=True)
+            mb = w["B"] @ sim[t, "B"].T / w["B"].sum(axis=1, keepdims=True)
+            s[t] = ma - mb  # (b, n_sentences of t)
+        sx, sy = (w["X"] * s["X"]).sum(axis=1), (w["Y"] * s["Y"]).sum(axis=1)
+        if quantity == "statistic":
+            return sx - sy
+        wx, wy = w["X"].sum(axis=1), w["Y"].sum(axis=1)
+        total = wx + wy
+        mean = (sx + sy) / total
+        ss = (w["X"] * (s["X"] - mean[:, None]) ** 2).sum(axis=1) + (w["Y"] * (s["Y"] - mean[:, None]) ** 2).sum(axis=1)
+        sd = np.sqrt(ss / (total - 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = (sx / wx - sy / wy) / sd
+        out[~(sd > 0)] = np.nan
+        return out
+    return Resampling(stat, dict(n_words), [], "seat", quantity)
 
 
 def mweat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, *,

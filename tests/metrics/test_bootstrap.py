@@ -210,3 +210,26 @@ def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store)
     with pytest.raises(ParameterError, match="at least 1"):
         mb.bootstrap_query(m and WordQuery.two_form(occ, names("A"), names("B")).resolve(store), "mweat",
                            n_resamples=-3)
+
+
+@pytest.mark.parametrize("quantity", ["effect_size", "statistic"])
+def test_seat_statistic_resamples_words_with_all_their_sentences(quantity):
+    rng = np.random.default_rng(8)
+    n_words = {"X": 5, "Y": 4, "A": 4, "B": 3}
+    per_word = {"X": [2, 3, 2, 1, 2], "Y": [2, 2, 3, 2], "A": [1, 2, 2, 2], "B": [3, 1, 2]}
+    names_, rows_, groups = {}, {}, {}
+    for k in "XYAB":
+        names_[k] = [f"{k}{w}_{j}" for w in range(n_words[k]) for j in range(per_word[k][w])]
+        groups[k] = np.array([w for w in range(n_words[k]) for _ in range(per_word[k][w])])
+        v = rng.normal(size=(len(names_[k]), 6))
+        rows_[k] = v / np.linalg.norm(v, axis=1, keepdims=True)
+    store = VectorStore([s for k in "XYAB" for s in names_[k]], np.concatenate([rows_[k] for k in "XYAB"]).astype(
+        np.float64))
+    res = mb.seat_resampling(rows_, groups, quantity=quantity)
+    assert res.sizes == n_words
+    ix = draws(res.sizes, b=4, seed=2)
+    got = res.statistic(ix)
+    for r in range(4):
+        lists = [[s for w in ix[k][r] for s, g in zip(names_[k], groups[k], strict=True) if g == w] for k in "XYAB"]
+        w = weat(store, WordQuery(*lists, minimum_words=1), n_permutations=10)
+        assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-6, abs=1e-9)
