@@ -16,7 +16,7 @@ import os
 import sys
 from enum import Enum
 
-from geobias.cli._app import app
+from geobias.cli._app import app, plain_roles
 from geobias.errors import GeobiasError, ParameterError
 
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
@@ -111,8 +111,9 @@ def _short_helps(typer_app) -> None:
     """The command list of ``--help`` shows each command's first docstring paragraph (click
     would cut it at the first full stop, e.g. inside "Bolukbasi et al. 2016")."""
     for info in typer_app.registered_commands:
+        info.help = plain_roles(info.help or info.callback.__doc__)  # Sphinx roles read as plain names
         if not info.short_help:
-            info.short_help = _first_paragraph(info.help or info.callback.__doc__)
+            info.short_help = _first_paragraph(info.help)
     for group in typer_app.registered_groups:
         sub = group.typer_instance
         if not group.short_help:
@@ -189,6 +190,13 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail("out of memory (try --limit N to load fewer vectors)")
+    except ImportError as exc:
+        if debug:
+            raise
+        from geobias.errors import missing_extra
+
+        rc = _fail(missing_extra(exc) or f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows "
+                                           "the traceback)")
     except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, exit 1
         if debug:
             raise

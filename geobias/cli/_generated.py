@@ -3,8 +3,11 @@
 A command registered in :mod:`geobias.commands` that has no hand-written Typer command gets one
 here: each field of its parameter model becomes an option (``--field-name``; a ``Literal`` is a
 choice, a ``bool`` a flag, a list or word set a string that the model parses: a file or a comma
-list), its description the option's help, plus ``--quiet`` and ``--json``. So adding a metric
-needs no CLI code.
+list), its description the option's help, plus ``--quiet``, ``--json``, ``--csv`` and ``--parquet``.
+A field may say how the command line spells it, in its metadata:
+``Field(..., json_schema_extra={"cli": {"argument": True}})`` (a positional argument),
+``{"cli": {"short": "-k"}}`` (a short flag) or ``{"cli": {"name": "--from"}}`` (another long name).
+So adding a metric needs no CLI code.
 
 ``geobias --help`` must stay fast, so the command modules are not imported to list these
 commands: their names and one-line summaries come from a generated index (:func:`catalogue`),
@@ -105,7 +108,12 @@ def build(name: str) -> typer.Typer:
             default = ",".join(map(str, default)) if default else None
         if kind is not bool and not required:
             kind = kind | None
-        option = typer.Option(f"--{field.replace('_', '-')}", help=info.description or "")
+        cli = (info.json_schema_extra or {}).get("cli", {}) if isinstance(info.json_schema_extra, dict) else {}
+        if cli.get("argument"):  # spelled on the field: `Field(..., json_schema_extra={"cli": {"argument": True}})`
+            option = typer.Argument(help=info.description or "", show_default=not required)
+        else:
+            names = [cli.get("name") or f"--{field.replace('_', '-')}", *([cli["short"]] if cli.get("short") else [])]
+            option = typer.Option(*names, help=info.description or "")
         annotations[field] = Annotated[kind, option]
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=annotations[field]))
@@ -140,9 +148,12 @@ def build(name: str) -> typer.Typer:
 
     command_function.__signature__ = inspect.Signature(params)
     command_function.__annotations__ = annotations
-    command_function.__doc__ = cmd.run.__doc__
+    from geobias.cli._app import plain_roles
+
+    command_function.__doc__ = plain_roles(cmd.run.__doc__)
     app = typer.Typer(rich_markup_mode=None, add_completion=False)
-    app.command(cmd.name.split()[-1], help=cmd.run.__doc__, short_help=cmd.summary)(command_function)
+    app.command(cmd.name.split()[-1], help=plain_roles(cmd.run.__doc__), short_help=plain_roles(cmd.summary))(
+        command_function)
     return app
 
 
@@ -174,7 +185,9 @@ class GeneratedGroup(TyperGroup):
         for name in self.list_commands(ctx):
             cmd = super().get_command(ctx, name)
             if cmd is None and name in generated:
-                rows.append((name, generated[name]))
+                from geobias.cli._app import plain_roles
+
+                rows.append((name, plain_roles(generated[name])))
             elif cmd is not None and not cmd.hidden:
                 rows.append((name, cmd))
         if not rows:

@@ -127,7 +127,7 @@ class JobManager:
         self._remove_staged(job_id)
         folder = self.root / job_id
         shutil.rmtree(folder / "artifacts", ignore_errors=True)
-        for name in ("result.json", "error.json", "progress.json", "stdout.txt", "stderr.txt"):
+        for name in ("result.json", "error.json", "progress.json", "stdout.txt", "stderr.txt", "view.html"):
             (folder / name).unlink(missing_ok=True)
         for leftover in folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
@@ -302,19 +302,33 @@ class JobManager:
         if result is not None:
             result = self.redact(result, job_id)
             if staged is None:
-                self.records.transition(job_id, "done", finished=now, result=result)
+                if self.records.transition(job_id, "done", finished=now, result=result):
+                    self._prerender(job_id)
                 return
             error = publication.publish(
                 self.config.vectors_dir, json.loads(row["params"])[publishes.field], staged,
                 lambda: self.records.transition(job_id, "done", finished=now, result=result),
                 self.stores.publish_lock, field=publishes.field)
             if error is None:
+                self._prerender(job_id)
                 return
         else:
             error = self._read(job_dir / "error.json") or {
                 "type": "JobError", "message": f"the job's process ended without a result (exit code {rc})"}
         self._remove_staged(job_id)
         self.records.transition(job_id, "failed", finished=now, error=self.redact(error, job_id))
+
+    def _prerender(self, job_id: str) -> None:
+        """Render a finished job's view in the background, so that its page answers at once."""
+        def render() -> None:
+            from geobias.service.pages import cached_result_view
+
+            try:
+                cached_result_view(self.get(job_id), self.root / job_id)
+            except Exception:  # noqa: BLE001 - the page renders it on request instead
+                pass
+
+        threading.Thread(target=render, name=f"geobias-view-{job_id}", daemon=True).start()
 
     @staticmethod
     def _read(path: Path) -> Any:

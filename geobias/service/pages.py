@@ -267,6 +267,31 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     return "".join(parts)
 
 
+#: The rendered view of a finished job, kept in its folder (a finished job never changes).
+VIEW_CACHE = "view.html"
+
+
+def cached_result_view(job: dict[str, Any], job_dir: Path) -> str:
+    """:func:`result_view` of a ``done`` job, rendered once and kept in ``job_dir/view.html``
+    (the runner renders it when the job ends; a page request reads it). Other states render afresh."""
+    cache = job_dir / VIEW_CACHE
+    if job["state"] != "done":
+        return result_view(job, job_dir / "artifacts")
+    try:
+        return cache.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    text = result_view(job, job_dir / "artifacts")
+    from geobias.io.atomic import atomic_write
+
+    try:
+        with atomic_write(cache, mode="w", what="the job's view") as f:
+            f.write(text)
+    except GeobiasError:
+        pass  # a read-only data directory: the view is rendered on each request
+    return text
+
+
 # ----------------------------------------------------------------------------- pages
 def home(stores: list[dict[str, Any]], jobs: list[dict[str, Any]]) -> str:
     srows = [[s["name"], s.get("lang") or "", "" if s["shape"][0] is None else f"{s['shape'][0]:,} × {s['shape'][1]}",

@@ -60,7 +60,7 @@ def view(request: Request, job_id: str) -> HTMLResponse:
 
     jobs = http.jobs(request)
     job = jobs.get(http.job_id(job_id))
-    return _html(pages.result_view(job, jobs.job_dir(job["id"]) / "artifacts"))
+    return _html(pages.cached_result_view(job, jobs.job_dir(job["id"])))
 
 
 @router.get("/jobs/{job_id}/envelope.json")
@@ -171,7 +171,7 @@ def compare(request: Request, a: str | None = None, b: str | None = None) -> HTM
     jb = jobs.get(http.job_id(b)) if b else None
     views = None
     if ja is not None and jb is not None:
-        views = tuple(pages.result_view(j, jobs.job_dir(j["id"]) / "artifacts") for j in (ja, jb))
+        views = tuple(pages.cached_result_view(j, jobs.job_dir(j["id"])) for j in (ja, jb))
     return _html(webapp.compare(jobs.list(200), ja, jb, views))
 
 
