@@ -9,12 +9,13 @@ from typing import ClassVar
 from pydantic import Field
 
 from geobias.commands._base import command
+from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
 
 
-class SeatParams(WeatQuery):
+class SeatParams(BootstrapParams, WeatQuery):
     """Parameters of ``seat``: WEAT over template sentences encoded by a sentence encoder."""
 
     DEFAULT_TEST: ClassVar[str] = "career-family-terms"
@@ -39,7 +40,9 @@ class SeatParams(WeatQuery):
         X, Y, *_ = self.sets()
         templates, genders = read_templates(self.lang), noun_genders(self.lang)
         n_x, n_y = len(sentences_for(X, templates, genders)), len(sentences_for(Y, templates, genders))
-        return permutation_work(n_x + n_y, n_x, self.permutations, "auto")
+        X, Y, A, B, _ = self.sets()
+        n_ab = len(sentences_for(A, templates, genders)) + len(sentences_for(B, templates, genders))
+        return self.with_bootstrap(permutation_work(n_x + n_y, n_x, self.permutations, "auto"), n_x + n_y + n_ab)
 
 
 @command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
@@ -52,7 +55,7 @@ def seat(p: SeatParams, *, progress=None):
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
     return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
-                    n_permutations=p.permutations, seed=p.seed)
+                    n_permutations=p.permutations, seed=p.seed, **p.bootstrap_kwargs())
 
 
 class SentenceSetParams(EngineParams):

@@ -10,6 +10,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Output, Params, command, front_of
+from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
     Count,
@@ -131,7 +132,7 @@ def _attribute_file(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
-class MweatParams(StoreParams, PermutationParams):
+class MweatParams(StoreParams, PermutationParams, BootstrapParams):
     """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
 
     targets: OccupationRows = Field(None, description=(
@@ -187,7 +188,8 @@ class MweatParams(StoreParams, PermutationParams):
     def work(self):
         """One permutation test over the 2 × occupations forms (sizes before OOV words are dropped)."""
         n = len(self.occupations())
-        return permutation_work(2 * n, n, self.permutations, self.permutation_method, paired=self.paired)
+        est = permutation_work(2 * n, n, self.permutations, self.permutation_method, paired=self.paired)
+        return self.with_bootstrap(est, 2 * n + sum(map(len, self.attribute_sets())))
 
 
 def both_or_neither(params: Params, a: str, b: str) -> None:
@@ -221,7 +223,7 @@ def mweat(p: MweatParams, *, progress=None):
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
         return mweat_metric(store, query, n_permutations=p.permutations, seed=p.seed,
                             similarity=p.similarity, paired=p.paired, oov=p.oov, method=p.permutation_method,
-                            progress=advance)
+                            progress=advance, **p.bootstrap_kwargs())
 
 
 class WeatQuery(WordQueryParams):
@@ -240,7 +242,7 @@ class WeatQuery(WordQueryParams):
         return self.weat_sets()
 
 
-class WeatParams(StoreParams, PermutationParams, WeatQuery):
+class WeatParams(StoreParams, PermutationParams, BootstrapParams, WeatQuery):
     """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
 
     similarity: Similarity = Field("cosine", description="cosine, or dot (raw dot products, to reproduce notebooks).")
@@ -251,8 +253,9 @@ class WeatParams(StoreParams, PermutationParams, WeatQuery):
 
     def work(self):
         """One permutation test over X ∪ Y (sizes before OOV words are dropped)."""
-        X, Y, *_ = self.sets()
-        return permutation_work(len(X) + len(Y), len(X), self.permutations, self.permutation_method)
+        X, Y, A, B, _ = self.sets()
+        est = permutation_work(len(X) + len(Y), len(X), self.permutations, self.permutation_method)
+        return self.with_bootstrap(est, len(X) + len(Y) + len(A) + len(B))
 
 
 @command("weat", WeatParams, quick=True, result="geobias.metrics.weat.WeatResult")
@@ -270,7 +273,7 @@ def weat(p: WeatParams, *, progress=None):
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
         return weat_metric(store, query, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
                            oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=query.name,
-                           progress=advance)
+                           progress=advance, **p.bootstrap_kwargs())
 
 
 #: Inanimate nouns of each gender drawn on the directions plot.
@@ -385,7 +388,7 @@ def neighbors(p: NeighborsParams, *, progress=None):
     return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)
 
 
-class RipaParams(StoreParams):
+class RipaParams(StoreParams, BootstrapParams):
     """Parameters of RIPA (Ethayarajh et al. 2019)."""
 
     targets: WordSet | None = Field(None, description=(
@@ -418,4 +421,4 @@ def ripa(p: RipaParams, *, progress=None):
         targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
     query = WordQuery.with_pairs(targets, pairs, name="RIPA", lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
-    return ripa_metric(store, query, unit=p.unit)
+    return ripa_metric(store, query, unit=p.unit, **p.bootstrap_kwargs())

@@ -11,6 +11,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 
@@ -36,6 +37,9 @@ class RipaResult(Result):
         Whether the target vectors were unit-normalised before the inner product.
     missing : list of str
         Target and pair words not in the store (a pair with a missing word is not used).
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (mean RIPA; targets and pairs resampled, b re-fitted on each
+        resample of the pairs); ``None`` unless asked for.
     """
 
     words: list[str]
@@ -46,6 +50,7 @@ class RipaResult(Result):
     explained_variance_ratio: float
     unit: bool
     missing: list[str]
+    bootstrap: BootstrapResult | None = None
 
     def __rich__(self):
         """The table the CLI prints: the ten words with the largest |RIPA| and the summary."""
@@ -61,7 +66,7 @@ class RipaResult(Result):
             t.add_row(self.words[i], f"{self.ripa[i]:+.4f}")
         summary = (f"mean {self.mean:+.4f}, mean |RIPA| {self.mean_abs:.4f} over {len(self.words)} words "
                    f"({'unit' if self.unit else 'raw'} vectors); missing: {len(self.missing)}")
-        return Group(t, summary)
+        return Group(t, summary, *([] if self.bootstrap is None else [self.bootstrap]))
 
 
 def relation_vector(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, float, list[str]]:
@@ -123,6 +128,8 @@ def ripa(
     *,
     unit: bool = False,
     oov: Literal["raise", "ignore"] = "ignore",
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> RipaResult:
     """RIPA β(w; b) = ⟨w, b⟩ of each target word ``w`` with the relation of ``pairs``.
 
@@ -138,6 +145,10 @@ def ripa(
         Unit-normalise the target vectors first. The paper uses the vectors as they are (the
         inner product then grows with the word's norm, which is part of its argument).
     oov : {"ignore", "raise"}, default "ignore"
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
+        the targets and the pairs resampled, the relation re-fitted each time); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -174,5 +185,10 @@ def ripa(
     scores = x @ b
     # missing: the targets' first, then the pairs' (the order the result has always listed them in)
     missing = [w for w in rows.missing if w in set(query.X)] + [w for w in rows.missing if w not in set(query.X)]
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "ripa", unit=unit, n_resamples=bootstrap, seed=bootstrap_seed)
     return RipaResult(rows.x_words, [float(v) for v in scores], float(scores.mean()), float(np.abs(scores).mean()),
-                      len(rows.a_words), share, unit, missing)
+                      len(rows.a_words), share, unit, missing, boot)

@@ -31,6 +31,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 
@@ -131,6 +132,9 @@ class SeatResult(Result):
     seed : int or None
     examples : list of str
         The first sentences of X, for the reader.
+    bootstrap : BootstrapResult or None
+        The bootstrap of the effect size over the words of each set (resampled with replacement
+        within the set, each drawn word bringing all its sentences); ``None`` unless asked for.
     """
 
     test: str
@@ -146,6 +150,31 @@ class SeatResult(Result):
     exact: bool
     seed: int | None
     examples: list = field(default_factory=list)
+    bootstrap: BootstrapResult | None = None
+
+
+def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int, seed: int | None):
+    """The bootstrap of the effect size over each set's words, each bringing its sentences."""
+    from dataclasses import replace
+
+    from geobias.errors import ParameterError
+    from geobias.metrics.bootstrap import run, seat_resampling
+
+    rows, groups = {}, {}
+    for name, words, group in zip(("X", "Y", "A", "B"), sets, sentences, strict=True):
+        owner: dict[str, int] = {}
+        for i, w in enumerate(words):  # a sentence belongs to the first word that makes it (sentences_for's order)
+            for sent in sentences_for([w], templates, genders):
+                owner.setdefault(sent, i)
+        used = sorted({owner[s] for s in group})
+        renumber = {old: new for new, old in enumerate(used)}
+        groups[name] = np.array([renumber[owner[s]] for s in group])
+        rows[name] = store.lookup(group, unit=True).vectors
+    try:
+        out = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
+    except InputError as exc:
+        raise ParameterError(f"bootstrap: {exc}", "bootstrap") from None
+    return replace(out, quantity="effect_size")
 
 
 def seat(
@@ -159,6 +188,8 @@ def seat(
     genders: dict[str, str] | None = None,
     n_permutations: int = 10_000,
     seed: int | None = 0,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> SeatResult:
     """SEAT on the word sets ``(X, Y, A, B)`` of a WEAT test.
 
@@ -177,6 +208,10 @@ def seat(
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
     n_permutations : int, default 10_000
     seed : int or None, default 0
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words of each set, each drawn word with all its
+        sentences (:func:`geobias.metrics.bootstrap.seat_resampling`); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -215,6 +250,9 @@ def seat(
     store = VectorStore(every, vectors, lang=lang)
     r = weat(store, WordQuery(*sentences, name=test or "custom"), n_permutations=n_permutations, seed=seed,
              test=test)
+    boot = None
+    if bootstrap:
+        boot = _word_bootstrap(store, sets, sentences, templates, genders, bootstrap, bootstrap_seed)
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
@@ -225,4 +263,5 @@ def seat(
                              and templates.by_gender[genders[w]]),
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
+        bootstrap=boot,
     )
