@@ -298,15 +298,20 @@ class DirectionsParams(StoreParams):
         from geobias.languages import LANGUAGES
 
         lang = LANGUAGES.get(data.get("lang")) if isinstance(data.get("lang"), str) else None
-        return field != "plot" or (lang is not None and lang.grammatical_gender)
+        return field != "plot" or (lang is not None and lang.grammatical_gender
+                                   and {"masculine", "feminine"} <= set(lang.genders))
 
     @model_validator(mode="after")
     def _plot(self):
         from geobias.languages import get_language
 
-        if self.plot is not None and not get_language(self.lang).grammatical_gender:
-            raise ParameterError(f"plot needs a grammatical direction; {get_language(self.lang).name} has no "
+        language = get_language(self.lang)
+        if self.plot is not None and not language.grammatical_gender:
+            raise ParameterError(f"plot needs a grammatical direction; {language.name} has no "
                                  "grammatical gender", "plot")
+        if self.plot is not None and not {"masculine", "feminine"} <= set(language.genders):
+            raise ParameterError(f"plot draws masculine against feminine nouns; {language.name}'s genders are "
+                                 f"{' and '.join(language.genders)}", "plot")
         return self
 
 
