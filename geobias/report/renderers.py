@@ -235,3 +235,18 @@ def finetune_classifier(console, res) -> None:
     if res.test_accuracy is not None:
         console.print(f"held-out test ({res.n_test} texts): accuracy {res.test_accuracy:.4f}, F1 (positive) "
                       f"{res.test_f1:.4f}")
+
+
+@table("geobias.store.verify.VerifyResult")
+def verify(console, r) -> None:
+    t = Table(title="stores re-hashed against their recorded sha256")
+    t.add_column("store", no_wrap=True)
+    t.add_column("files")
+    t.add_column("MB", justify="right")
+    t.add_column("MB/s", justify="right")
+    t.add_column("result")
+    for c in r.stores:
+        rate = c.bytes / 1e6 / c.seconds if c.seconds > 0 else float("nan")
+        t.add_row(c.name, ", ".join(c.files), f"{c.bytes / 1e6:,.1f}", f"{rate:,.0f}",
+                  "changed: " + ", ".join(c.changed) if c.changed else "ok")
+    console.print(t)

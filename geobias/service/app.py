@@ -23,7 +23,7 @@ from geobias.service.http import Admission, Busy, UnsupportedMediaType, error
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
 from geobias.service.quick import QuickPool
 from geobias.service.redact import Redactor
-from geobias.service.stores import StoreExists, StoreManager, StoreNotFound
+from geobias.service.stores import StoreExists, StoreManager, StoreNotFound, Verifier
 
 log = logging.getLogger("geobias.service")
 
@@ -50,11 +50,15 @@ def create_app(config: ServiceConfig) -> Guard:
     stores = StoreManager(config)
     jobs = JobManager(config, stores)
 
+    verifier = Verifier(stores, config.verify_every)
+
     @asynccontextmanager
     async def lifespan(app):
         stores.cleanup_staging()
         jobs.start()
+        verifier.start()  # every store re-hashed every config.verify_every seconds, in the background
         yield
+        verifier.stop()
         app.state.admission.close()  # the quick analyses' worker processes
         jobs.stop()
 
@@ -67,6 +71,7 @@ def create_app(config: ServiceConfig) -> Guard:
     app = make_fastapi(title="geobias", summary="Gender bias in the geometry of word representations",
                   version=_version(), lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
+    app.state.verifier = verifier
     pool = None if config.quick_threads else QuickPool(config, config.quick_workers)
     app.state.admission = Admission(config.quick_workers, config.max_waiting, pool)
     redact = app.state.redact = Redactor(config)

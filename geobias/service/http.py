@@ -13,8 +13,8 @@ from fastapi.responses import JSONResponse
 from geobias.errors import GeobiasError, ParameterError
 
 # The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
-PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
-                "X-Content-Type-Options": "nosniff"}
+PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+                "frame-ancestors 'none'", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
 
 
 #: The error body of every 4xx and 5xx answer, for the OpenAPI description of every route.
@@ -142,16 +142,20 @@ class UnsupportedMediaType(GeobiasError):
     """A state-changing JSON route got another media type (HTTP 415)."""
 
 
-async def json_body(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object (an empty body is ``{}``).
+async def json_body(request: Request, model=None) -> dict[str, Any]:
+    """The request body as a JSON object (an empty body is ``{}``), checked against the
+    service's size caps before anything else reads it (:func:`geobias.service.limits.check_body`;
+    ``model``, a parameter model class, names the fields whose comma lists are counted too).
 
     Raises
     ------
     UnsupportedMediaType
         A non-empty body whose ``Content-Type`` is not JSON (HTTP 415).
     ParameterError
-        Not JSON, or not an object (HTTP 422).
+        Not JSON, not an object, nested too deeply, or above a size cap (HTTP 422).
     """
+    from geobias.service.limits import MAX_DEPTH, check_body
+
     raw = await request.body()
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if raw.strip() and not (ctype == "application/json" or ctype.endswith("+json")):
@@ -161,8 +165,11 @@ async def json_body(request: Request) -> dict[str, Any]:
         body = json.loads(raw or b"{}")
     except ValueError as exc:
         raise ParameterError(f"the body is not valid JSON: {exc}") from None
+    except RecursionError:  # the parser's own stack: far deeper than any body we read
+        raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(body, dict):
         raise ParameterError("the body must be a JSON object")
+    check_body(request.app.state.config, body, model)
     return body
 
 

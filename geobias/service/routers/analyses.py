@@ -37,7 +37,7 @@ def _quick_route(cmd: Command) -> None:
     from geobias.service.commands import run_quick
 
     async def route(request: Request) -> Any:
-        body = await http.json_body(request)
+        body = await http.json_body(request, cmd.params)  # the size caps, before the model runs
         config, stores = http.config(request), http.stores(request)
         flag = CancelFlag()
 
