@@ -40,6 +40,12 @@ def serve_command(
         "processes (one per --quick-workers).")] = False,
     body_timeout: Annotated[float, typer.Option(
         "--body-timeout", help="Seconds a request may go without sending its body (408 after).")] = 60.0,
+    client_slots: Annotated[int | None, typer.Option(
+        "--client-slots", help="Quick analyses one client (address, or token and address) computes at once "
+        "(default: --quick-workers minus 1, at least 1).")] = None,
+    client_waiting: Annotated[int | None, typer.Option(
+        "--client-waiting", help="Quick analyses one client may have waiting; past it, 429 + Retry-After "
+        "(default: a quarter of --max-waiting).")] = None,
     verify_every: Annotated[float, typer.Option(
         "--verify-every", help="Seconds between background full re-hashes of every store (0: never); each store "
         "is also hashed in full when first opened.")] = 300.0,
@@ -80,7 +86,7 @@ def serve_command(
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
         max_tries=max_tries, allowed_hosts=tuple(allowed_host or ()), bind_host=host, quick_workers=quick_workers,
         max_waiting=max_waiting, quick_threads=quick_threads, body_timeout=body_timeout, access_log=not quiet,
-        verify_every=verify_every,
+        verify_every=verify_every, client_slots=client_slots, client_waiting=client_waiting,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ from geobias.commands import WorkBudgetError
 from geobias.errors import GeobiasError, OutOfVocabularyError, ParameterError
 from geobias.service.config import ServiceConfig
 from geobias.service.guard import BodyTimeout, Guard
-from geobias.service.http import Admission, Busy, UnsupportedMediaType, error
+from geobias.service.http import Admission, Busy, TooManyRequests, UnsupportedMediaType, error
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
 from geobias.service.quick import QuickPool
 from geobias.service.redact import Redactor
@@ -73,7 +73,8 @@ def create_app(config: ServiceConfig) -> Guard:
     app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
     app.state.verifier = verifier
     pool = None if config.quick_threads else QuickPool(config, config.quick_workers)
-    app.state.admission = Admission(config.quick_workers, config.max_waiting, pool)
+    app.state.admission = Admission(config.quick_workers, config.max_waiting, pool, client_slots=config.client_slots,
+                                    client_waiting=config.client_waiting)
     redact = app.state.redact = Redactor(config)
 
     # ------------------------------------------------------------------ errors
@@ -83,6 +84,10 @@ def create_app(config: ServiceConfig) -> Guard:
         # a parameter of the wrong type, range or choice: the one 422 shape, as for a malformed body
         name = "ValidationError" if isinstance(exc, ParameterError) else type(exc).__name__
         return error(status, name, redact.text(str(exc)))
+
+    @app.exception_handler(TooManyRequests)
+    async def _greedy(request: Request, exc: TooManyRequests):
+        return error(429, "TooManyRequests", str(exc), headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(Busy)
     async def _busy(request: Request, exc: Busy):

@@ -85,6 +85,14 @@ class ServiceConfig:
         Quick analyses computed at once (default: the CPU cores this process may use); the
         others wait in a queue of ``max_waiting``, past which a request gets 503 + ``Retry-After``.
     max_waiting : int, default 64
+    client_slots : int or None
+        Quick analyses one client (its address; with the token's digest where there is a token)
+        may compute at once (default: ``quick_workers - 1``, at least 1: a slot is always left
+        for the others).
+    client_waiting : int or None
+        Quick analyses one client may have waiting (default: a quarter of ``max_waiting``, at
+        least 1); past its share a client gets 429 + ``Retry-After``, and free slots go
+        round-robin across clients (:class:`~geobias.service.http.Admission`).
     quick_threads : bool, default False
         Compute quick analyses in threads of the server process instead of ``quick_workers``
         worker processes (:mod:`geobias.service.quick`).
@@ -118,6 +126,8 @@ class ServiceConfig:
     quick_threads: bool = False
     body_timeout: float = 60.0
     verify_every: float = 300.0
+    client_slots: int | None = None
+    client_waiting: int | None = None
     access_log: bool = True
 
     def __post_init__(self) -> None:
@@ -137,6 +147,13 @@ class ServiceConfig:
             raise InputError(f"--quick-workers must be at least 1; got {self.quick_workers}")
         if self.max_waiting < 0:
             raise InputError(f"--max-waiting must be at least 0; got {self.max_waiting}")
+        if self.client_slots is None:
+            self.client_slots = max(1, self.quick_workers - 1)
+        if self.client_waiting is None:
+            self.client_waiting = max(1, self.max_waiting // 4)
+        if self.client_slots < 1 or self.client_waiting < 0:
+            raise InputError(f"--client-slots must be at least 1 and --client-waiting at least 0; got "
+                             f"{self.client_slots} and {self.client_waiting}")
         if not self.verify_every >= 0:
             raise InputError(f"--verify-every must be 0 (never) or positive; got {self.verify_every}")
         if not self.body_timeout > 0:
