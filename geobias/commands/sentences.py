@@ -48,11 +48,11 @@ def seat(p: SeatParams, *, progress=None):
     from geobias.contextual.sentence_encoders import sentence_encoder
     from geobias.metrics.seat import seat as run_seat
 
-    *sets, test = p.sets()
+    query = p.word_query()
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
-    return run_seat(encode, tuple(sets), lang=p.lang, encoder_name=p.encoder, test=test, n_permutations=p.permutations,
-                    seed=p.seed)
+    return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
+                    n_permutations=p.permutations, seed=p.seed)
 
 
 class SentenceSetParams(EngineParams):
