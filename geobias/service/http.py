@@ -91,6 +91,7 @@ class Admission:
         self._running_by: dict[str, int] = {}
         self._admitted_by: dict[str, int] = {}
         self._queues: dict[str, list] = {}  # client → waiting futures, oldest first; dict order is the round
+        self._started_by: dict[str, list[float]] = {}  # client → start times of its running analyses
         self._seconds = 0.5  # moving mean of an analysis's duration (for Retry-After)
 
     async def run(self, fn, *, watch=None, client: str = "-", flag=None, timing: dict | None = None):
@@ -194,20 +195,38 @@ class Admission:
             self._start(chosen)
             fut.set_result(None)
 
-    async def _admit(self, call, watch, client: str, flag, timing: dict | None = None):
-        import time
+    def check(self, client: str = "-") -> None:
+        """Refuse now, before the body is parsed, a request that would be refused at admission.
 
-        import anyio
+        Raises
+        ------
+        Busy, TooManyRequests
+            As :meth:`run`.
+        """
+        import math
+        import time
 
         if self.in_flight >= self.workers + self.max_waiting:
             raise Busy(f"{self.in_flight} quick analyses are running or waiting (the limit is "
                        f"{self.workers} + {self.max_waiting} waiting); retry shortly, or submit it as a job")
         mine = self._admitted_by.get(client, 0)
         if mine >= self.client_slots + self.client_waiting:
-            wait = max(1, round(self._seconds * (mine / self.client_slots)))
+            # about the time this client's own admitted work needs: its analyses so far take at
+            # least as long as the oldest one running has been running
+            now = time.perf_counter()
+            longest = max((now - t for t in self._started_by.get(client, ())), default=0.0)
+            wait = max(1, math.ceil(max(self._seconds, longest) * mine / self.client_slots))
             raise TooManyRequests(f"you have {mine} quick analyses running or waiting (this service's share per "
                                   f"client is {self.client_slots} + {self.client_waiting} waiting); retry after "
                                   f"{wait} s, or submit it as a job", retry_after=wait)
+
+    async def _admit(self, call, watch, client: str, flag, timing: dict | None = None):
+        import time
+
+        import anyio
+
+        self.check(client)
+        mine = self._admitted_by.get(client, 0)
         self.in_flight += 1
         self._admitted_by[client] = mine + 1
         try:
@@ -215,6 +234,7 @@ class Admission:
                 arrived = time.perf_counter()
                 await self._acquire(client, flag)
                 started = time.perf_counter()
+                self._started_by.setdefault(client, []).append(started)
                 try:
                     if flag is not None:
                         flag.check_cancelled()  # its client left as the slot came
@@ -224,6 +244,10 @@ class Admission:
                     self._seconds = 0.8 * self._seconds + 0.2 * ran
                     if timing is not None:
                         timing.update(wait=started - arrived, run=ran)
+                    mine_started = self._started_by.get(client, [])
+                    mine_started.remove(started)
+                    if not mine_started:
+                        self._started_by.pop(client, None)
                     self._release(client)
 
             if watch is None:

@@ -38,6 +38,8 @@ def _quick_route(cmd: Command) -> None:
     from geobias.service.commands import run_quick
 
     async def route(request: Request) -> Any:
+        client = http.client_key(request)
+        request.app.state.admission.check(client)  # a client past its share: refused before its body is parsed
         body = await http.json_body(request, cmd.params)  # the size caps, before the model runs
         config, stores = http.config(request), http.stores(request)
         flag = CancelFlag()
@@ -49,7 +51,7 @@ def _quick_route(cmd: Command) -> None:
         timing: dict[str, float] = {}
         try:
             envelope = await request.app.state.admission.run_command(
-                cmd.name, body, flag, watch=watch, client=http.client_key(request), timing=timing,
+                cmd.name, body, flag, watch=watch, client=client, timing=timing,
                 fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
         except Cancelled:
             if not flag.cancelled():
