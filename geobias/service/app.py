@@ -107,9 +107,13 @@ def create_app(config: ServiceConfig) -> Guard:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):
-        # keep the exception's headers: a 405 lists the allowed methods (``Allow``), as HTTP requires
+        # keep the exception's headers: a 405 lists the allowed methods (``Allow``), as HTTP requires:
+        # those of every route of the path (Starlette names only the first route that matched it)
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(app, request.scope))}
         return error(exc.status_code, _HTTP_TYPES.get(exc.status_code, "HTTPError"), redact.text(str(exc.detail)),
-                     headers=getattr(exc, "headers", None))
+                     headers=headers)
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception):
@@ -127,6 +131,27 @@ def create_app(config: ServiceConfig) -> Guard:
         app.include_router(router)
 
     return Guard(app, config)  # the ASGI app: host, origin, token and body limits around FastAPI
+
+
+def _allowed_methods(app, scope) -> list[str]:
+    """The methods some route of ``scope``'s path answers (for ``Allow``), included routers too."""
+    path = scope.get("path", "")
+
+    def walk(routes, prefix: str):
+        for route in routes:
+            inner = getattr(route, "original_router", None) or getattr(route, "router", None)
+            if inner is not None and not hasattr(route, "path_regex"):
+                context = getattr(route, "include_context", None)
+                yield from walk(inner.routes, prefix + (getattr(context, "prefix", "") or ""))
+            else:
+                yield prefix, route
+
+    methods: set[str] = set()
+    for prefix, route in walk(app.router.routes, ""):
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and path.startswith(prefix) and regex.match(path[len(prefix):]):
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def _version() -> str:

@@ -293,3 +293,12 @@ def test_sigterm_stops_a_busy_server_and_its_job_runs_again(tmp_path):
         assert len(rec["interruptions"]) == 1, rec  # queued again, as after a kill
         c2.delete(f"/jobs/{job['id']}")  # the point is the re-queue; its minutes of permutations are not
         assert wait_job(c2, job["id"], timeout=60)["state"] in ("cancelled", "done")
+
+
+# ----------------------------------------------------------------------------- Allow
+@pytest.mark.parametrize(("method", "path", "allow"), [
+    ("OPTIONS", "/jobs", "GET, POST"), ("PUT", "/jobs/0123456789abcdef", "DELETE, GET"),
+    ("OPTIONS", "/stores", "GET, POST"), ("DELETE", "/mweat", "POST"), ("PATCH", "/stores/x", "GET")])
+def test_405_lists_every_method_of_the_path(app_client, method, path, allow):
+    resp = app_client.request(method, path)
+    assert resp.status_code == 405 and resp.headers["allow"] == allow
