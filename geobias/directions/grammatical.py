@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
+from geobias._numeric import legacy_seed
 from geobias.choices import OOVPolicy
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
@@ -184,7 +185,7 @@ class GrammaticalDirection(FittedAttributes):
             [store.lookup(masc, unit=self.normalize).vectors, store.lookup(fem, unit=self.normalize).vectors]
         ).astype(np.float64)
         y = np.concatenate([np.ones(len(masc), dtype=np.int64), np.zeros(len(fem), dtype=np.int64)])
-        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=self.random_state)
+        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=legacy_seed(self.random_state))
         n_train = min(len(train) for train, _ in folds.split(X, y))
         if self.cross_validate and n_train <= 2:
             # LDA needs more samples than classes; a fold that trains on one noun per class cannot be fitted
