@@ -123,6 +123,18 @@ def create_app(config: ServiceConfig) -> Guard:
         return error(500, "InternalError", f"internal error (a bug: please report it with request id {rid})",
                      request_id=rid)
 
+    original_openapi = app.openapi
+
+    def openapi():  # the document states what this service enforces (caps, patterns, codes)
+        if app.openapi_schema is None:
+            from geobias.commands import commands
+            from geobias.service.limits import enrich_openapi
+
+            app.openapi_schema = enrich_openapi(original_openapi(), config, commands())
+        return app.openapi_schema
+
+    app.openapi = openapi
+
     from geobias.service.routers import analyses, pages, webapp
     from geobias.service.routers import jobs as job_routes
     from geobias.service.routers import stores as store_routes
