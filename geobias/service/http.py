@@ -112,7 +112,15 @@ class Admission:
         """
         import anyio
 
-        return await self._admit(lambda: anyio.to_thread.run_sync(fn), watch, client, flag, timing)
+        async def in_thread():
+            try:  # a cancelled request (its server stopping) returns at once; the flag stops the thread's work
+                return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+            except BaseException:
+                if flag is not None:
+                    flag.cancel()
+                raise
+
+        return await self._admit(in_thread, watch, client, flag, timing)
 
     async def run_command(self, name: str, body: dict[str, Any], flag, *, fallback, watch=None, client: str = "-",
                           timing: dict | None = None):

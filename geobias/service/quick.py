@@ -151,9 +151,13 @@ class QuickPool:
         self._flags[slot] = 0
         try:
             future = asyncio.wrap_future(self._pool().submit(_run, slot, name, body))
-            while not (await asyncio.wait({future}, timeout=0.1))[0]:
-                if flag.cancelled():
-                    self._flags[slot] = 1
+            try:
+                while not (await asyncio.wait({future}, timeout=0.1))[0]:
+                    if flag.cancelled():
+                        self._flags[slot] = 1
+            except asyncio.CancelledError:  # the request itself was cancelled (the server is stopping)
+                self._flags[slot] = 1
+                raise
             status, payload = future.result()
         except BrokenProcessPool:
             broken, self._executor = self._executor, None
