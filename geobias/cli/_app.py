@@ -22,7 +22,11 @@ probe_app = typer.Typer(help="Probe masked language models (Kurita, BEC-Pro, MAL
 becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args_is_help=True,
                          rich_markup_mode=None, cls=group_class("becpro "))
 
+data_app = typer.Typer(help="Evaluation data you fetch once: MUSE dictionaries, the GAP corpus.", no_args_is_help=True,
+                       rich_markup_mode=None, cls=group_class("data "))
+
 app.add_typer(vectors_app, name="vectors")
+app.add_typer(data_app, name="data")
 app.add_typer(probe_app, name="probe")
 app.add_typer(becpro_app, name="becpro")
 
@@ -40,3 +44,19 @@ def _root(
     version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
 ) -> None:
     """Measure and mitigate gender bias in word representations (static and contextual)."""
+
+
+_ROLE = None
+
+
+def plain_roles(text: str | None) -> str | None:
+    """Docstring text for a terminal: Sphinx roles (``:func:`geobias.x.y```, ``:class:`~a.B```)
+    become plain backquoted names (`` `geobias.x.y` ``, `` `B` ``)."""
+    global _ROLE
+    if not text:
+        return text
+    if _ROLE is None:
+        import re
+
+        _ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|data|attr|exc|obj|ref):`(~?)([^`]+)`")
+    return _ROLE.sub(lambda m: f"`{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}`", text)

@@ -9,7 +9,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model
 
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
-from geobias.commands._base import Params, command, front_of
+from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
     Count,
@@ -24,7 +24,7 @@ from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
 )
-from geobias.commands._permutations import permutation_bar, permutation_work, plan_permutations
+from geobias.commands._permutations import permutation_bar, permutation_draws, permutation_work
 from geobias.commands._query import WordQueryParams, need_lang
 from geobias.errors import InputError, ParameterError
 
@@ -45,11 +45,18 @@ class StoreParams(Params):
 
     def store(self, progress=None, wanted=None, *, lang: str | None = None):
         """Resolve the store (see :func:`geobias.sources.resolve_store`) under a progress stage."""
-        from geobias.sources import resolve_store
+        from geobias.sources import record_store, resolve_store, using_opener
+        from geobias.sources.opened import open_cached
 
-        with reporter(progress).stage("loading vectors"):
+        def load():
             return resolve_store(lang or self.lang, self.vectors, limit=self.limit, trust_pickle=self.trust_pickle,
                                  subword_words=wanted if self.subwords else None)
+
+        with reporter(progress).stage("loading vectors"):
+            if self.subwords or self.trust_pickle or using_opener():  # built per call, or the service's own
+                return load()
+            store = open_cached(lang or self.lang, self.vectors, limit=self.limit, load=load)
+            return record_store(store, "--vectors", self.vectors)
 
 
 class PermutationParams(Params):
@@ -128,7 +135,8 @@ class MweatParams(StoreParams, PermutationParams):
     """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
 
     targets: OccupationRows = Field(None, description=(
-        "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line) or rows [feminine, masculine"
+        "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line: feminine first, as Zhou et al.'s "
+        "lists, unlike targets_x/targets_y, masculine then feminine) or rows [feminine, masculine"
         "(, english)]; default: the language's list."))
     attributes: Annotated[list[list[str]] | None, BeforeValidator(_attribute_file)] = Field(None, description=(
         "TSV file of attribute words: male<TAB>female per line (a cell may be empty or '-')."))
@@ -207,8 +215,7 @@ def mweat(p: MweatParams, *, progress=None):
     male, female = p.attribute_sets()
     n_items = 2 * len(occupations)
     # the budget is execute's (check_budget on `work()`); here only the exact-test limit
-    draws = plan_permutations(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired,
-                              force=True)
+    draws = permutation_draws(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired)
     query = WordQuery.two_form(occupations, male, female, lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
@@ -258,7 +265,7 @@ def weat(p: WeatParams, *, progress=None):
 
     query = p.word_query()
     n_x, n_y = len(query.X), len(query.Y)
-    draws = plan_permutations(n_x + n_y, n_x, p.permutations, p.permutation_method, force=True)
+    draws = permutation_draws(n_x + n_y, n_x, p.permutations, p.permutation_method)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
         return weat_metric(store, query, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
@@ -282,6 +289,14 @@ class DirectionsParams(StoreParams):
     plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
     force: bool = Field(False, description=PLOT_FORCE_HELP)
 
+    @classmethod
+    def produces(cls, field: str, data: dict[str, Any]) -> bool:
+        """The plane plot exists only where the language has a grammatical direction."""
+        from geobias.languages import LANGUAGES
+
+        lang = LANGUAGES.get(data.get("lang")) if isinstance(data.get("lang"), str) else None
+        return field != "plot" or (lang is not None and lang.grammatical_gender)
+
     @model_validator(mode="after")
     def _plot(self):
         from geobias.languages import get_language
@@ -292,7 +307,8 @@ class DirectionsParams(StoreParams):
         return self
 
 
-@command("directions", DirectionsParams, quick=True, outputs=("plot",), result="geobias.directions.GenderDirections")
+@command("directions", DirectionsParams, quick=True, result="geobias.directions.GenderDirections",
+         outputs=(Output("plot", "plot", "gender-plane.png", title="the semantic × grammatical gender plane"),))
 def directions(p: DirectionsParams, *, progress=None):
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
 

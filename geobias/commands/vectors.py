@@ -10,7 +10,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo
 
 from geobias._progress import reporter
 from geobias.choices import Engine
-from geobias.commands._base import Params, command, front_of
+from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
 
 
@@ -52,6 +52,40 @@ def vectors_install(p: InstallParams, *, progress=None):
         return install(p.name, from_path=p.from_path, force=p.force, progress=ui.enabled, **options)
     with ui.stage(f"installing {p.name}"):
         return install(p.name, from_path=p.from_path, force=p.force, progress=False, **options)
+
+
+class DataParams(Params):
+    """A dataset part (see ``geobias data list``)."""
+
+    name: str = Field(description="Dataset: muse-dictionary or gap.", json_schema_extra={"cli": {"argument": True}})
+    part: str | None = Field(None, description="muse-dictionary: a language pair (fr-en); gap: development "
+                                               "(default), validation or test.",
+                             json_schema_extra={"cli": {"argument": True}})
+
+
+class DataInstallParams(DataParams):
+    """Parameters of ``data install``."""
+
+    from_path: list[Path] | None = Field(None, description=(
+        "Your own copy instead of a download: a file named as the dataset's (fr-en.0-5000.txt) or a folder "
+        "holding them (comma list for several)."), json_schema_extra={"cli": {"name": "--from"}})
+
+
+@command("data install", DataInstallParams, job=False, result="geobias.sources.datasets.DatasetFiles")
+def data_install(p: DataInstallParams, *, progress=None):
+    """Fetch a dataset part once (MUSE dictionaries, GAP) into the datasets folder, sha256 recorded."""
+    from geobias.sources.datasets import install_dataset
+
+    ui = reporter(progress)
+    return install_dataset(p.name, p.part, from_paths=p.from_path, progress=ui.enabled)
+
+
+@command("data path", DataParams, job=False, result="geobias.sources.datasets.DatasetFiles")
+def data_path(p: DataParams, *, progress=None):
+    """Where an installed dataset part's files are (for scripts: the folder and each file)."""
+    from geobias.sources.datasets import dataset_path
+
+    return dataset_path(p.name, p.part)
 
 
 class InfoParams(Params):
@@ -145,7 +179,8 @@ class PoolParams(EngineParams):
     overwrite: bool = Field(False, description="Replace an existing store.")
 
 
-@command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile")
+@command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile",
+         outputs=(Output("out", "store", title="the pooled store"),))
 def vectors_pool(p: PoolParams, *, progress=None):
     """Average each word's sub-token vectors over many contexts into a store for the static metrics.
 

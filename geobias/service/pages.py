@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from geobias.errors import GeobiasError
 from geobias.report.registry import Collector, plain_text
 
 CSS = """
@@ -99,17 +100,6 @@ def items_html(items: list) -> str:
                    for x in items)
 
 
-def rich_to_html(obj: Any) -> str:
-    """HTML for what a CLI renderer printed: ``Table`` → ``<table>``, ``Group`` recursed, text → ``<p>``."""
-    return items_html(rich_items(obj))
-
-
-def render_cli(renderer) -> str:
-    console = Collector()
-    renderer(console)
-    return "".join(rich_to_html(x) for x in console.items)
-
-
 def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> list | None:
     """The CLI's tables for a job's stored result, as items (see :func:`rich_items`): the result
     object is rebuilt from its JSON form (:meth:`geobias.results.Result.from_dict`) and drawn by
@@ -117,7 +107,7 @@ def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> 
     JSON is not that result's form."""
     from geobias.commands import get
     from geobias.errors import GeobiasError
-    from geobias.report.registry import render_table
+    from geobias.report.draw import render_table
 
     try:
         obj = get(kind).load_result(result)
@@ -126,20 +116,6 @@ def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> 
     console = Collector()
     render_table(console, obj, **{**params, "top": 15})
     return [x for item in console.items for x in rich_items(item)]
-
-
-def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """HTML of :func:`cli_collected` (``None`` as it)."""
-    items = cli_collected(kind, params, result)
-    return None if items is None else items_html(items)
-
-
-def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:
-    """``{method: {metric: value}}`` from an evaluate result: ``--json`` prints exactly that table
-    today; a result carrying it under ``table`` (with coverage beside it) is read too."""
-    if isinstance(result.get("table"), dict):
-        return result["table"]
-    return {k: v for k, v in result.items() if isinstance(v, dict)}
 
 
 def generic_collected(result: Any, title: str = "result") -> list:
@@ -161,13 +137,6 @@ def generic_collected(result: Any, title: str = "result") -> list:
         else:
             scalars.append([k, _fmt(v)])
     return [(title, ["field", "value"], scalars), *parts]
-
-
-def generic_tables(result: Any, title: str = "result") -> str:
-    """HTML of :func:`generic_collected`."""
-    if not isinstance(result, dict):
-        return f"<pre>{esc(json.dumps(result, indent=2, ensure_ascii=False))}</pre>"
-    return items_html(generic_collected(result, title))
 
 
 def _fmt(v: Any) -> str:
@@ -205,45 +174,20 @@ class Plot:
 
 
 def plot_items(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[Plot]:
-    """The plots of a run: the PNGs the command wrote, then the plots drawn from its result."""
-    from geobias.report.plots import plot_bars
+    """The plots of a run: the PNGs the command wrote, then the figure its result type's registered
+    renderer draws (:mod:`geobias.report.draw`; none when it has no figure or nothing to draw)."""
+    from geobias.commands import get
+    from geobias.report.draw import figure_title, make_figure
 
     out = [Plot(name, png=(artifacts_dir / name).read_bytes()) for name in artifacts if name.endswith(".png")]
     try:
-        if kind == "mweat" and result.get("per_word"):
-            top = sorted(result["per_word"], key=lambda p: -(p.get("bias") or 0))[:25]
-            labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
-            colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
-            out.append(Plot("per-pair bias bars", figure=plot_bars(
-                labels, [p["bias"] for p in top],
-                "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
-                "bias", colours)))
-        elif kind == "weat" and result.get("per_word"):
-            words = sorted(result["per_word"], key=lambda w: -(w.get("s") or 0))
-            colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
-            out.append(Plot("per-word association bars", figure=plot_bars(
-                [w["word"] for w in words], [w["s"] for w in words],
-                "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)))
-        elif kind == "evaluate" and evaluation_table(result):
-            table = evaluation_table(result)
-            methods = list(table)
-            stats = [table[m].get("mweat_statistic") for m in methods]
-            if any(s is not None for s in stats):
-                out.append(Plot("per-method MWEAT bars", figure=plot_bars(
-                    methods, [s or 0.0 for s in stats], "MWEAT statistic per method", "MWEAT statistic")))
-        elif kind == "probe-malor" and result.get("per_occupation"):
-            occ = sorted(result["per_occupation"], key=lambda o: -abs(o["log2_ratio"]))[:25]
-            out.append(Plot("per-occupation bars", figure=plot_bars(
-                [o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
-                "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")))
-    except (KeyError, TypeError, ValueError):
-        pass
+        obj = get(kind).load_result(result)
+    except (GeobiasError, KeyError, TypeError, ValueError):  # a record from an older version: its PNGs only
+        return out
+    fig = make_figure(obj)
+    if fig is not None:
+        out.append(Plot(figure_title(obj), figure=fig))
     return out
-
-
-def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
-    """Inline ``<img>`` tags of :func:`plot_items`."""
-    return [p.img() for p in plot_items(kind, result, artifacts_dir, artifacts)]
 
 
 # ----------------------------------------------------------------------------- a run's view and downloads
@@ -280,6 +224,23 @@ def table_csv(table: RunTable) -> str:
     return buf.getvalue()
 
 
+def report_links(job: dict[str, Any]) -> list[str]:
+    """Links to the files of the report folders the job's command declares (``Output(kind="report")``):
+    its ``index.html`` as a page, the other files as downloads."""
+    from geobias.commands import get
+
+    jid = esc(job["id"])
+    links = []
+    for o in get(job["kind"]).outputs:
+        if o.kind != "report" or not o.in_service:
+            continue
+        for name in o.files:
+            href = f"/jobs/{jid}/outputs/{esc(o.path)}/{esc(name)}"
+            links.append(f"<a href='{href}'>{esc(o.title or o.path)} (HTML)</a>" if name == "index.html"
+                         else f"<a download href='{href}'>{esc(name)}</a>")
+    return links
+
+
 def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     """The body of a finished job's view: downloads, its tables and plots (the report's parts)."""
     jid = esc(job["id"])
@@ -290,11 +251,11 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     tables = [RunTable(*x) for x in items if isinstance(x, tuple)]
     env = job.get("result") or {}
     plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
-    links = [f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
-    if job["kind"] == "atlas":
-        links = [f"<a href='/jobs/{jid}/atlas/index.html'>the atlas report (HTML)</a>",
-                 f"<a download href='/jobs/{jid}/atlas/atlas.parquet'>atlas.parquet</a>", *links]
-    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>CSV: {esc(t.caption or f'table {i + 1}')}</a>"
+    links = [*report_links(job),
+             f"<a download href='/jobs/{jid}/data.csv'>CSV (data: one row per estimate)</a>",
+             f"<a download href='/jobs/{jid}/data.parquet'>Parquet (data)</a>",
+             f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
+    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>table as shown: {esc(t.caption or f'table {i + 1}')}</a>"
               for i, t in enumerate(tables)]
     for i, p in enumerate(plots):
         links.append(f"<a download href='/jobs/{jid}/plots/{i}.png'>PNG: {esc(p.title)}</a>")
@@ -304,6 +265,31 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     if plots:
         parts += ["<h2>Plots</h2>", *(p.img() for p in plots)]
     return "".join(parts)
+
+
+#: The rendered view of a finished job, kept in its folder (a finished job never changes).
+VIEW_CACHE = "view.html"
+
+
+def cached_result_view(job: dict[str, Any], job_dir: Path) -> str:
+    """:func:`result_view` of a ``done`` job, rendered once and kept in ``job_dir/view.html``
+    (the runner renders it when the job ends; a page request reads it). Other states render afresh."""
+    cache = job_dir / VIEW_CACHE
+    if job["state"] != "done":
+        return result_view(job, job_dir / "artifacts")
+    try:
+        return cache.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    text = result_view(job, job_dir / "artifacts")
+    from geobias.io.atomic import atomic_write
+
+    try:
+        with atomic_write(cache, mode="w", what="the job's view") as f:
+            f.write(text)
+    except GeobiasError:
+        pass  # a read-only data directory: the view is rendered on each request
+    return text
 
 
 # ----------------------------------------------------------------------------- pages

@@ -165,7 +165,7 @@ def test_mweat_oov_never_silent(tiny):
     assert d["dropped_pairs"][0] == ["reine", "m1", "queen"]
     with pytest.raises(InputError, match="100% of the occupation pairs"):
         mweat(tiny, WordQuery.two_form([("zz", "qq")], ["he"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
-    with pytest.raises(InputError, match="100% of A \(male words\)"):
+    with pytest.raises(InputError, match=r"100% of A \(male words\)"):
         mweat(tiny, WordQuery.two_form(OCC, ["lui"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
     with pytest.raises(InputError, match="empty"):
         mweat(tiny, WordQuery.two_form([], ["he"], ["she"]))

@@ -60,7 +60,7 @@ def view(request: Request, job_id: str) -> HTMLResponse:
 
     jobs = http.jobs(request)
     job = jobs.get(http.job_id(job_id))
-    return _html(pages.result_view(job, jobs.job_dir(job["id"]) / "artifacts"))
+    return _html(pages.cached_result_view(job, jobs.job_dir(job["id"])))
 
 
 @router.get("/jobs/{job_id}/envelope.json")
@@ -70,6 +70,33 @@ def envelope(request: Request, job_id: str) -> Response:
     body = json.dumps(job["result"], ensure_ascii=False, indent=2)
     return Response(body, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{job["command"].replace(" ", "-")}-{job["id"]}.json"'})
+
+
+@router.get("/jobs/{job_id}/data.{fmt}")
+def data(request: Request, job_id: str, fmt: str) -> Response:
+    """A finished job's result as data: one row per estimate, every number in full, as ``csv`` or
+    ``parquet`` (what ``geobias CMD --csv`` / ``--parquet`` write)."""
+    import io
+    import tempfile
+    from pathlib import Path
+
+    from geobias.errors import ParameterError
+    from geobias.report.tidy import write_csv, write_parquet
+
+    if fmt not in ("csv", "parquet"):
+        raise ParameterError(f"data format must be csv or parquet; got {fmt!r}", "fmt")
+    job = _done(request, job_id)
+    name = f'{job["command"].replace(" ", "-")}-{job["id"]}.{fmt}'
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if fmt == "csv":
+        buf = io.StringIO()
+        write_csv(buf, job["result"])
+        return Response(buf.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "data.parquet"
+        write_parquet(path, job["result"])
+        body = path.read_bytes()
+    return Response(body, media_type="application/vnd.apache.parquet", headers=headers)
 
 
 @router.get("/jobs/{job_id}/tables/{index}.csv")
@@ -108,25 +135,30 @@ def plot(request: Request, job_id: str, index: int, fmt: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{job["id"]}-plot-{index}.{fmt}"'})
 
 
-ATLAS_FILES = {"index.html": "text/html; charset=utf-8", "atlas.json": "application/json",
-               "atlas.parquet": "application/vnd.apache.parquet"}
+@router.get("/jobs/{job_id}/outputs/{folder}/{name}")
+def output_file(request: Request, job_id: str, folder: str, name: str) -> Response:
+    """A file of a finished job's report folder, as its command declares it (``Output(kind="report")``):
+    ``index.html`` as a page (self-contained: styles and images inline), any other as a download."""
+    import mimetypes
 
+    from geobias.commands import get
 
-@router.get("/jobs/{job_id}/atlas/{name}")
-def atlas_file(request: Request, job_id: str, name: str) -> Response:
-    """A finished ``atlas`` job's report: ``index.html`` (self-contained: styles and images
-    inline), ``atlas.json`` or ``atlas.parquet``."""
-    from geobias.report.atlas import job_report
-
-    if name not in ATLAS_FILES:
-        raise JobNotFound(f"an atlas report has {', '.join(ATLAS_FILES)}; no {name!r}")
     job = _done(request, job_id)
-    page = job_report(http.jobs(request).job_dir(job["id"])) if job["kind"] == "atlas" else None
-    if page is None:
-        raise JobNotFound(f"job {job['id']} ({job['command']}) has no atlas report")
+    output = get(job["kind"]).output(folder)
+    if output is None:
+        raise JobNotFound(f"job {job['id']} ({job['command']}) has no report {folder!r}")
+    if name not in output.files:
+        raise JobNotFound(f"the report {folder!r} has {', '.join(output.files)}; no {name!r}")
+    path = http.jobs(request).job_dir(job["id"]) / "artifacts" / folder / name
+    if not path.is_file():
+        raise JobNotFound(f"job {job['id']} left no {folder}/{name}")
+    media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if name.endswith(".parquet"):
+        media = "application/vnd.apache.parquet"
     headers = dict(http.PAGE_HEADERS) if name == "index.html" else {
         "Content-Disposition": f'attachment; filename="{job["id"]}-{name}"'}
-    return Response((page.parent / name).read_bytes(), media_type=ATLAS_FILES[name], headers=headers)
+    return Response(path.read_bytes(), media_type=media + ("; charset=utf-8" if media.startswith("text/") else ""),
+                    headers=headers)
 
 
 @router.get("/compare", response_class=HTMLResponse, include_in_schema=False)
@@ -139,7 +171,7 @@ def compare(request: Request, a: str | None = None, b: str | None = None) -> HTM
     jb = jobs.get(http.job_id(b)) if b else None
     views = None
     if ja is not None and jb is not None:
-        views = tuple(pages.result_view(j, jobs.job_dir(j["id"]) / "artifacts") for j in (ja, jb))
+        views = tuple(pages.cached_result_view(j, jobs.job_dir(j["id"])) for j in (ja, jb))
     return _html(webapp.compare(jobs.list(200), ja, jb, views))
 
 
