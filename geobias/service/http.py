@@ -11,6 +11,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from geobias.errors import GeobiasError, ParameterError
+from geobias.service.limits import inline_defs  # noqa: F401  (the routes' body_schema; re-exported)
 
 # The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
 PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
@@ -315,7 +316,7 @@ async def json_body(request: Request, model=None) -> dict[str, Any]:
     ParameterError
         Not JSON, not an object, nested too deeply, or above a size cap (HTTP 422).
     """
-    from geobias.service.limits import MAX_DEPTH, check_body
+    from geobias.service.limits import MAX_DEPTH, check_body  # noqa: I001
 
     raw = await request.body()
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -338,23 +339,6 @@ def body_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``openapi_extra`` documenting a JSON body with ``schema`` (routes that validate it themselves);
     the schema's own ``$defs`` are inlined, since the document has no place for them."""
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": inline_defs(schema)}}}}
-
-
-def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with every ``{"$ref": "#/$defs/X"}`` replaced by the definition (no recursion in ours)."""
-    defs = schema.get("$defs", {})
-
-    def walk(node):
-        if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/$defs/"):
-                return walk(defs[ref.split("/")[-1]])
-            return {k: walk(v) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v) for v in node]
-        return node
-
-    return walk(schema)
 
 
 def job_id(value: str) -> str:

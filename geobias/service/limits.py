@@ -238,9 +238,25 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
 
 
 def inline_params_schema(cmd) -> dict:
-    from geobias.service.http import inline_defs
-
     return inline_defs(cmd.params.model_json_schema(mode="validation"))
+
+
+def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every ``{"$ref": "#/$defs/X"}`` replaced by the definition (no recursion in ours)."""
+    defs = schema.get("$defs", {})
+
+    def walk(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(defs[ref.split("/")[-1]])
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
 
 
 def _enrich_parameter(param: dict, lang_pattern: str, formats) -> None:
@@ -338,4 +354,4 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
                 alt.setdefault("maxLength", config.max_words * 100)
 
 
-__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "check_body", "enrich_openapi", "word_set_keys"]
+__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "check_body", "enrich_openapi", "inline_defs", "word_set_keys"]
