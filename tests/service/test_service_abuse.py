@@ -304,3 +304,15 @@ def test_sigterm_stops_a_busy_server_and_its_job_runs_again(tmp_path, mode):
 def test_405_lists_every_method_of_the_path(app_client, method, path, allow):
     resp = app_client.request(method, path)
     assert resp.status_code == 405 and resp.headers["allow"] == allow
+
+
+def test_serve_with_any_host_and_no_token_does_not_start(tmp_path):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "GEOBIAS_TOKEN"}
+    r = subprocess.run([sys.executable, "-c", "from geobias.cli import main; main()", "serve", "--allowed-host", "*",
+                        "--port", "1", "--vectors-dir", str(tmp_path / "v"), "--data-dir", str(tmp_path / "d")],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "--allowed-host '*'" in r.stderr and "--token" in r.stderr
