@@ -20,6 +20,7 @@ caps are the same numbers, enforced before anything that could be slower than li
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import Any
 
@@ -216,7 +217,7 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
     for path, ops in schema.get("paths", {}).items():
         for method, op in ops.items():
             for param in op.get("parameters", []):
-                _enrich_parameter(param, lang_pattern, UPLOAD_FORMATS)
+                _enrich_parameter(param, lang_pattern, UPLOAD_FORMATS, path)
             cmd = by_kind.get(path.strip("/")) if method == "post" else None
             body = (op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema"))
             if cmd is not None and body is not None:
@@ -259,15 +260,17 @@ def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 
-def _enrich_parameter(param: dict, lang_pattern: str, formats) -> None:
+def _enrich_parameter(param: dict, lang_pattern: str, formats, path: str = "") -> None:
     name, where = param.get("name"), param.get("in")
     sch = param.setdefault("schema", {})
     if name == "job_id":
         sch.update(pattern=r"^[0-9a-f]{16}$")
     elif name == "name" and where in ("path", "query"):
         sch.update(pattern=NAME_PATTERN, minLength=1, maxLength=64)
-    elif name == "fmt":
+    elif name == "fmt" and "/plots/" in path:
         sch.update(enum=["png", "svg"])
+    elif name == "fmt" and "/data." in path:
+        sch.update(enum=["csv", "parquet"])
     elif name == "index":
         sch.update(minimum=0)
     elif name == "lang" and where == "query":
@@ -290,10 +293,11 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
     rules = _rules(cmd, props)
     if rules:
         body["allOf"] = [*body.get("allOf", []), *rules]
+    outputs = {getattr(o, "field", o) for o in cmd.outputs}  # names, or declarations naming their field
     for name in list(props):
         info = fields.get(name)
         node = props[name]
-        if name in cmd.outputs:
+        if name in outputs:
             del props[name]  # the service chooses where outputs go: never a request's field
             if name in body.get("required", []):
                 body["required"].remove(name)
@@ -323,6 +327,13 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             identical = cmd.name in ("align", "mitigate") and name == "dictionary"
             _constrain(node, pattern=r"^\s*identical\s*$|" + lines if identical else lines,
                        maxLength=config.max_words * 100)
+        elif name in ("model", "compare"):  # a registry name, or a hub id 'org/name' (a local folder by its name)
+            from geobias.models import REGISTRY
+
+            hub = r"[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-])*"
+            pattern = "^(?:" + "|".join(re.escape(n) for n in REGISTRY) + ")$|^" + hub + "/" + hub + "$"
+            for alt in _non_null(node):
+                (alt["items"] if alt.get("type") == "array" and "items" in alt else alt).update(pattern=pattern)
         elif name in _STORE_FIELDS:
             _constrain(node, pattern=NAME_PATTERN, minLength=1, maxLength=64)
         elif name in _LANG_FIELDS:
