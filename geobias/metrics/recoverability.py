@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -158,7 +159,7 @@ def recovery_scores(
     order = np.argsort(bias)
     biased = np.concatenate([order[-n_biased:], order[:n_biased]])
     labels = bias[biased] > 0
-    clusters = KMeans(n_clusters=2, n_init=10, random_state=seed).fit_predict(x[biased])
+    clusters = KMeans(n_clusters=2, n_init=10, random_state=legacy_seed(seed)).fit_predict(x[biased])
     agree = float(np.mean((clusters == 1) == labels))
     cluster_acc = max(agree, 1.0 - agree)
 
