@@ -290,6 +290,10 @@ REPRODUCTIONS = {
                      "geobias seat --lang LANG --encoder ENCODER --test TEST (scripts/reproduce.py seat)", func=_seat),
         Reproduction("recoverability-en", "recoverability", lambda s: {"lang": "en", "methods": "hard-debias,leace,inlp"},
                      ("en-w2v-gnews",), False, "geobias recoverability --lang en --methods hard-debias,leace,inlp"),
+        Reproduction("recoverability-en-geobias", "recoverability", lambda s: {
+                         "lang": "en", "methods": "hard-debias,leace,inlp", "protocol": "geobias"},
+                     ("en-w2v-gnews",), False,
+                     "geobias recoverability --lang en --methods hard-debias,leace,inlp --protocol geobias"),
         Reproduction("recoverability-fr", "recoverability", lambda s: {
                          "lang": "fr", "methods": "leace,leace-keep-grammar,inlp,inlp-keep-grammar,shift-ori"},
                      ("fr-spacy-md",), False, "geobias recoverability --lang fr --methods "

@@ -32,6 +32,9 @@ from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
 
+__all__ = ["SEAT_FILE_SETS", "SeatResult", "SeatTemplates", "SeatTestFile", "noun_genders", "parse_seat_test",
+           "read_seat_test", "read_templates", "seat", "seat_sentences", "sentences_for"]
+
 
 @dataclass(frozen=True)
 class SeatTemplates:
@@ -130,6 +133,14 @@ class SeatResult(Result):
     seed : int or None
     examples : list of str
         The first sentences of X, for the reader.
+    source : str or None
+        The SEAT test file the sentences came from (``None``: our templates).
+    categories : dict or None
+        A test file's category names ``{"X": "MaleNames", "Y": ..., "A": ..., "B": ...}``
+        (its ``targ1``, ``targ2``, ``attr1``, ``attr2``).
+    more_tests : list of SeatResult
+        With several test files: the results of the second and later files (this object is the
+        first's), in the order given.
     """
 
     test: str
@@ -145,6 +156,9 @@ class SeatResult(Result):
     exact: bool
     seed: int | None
     examples: list = field(default_factory=list)
+    source: str | None = None
+    categories: dict | None = None
+    more_tests: list[SeatResult] = field(default_factory=list)
 
 
 def seat(
@@ -219,4 +233,153 @@ def seat(
                              and templates.by_gender[genders[w]]),
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
+    )
+
+
+#: The four sets of a SEAT test file, in WEAT's order X, Y, A, B.
+SEAT_FILE_SETS = ("targ1", "targ2", "attr1", "attr2")
+
+
+@dataclass(frozen=True)
+class SeatTestFile(Result):
+    """A SEAT test as May et al. publish them (sent-bias ``tests/*.jsonl``): one JSON object with
+    ``targ1``, ``targ2``, ``attr1``, ``attr2``, each ``{"category": str, "examples": [sentence, ...]}``.
+
+    Attributes
+    ----------
+    name : str
+        The test's name: the file name without its extension (``sent-weat6``).
+    source : str
+        Where it was read.
+    categories : dict
+        ``{"X", "Y", "A", "B"}`` → the sets' ``category``.
+    sets : tuple of list of str
+        The sentences of X (``targ1``), Y, A, B, in the file's order.
+    """
+
+    name: str
+    source: str
+    categories: dict
+    sets: tuple
+
+
+def parse_seat_test(text: str, *, name: str, source: str) -> SeatTestFile:
+    """A SEAT test from the text of its JSON file (see :class:`SeatTestFile`).
+
+    Raises
+    ------
+    InputError
+        One line naming ``source`` and the problem: not JSON, not the four sets, a set without a
+        category or examples, an empty set, a sentence that is not a non-empty string, a
+        sentence twice in a set or in two sets.
+
+    Examples
+    --------
+    >>> t = parse_seat_test('{"targ1": {"category": "M", "examples": ["He is here."]}, '
+    ...                     '"targ2": {"category": "F", "examples": ["She is here."]}, '
+    ...                     '"attr1": {"category": "C", "examples": ["Work."]}, '
+    ...                     '"attr2": {"category": "H", "examples": ["Home."]}}', name="t", source="t.jsonl")
+    >>> t.categories["X"], t.sets[2]
+    ('M', ['Work.'])
+    """
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(f"{source}: not a SEAT test file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or set(data) != set(SEAT_FILE_SETS):
+        keys = sorted(data) if isinstance(data, dict) else type(data).__name__
+        raise InputError(f"{source}: not a SEAT test file (a JSON object with exactly {', '.join(SEAT_FILE_SETS)}; "
+                         f"found {keys})")
+    categories, sets, seen = {}, [], {}
+    for key, role in zip(SEAT_FILE_SETS, ("X", "Y", "A", "B"), strict=True):
+        part = data[key]
+        if not isinstance(part, dict) or not isinstance(part.get("category"), str) or "examples" not in part:
+            raise InputError(f"{source}: {key} needs a 'category' (text) and 'examples' (a list of sentences)")
+        examples = part["examples"]
+        if not isinstance(examples, list) or not examples:
+            raise InputError(f"{source}: {key} ({part['category']}) has no sentences")
+        for s in examples:
+            if not isinstance(s, str) or not s.strip():
+                raise InputError(f"{source}: {key} ({part['category']}) has an empty or non-text sentence: {s!r}")
+            if s in seen:
+                where = "twice in " + key if seen[s] == key else f"in {seen[s]} and {key}"
+                raise InputError(f"{source}: the sentence {s!r} is {where} (sentences must be distinct)")
+            seen[s] = key
+        categories[role] = part["category"]
+        sets.append(list(examples))
+    return SeatTestFile(name=name, source=source, categories=categories, sets=tuple(sets))
+
+
+def read_seat_test(path) -> SeatTestFile:
+    """:func:`parse_seat_test` of a file (its name without extension names the test).
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, or as :func:`parse_seat_test`.
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the SEAT test file ({type(exc).__name__}: {exc})") from None
+    name = path.name.split(".")[0] or path.name
+    return parse_seat_test(text, name=name, source=str(path))
+
+
+def seat_sentences(
+    encode: Callable[[list[str]], np.ndarray],
+    test: SeatTestFile,
+    *,
+    lang: str = "en",
+    encoder_name: str = "",
+    n_permutations: int = 10_000,
+    seed: int | None = 0,
+) -> SeatResult:
+    """SEAT on the sentences of a published test file (May et al.'s ``sent-weat6.jsonl``...),
+    as sent-bias's ``weat.py`` computes it: each sentence encoded once, WEAT's statistic, effect
+    size (ddof 1) and one-sided permutation p over the sentence vectors (exact when the
+    partitions are at most ``n_permutations``).
+
+    Parameters
+    ----------
+    encode : callable
+        Sentences → vectors, shape (n, dim).
+    test : SeatTestFile
+        From :func:`read_seat_test` or :func:`parse_seat_test`.
+    lang : str, default "en"
+        Recorded in the result.
+    n_permutations : int, default 10_000
+    seed : int or None, default 0
+
+    Returns
+    -------
+    SeatResult
+        ``test`` is the file's name, ``categories`` its sets' categories.
+
+    References
+    ----------
+    May et al. (2019), §2 and their ``sentbias/weat.py`` (W4ngatang/sent-bias).
+
+    Examples
+    --------
+    >>> r = seat_sentences(enc, read_seat_test("sent-weat6.jsonl"))  # doctest: +SKIP
+    >>> r.categories["X"], r.effect_size  # doctest: +SKIP
+    """
+    from geobias.metrics import weat
+
+    every = [s for group in test.sets for s in group]
+    vectors = encode(every)
+    store = VectorStore(every, vectors, lang=lang)
+    r = weat(store, *test.sets, n_permutations=n_permutations, seed=seed, test=test.name)
+    return SeatResult(
+        test=test.name, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
+        effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
+        n_sentences={n: len(g) for n, g in zip(("X", "Y", "A", "B"), test.sets, strict=True)}, n_templates={},
+        n_gendered_words=0, n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
+        seed=r.permutation.seed, examples=list(test.sets[0][:4]), source=test.source, categories=dict(test.categories),
     )

@@ -82,7 +82,7 @@ def _close(a, b, path="") -> None:
 #: GEOBIAS_ALL_REPRODUCTIONS=1 (`make check-reproductions`), so that CI stays well inside its limit.
 QUICK = ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours", "seat", "metrics-fr",
          "evaluate-es", "use-m3", "use-m3-space"]
-LONG = ["erasure-en", "erasure-fr", "recoverability-en", "recoverability-fr", "recoverability-fr-bilingual", "sentiment",
+LONG = ["erasure-en", "erasure-fr", "recoverability-en", "recoverability-en-geobias", "recoverability-fr", "recoverability-fr-bilingual", "sentiment",
         "atlas"]
 
 
