@@ -62,10 +62,17 @@ class SeatParams(WeatQuery):
             raise ParameterError("give tests (SEAT files) or a built-in test or your own sets, not both", "tests")
         if self.tests is not None and not self.tests:
             raise ParameterError("no SEAT test file given", "tests")
+        if self.tests is not None:
+            self.test_files()  # a file that is not the format fails here: before a job is queued
         return self
 
     def test_files(self) -> list:
-        """The :class:`~geobias.metrics.seat.SeatTestFile` of each ``tests`` entry, in order."""
+        """The :class:`~geobias.metrics.seat.SeatTestFile` of each ``tests`` entry, in order.
+
+        Raises
+        ------
+        InputError
+            A file that cannot be read or is not a SEAT test (one line naming it)."""
         from geobias.commands._fields import Inline
         from geobias.metrics.seat import parse_seat_test, read_seat_test
 

@@ -86,3 +86,130 @@ def test_the_command_on_the_multilingual_encoder(capsys):
         main(["seat", "--lang", "es", "--targets-x", "a,b"])
     _, err = capsys.readouterr()
     assert info.value.code == 2 and "give all four sets" in err and err.count("\n") == 1
+
+
+# -- May et al.'s test files (a file we write in their format; theirs are CC BY-NC) ------------------
+
+OWN_TEST = {
+    "targ1": {"category": "Flowers", "examples": ["This is a rose.", "That is a tulip.", "Here is a daisy."]},
+    "targ2": {"category": "Insects", "examples": ["This is a wasp.", "That is a flea.", "Here is a moth."]},
+    "attr1": {"category": "Pleasant", "examples": ["This is love.", "That is peace.", "Here is joy.", "It is a gift."]},
+    "attr2": {"category": "Unpleasant", "examples": ["This is abuse.", "That is filth.", "Here is grief."]},
+}
+
+
+def _hash_encoder(dim: int = 16):
+    """A deterministic stand-in encoder: each sentence's vector from a hash of its text."""
+    import hashlib
+
+    def encode(sentences):
+        out = []
+        for s in sentences:
+            seed = int.from_bytes(hashlib.sha256(s.encode()).digest()[:8], "little")
+            out.append(np.random.default_rng(seed).standard_normal(dim))
+        return np.array(out)
+
+    return encode
+
+
+def test_a_seat_file_is_read_and_scored_as_weat_over_its_sentences(tmp_path):
+    import json
+
+    from geobias.metrics import weat
+    from geobias.metrics.seat import read_seat_test, seat_sentences
+    from geobias.store import VectorStore
+
+    path = tmp_path / "own-test.jsonl"
+    path.write_text(json.dumps(OWN_TEST), encoding="utf-8")
+    t = read_seat_test(path)
+    assert t.name == "own-test" and t.categories == {"X": "Flowers", "Y": "Insects", "A": "Pleasant",
+                                                     "B": "Unpleasant"}
+    assert t.sets[3] == OWN_TEST["attr2"]["examples"]
+    enc = _hash_encoder()
+    r = seat_sentences(enc, t, encoder_name="hash", n_permutations=1000, seed=0)
+    every = [s for g in t.sets for s in g]
+    w = weat(VectorStore(every, enc(every)), *t.sets, n_permutations=1000, seed=0)
+    assert r.test == "own-test" and r.source == str(path) and r.categories["B"] == "Unpleasant"
+    assert r.statistic == pytest.approx(w.statistic, abs=1e-12) and r.effect_size == pytest.approx(w.effect_size)
+    assert r.p_value == pytest.approx(w.p_value) and r.exact and r.n_permutations == 20  # C(6, 3) partitions
+    assert r.n_sentences == {"X": 3, "Y": 3, "A": 4, "B": 3} and r.n_templates == {}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{not json", "not JSON"),
+    ('{"targ1": {}, "targ2": {}}', "exactly targ1, targ2, attr1, attr2"),
+    ('[1, 2]', "found list"),
+])
+def test_a_file_that_is_not_the_format_is_named_with_its_problem(tmp_path, text, message):
+    from geobias.metrics.seat import read_seat_test
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message) as info:
+        read_seat_test(path)
+    assert str(info.value).startswith(f"{path}: ") and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d["attr1"].update(examples=[]), r"attr1 \(Pleasant\) has no sentences"),
+    (lambda d: d["targ1"]["examples"].append("This is a rose."), "'This is a rose.' is twice in targ1"),
+    (lambda d: d["attr2"]["examples"].append("This is love."), "'This is love.' is in attr1 and attr2"),
+    (lambda d: d["targ2"].pop("category"), "targ2 needs a 'category'"),
+    (lambda d: d["targ2"]["examples"].append(""), "empty or non-text sentence"),
+])
+def test_empty_sets_and_duplicate_sentences_are_refused(edit, message):
+    import copy
+
+    from geobias.metrics.seat import parse_seat_test
+
+    data = copy.deepcopy(OWN_TEST)
+    edit(data)
+    import json
+
+    with pytest.raises(InputError, match=message):
+        parse_seat_test(json.dumps(data), name="t", source="t.jsonl")
+
+
+def test_the_command_takes_files_on_the_cli_and_text_in_the_service(tmp_path, capsys, monkeypatch):
+    import json
+
+    from geobias.cli import main
+    from geobias.commands import execute, validate
+
+    good = tmp_path / "own.jsonl"
+    good.write_text(json.dumps(OWN_TEST), encoding="utf-8")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**OWN_TEST, "attr1": {"category": "P", "examples": []}}), encoding="utf-8")
+    # a bad file: one line naming it, exit 1, before any encoder loads
+    with pytest.raises(SystemExit) as info:
+        main(["seat", "--tests", f"{good},{bad}", "--encoder", "no-such-encoder"])
+    _, err = capsys.readouterr()
+    assert info.value.code == 1 and err.count("\n") == 1 and str(bad) in err and "has no sentences" in err
+    # the service takes the file's text, and names it in its message
+    p = validate("seat", {"tests": {"text": json.dumps(OWN_TEST)}, "encoder": "x"}, front="service")
+    assert p.test_files()[0].categories["X"] == "Flowers"
+    with pytest.raises(InputError, match="^tests: not a SEAT test file"):
+        validate("seat", {"tests": "nope", "encoder": "x"}, front="service")
+    # ... and a job with a bad file is refused with a 400 before it is queued
+    from starlette.testclient import TestClient
+
+    from geobias.service import ServiceConfig, create_app
+
+    (tmp_path / "v").mkdir()
+    app = create_app(ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d"))
+    client = TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False)
+    text = json.dumps({**OWN_TEST, "targ2": {"category": "I", "examples": ["This is a rose."]}})
+    answer = client.post("/jobs", json={"kind": "seat", "params": {"tests": text, "encoder": "minilm-l6"}})
+    assert answer.status_code == 400 and "'This is a rose.' is in targ1 and targ2" in answer.json()["error"]["message"]
+    with pytest.raises(InputError, match="not both"):
+        validate("seat", {"tests": str(good), "test": "math-arts", "lang": "en"})
+    # several files: the first's result, the others in more_tests, each named by its file
+    import geobias.contextual.sentence_encoders as se
+
+    monkeypatch.setattr(se, "sentence_encoder", lambda *a, **k: _hash_encoder())
+    second = tmp_path / "second.jsonl"
+    second.write_text(json.dumps({**OWN_TEST, "targ1": {"category": "Roses", "examples": ["A rose.", "Two roses.",
+                                                                                           "Red roses."]}}))
+    r, _ = execute("seat", {"tests": f"{good},{second}", "encoder": "hash", "permutations": 100})
+    assert r.test == "own" and [t.test for t in r.more_tests] == ["second"]
+    assert r.more_tests[0].categories["X"] == "Roses"
