@@ -76,7 +76,7 @@ def main(repo: Path) -> None:
         X = np.array([wv[w2i[w]] for w in male + female])
         y_true = [1] * n + [0] * n
         pred = KMeans(n_clusters=2, random_state=1, n_init=10).fit(X).predict(X)
-        correct = [1 if a == b else 0 for a, b in zip(y_true, pred)]
+        correct = [1 if a == b else 0 for a, b in zip(y_true, pred, strict=True)]
         cluster = max(sum(correct) / len(correct), 1 - sum(correct) / len(correct))
 
         def vec(w, wv=wv):
@@ -93,7 +93,7 @@ def main(repo: Path) -> None:
 
         limited = np.array([wv[w2i[w]] for w in vocab])
         shares = []
-        for i, w in enumerate(vocab):
+        for i in range(len(vocab)):
             sims = limited @ limited[i]
             sims[i] = -np.inf
             top = np.argsort(-sims, kind="stable")[:size["k"]]

@@ -60,7 +60,7 @@ def main() -> None:
     q = inputs["queries"]["career-family"]
     A = ["he", "no-such-word", "man", "boy", "father"]
     lost = Query([A, q["B"]], [q["X"] + q["Y"]], ["A", "B"], ["T"])
-    aligned = Query([[a for a in A if a != "no-such-word"], [b for a, b in zip(A, q["B"]) if a != "no-such-word"]],
+    aligned = Query([[a for a in A if a != "no-such-word"], [b for a, b in zip(A, q["B"], strict=True) if a != "no-such-word"]],
                     [q["X"] + q["Y"]], ["A", "B"], ["T"])
     out["ripa-lost-word"] = {
         "A": A, "B": q["B"],
