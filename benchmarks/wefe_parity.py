@@ -38,6 +38,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from geobias.query import WordQuery
+
 TOLERANCE = 1e-6
 
 
@@ -116,18 +118,18 @@ def ours(store, X, Y, A, B, permutations: int) -> dict[str, float]:
     from geobias.metrics.rnsb import rnsb
 
     T = list(dict.fromkeys([*X, *Y]))
-    w = weat(store, X, Y, A, B, n_permutations=permutations, seed=0)
+    w = weat(store, WordQuery(X, Y, A, B), n_permutations=permutations, seed=0)
     res = {
         "WEAT statistic": w.statistic,
         "WEAT effect size": w.effect_size_ddof0,
-        "RND": rnd(store, T, None, A, B).rnd_mean,
-        "RNSB": rnsb(store, X, Y, A, B, seed=0).rnsb,
-        "ECT": ect(store, T, None, A, B).ect,
-        "MAC": mac(store, X, Y, A, B).mac,
+        "RND": rnd(store, WordQuery(T, None, A, B)).rnd_mean,
+        "RNSB": rnsb(store, WordQuery(X, Y, A, B), seed=0).rnsb,
+        "ECT": ect(store, WordQuery(T, None, A, B)).ect,
+        "MAC": mac(store, WordQuery(X, Y, A, B)).mac,
     }
     if len(A) == len(B):
-        res["RIPA"] = float(np.mean([ripa(store, T, [(a, b)], unit=True).mean for a, b in zip(A, B, strict=True)]))
-        res["RIPA (ours: first PC of all pairs)"] = ripa(store, T, list(zip(A, B, strict=True)), unit=True).mean
+        res["RIPA"] = float(np.mean([ripa(store, WordQuery.with_pairs(T, [(a, b)]), unit=True).mean for a, b in zip(A, B, strict=True)]))
+        res["RIPA (ours: first PC of all pairs)"] = ripa(store, WordQuery.with_pairs(T, list(zip(A, B, strict=True))), unit=True).mean
     res["WEAT p (right-sided)"] = w.p_value
     return res
 

@@ -17,7 +17,7 @@ lists) and a ``variant``:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BeforeValidator, Field, model_validator
 
@@ -25,14 +25,19 @@ from geobias.choices import Alternative, MitigationMethod, OOVPolicy
 from geobias.commands._base import command
 from geobias.commands._fields import Lang, Seed, WordSet
 from geobias.commands._permutations import permutation_bar, plan_permutations
-from geobias.commands.static import PermutationParams, StoreParams, need_lang
+from geobias.commands._query import WordQueryParams, need_lang
+from geobias.commands.static import PermutationParams, StoreParams
 from geobias.errors import InputError, ParameterError
 
 Variant = Literal["grammatical", "english"]
 
 
-class QueryParams(StoreParams):
+class QueryParams(StoreParams, WordQueryParams):
     """The query of a catalogue metric: WEAT's four sets, a built-in test, or the language's defaults."""
+
+    KIND: ClassVar[str] = "query"
+    FULL: ClassVar[bool] = False
+    DEFAULT_TEST: ClassVar[str | None] = None
 
     test: str | None = Field(None, description="Built-in WEAT test (english variant): career-family, "
                                                "career-family-terms, math-arts, science-arts, math-arts-names, science-arts-names "
@@ -52,15 +57,7 @@ class QueryParams(StoreParams):
     oov: OOVPolicy = "ignore"
 
     @model_validator(mode="after")
-    def _query(self):
-        if (self.attributes_a is None) != (self.attributes_b is None):
-            missing = "attributes_b" if self.attributes_b is None else "attributes_a"
-            raise ParameterError("give both attributes_a and attributes_b, or neither", missing)
-        if self.targets_y is not None and self.targets_x is None:
-            raise ParameterError("targets_y needs targets_x", "targets_x")
-        own = [f for f in ("targets_x", "targets_y", "attributes_a", "attributes_b") if getattr(self, f) is not None]
-        if self.test is not None and own:
-            raise ParameterError(f"give test or your own sets ({own[0]} ...), not both", "test")
+    def _variant(self):
         if self.variant == "grammatical":
             if self.test is not None:
                 raise ParameterError("the built-in WEAT tests hold one-form words; the grammatical variant scores "
@@ -117,8 +114,12 @@ class QueryParams(StoreParams):
         words = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
         return words, None, a, b, variant, "occupations"
 
-    def load(self, progress, X, Y, A, B):
-        return self.store(progress, [*X, *(Y or []), *A, *B])
+    def word_query(self):
+        """The :class:`geobias.query.WordQuery` (its ``name`` the query's) and the variant that reads it."""
+        from geobias.query import WordQuery
+
+        X, Y, A, B, variant, name = self.query()
+        return WordQuery(X, Y, A, B, name=name, lost_vocabulary_threshold=self.lost_vocabulary_threshold), variant
 
 
 class RndParams(QueryParams, PermutationParams):
@@ -149,19 +150,20 @@ def rnd(p: RndParams, *, progress=None):
     """
     from geobias.metrics.rnd import rnd as rnd_metric
 
-    X, Y, A, B, variant, _ = p.query()
+    query, variant = p.word_query()
+    X, Y = query.X, query.Y
     draws = None
     if Y is not None:
         paired = variant == "grammatical"
         n_items = 2 * len(X) if paired else len(X) + len(Y)
         draws = plan_permutations(n_items, len(X), p.permutations, p.permutation_method, paired=paired,
                                   force=p.force)
-    store = p.load(progress, X, Y, A, B)
+    store = p.store(progress, query.words)
     if draws is None:
-        return rnd_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+        return rnd_metric(store, query, variant=variant, oov=p.oov)
     n_items = 2 * len(X) if variant == "grammatical" else len(X) + len(Y)
     with permutation_bar(progress, draws, n_items, len(X), variant == "grammatical") as advance:
-        return rnd_metric(store, X, Y, A, B, variant=variant, oov=p.oov, n_permutations=p.permutations,
+        return rnd_metric(store, query, variant=variant, oov=p.oov, n_permutations=p.permutations,
                           seed=p.seed, alternative=p.alternative, method=p.permutation_method, progress=advance)
 
 
@@ -181,9 +183,9 @@ def rnsb(p: RnsbParams, *, progress=None):
     """
     from geobias.metrics.rnsb import rnsb as rnsb_metric
 
-    X, Y, A, B, variant, _ = p.query()
-    store = p.load(progress, X, Y, A, B)
-    return rnsb_metric(store, X, Y, A, B, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
+    query, variant = p.word_query()
+    store = p.store(progress, query.words)
+    return rnsb_metric(store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
 
 
 @command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
@@ -194,9 +196,9 @@ def ect(p: QueryParams, *, progress=None):
     """
     from geobias.metrics.ect import ect as ect_metric
 
-    X, Y, A, B, variant, _ = p.query()
-    store = p.load(progress, X, Y, A, B)
-    return ect_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+    query, variant = p.word_query()
+    store = p.store(progress, query.words)
+    return ect_metric(store, query, variant=variant, oov=p.oov)
 
 
 @command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
@@ -207,9 +209,9 @@ def mac(p: QueryParams, *, progress=None):
     """
     from geobias.metrics.mac import mac as mac_metric
 
-    X, Y, A, B, variant, _ = p.query()
-    store = p.load(progress, X, Y, A, B)
-    return mac_metric(store, X, Y, A, B, variant=variant, oov=p.oov)
+    query, variant = p.word_query()
+    store = p.store(progress, query.words)
+    return mac_metric(store, query, variant=variant, oov=p.oov)
 
 
 def _comma_list(value: Any) -> Any:

@@ -112,15 +112,14 @@ def seat(p: SeatParams, *, progress=None):
     from geobias.metrics.seat import seat_sentences
 
     files = p.test_files() if p.tests is not None else None  # bad files fail before the encoder loads
-    sets = None if files is not None else p.sets()
+    query = None if files is not None else p.word_query()
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
     if files is not None:
         results = [seat_sentences(encode, t, lang=p.lang or "en", encoder_name=p.encoder,
                                   n_permutations=p.permutations, seed=p.seed) for t in files]
         return dataclasses.replace(results[0], more_tests=results[1:])
-    *words, test = sets
-    return run_seat(encode, tuple(words), lang=p.lang, encoder_name=p.encoder, test=test,
+    return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
                     n_permutations=p.permutations, seed=p.seed)
 
 

@@ -23,13 +23,10 @@ from geobias.commands._fields import (
 )
 from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
-    MIN_ATTRIBUTE_WORDS,
-    MIN_TARGET_WORDS,
     LostVocabularyThreshold,
-    check_lost_vocabulary,
-    lost_shares,
 )
 from geobias.commands._permutations import permutation_bar, permutation_work, plan_permutations
+from geobias.commands._query import WordQueryParams, need_lang
 from geobias.errors import InputError, ParameterError
 
 Oov = OOVPolicy
@@ -198,13 +195,6 @@ def store_name(store, given: str | None = None) -> str:
     return str(prov.get("source") or given or "this store")
 
 
-def need_lang(lang: str | None, what: str) -> str:
-    """``lang``, or an :class:`InputError` saying that the built-in ``what`` needs ``lang``."""
-    if lang is None:
-        raise InputError(f"pass `lang` to use the built-in {what} (or give your own words)")
-    return lang
-
-
 @command("mweat", MweatParams, quick=True, result="geobias.metrics.mweat.MweatResult")
 def mweat(p: MweatParams, *, progress=None):
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
@@ -212,6 +202,7 @@ def mweat(p: MweatParams, *, progress=None):
     Returns a :class:`geobias.metrics.MweatResult`.
     """
     from geobias.metrics import mweat as mweat_metric
+    from geobias.query import WordQuery
 
     occupations = p.occupations()
     male, female = p.attribute_sets()
@@ -219,25 +210,16 @@ def mweat(p: MweatParams, *, progress=None):
     # the budget is execute's (check_budget on `work()`); here only the exact-test limit
     draws = plan_permutations(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired,
                               force=True)
-    wanted = [w for o in occupations for w in (o.masculine, o.feminine)] + male + female
-    store = p.store(progress, wanted)
-    if p.oov == "ignore":
-        lost = sum(any(w not in store for w in (o.masculine, o.feminine)) for o in occupations)
-        counts = {"the occupation pairs (X and Y)": (lost, len(occupations)),
-                  **lost_shares({"A (male words)": male, "B (female words)": female}, store)}
-        check_lost_vocabulary(counts, p.lost_vocabulary_threshold, minimum={
-            "the occupation pairs (X and Y)": MIN_TARGET_WORDS, "A (male words)": MIN_ATTRIBUTE_WORDS,
-            "B (female words)": MIN_ATTRIBUTE_WORDS}, test="MWEAT", store=store_name(store, p.vectors),
-            unit={"the occupation pairs (X and Y)": "pairs"})
+    query = WordQuery.two_form(occupations, male, female, lost_vocabulary_threshold=p.lost_vocabulary_threshold)
+    store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
-        return mweat_metric(store, occupations, male, female, n_permutations=p.permutations, seed=p.seed,
+        return mweat_metric(store, query, n_permutations=p.permutations, seed=p.seed,
                             similarity=p.similarity, paired=p.paired, oov=p.oov, method=p.permutation_method,
                             progress=advance)
 
 
-class WeatQuery(Params):
-    """A WEAT-style query: a built-in test (``DEFAULT_TEST`` when none is named) or your own four
-    sets, all four or none (WEAT and SEAT share it)."""
+class WeatQuery(WordQueryParams):
+    """WEAT's and SEAT's query: a built-in test (``DEFAULT_TEST`` when none is named) or your own four sets."""
 
     DEFAULT_TEST: ClassVar[str] = "career-family"
     KIND: ClassVar[str] = "WEAT"
@@ -246,36 +228,10 @@ class WeatQuery(Params):
                                                "science-arts, math-arts-names, science-arts-names (May et al.'s "
                                                "7b, 8b) or flowers-insects (control); default career-family "
                                                "(WEAT) or career-family-terms (SEAT).")
-    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
-    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
-    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
-                                         description="Attribute set A.")
-    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
-                                         description="Attribute set B.")
-
-    _ROLES = ("targets_x", "targets_y", "attributes_a", "attributes_b")
-
-    @model_validator(mode="after")
-    def _sets(self):
-        given = [r for r in self._ROLES if getattr(self, r) is not None]
-        if given and len(given) != 4:
-            missing = [r for r in self._ROLES if getattr(self, r) is None]
-            raise ParameterError(f"give all four sets for your own {self.KIND}; missing {', '.join(missing)}",
-                                 missing[0])
-        if given and self.test is not None:
-            raise ParameterError("give test or your own sets (targets_x ...), not both", "test")
-        return self
 
     def sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
         """``(X, Y, A, B, test name)``."""
-        from geobias import wordlists
-
-        if self.targets_x is not None:
-            return (list(self.targets_x), list(self.targets_y), list(self.attributes_a), list(self.attributes_b),
-                    "custom")
-        sets = wordlists.weat_test(need_lang(getattr(self, "lang", None), f"{self.KIND} tests"),
-                                   self.test or self.DEFAULT_TEST)
-        return list(sets.X), list(sets.Y), list(sets.A), list(sets.B), sets.name
+        return self.weat_sets()
 
 
 class WeatParams(StoreParams, PermutationParams, WeatQuery):
@@ -286,7 +242,6 @@ class WeatParams(StoreParams, PermutationParams, WeatQuery):
         "greater", description="greater (Caliskan et al.), less or two-sided.")
     oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
                                           "or raise (stop at the first).")
-    lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
     def work(self):
         """One permutation test over X ∪ Y (sizes before OOV words are dropped)."""
@@ -302,18 +257,13 @@ def weat(p: WeatParams, *, progress=None):
     """
     from geobias.metrics import weat as weat_metric
 
-    X, Y, A, B, name = p.sets()
-    draws = plan_permutations(len(X) + len(Y), len(X), p.permutations, p.permutation_method, force=True)
-    store = p.store(progress, [*X, *Y, *A, *B])
-    if p.oov == "ignore":
-        roles = {"X": X, "Y": Y, "A": A, "B": B}
-        check_lost_vocabulary(lost_shares(roles, store), p.lost_vocabulary_threshold,
-                              minimum={"X": MIN_TARGET_WORDS, "Y": MIN_TARGET_WORDS, "A": MIN_ATTRIBUTE_WORDS,
-                                       "B": MIN_ATTRIBUTE_WORDS},
-                              test=f"WEAT {name}", store=store_name(store, p.vectors))
-    with permutation_bar(progress, draws, len(X) + len(Y), len(X)) as advance:
-        return weat_metric(store, X, Y, A, B, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
-                           oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=name,
+    query = p.word_query()
+    n_x, n_y = len(query.X), len(query.Y)
+    draws = plan_permutations(n_x + n_y, n_x, p.permutations, p.permutation_method, force=True)
+    store = p.store(progress, query.words)
+    with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
+        return weat_metric(store, query, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
+                           oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=query.name,
                            progress=advance)
 
 
@@ -446,6 +396,7 @@ def ripa(p: RipaParams, *, progress=None):
     from geobias import wordlists
     from geobias.languages import get_language
     from geobias.metrics.ripa import ripa as ripa_metric
+    from geobias.query import WordQuery
 
     language = get_language(p.lang) if p.lang is not None else None
     gendered = language is not None and language.grammatical_gender
@@ -461,13 +412,9 @@ def ripa(p: RipaParams, *, progress=None):
     else:
         occupations = wordlists.occupations(need_lang(p.lang, "occupation list"))
         targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
-    store = p.store(progress, [*targets, *(w for pair in pairs for w in pair)])
-    lost_pairs = sum(x not in store or y not in store for x, y in pairs)
-    counts = {"the pairs": (lost_pairs, len(pairs)), **lost_shares({"the targets": targets}, store)}
-    # a pair is lost when either word is missing; the targets' share guards the result's mean
-    check_lost_vocabulary(counts, p.lost_vocabulary_threshold, test="RIPA", store=store_name(store, p.vectors),
-                          unit={"the pairs": "pairs"})
-    result = ripa_metric(store, targets, pairs, unit=p.unit)
+    query = WordQuery.with_pairs(targets, pairs, name="RIPA", lost_vocabulary_threshold=p.lost_vocabulary_threshold)
+    store = p.store(progress, query.words)
+    result = ripa_metric(store, query, unit=p.unit)
     if gendered:
         warning = (f"the english variant on {language.name}, a language with grammatical gender: each form is scored "
                    "on its own, and the pairs' relation vector carries grammatical agreement, so masculine forms lean "
@@ -485,6 +432,7 @@ def _ripa_grammatical(p: RipaParams, progress):
     from geobias.directions import gender_directions
     from geobias.languages import get_language
     from geobias.metrics.ripa import ripa_grammatical
+    from geobias.query import check_lost_vocabulary, lost_shares
 
     lang = need_lang(p.lang, "definitional pairs and noun lists of the grammatical variant")
     if not get_language(lang).grammatical_gender:

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from geobias.errors import GeobiasError, InputError
+from geobias.query import WordQuery
 from geobias.results import Result
 
 #: The WEAT tests of a cell, in report order.
@@ -353,7 +354,7 @@ def _weats(store, lang: str, lists: _Lists, opts: dict, guard, out: dict) -> Non
                       for name, ws in (("X", sets.X), ("Y", sets.Y), ("A", sets.A), ("B", sets.B))}
             _guarded(guard, counts, opts["lost_vocabulary_threshold"], {"X": 2, "Y": 2, "A": 2, "B": 2},
                      f"WEAT {test}", _store_name(store))
-            r = weat(store, sets.X, sets.Y, sets.A, sets.B, n_permutations=opts["permutations"], seed=opts["seed"],
+            r = weat(store, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=opts["permutations"], seed=opts["seed"],
                      oov="ignore", test=test)
             out[key] = _metric(value=r.effect_size, p_value=r.p_value, n=r.n_x + r.n_y, statistic=r.statistic,
                                effect_size_ddof=r.effect_size_ddof, n_permutations=r.n_permutations, exact=r.exact,
@@ -394,7 +395,7 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict, guar
                  {"the occupation pairs (X and Y)": 2, "A (male words)": 2, "B (female words)": 2}, "MWEAT",
                  _store_name(store),
                  unit={"the occupation pairs (X and Y)": "pairs"})
-        r = mweat(store, occupations, male, female, n_permutations=opts["permutations"], seed=opts["seed"],
+        r = mweat(store, WordQuery.two_form(occupations, male, female), n_permutations=opts["permutations"], seed=opts["seed"],
                   oov="ignore")
     except GeobiasError as exc:
         for key in ("mweat", "mweat_effect_size"):

@@ -22,6 +22,7 @@ from geobias.evaluation.similarity import read_similarity_file, word_similarity
 from geobias.mitigation import get_method
 from geobias.mitigation.bilingual import shared_procrustes
 from geobias.mitigation.lexicon import GenderLexicon
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 from geobias.store.merge import merged_store
@@ -156,7 +157,7 @@ def crosslingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence,
         ("", src, [w for o in occ for w in (o[0], o[1])]),
         ("en:", en, list(male) + list(female)),
     ])
-    return mweat(merged, occ, [f"en:{w}" for w in male], [f"en:{w}" for w in female],
+    return mweat(merged, WordQuery.two_form(occ, [f"en:{w}" for w in male], [f"en:{w}" for w in female]),
                  n_permutations=n_permutations, seed=seed, oov="ignore")
 
 
@@ -186,7 +187,7 @@ def monolingual_mweat(src: VectorStore, occupations: Sequence, male: Sequence[st
     from geobias.metrics import mweat
 
     occ = [(o[0], o[1], o[2]) for o in occupations]
-    return mweat(src, occ, list(male), list(female), n_permutations=n_permutations, seed=seed, oov="ignore")
+    return mweat(src, WordQuery.two_form(occ, list(male), list(female)), n_permutations=n_permutations, seed=seed, oov="ignore")
 
 
 def inanimate_bias(src: VectorStore, nouns: Sequence[str], male: Sequence[str], female: Sequence[str],

@@ -58,6 +58,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -488,7 +489,7 @@ def erasure_table(
                                              seed=seed, lexicon_two_form=two_form)
             row = per[name]
             row["rank_removed"].append(rank)
-            mw = mweat(s_out, w.occupations, w.attributes_male, w.attributes_female,
+            mw = mweat(s_out, WordQuery.two_form(w.occupations, w.attributes_male, w.attributes_female),
                        n_permutations=n_permutations, seed=seed, oov="ignore")
             row["mweat_statistic"].append(mw.statistic)
             row["mweat_p_value"].append(mw.p_value)
@@ -518,7 +519,7 @@ def erasure_table(
                 coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
             else:
                 row["similarity_spearman"].append(None)
-            cw = weat(s_out, control.X, control.Y, control.A, control.B, n_permutations=n_permutations,
+            cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B), n_permutations=n_permutations,
                       seed=seed, oov="ignore")
             row["control_weat_effect_size"].append(cw.effect_size)
             row["control_weat_p_value"].append(cw.p_value)
@@ -666,7 +667,7 @@ def english_erasure_table(
             g = semantic_direction(out.normalized(), defs).direction.astype(np.float64)
             row["direct_bias"].append(direct_bias(out, g, neutral).direct_bias)
             for t, sets in tests.items():
-                r = weat(out, sets.X, sets.Y, sets.A, sets.B, n_permutations=n_permutations, seed=seed, oov="ignore")
+                r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=n_permutations, seed=seed, oov="ignore")
                 row[f"weat_{t}_effect_size"].append(r.effect_size)
                 row[f"weat_{t}_p_value"].append(r.p_value)
             x = out[hp_words].astype(np.float64)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -10,6 +9,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -86,10 +86,7 @@ def _cos_to_mean(rows: np.ndarray, group: np.ndarray) -> np.ndarray:
 
 def ect(
     store: VectorStore,
-    X: Sequence[str],
-    Y: Sequence[str] | None,
-    A: Sequence[str],
-    B: Sequence[str],
+    query: WordQuery,
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
@@ -102,9 +99,10 @@ def ect(
     Parameters
     ----------
     store : VectorStore
-    X, Y : sequence of str; Y may be None
-        Target words (grammatical variant: masculine and feminine forms paired by position).
-    A, B : sequence of str
+    query : WordQuery
+        X and Y (or none) the target words (grammatical variant: masculine and feminine forms paired by
+        position); A and B (below); its lost-vocabulary rule applies with ``oov="ignore"``.
+    query.A, query.B
         The two groups (e.g. male and female words).
     variant : {"english", "grammatical"}, default "english"
         Grammatical: the profiles are ``cos(ā, m_i)`` of the masculine forms and ``cos(b̄, f_i)``
@@ -135,12 +133,12 @@ def ect(
     >>> from geobias.store import VectorStore
     >>> s = VectorStore(["he", "she", "a", "b", "c"],
     ...                 np.array([[1.0, 0, 0], [0, 1, 0], [3, 2, 1], [1, 1, 1], [1, 3, 1]]))
-    >>> ect(s, ["a", "b", "c"], None, ["he"], ["she"]).ect  # cos ranks (3, 2, 1) against (1, 2, 3)
+    >>> ect(s, WordQuery(["a", "b", "c"], None, ["he"], ["she"])).ect  # cos ranks (3, 2, 1) against (1, 2, 3)
     -1.0
     """
     from scipy.stats import spearmanr
 
-    rows = query_rows(store, X, Y, A, B, variant=variant, oov=oov)
+    rows = query_rows(store, query, variant=variant, oov=oov)
     per_pair: list[PairScore] = []
     if variant == "grammatical":
         prof_a, prof_b = _cos_to_mean(rows.x, rows.a), _cos_to_mean(rows.y, rows.b)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -74,10 +74,7 @@ class MacResult(Result):
 
 def mac(
     store: VectorStore,
-    X: Sequence[str],
-    Y: Sequence[str] | None,
-    A: Sequence[str],
-    B: Sequence[str],
+    query: WordQuery,
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
@@ -91,9 +88,10 @@ def mac(
     Parameters
     ----------
     store : VectorStore
-    X, Y : sequence of str; Y may be None
-        Target words (grammatical variant: masculine and feminine forms paired by position).
-    A, B : sequence of str
+    query : WordQuery
+        X and Y (or none) the target words (grammatical variant: masculine and feminine forms paired by
+        position); A and B (below); its lost-vocabulary rule applies with ``oov="ignore"``.
+    query.A, query.B
         Attribute sets.
     variant : {"english", "grammatical"}, default "english"
         Grammatical: the two-form words enter **pair-balanced**, each with both forms:
@@ -126,10 +124,10 @@ def mac(
     >>> import numpy as np
     >>> from geobias.store import VectorStore
     >>> s = VectorStore(["he", "she", "nurse"], np.array([[1.0, 0], [0, 1], [0, 1]]))
-    >>> mac(s, ["nurse"], None, ["he"], ["she"]).mac  # (1 + 0) / 2
+    >>> mac(s, WordQuery(["nurse"], None, ["he"], ["she"])).mac  # (1 + 0) / 2
     0.5
     """
-    rows = query_rows(store, X, Y, A, B, variant=variant, oov=oov)
+    rows = query_rows(store, query, variant=variant, oov=oov)
 
     def dist(t: np.ndarray, group: np.ndarray) -> np.ndarray:
         return (1.0 - t @ group.T).mean(axis=1)

@@ -9,8 +9,9 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from geobias.choices import OOVPolicy, Similarity
-from geobias.errors import InputError, OutOfVocabularyError
-from geobias.metrics.weat import association_scores, lookup_sets
+from geobias.errors import InputError
+from geobias.metrics.weat import association_scores
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.permutation import (
     PERMUTATION_KEYS,
@@ -158,9 +159,7 @@ class MweatResult(PermutationFields, Result):
 
 def mweat(
     store: VectorStore,
-    occupations: Sequence[Any],
-    A: Sequence[str],
-    B: Sequence[str],
+    query: WordQuery,
     *,
     n_permutations: int = 100_000,
     seed: int | None = 0,
@@ -175,10 +174,11 @@ def mweat(
     Parameters
     ----------
     store : VectorStore
-    occupations : sequence of TwoFormWord or (feminine, masculine[, english])
-        X = their masculine forms, Y = their feminine forms (same order).
-    A, B : sequence of str
-        Male and female attribute (definition) words.
+    query : WordQuery
+        A paired query (:meth:`WordQuery.two_form` builds one from TwoFormWord or
+        ``(feminine, masculine[, english])`` rows): X = the masculine forms, Y = the feminine forms
+        (same order), A, B = the male and female attribute (definition) words. With
+        ``oov="ignore"`` its lost-vocabulary rule applies (pairs counted as pairs).
     n_permutations : int, default 100_000
     seed : int or None, default 0
     similarity : {"cosine", "dot"}, default "cosine"
@@ -227,31 +227,19 @@ def mweat(
     """
     check_choice("oov", oov, OOVPolicy)
     check_choice("similarity", similarity, Similarity)
-    pairs = normalize_pairs(occupations)
-    if not pairs:
-        raise InputError("the occupation list is empty")
-    pair_missing: list[str] = []
-    kept, dropped = [], []
-    for f, m, en in pairs:
-        miss = [w for w in dict.fromkeys((m, f)) if w not in store]
-        pair_missing.extend(w for w in miss if w not in pair_missing)
-        (dropped if miss else kept).append((f, m, en))
-    attr_missing = [w for w in list(A) + list(B) if w not in store]
-    if oov == "raise" and (pair_missing or attr_missing):
-        raise OutOfVocabularyError(
-            list(dict.fromkeys(pair_missing + attr_missing)), "in the occupations/attribute words"
-        )
-    if not kept:
-        raise InputError(
-            f"all {len(pairs)} occupations have a form out of vocabulary; no pair to test"
-        )
-    vecs, found, missing = lookup_sets(
-        store,
-        {"X (masculine forms)": [m for _, m, _ in kept], "Y (feminine forms)": [f for f, _, _ in kept], "A": A, "B": B},
-        oov="ignore",
-        similarity=similarity,
-    )
-    x_vecs, y_vecs = vecs["X (masculine forms)"], vecs["Y (feminine forms)"]
+    if not isinstance(query, WordQuery):
+        raise InputError(f"expected a WordQuery, got {type(query).__name__} "
+                         "(build one with WordQuery.two_form(occupations, A, B))")
+    if not query.paired:
+        raise InputError("MWEAT needs a paired query of two-form words (WordQuery.two_form(occupations, A, B))")
+    rows = query.resolve(store, oov=oov, similarity=similarity, test="MWEAT")
+    glosses = rows.glosses or rows.x_words
+    kept = list(zip(rows.y_words, rows.x_words, glosses, strict=True))
+    gloss_of = dict(zip(zip(query.X, query.Y, strict=True), query.glosses or query.X, strict=True))
+    dropped = [(f, m, gloss_of[(m, f)]) for m, f in rows.dropped_pairs]
+    x_vecs, y_vecs = rows.x, rows.y
+    vecs = {"A": rows.a, "B": rows.b}
+    found = {"A": rows.a_words, "B": rows.b_words}
     s = association_scores(np.concatenate([x_vecs, y_vecs]), vecs["A"], vecs["B"])
     n = len(kept)
     s_m, s_f = s[:n], s[n:]
@@ -281,7 +269,7 @@ def mweat(
         n_pairs=n,
         sum_masculine=float(s_m.sum()),
         sum_feminine=float(s_f.sum()),
-        missing=list(dict.fromkeys(pair_missing + missing)),
+        missing=rows.missing,
         dropped_pairs=dropped,
         per_word=per_word,
         similarity=similarity,

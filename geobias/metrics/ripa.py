@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from geobias.errors import InputError
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -121,34 +123,42 @@ def relation_vector(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tup
         raise InputError("no word pair has both words in the store; RIPA needs at least one")
     diff = (store.lookup([x for x, _ in used]).vectors.astype(np.float64)
             - store.lookup([y for _, y in used]).vectors.astype(np.float64))
+    b, share = _relation(diff)
+    return b, share, missing
+
+
+def _relation(diff: np.ndarray) -> tuple[np.ndarray, float]:
+    """The unit relation vector of pair differences (n_pairs, dim) and the share along it."""
     if not np.all(np.linalg.norm(diff, axis=1) > 0):
         raise InputError("a word pair has two identical vectors; its relation is undefined")
     _, s, vt = np.linalg.svd(diff, full_matrices=False)
     b = vt[0]
     if diff.mean(axis=0) @ b < 0:
         b = -b
-    return b, float(s[0] ** 2 / np.sum(s ** 2)), missing
+    return b, float(s[0] ** 2 / np.sum(s ** 2))
 
 
 def ripa(
     store: VectorStore,
-    targets: Sequence[str],
-    pairs: Sequence[tuple[str, str]],
+    query: WordQuery,
     *,
     unit: bool = False,
+    oov: Literal["raise", "ignore"] = "ignore",
 ) -> RipaResult:
     """RIPA β(w; b) = ⟨w, b⟩ of each target word ``w`` with the relation of ``pairs``.
 
     Parameters
     ----------
     store : VectorStore
-    targets : sequence of str
-        The words to score; missing ones are listed in the result, never silently dropped.
-    pairs : sequence of (str, str)
-        Ordered pairs defining the relation (``("he", "she")``: RIPA > 0 leans male).
+    query : WordQuery
+        X = the words to score, A[i]/B[i] = ordered pairs defining the relation (``("he", "she")``:
+        RIPA > 0 leans male); :meth:`WordQuery.with_pairs` builds it. Missing words are listed in
+        the result, never silently dropped, and the query's lost-vocabulary rule applies (a pair
+        with a missing word counts as lost).
     unit : bool, default False
         Unit-normalise the target vectors first. The paper uses the vectors as they are (the
         inner product then grows with the word's norm, which is part of its argument).
+    oov : {"ignore", "raise"}, default "ignore"
 
     Returns
     -------
@@ -156,8 +166,10 @@ def ripa(
 
     Raises
     ------
+    LostVocabularyError
+        More than the query's threshold of the targets or of the pairs is out of vocabulary.
     InputError
-        No target word in the store; see also :func:`relation_vector`.
+        No target word in the store; a pair of identical vectors (see :func:`relation_vector`).
 
     References
     ----------
@@ -168,20 +180,24 @@ def ripa(
     Examples
     --------
     >>> import numpy as np
+    >>> from geobias.query import WordQuery
     >>> from geobias.store import VectorStore
     >>> s = VectorStore(["he", "she", "nurse"], np.array([[1.0, 0], [-1, 0], [-0.5, 1]]))
-    >>> ripa(s, ["nurse"], [("he", "she")]).ripa
+    >>> ripa(s, WordQuery.with_pairs(["nurse"], [("he", "she")])).ripa
     [-0.5]
     """
-    b, share, missing = relation_vector(store, pairs)
-    found = [w for w in targets if w in store]
-    missing = list(dict.fromkeys([*[w for w in targets if w not in store], *missing]))
-    if not found:
-        raise InputError("none of the target words is in the store")
-    x = store.lookup(found, unit=unit).vectors.astype(np.float64)
+    if not isinstance(query, WordQuery) or not query.paired_attributes:
+        raise InputError("RIPA takes a query of targets and word pairs: WordQuery.with_pairs(targets, pairs)")
+    rows = query.resolve(store, oov=oov, similarity="dot", test="RIPA")
+    b, share = _relation(rows.a - rows.b)
+    x = rows.x
+    if unit:
+        x = x / np.linalg.norm(x, axis=1, keepdims=True)
     scores = x @ b
-    return RipaResult(found, [float(v) for v in scores], float(scores.mean()), float(np.abs(scores).mean()),
-                      len([p for p in pairs if p[0] in store and p[1] in store]), share, unit, missing)
+    # missing: the targets' first, then the pairs' (the order the result has always listed them in)
+    missing = [w for w in rows.missing if w in set(query.X)] + [w for w in rows.missing if w not in set(query.X)]
+    return RipaResult(rows.x_words, [float(v) for v in scores], float(scores.mean()), float(np.abs(scores).mean()),
+                      len(rows.a_words), share, unit, missing)
 
 
 def ripa_grammatical(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -10,6 +10,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
 from geobias.store import VectorStore
@@ -138,10 +139,7 @@ class RndResult(Result):
 
 def rnd(
     store: VectorStore,
-    X: Sequence[str],
-    Y: Sequence[str] | None,
-    A: Sequence[str],
-    B: Sequence[str],
+    query: WordQuery,
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
@@ -159,12 +157,10 @@ def rnd(
     Parameters
     ----------
     store : VectorStore
-    X : sequence of str
-        Target words (grammatical variant: the masculine forms).
-    Y : sequence of str or None
-        A second target set (grammatical variant: the feminine forms, paired with X by position).
-    A, B : sequence of str
-        The two groups (e.g. male and female words).
+    query : WordQuery
+        X (grammatical variant: the masculine forms), Y or none (grammatical variant: the feminine
+        forms, paired with X by position), A and B the two groups (e.g. male and female words).
+        With ``oov="ignore"`` its lost-vocabulary rule applies (see :mod:`geobias.query`).
     variant : {"english", "grammatical"}, default "english"
         See :mod:`geobias.metrics._query`. Grammatical: each word scores ``r(m) + r(f)``: the
         masculine form's lean to the male words ``−r(m)`` against the feminine form's lean to the
@@ -197,10 +193,10 @@ def rnd(
     >>> import numpy as np
     >>> from geobias.store import VectorStore
     >>> s = VectorStore(["he", "she", "nurse"], np.array([[1.0, 0], [0, 1], [0, 1]]))
-    >>> round(rnd(s, ["nurse"], None, ["he"], ["she"]).rnd, 4)  # √2 − 0
+    >>> round(rnd(s, WordQuery(["nurse"], None, ["he"], ["she"])).rnd, 4)  # √2 − 0
     1.4142
     """
-    rows = query_rows(store, X, Y, A, B, variant=variant, oov=oov)
+    rows = query_rows(store, query, variant=variant, oov=oov)
     r_x = relative_norm_distances(rows.x, rows.a, rows.b)
     r_y = None if rows.y is None else relative_norm_distances(rows.y, rows.a, rows.b)
     per_word = [WordScore(w, "X", float(v)) for w, v in zip(rows.x_words, r_x, strict=True)]

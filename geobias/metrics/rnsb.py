@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -10,6 +9,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -82,10 +82,7 @@ class RnsbResult(Result):
 
 def rnsb(
     store: VectorStore,
-    X: Sequence[str],
-    Y: Sequence[str] | None,
-    A: Sequence[str],
-    B: Sequence[str],
+    query: WordQuery,
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
@@ -101,9 +98,10 @@ def rnsb(
     Parameters
     ----------
     store : VectorStore
-    X, Y : sequence of str; Y may be None
-        Target words (grammatical variant: masculine and feminine forms paired by position).
-    A, B : sequence of str
+    query : WordQuery
+        X and Y (or none) the target words (grammatical variant: masculine and feminine forms paired by
+        position); A and B (below); its lost-vocabulary rule applies with ``oov="ignore"``.
+    query.A, query.B
         Positive and negative training words (in Sweeney & Najafian, a sentiment lexicon; for
         gender, male and female words: then "negative" reads "female").
     variant : {"english", "grammatical"}, default "english"
@@ -144,7 +142,7 @@ def rnsb(
     >>> import numpy as np
     >>> from geobias.store import VectorStore
     >>> s = VectorStore(["good", "bad", "x", "y"], np.array([[1.0, 0], [-1, 0], [0.6, 0.8], [0.6, 0.8]]))
-    >>> rnsb(s, ["x", "y"], None, ["good"], ["bad"]).rnsb  # two identical targets: P is uniform
+    >>> rnsb(s, WordQuery(["x", "y"], None, ["good"], ["bad"])).rnsb  # two identical targets: P is uniform
     0.0
     """
     from scipy.stats import entropy
@@ -152,7 +150,7 @@ def rnsb(
 
     if not C > 0:
         raise InputError(f"C must be positive; got {C}")
-    rows = query_rows(store, X, Y, A, B, variant=variant, oov=oov)
+    rows = query_rows(store, query, variant=variant, oov=oov)
     train = np.concatenate([rows.a, rows.b])
     labels = np.concatenate([np.ones(len(rows.a)), -np.ones(len(rows.b))])
     clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=seed).fit(train, labels)

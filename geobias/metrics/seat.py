@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geobias.errors import InputError
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
@@ -163,7 +164,7 @@ class SeatResult(Result):
 
 def seat(
     encode: Callable[[list[str]], np.ndarray],
-    sets: tuple[Sequence[str], Sequence[str], Sequence[str], Sequence[str]],
+    query: WordQuery,
     *,
     lang: str,
     encoder_name: str = "",
@@ -180,8 +181,9 @@ def seat(
     encode : callable
         Sentences → unit vectors, shape (n, dim) (see
         :func:`geobias.contextual.sentence_encoders.sentence_encoder`).
-    sets : (X, Y, A, B)
-        Target and attribute words.
+    query : WordQuery
+        Target and attribute words (X, Y, A, B); each word becomes its templates' sentences, and
+        WEAT runs on the query of those sentences (a sentence encoder has no vocabulary to lose).
     lang : str
     templates : SeatTemplates, optional
         Default: :func:`read_templates` of ``lang``.
@@ -203,13 +205,16 @@ def seat(
     --------
     >>> from geobias.contextual.sentence_encoders import sentence_encoder  # doctest: +SKIP
     >>> enc = sentence_encoder("use-m3")  # doctest: +SKIP
-    >>> seat(enc, (X, Y, A, B), lang="es", test="math-arts").effect_size  # doctest: +SKIP
+    >>> seat(enc, WordQuery(X, Y, A, B), lang="es", test="math-arts").effect_size  # doctest: +SKIP
     """
     from geobias.metrics import weat
 
     templates = templates or read_templates(lang)
     genders = noun_genders(lang) if genders is None else genders
     names = ("X", "Y", "A", "B")
+    if not isinstance(query, WordQuery) or query.Y is None:
+        raise InputError("SEAT takes a WordQuery of four word sets (X, Y, A, B)")
+    sets = (query.X, query.Y, query.A, query.B)
     if any(not list(s) for s in sets):
         raise InputError("SEAT needs four non-empty word sets (X, Y, A, B)")
     sentences = [sentences_for(list(s), templates, genders) for s in sets]
@@ -222,7 +227,8 @@ def seat(
     every = [s for group in sentences for s in group]
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
-    r = weat(store, *sentences, n_permutations=n_permutations, seed=seed, test=test)
+    r = weat(store, WordQuery(*sentences, name=test or "custom"), n_permutations=n_permutations, seed=seed,
+             test=test)
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
@@ -375,7 +381,7 @@ def seat_sentences(
     every = [s for group in test.sets for s in group]
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
-    r = weat(store, *test.sets, n_permutations=n_permutations, seed=seed, test=test.name)
+    r = weat(store, WordQuery(*test.sets, name=test.name), n_permutations=n_permutations, seed=seed, test=test.name)
     return SeatResult(
         test=test.name, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
         effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),

