@@ -186,6 +186,23 @@ def zhou_paper_table(rec: dict) -> str:
         f"two-form pairs by eq. 4.\n")
 
 
+def ripa_fr(rec: dict) -> str:
+    """RIPA on fr-spacy-md: the gender-aware default against the English-style variant."""
+    g, e = rec["result"]["grammatical"], rec["result"]["english"]
+    order = sorted(zip(g["ripa"], g["words"], strict=True))
+    eng = dict(zip(e["words"], e["ripa"], strict=True))
+    pairs = [w.split("/") for w in g["words"] if "/" in w]
+    masc_pos = sum(eng[m] > 0 for m, _ in pairs)
+    fem_neg = sum(eng[f] < 0 for _, f in pairs)
+    return (
+        f"On fr-spacy-md (`geobias ripa --lang fr`, {len(g['words'])} occupations): most female "
+        f"{', '.join(f'{w} {v:+.2f}' for v, w in order[:3])}; most male "
+        f"{', '.join(f'{w} {v:+.2f}' for v, w in order[::-1][:3])}; mean {g['mean']:+.3f}. With `--variant english` "
+        f"{masc_pos} of the {len(pairs)} masculine forms score positive and {fem_neg} of the {len(pairs)} feminine "
+        f"forms negative (mean |RIPA| {e['mean_abs']:.2f} against {g['mean_abs']:.2f}): the forms' grammatical "
+        f"gender.\n")
+
+
 def neutralised_fr(rec: dict) -> str:
     """The number of French words eq. 2 neutralises (Shift Ori, fr-spacy-md)."""
     return (f"On fr-spacy-md eq. 2 neutralises {rec['result']['table']['shift-ori']['n_neutralized']:,} French words "
@@ -728,6 +745,7 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "hard-debias-en": ("hard-debias-en", hard_debias),
     "zhou-fr-paper": ("evaluate-fr", zhou_paper_table),
     "neutralised-fr": ("evaluate-fr", neutralised_fr),
+    "ripa-fr": ("ripa-fr", ripa_fr),
     "seat-may": ("seat-may", seat_may),
     "mweat-fr": ("mweat-fr", mweat_demo),
     "service-session": ("mweat-fr", service_session),
