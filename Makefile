@@ -40,11 +40,12 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-# `make test`: lint + every test but the slow reproductions (minutes on a loaded 2-core machine).
+# `make test`: lint + every test but the slow reproductions (minutes on a loaded 2-core machine),
+# and the docstring examples of the package (--doctest-modules geobias).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --doctest-modules geobias tests
 
 # `make test-slow`: only the real-data reproductions and training tests (@pytest.mark.slow).
 test-slow: $(STAMP)

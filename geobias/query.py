@@ -25,11 +25,12 @@ Examples
 >>> q = WordQuery(["a", "b"], ["c", "z"], ["a"], ["d"])
 >>> q.lost_shares(store)
 {'X': (0, 2), 'Y': (1, 2), 'A': (0, 1), 'B': (0, 1)}
->>> q.resolve(store, oov="ignore")
+>>> q.resolve(store, oov="ignore")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 geobias.query.LostVocabularyError: the test on this store: 50% of Y (1 of 2 words) is out of vocabulary ...
->>> r = WordQuery(["a", "b"], ["c", "z"], ["a"], ["d"], lost_vocabulary_threshold=1).resolve(store, oov="ignore")
+>>> lenient = WordQuery(["a", "b"], ["c", "z"], ["a"], ["d"], lost_vocabulary_threshold=1, minimum_words=1)
+>>> r = lenient.resolve(store, oov="ignore")
 >>> r.y_words, r.missing
 (['c'], ['z'])
 """
@@ -38,13 +39,14 @@ from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError, OutOfVocabularyError
 from geobias.validation import check_choice
+
+if TYPE_CHECKING:  # numpy is imported on use: the command layer (and `geobias --help`) imports this module
+    import numpy as np
 
 __all__ = ["LOST_VOCABULARY_THRESHOLD", "MIN_ATTRIBUTE_WORDS", "MIN_TARGET_WORDS", "LostVocabularyError",
            "ResolvedQuery", "WordQuery", "check_lost_vocabulary", "lost_shares", "lookup_sets"]
@@ -424,6 +426,8 @@ class WordQuery:
         sets = {"X": xs, **({"Y": ys} if ys is not None else {}), "A": a_words, "B": b_words}
         vecs, found, more = lookup_sets(store, sets, oov="ignore", similarity=similarity)
         missing = list(dict.fromkeys(missing + more))
+        import numpy as np
+
         f64 = {k: np.asarray(v, dtype=np.float64) for k, v in vecs.items()}
         return ResolvedQuery(
             query=query, x=f64["X"], y=f64.get("Y"), a=f64["A"], b=f64["B"],
@@ -464,6 +468,8 @@ class ResolvedQuery:
     @property
     def targets(self) -> np.ndarray:
         """X then Y, shape (n_x + n_y, dim)."""
+        import numpy as np
+
         return self.x if self.y is None else np.concatenate([self.x, self.y])
 
     @property

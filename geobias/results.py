@@ -99,6 +99,38 @@ class Result:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
+def result_type(qualified_name: str) -> type:
+    """The result class named ``"package.module.ClassName"`` (a command's declared ``result``).
+
+    The one place where geobias imports a module by its name: a command declares its result type
+    by name so that registering it imports no analysis (and `geobias --help` stays light); the
+    type is imported here when a stored result is rebuilt. A test resolves every declared name and
+    checks that these imports close no import cycle.
+
+    Raises
+    ------
+    InputError
+        No such module or class, or the class is not a :class:`Result`.
+
+    Examples
+    --------
+    >>> result_type("geobias.store.neighbors.Neighbor").__name__
+    'Neighbor'
+    """
+    import importlib
+
+    from geobias.errors import InputError
+
+    module, _, name = qualified_name.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError):
+        raise InputError(f"no result type {qualified_name!r}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Result)):
+        raise InputError(f"{qualified_name} is not a result type")
+    return cls
+
+
 def _hints(cls: type) -> dict[str, Any]:
     """The resolved type annotations of a dataclass (those that cannot be resolved are left out)."""
     import typing

@@ -114,10 +114,14 @@ def wordlist_dir() -> Path:
     env = os.environ.get("GEOBIAS_WORDLISTS")
     if env:
         return Path(env)
-    packaged = Path(__file__).resolve().parent / "_wordlists"
+    packaged = _PACKAGE / "_wordlists"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[1] / "wordlists"
+    return _PACKAGE.parent / "wordlists"
+
+
+#: This package's folder, resolved once (word lists are looked up on every command).
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def _path(lang: str, name: str) -> Path:

@@ -72,11 +72,11 @@ def invoke(name: str, options: dict[str, Any], **extra: Any):
     if as_json:
         sys.stdout.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
     elif as_csv:
-        from geobias.report.registry import render_csv
+        from geobias.report.draw import render_csv
 
         render_csv(sys.stdout, result, **{**dict(validated), "inputs": env["inputs"], **render})
     else:
-        from geobias.report.registry import render_table
+        from geobias.report.draw import render_table
 
         render_table(table_console(), result, **{**dict(validated), "inputs": env["inputs"], **render})
     return result, env

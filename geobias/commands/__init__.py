@@ -14,13 +14,13 @@ Examples
 100000
 """
 
-from geobias.commands import catalogue as _catalogue  # noqa: F401  (registers rnd, rnsb, ect, mac)
-from geobias.commands import sentences as _sentences  # noqa: F401  (registers seat)
+# ruff: noqa: I001  (the registry first, then the modules that fill it, in the order listed)
 from geobias.commands._base import (
     REGISTRY,
     Command,
     Estimate,
     Front,
+    Output,
     Params,
     WorkBudgetError,
     check_budget,
@@ -33,5 +33,38 @@ from geobias.commands._base import (
     validate,
 )
 
-__all__ = ["REGISTRY", "Command", "Estimate", "Front", "Params", "WorkBudgetError", "check_budget", "command",
-           "commands", "dump", "execute", "get", "run", "validate"]
+# The command modules: importing one registers its commands. This list is the one place that
+# discovers them (a new command module is one line here); `geobias --help` reads the generated
+# index (geobias/cli/_index.py) instead, so listing commands imports none of these.
+from geobias.commands import atlas as _atlas  # noqa: F401
+from geobias.commands import bilingual as _bilingual  # noqa: F401
+from geobias.commands import catalogue as _catalogue  # noqa: F401
+from geobias.commands import contextual as _contextual  # noqa: F401
+from geobias.commands import sentences as _sentences  # noqa: F401
+from geobias.commands import static as _static  # noqa: F401
+from geobias.commands import vectors as _vectors  # noqa: F401
+
+#: The entry-point group of plug-in command modules: a package outside geobias registers commands
+#: by declaring ``[project.entry-points."geobias.commands"] <command name> = "<module>"``; the
+#: module is imported here, once, and its ``@command`` registrations appear on every front door.
+PLUGIN_GROUP = "geobias.commands"
+
+
+def _load_plugins() -> None:
+    """Import the plug-in command modules (the one documented place where a module is imported by
+    its name: the names come from installed packages' metadata)."""
+    import warnings
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=PLUGIN_GROUP):
+        try:
+            ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break geobias
+            warnings.warn(f"geobias plug-in {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}",
+                          RuntimeWarning, stacklevel=2)
+
+
+_load_plugins()
+
+__all__ = ["PLUGIN_GROUP", "REGISTRY", "Command", "Estimate", "Front", "Output", "Params", "WorkBudgetError",
+           "check_budget", "command", "commands", "dump", "execute", "get", "run", "validate"]

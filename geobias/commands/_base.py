@@ -7,14 +7,14 @@ command up with :func:`get`, validate their input with :func:`validate` and call
 
 Untrusted input (the service) is validated with ``front="service"``: a string where a file may
 be given is then read as inline text or an inline comma list, never as a path on the server, and
-fields that name output files (:attr:`Command.outputs`) are refused (the service fills them in).
+fields that name output files (:attr:`Command.outputs`, declared :class:`Output` objects) are
+refused (the service fills them in).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
@@ -41,6 +41,12 @@ class Params(BaseModel):
         it; :func:`check_budget` compares it with the budget before :func:`execute` runs anything.
         """
         return None
+
+    @classmethod
+    def produces(cls, field: str, data: dict[str, Any]) -> bool:
+        """Whether a run with the (not yet validated) parameters ``data`` can write the output named
+        by ``field`` (see :class:`Output`): a service job sets only those. Default: every declared one."""
+        return True
 
     #: Fields the service refuses when set: reading part of a file, unpickling, building subword
     #: vectors are choices for a local run (the service opens its stores once, in full, and loads
@@ -130,6 +136,50 @@ def front_of(info) -> Front:
     return context.get("front", "python")
 
 
+OutputKind = Literal["file", "folder", "plot", "report", "store"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Output:
+    """A file or folder a command writes, declared on its registration (see :func:`command`).
+
+    Front doors read these declarations instead of knowing commands by name: the service refuses
+    a client's value for ``field`` and, where ``path`` is set, points the field into the job's
+    artefacts folder; a ``report`` output's ``files`` are served at ``/jobs/{id}/{path}/{file}``;
+    a ``store`` output is a new store the job publishes once done.
+
+    Attributes
+    ----------
+    field : str
+        The parameter naming the output (``"plot"``, ``"out"``).
+    kind : {"file", "folder", "plot", "report", "store"}, default "file"
+    path : str or None, default None
+        Where a service job writes it, relative to the job's artefacts folder (``""``: the folder
+        itself); ``None``: a service job does not write it (the field stays unset), except a
+        ``store``, whose name the client gives.
+    files : tuple of str
+        A ``report`` folder's files a client may download (``index.html`` is shown as a page).
+    title : str
+        How a report names the output.
+
+    Examples
+    --------
+    >>> Output("plot", "plot", "gender-plane.png").in_service
+    True
+    """
+
+    field: str
+    kind: OutputKind = "file"
+    path: str | None = None
+    files: tuple[str, ...] = ()
+    title: str = ""
+
+    @property
+    def in_service(self) -> bool:
+        """Whether a service job writes this output (into its artefacts folder)."""
+        return self.path is not None
+
+
 @dataclasses.dataclass(frozen=True)
 class Command:
     """One registered command.
@@ -146,8 +196,9 @@ class Command:
         Answered synchronously by a service route (seconds on an open store).
     job : bool
         Runs as a service job (a forked process, cancellable).
-    outputs : tuple of str
-        Fields naming files or folders the command writes; the service sets them itself.
+    outputs : tuple of Output
+        The files, folders and stores the command writes (:class:`Output`); the service sets their
+        fields itself.
     result : str
         The qualified name of the result type ``run`` returns (``"geobias.metrics.mweat.MweatResult"``),
         by name so that the registry imports no analysis module; :meth:`load_result` rebuilds one.
@@ -159,13 +210,30 @@ class Command:
     summary: str
     quick: bool = False
     job: bool = True
-    outputs: tuple[str, ...] = ()
+    outputs: tuple[Output, ...] = ()
     result: str = ""
 
+    @property
+    def output_fields(self) -> tuple[str, ...]:
+        """The parameters naming files the command writes (a service client may not set them; a new
+        store's name is the client's to give)."""
+        return tuple(o.field for o in self.outputs if o.kind != "store")
+
+    @property
+    def publishes(self) -> Output | None:
+        """The new store a run makes (a ``store`` output), if any."""
+        return next((o for o in self.outputs if o.kind == "store"), None)
+
+    def output(self, path: str) -> Output | None:
+        """The ``report`` output served under ``path`` (its folder in the artefacts), if any."""
+        return next((o for o in self.outputs if o.kind == "report" and o.path == path), None)
+
     def result_type(self) -> type:
-        """The result class (imported on first use)."""
-        module, _, name = self.result.rpartition(".")
-        return getattr(importlib.import_module(module), name)
+        """The result class: the type the run returns, found among the ``Result`` types loaded by name
+        (:func:`geobias.results.result_type`; the command modules import their analyses on use)."""
+        from geobias.results import result_type
+
+        return result_type(self.result)
 
     def load_result(self, data: dict[str, Any]):
         """The result object of a stored envelope's ``result`` (see :meth:`geobias.results.Result.from_dict`)."""
@@ -184,31 +252,24 @@ class Command:
 
 REGISTRY: dict[str, Command] = {}
 
-#: The modules that register commands, imported on the first lookup (``geobias --help`` loads none).
-MODULES: tuple[str, ...] = (
-    "geobias.commands.static",
-    "geobias.commands.bilingual",
-    "geobias.commands.vectors",
-    "geobias.commands.contextual",
-    "geobias.commands.atlas",
-)
-
-
 def command(name: str, params: type[Params], *, quick: bool = False, job: bool = True,
-            outputs: tuple[str, ...] = (), result: str = "") -> Callable:
-    """Register ``run`` as the command ``name`` with parameter model ``params`` (see :class:`Command`)."""
+            outputs: tuple[Output | str, ...] = (), result: str = "") -> Callable:
+    """Register ``run`` as the command ``name`` with parameter model ``params`` (see :class:`Command`).
+
+    ``outputs`` declares what the command writes: :class:`Output` objects, or bare field names
+    (a ``"file"`` the service does not write).
+    """
+    declared = tuple(o if isinstance(o, Output) else Output(o) for o in outputs)
+    for o in declared:
+        if o.field not in params.model_fields:
+            raise TypeError(f"command {name!r}: output field {o.field!r} is not a parameter of {params.__name__}")
 
     def register(run: Callable) -> Callable:
         summary = " ".join((run.__doc__ or "").strip().split("\n\n")[0].split())
-        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=outputs, result=result)
+        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=declared, result=result)
         return run
 
     return register
-
-
-def _load() -> None:
-    for module in MODULES:
-        importlib.import_module(module)
 
 
 def get(name: str) -> Command:
@@ -219,7 +280,6 @@ def get(name: str) -> Command:
     InputError
         No such command (the message lists them).
     """
-    _load()
     found = REGISTRY.get(name) or next((c for c in REGISTRY.values() if c.kind == name), None)
     if found is None:
         raise InputError(f"unknown command {name!r}; choose from {', '.join(sorted(REGISTRY))}")
@@ -228,7 +288,6 @@ def get(name: str) -> Command:
 
 def commands() -> list[Command]:
     """Every registered command, by name."""
-    _load()
     return [REGISTRY[n] for n in sorted(REGISTRY)]
 
 
@@ -291,7 +350,7 @@ def _prefixed(field: str | None, message: str) -> str:
 
 def refuse_outputs(cmd: Command, data: dict[str, Any]) -> None:
     """Raise :class:`ParameterError` when a service client sets a field naming an output file."""
-    given = [f for f in cmd.outputs if data.get(f) is not None]
+    given = [f for f in cmd.output_fields if data.get(f) is not None]
     if given:
         raise ParameterError(f"{given[0]}: this service chooses where a job writes its files", given[0])
 
@@ -365,9 +424,18 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     GeobiasError
         Every problem with the input or the environment (one line).
     """
-    from geobias.results import envelope, recorded_inputs, start_recording, stop_recording
+    from geobias.results import envelope
 
     cmd = get(command_) if isinstance(command_, str) else command_
+    result, inputs = _execute(cmd, params, progress=progress, front=front, budget=budget)
+    return result, envelope(cmd.name, inputs, result)
+
+
+def _execute(cmd: Command, params: Params | dict[str, Any], *, progress, front: Front,
+             budget: float | None) -> tuple[Any, dict[str, Any]]:
+    """:func:`execute` without the envelope: the result and the recorded inputs."""
+    from geobias.results import recorded_inputs, start_recording, stop_recording
+
     params = validate(cmd, params, front=front)
     if budget is not None:
         check_budget(cmd, params, factor=budget)
@@ -385,17 +453,19 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
         inputs = {"options": dump(params), **recorded_inputs()}
     finally:
         stop_recording(token)
-    return result, envelope(cmd.name, inputs, result)
+    return result, inputs
 
 
 def run(name: str, progress=None, **params: Any) -> Any:
     """Run the command ``name`` from Python: ``run("mweat", lang="fr", permutations=10_000)``.
 
-    Returns the command's result object (``.to_dict()`` gives its JSON form).
+    Returns the command's result object (``.to_dict()`` gives its JSON form; :func:`execute` also
+    gives the envelope). Stores stay open between calls (:mod:`geobias.sources.opened`), so a loop
+    over seeds or tests pays for opening a store once.
     """
-    result, _ = execute(name, params, progress=progress)
+    result, _ = _execute(get(name), params, progress=progress, front="python", budget=1.0)
     return result
 
 
-__all__ = ["Command", "Estimate", "Front", "GeobiasError", "Params", "REGISTRY", "WorkBudgetError", "check_budget",
+__all__ = ["Command", "Estimate", "Output", "Front", "GeobiasError", "Params", "REGISTRY", "WorkBudgetError", "check_budget",
            "command", "commands", "dump", "duration", "execute", "front_of", "get", "run", "validate"]

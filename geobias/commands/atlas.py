@@ -9,7 +9,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from geobias._progress import reporter
 from geobias.choices import AtlasFamily, Engine
-from geobias.commands._base import Estimate, Params, command
+from geobias.commands._base import Estimate, Output, Params, command
 from geobias.commands._fields import Count, Seed
 from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
@@ -126,7 +126,9 @@ def _prepare_stores(p: AtlasParams, cells: list[dict], ui) -> None:
                 install(name, vocab_size=p.vocab_size, progress=False)
 
 
-@command("atlas", AtlasParams, job=True, outputs=("out",), result="geobias.evaluation.atlas.AtlasResult")
+@command("atlas", AtlasParams, job=True, result="geobias.evaluation.atlas.AtlasResult",
+         outputs=(Output("out", "report", "atlas", files=("index.html", "atlas.json", "atlas.parquet"),
+                         title="the atlas report"),))
 def atlas(p: AtlasParams, *, progress=None):
     """The bias atlas: directions, WEAT, MWEAT, occupation bias and the correlation with English for every language.
 

@@ -11,7 +11,7 @@ from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model
 
 from geobias._progress import reporter
 from geobias.choices import HardDebiasLists, MitigationMethod, Neutralize, Protect, WriteFormat
-from geobias.commands._base import Params, command, front_of
+from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
     Count,
@@ -115,7 +115,8 @@ class AlignParams(Params):
         return value
 
 
-@command("align", AlignParams, result="geobias.alignment.procrustes.AlignmentResult")
+@command("align", AlignParams, result="geobias.alignment.procrustes.AlignmentResult",
+         outputs=(Output("out", "store", title="the aligned store"),))
 def align(p: AlignParams, *, progress=None):
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store.
 
@@ -426,7 +427,8 @@ class MitigateParams(TwoStores):
         return self
 
 
-@command("mitigate", MitigateParams, outputs=("out",), result="geobias.mitigation.runner.MitigateResult")
+@command("mitigate", MitigateParams, result="geobias.mitigation.runner.MitigateResult",
+         outputs=(Output("out", "folder", "", title="the debiased vectors"),))
 def mitigate(p: MitigateParams, *, progress=None):
     """Debias vectors and write them (both sides when the method changes English too).
 

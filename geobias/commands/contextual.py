@@ -19,7 +19,7 @@ from geobias.choices import (
     TermSet,
     ZeroMethod,
 )
-from geobias.commands._base import Params, command
+from geobias.commands._base import Output, Params, command
 from geobias.commands._fields import PLOT_FORCE_HELP, Seed, TextInput, check_plot, read_text_input
 from geobias.commands.vectors import EngineParams, record_engine
 from geobias.errors import InputError
@@ -78,7 +78,8 @@ class BecproParams(EngineParams):
     force: bool = Field(False, description=PLOT_FORCE_HELP)
 
 
-@command("probe becpro", BecproParams, outputs=("plot",), result="geobias.contextual.becpro.BecProResult")
+@command("probe becpro", BecproParams, result="geobias.contextual.becpro.BecProResult",
+         outputs=(Output("plot", "plot", "becpro.png", title="the association bars"),))
 def probe_becpro(p: BecproParams, *, progress=None):
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
 

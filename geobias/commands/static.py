@@ -10,7 +10,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model
 
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
-from geobias.commands._base import Params, command, front_of
+from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
     Count,
@@ -46,11 +46,18 @@ class StoreParams(Params):
 
     def store(self, progress=None, wanted=None, *, lang: str | None = None):
         """Resolve the store (see :func:`geobias.sources.resolve_store`) under a progress stage."""
-        from geobias.sources import resolve_store
+        from geobias.sources import record_store, resolve_store, using_opener
+        from geobias.sources.opened import open_cached
 
-        with reporter(progress).stage("loading vectors"):
+        def load():
             return resolve_store(lang or self.lang, self.vectors, limit=self.limit, trust_pickle=self.trust_pickle,
                                  subword_words=wanted if self.subwords else None)
+
+        with reporter(progress).stage("loading vectors"):
+            if self.subwords or self.trust_pickle or using_opener():  # built per call, or the service's own
+                return load()
+            store = open_cached(lang or self.lang, self.vectors, limit=self.limit, load=load)
+            return record_store(store, "--vectors", self.vectors)
 
 
 class PermutationParams(Params):
@@ -283,6 +290,14 @@ class DirectionsParams(StoreParams):
     plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
     force: bool = Field(False, description=PLOT_FORCE_HELP)
 
+    @classmethod
+    def produces(cls, field: str, data: dict[str, Any]) -> bool:
+        """The plane plot exists only where the language has a grammatical direction."""
+        from geobias.languages import LANGUAGES
+
+        lang = LANGUAGES.get(data.get("lang")) if isinstance(data.get("lang"), str) else None
+        return field != "plot" or (lang is not None and lang.grammatical_gender)
+
     @model_validator(mode="after")
     def _plot(self):
         from geobias.languages import get_language
@@ -293,7 +308,8 @@ class DirectionsParams(StoreParams):
         return self
 
 
-@command("directions", DirectionsParams, quick=True, outputs=("plot",), result="geobias.directions.GenderDirections")
+@command("directions", DirectionsParams, quick=True, result="geobias.directions.GenderDirections",
+         outputs=(Output("plot", "plot", "gender-plane.png", title="the semantic × grammatical gender plane"),))
 def directions(p: DirectionsParams, *, progress=None):
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
 

@@ -10,7 +10,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo
 
 from geobias._progress import reporter
 from geobias.choices import Engine
-from geobias.commands._base import Params, command, front_of
+from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
 
 
@@ -129,7 +129,8 @@ class PoolParams(EngineParams):
     overwrite: bool = Field(False, description="Replace an existing store.")
 
 
-@command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile")
+@command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile",
+         outputs=(Output("out", "store", title="the pooled store"),))
 def vectors_pool(p: PoolParams, *, progress=None):
     """Average each word's sub-token vectors over many contexts into a store for the static metrics.
 

@@ -10,26 +10,7 @@ grids, on any engine) does not pay for the bilingual evaluation and its mitigati
 
 from __future__ import annotations
 
-import importlib
-
 from geobias.evaluation.correlate import CorrelationResult, correlate
-
-_NAMES = {
-    "METHOD_KEYS": "geobias.evaluation.bilingual",
-    "METRIC_LABELS": "geobias.evaluation.bilingual",
-    "N_ADJECTIVES": "geobias.evaluation.analogy",
-    "AnalogyResult": "geobias.evaluation.analogy",
-    "EvaluationResult": "geobias.evaluation.bilingual",
-    "SimilarityResult": "geobias.evaluation.similarity",
-    "crosslingual_mweat": "geobias.evaluation.bilingual",
-    "inanimate_bias": "geobias.evaluation.bilingual",
-    "monolingual_mweat": "geobias.evaluation.bilingual",
-    "evaluate": "geobias.evaluation.bilingual",
-    "read_similarity_file": "geobias.evaluation.similarity",
-    "select_adjectives": "geobias.evaluation.analogy",
-    "word_pair_translation": "geobias.evaluation.analogy",
-    "word_similarity": "geobias.evaluation.similarity",
-}
 
 __all__ = [
     "METHOD_KEYS",
@@ -52,10 +33,17 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    module = _NAMES.get(name)
-    if module is None:
+    """A public name, imported from its submodule on first use (explicit imports, so the import graph
+    shows them)."""
+    if name in {'crosslingual_mweat', 'METRIC_LABELS', 'METHOD_KEYS', 'EvaluationResult', 'evaluate', 'monolingual_mweat', 'inanimate_bias'}:
+        from geobias.evaluation import bilingual as module
+    elif name in {'AnalogyResult', 'select_adjectives', 'N_ADJECTIVES', 'word_pair_translation'}:
+        from geobias.evaluation import analogy as module
+    elif name in {'read_similarity_file', 'word_similarity', 'SimilarityResult'}:
+        from geobias.evaluation import similarity as module
+    else:
         raise AttributeError(f"module 'geobias.evaluation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -180,7 +180,6 @@ def ripa(
     Examples
     --------
     >>> import numpy as np
-    >>> from geobias.query import WordQuery
     >>> from geobias.store import VectorStore
     >>> s = VectorStore(["he", "she", "nurse"], np.array([[1.0, 0], [-1, 0], [-0.5, 1]]))
     >>> ripa(s, WordQuery.with_pairs(["nurse"], [("he", "she")])).ripa

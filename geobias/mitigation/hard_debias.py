@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from geobias.choices import HardDebiasLists, Protect
 from geobias.errors import InputError
+from geobias.metrics.direct_bias import DirectBiasResult, direct_bias  # noqa: F401 (re-exported)
 from geobias.mitigation._directions import semantic_direction
 from geobias.mitigation.base import Mitigation
 from geobias.mitigation.lexicon import GenderLexicon, case_variants
@@ -16,70 +17,6 @@ from geobias.results import Result
 from geobias.store import VectorStore
 
 #: Protected set of hard debias (see :class:`HardDebias`).
-
-
-@dataclass(frozen=True)
-class DirectBiasResult(Result):
-    """Bolukbasi's DirectBias_c = (1/|N|) Σ_{w∈N} |cos(w, g)|^c.
-
-    Attributes
-    ----------
-    direct_bias : float
-    c : float
-    n_words : int
-        Neutral words used (|N|).
-    missing : list of str
-        Requested neutral words not in the vocabulary.
-    per_word : dict
-        word → cos(w, g) (signed; positive = masculine side).
-    """
-
-    direct_bias: float
-    c: float
-    n_words: int
-    missing: list[str] = field(default_factory=list)
-    per_word: dict[str, float] = field(default_factory=dict)
-
-
-def direct_bias(store: VectorStore, direction: np.ndarray, words: Sequence[str], *, c: float = 1.0) -> DirectBiasResult:
-    """DirectBias_c of ``words`` with respect to a unit gender ``direction``.
-
-    Parameters
-    ----------
-    store : VectorStore
-    direction : ndarray of shape (dim,)
-    words : sequence of str
-        Gender-neutral words N (e.g. the English occupations); out-of-vocabulary ones are listed.
-    c : float, default 1.0
-        Strictness (Bolukbasi et al. 2016, §5.2 use c = 1).
-
-    Returns
-    -------
-    DirectBiasResult
-        ``direct_bias`` in [0, 1]; cosines on unit-normalised float32 rows, summed in float64.
-
-    Raises
-    ------
-    InputError
-        No word in vocabulary.
-
-    References
-    ----------
-    Bolukbasi et al. (2016). Man is to computer programmer as woman is to homemaker? NeurIPS, §5.2.
-    """
-    lk = store.lookup(list(dict.fromkeys(words)), oov="ignore", unit=True)
-    if not lk.words:
-        raise InputError("none of the neutral words is in the vocabulary")
-    d = np.asarray(direction, dtype=np.float64)
-    d = d / np.linalg.norm(d)
-    cos = lk.vectors.astype(np.float64) @ d
-    return DirectBiasResult(
-        direct_bias=float(np.mean(np.abs(cos) ** c)),
-        c=c,
-        n_words=len(lk.words),
-        missing=lk.missing,
-        per_word=dict(zip(lk.words, cos.tolist(), strict=True)),
-    )
 
 
 class HardDebias(Mitigation):

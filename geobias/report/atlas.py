@@ -116,13 +116,6 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
     pq.write_table(pa.Table.from_pylist(result.rows(), schema=schema), path)
 
 
-def job_report(job_dir: str | Path) -> Path | None:
-    """The ``index.html`` of a finished atlas job (the service writes its report into
-    ``<job>/artifacts/atlas``), or ``None`` when the job left none."""
-    page = Path(job_dir) / "artifacts" / "atlas" / "index.html"
-    return page if page.is_file() else None
-
-
 # ------------------------------------------------------------------------------------ figures
 def _png(fig) -> str:
     import warnings
@@ -376,5 +369,5 @@ def atlas_table(console, result: AtlasResult) -> None:
     console.print(t)
 
 
-__all__ = ["LEGEND", "REPORT_FILES", "atlas_table", "check_report_dir", "heatmap_values", "job_report",
+__all__ = ["LEGEND", "REPORT_FILES", "atlas_table", "check_report_dir", "heatmap_values",
            "plot_heatmap", "plot_plane", "plot_top", "render_html", "write_parquet", "write_report"]

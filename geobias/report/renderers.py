@@ -1,4 +1,4 @@
-"""The table renderer of every result type (see :mod:`geobias.report.registry`).
+"""The table and figure renderers of every result type (see :mod:`geobias.report.registry`).
 
 A renderer takes the console, the result, and the options it names: the command's parameters
 (``lang``, ``permutations``, ``seed``, ...), ``inputs`` (the envelope's inputs: the stores a
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from geobias.report import atlas as _atlas  # noqa: F401  (registers the atlas table)
 from geobias.report import contextual, tables
-from geobias.report.registry import table
+from geobias.report.registry import figure, table
 
 
 @table("geobias.metrics.mweat.MweatResult")
@@ -235,3 +234,67 @@ def finetune_classifier(console, res) -> None:
     if res.test_accuracy is not None:
         console.print(f"held-out test ({res.n_test} texts): accuracy {res.test_accuracy:.4f}, F1 (positive) "
                       f"{res.test_f1:.4f}")
+
+
+# ------------------------------------------------------------------------------ figures
+# Drawn from the result, the same on every front door (the service's report pages, their PNG/SVG
+# downloads). Each reads the result's JSON form, so that a stored envelope draws as a fresh run.
+def _data(result) -> dict:
+    from geobias.results import jsonable
+
+    data = jsonable(result)
+    return data if isinstance(data, dict) else {}
+
+
+@figure("geobias.metrics.mweat.MweatResult", title="per-pair bias bars")
+def mweat_bars(result):
+    from geobias.report.plots import plot_bars
+
+    per_word = _data(result).get("per_word") or []
+    if not per_word:
+        return None
+    top = sorted(per_word, key=lambda p: -(p.get("bias") or 0))[:25]
+    labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
+    colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
+    return plot_bars(labels, [p["bias"] for p in top],
+                     "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
+                     "bias", colours)
+
+
+@figure("geobias.metrics.weat.WeatResult", title="per-word association bars")
+def weat_bars(result):
+    from geobias.report.plots import plot_bars
+
+    per_word = _data(result).get("per_word") or []
+    if not per_word:
+        return None
+    words = sorted(per_word, key=lambda w: -(w.get("s") or 0))
+    colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
+    return plot_bars([w["word"] for w in words], [w["s"] for w in words],
+                     "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)
+
+
+@figure("geobias.evaluation.bilingual.EvaluationResult", title="per-method MWEAT bars")
+def evaluation_bars(result):
+    from geobias.report.plots import plot_bars
+
+    data = _data(result)
+    table = data["table"] if isinstance(data.get("table"), dict) else {k: v for k, v in data.items()
+                                                                         if isinstance(v, dict)}
+    methods = list(table)
+    stats = [table[m].get("mweat_statistic") if isinstance(table[m], dict) else None for m in methods]
+    if not any(s is not None for s in stats):
+        return None
+    return plot_bars(methods, [s or 0.0 for s in stats], "MWEAT statistic per method", "MWEAT statistic")
+
+
+@figure("geobias.contextual.malor.MalorResult", title="per-occupation bars")
+def malor_bars(result):
+    from geobias.report.plots import plot_bars
+
+    per_occupation = _data(result).get("per_occupation") or []
+    if not per_occupation:
+        return None
+    occ = sorted(per_occupation, key=lambda o: -abs(o["log2_ratio"]))[:25]
+    return plot_bars([o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
+                     "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")

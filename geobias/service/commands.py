@@ -129,22 +129,10 @@ def _new_store(config: ServiceConfig, name: str) -> str:
 
 
 def _outputs(cmd: Command, body: dict[str, Any], artifacts: Path) -> dict[str, Any]:
-    """Where a job's outputs go: inside ``artifacts`` (mitigate's folder, the plots a report shows)."""
-    from geobias.languages import LANGUAGES
-
-    out: dict[str, Any] = {}
-    for field in cmd.outputs:
-        if field == "out" and cmd.name == "mitigate":
-            out["out"] = str(artifacts)
-        elif field == "out" and cmd.name == "atlas":  # its report (geobias.report.atlas.job_report)
-            out["out"] = str(artifacts / "atlas")
-        elif field == "plot":
-            lang = LANGUAGES.get(body.get("lang")) if isinstance(body.get("lang"), str) else None
-            if cmd.name == "directions" and (lang is None or not lang.grammatical_gender):
-                continue
-            if cmd.name in ("directions", "probe becpro"):  # the plots a report page shows
-                out["plot"] = str(artifacts / {"directions": "gender-plane.png"}.get(cmd.name, "becpro.png"))
-    return out
+    """Where a job's outputs go: each declared output with a service path, inside ``artifacts``
+    (see :class:`geobias.commands.Output`), where the run can write it (:meth:`Params.produces`)."""
+    return {o.field: str(artifacts / o.path) for o in cmd.outputs
+            if o.in_service and o.kind != "store" and cmd.params.produces(o.field, body)}
 
 
 def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], job_dir: Path) -> tuple[Command, dict]:
@@ -173,8 +161,8 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
         value = getattr(params, field, None)
         if value is not None:
             extra[field] = check_model(config, value)
-    if cmd.name in ("align", "vectors pool"):
-        _new_store(config, params.out)
+    if cmd.publishes is not None:
+        _new_store(config, getattr(params, cmd.publishes.field))
     if "device" in dict(params):
         extra["device"] = "cpu"
     return cmd, {**dump(params), **extra}

@@ -10,8 +10,8 @@ queues again the jobs that never started. A job's processes die with the server
 crash.
 
 A job's outputs become visible only with its record. Artefacts live in the job's folder and are
-listed only once the job is ``done``. A job that makes a store (``align``, ``vectors pool``)
-writes it to a hidden sibling ``.job-<id>-<name>`` in the vectors directory (hidden entries are
+listed only once the job is ``done``. A job whose command declares a new store (an ``Output`` of
+kind ``"store"``) writes it to a hidden sibling ``.job-<id>-<name>`` in the vectors directory (hidden entries are
 never stores); once the process has exited with a result, the record is committed ``done`` and
 then the folder is renamed to ``<name>``. Recovery finishes that rename for a ``done`` job (the
 server died between the two steps) and removes the hidden folder of any other job, so a
@@ -33,6 +33,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from geobias.commands import get
 from geobias.errors import GeobiasError
 from geobias.service.commands import prepare_job
 from geobias.service.config import ServiceConfig
@@ -60,8 +61,6 @@ CREATE TABLE IF NOT EXISTS jobs (
 #: Columns added since the first schema (a database from an earlier version gains them).
 _ADDED_COLUMNS = {"tries": "INTEGER NOT NULL DEFAULT 0", "interruptions": "TEXT NOT NULL DEFAULT '[]'"}
 _INTERRUPTED = "the server stopped while this job was running"
-#: Commands whose ``out`` is a new store under the vectors directory.
-PUBLISHES = ("align", "vectors pool")
 _STAGED = re.compile(r"\.job-([0-9a-f]{16})-(.+)")
 
 
@@ -356,11 +355,12 @@ class JobManager:
         (job_dir / "artifacts").mkdir(exist_ok=True)
         params = json.loads(row["params"])
         staged = None
-        if json.loads(row["argv"])[0] in PUBLISHES:  # the store is written hidden, published once done
+        publishes = get(row["kind"]).publishes  # a new store: written hidden, published once done
+        if publishes is not None:
             self.config.vectors_dir.mkdir(parents=True, exist_ok=True)
-            staged = self.config.vectors_dir / f".job-{job_id}-{params['out']}"
+            staged = self.config.vectors_dir / f".job-{job_id}-{params[publishes.field]}"
             self._remove_staged(job_id)
-            params = {**params, "out": str(staged)}
+            params = {**params, publishes.field: str(staged)}
         env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(self.config.vectors_dir), PYTHONUNBUFFERED="1")
         env.pop("GEOBIAS_DEBUG", None)
         env.pop("GEOBIAS_FORKSERVER_OF", None)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from geobias.errors import GeobiasError
 from geobias.report.registry import Collector, plain_text
 
 CSS = """
@@ -117,7 +118,7 @@ def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> 
     JSON is not that result's form."""
     from geobias.commands import get
     from geobias.errors import GeobiasError
-    from geobias.report.registry import render_table
+    from geobias.report.draw import render_table
 
     try:
         obj = get(kind).load_result(result)
@@ -132,14 +133,6 @@ def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str
     """HTML of :func:`cli_collected` (``None`` as it)."""
     items = cli_collected(kind, params, result)
     return None if items is None else items_html(items)
-
-
-def evaluation_table(result: dict[str, Any]) -> dict[str, Any]:
-    """``{method: {metric: value}}`` from an evaluate result: ``--json`` prints exactly that table
-    today; a result carrying it under ``table`` (with coverage beside it) is read too."""
-    if isinstance(result.get("table"), dict):
-        return result["table"]
-    return {k: v for k, v in result.items() if isinstance(v, dict)}
 
 
 def generic_collected(result: Any, title: str = "result") -> list:
@@ -205,39 +198,19 @@ class Plot:
 
 
 def plot_items(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[Plot]:
-    """The plots of a run: the PNGs the command wrote, then the plots drawn from its result."""
-    from geobias.report.plots import plot_bars
+    """The plots of a run: the PNGs the command wrote, then the figure its result type's registered
+    renderer draws (:mod:`geobias.report.draw`; none when it has no figure or nothing to draw)."""
+    from geobias.commands import get
+    from geobias.report.draw import figure_title, make_figure
 
     out = [Plot(name, png=(artifacts_dir / name).read_bytes()) for name in artifacts if name.endswith(".png")]
     try:
-        if kind == "mweat" and result.get("per_word"):
-            top = sorted(result["per_word"], key=lambda p: -(p.get("bias") or 0))[:25]
-            labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
-            colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
-            out.append(Plot("per-pair bias bars", figure=plot_bars(
-                labels, [p["bias"] for p in top],
-                "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
-                "bias", colours)))
-        elif kind == "weat" and result.get("per_word"):
-            words = sorted(result["per_word"], key=lambda w: -(w.get("s") or 0))
-            colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
-            out.append(Plot("per-word association bars", figure=plot_bars(
-                [w["word"] for w in words], [w["s"] for w in words],
-                "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)))
-        elif kind == "evaluate" and evaluation_table(result):
-            table = evaluation_table(result)
-            methods = list(table)
-            stats = [table[m].get("mweat_statistic") for m in methods]
-            if any(s is not None for s in stats):
-                out.append(Plot("per-method MWEAT bars", figure=plot_bars(
-                    methods, [s or 0.0 for s in stats], "MWEAT statistic per method", "MWEAT statistic")))
-        elif kind == "probe-malor" and result.get("per_occupation"):
-            occ = sorted(result["per_occupation"], key=lambda o: -abs(o["log2_ratio"]))[:25]
-            out.append(Plot("per-occupation bars", figure=plot_bars(
-                [o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
-                "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")))
-    except (KeyError, TypeError, ValueError):
-        pass
+        obj = get(kind).load_result(result)
+    except (GeobiasError, KeyError, TypeError, ValueError):  # a record from an older version: its PNGs only
+        return out
+    fig = make_figure(obj)
+    if fig is not None:
+        out.append(Plot(figure_title(obj), figure=fig))
     return out
 
 
@@ -280,6 +253,23 @@ def table_csv(table: RunTable) -> str:
     return buf.getvalue()
 
 
+def report_links(job: dict[str, Any]) -> list[str]:
+    """Links to the files of the report folders the job's command declares (``Output(kind="report")``):
+    its ``index.html`` as a page, the other files as downloads."""
+    from geobias.commands import get
+
+    jid = esc(job["id"])
+    links = []
+    for o in get(job["kind"]).outputs:
+        if o.kind != "report" or not o.in_service:
+            continue
+        for name in o.files:
+            href = f"/jobs/{jid}/outputs/{esc(o.path)}/{esc(name)}"
+            links.append(f"<a href='{href}'>{esc(o.title or o.path)} (HTML)</a>" if name == "index.html"
+                         else f"<a download href='{href}'>{esc(name)}</a>")
+    return links
+
+
 def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     """The body of a finished job's view: downloads, its tables and plots (the report's parts)."""
     jid = esc(job["id"])
@@ -290,10 +280,7 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     tables = [RunTable(*x) for x in items if isinstance(x, tuple)]
     env = job.get("result") or {}
     plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
-    links = [f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
-    if job["kind"] == "atlas":
-        links = [f"<a href='/jobs/{jid}/atlas/index.html'>the atlas report (HTML)</a>",
-                 f"<a download href='/jobs/{jid}/atlas/atlas.parquet'>atlas.parquet</a>", *links]
+    links = [*report_links(job), f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
     links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>CSV: {esc(t.caption or f'table {i + 1}')}</a>"
               for i, t in enumerate(tables)]
     for i, p in enumerate(plots):

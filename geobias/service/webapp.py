@@ -81,7 +81,7 @@ def form_fields(cmd: Command) -> list[FormField]:
     in the model's order, read from the model's JSON schema (validation mode)."""
     schema = cmd.params.model_json_schema(mode="validation")
     required = set(schema.get("required", ()))
-    hidden = HIDDEN | set(cmd.outputs) | set(getattr(cmd.params, "local_only", ()))
+    hidden = HIDDEN | set(cmd.output_fields) | set(getattr(cmd.params, "local_only", ()))
     out = []
     for name, prop in schema.get("properties", {}).items():
         if name in hidden:

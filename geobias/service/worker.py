@@ -22,8 +22,8 @@ from pathlib import Path
 from geobias._progress import Progress
 
 PRELOAD = ["geobias.service._forkserver_guard", "numpy", "scipy.stats", "sklearn.discriminant_analysis", "sklearn.model_selection", "faiss",
-           "matplotlib", "matplotlib.figure", "pydantic", "geobias.commands", "geobias.commands.static",
-           "geobias.commands.bilingual", "geobias.metrics", "geobias.directions", "geobias.sources"]
+           "matplotlib", "matplotlib.figure", "pydantic", "geobias.commands",
+           "geobias.metrics", "geobias.directions", "geobias.sources"]
 
 _CTX = None
 

@@ -37,7 +37,9 @@ __all__ = [
     "read_vectors",
     "resolve_store",
     "use_opener",
+    "record_store",
     "store_path",
+    "using_opener",
     "vectors_dir",
     "write_vectors",
 ]
@@ -59,6 +61,11 @@ def use_opener(opener: Callable[[str | None, str | None, str], VectorStore]) -> 
         yield
     finally:
         _OPENER.reset(token)
+
+
+def using_opener() -> bool:
+    """Whether a host's store opener is in effect (see :func:`use_opener`)."""
+    return _OPENER.get() is not None
 
 
 def auto_install_enabled() -> bool:
@@ -106,8 +113,9 @@ def install_on_first_use(name: str) -> None:
     install(name, progress=True)
 
 
-def _recorded(store: VectorStore, option: str, given: str | None) -> VectorStore:
-    """Note the resolved store in the result envelope's inputs (see :mod:`geobias.results`)."""
+def record_store(store: VectorStore, option: str, given: str | None) -> VectorStore:
+    """Note the resolved store in the result envelope's inputs (see :mod:`geobias.results`); a store
+    reused from :mod:`geobias.sources.opened` is noted as a freshly opened one is."""
     from geobias.results import record_input
 
     record_input(option.lstrip("-").replace("-", "_"), {
@@ -162,7 +170,7 @@ def resolve_store(
     code = get_language(lang).code if lang is not None else None
     opener = _OPENER.get()
     if opener is not None:
-        return _recorded(opener(code, vectors, option), option, vectors)
+        return record_store(opener(code, vectors, option), option, vectors)
     if limit is not None and limit <= 0:
         raise InputError(f"--limit must be positive; got {limit}")
     if subword_words is not None and (vectors is None or vectors in SOURCES):
@@ -177,14 +185,14 @@ def resolve_store(
                 raise GeobiasError(not_installed_message(src, option))
             src = local
             install_on_first_use(src.name)
-        return _recorded(load_installed(src.name, limit=limit), option, vectors)
+        return record_store(load_installed(src.name, limit=limit), option, vectors)
     if vectors in SOURCES:
         src = SOURCES[vectors]
         if code is not None and src.lang != code:
             raise InputError(f"{option} {vectors} holds {src.lang!r} vectors but --lang is {code!r}")
         if not is_installed(src.name) and installs_locally(src) and auto_install_enabled():
             install_on_first_use(src.name)
-        return _recorded(load_installed(src.name, limit=limit), option, vectors)
+        return record_store(load_installed(src.name, limit=limit), option, vectors)
     path = Path(vectors).expanduser()
     if not path.exists() and is_cache(vectors_dir() / vectors):
         path = vectors_dir() / vectors  # a store saved by name (`vectors pool --out NAME`, `align --out NAME`)
@@ -196,4 +204,4 @@ def resolve_store(
     store = read_vectors(path, limit=limit, lang=code, trust_pickle=trust_pickle, subword_words=subword_words)
     if code is not None:
         store.lang = code
-    return _recorded(store, option, vectors)
+    return record_store(store, option, vectors)

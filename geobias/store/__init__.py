@@ -10,27 +10,21 @@ needs, say, :class:`VectorStore` does not pay for the cache code.
 
 from __future__ import annotations
 
-import importlib
-
-_NAMES = {
-    "is_cache": "geobias.store.cache",
-    "load_store": "geobias.store.cache",
-    "save_store": "geobias.store.cache",
-    "verify_store": "geobias.store.cache",
-    "StoreChangedError": "geobias.store.cache",
-    "Lookup": "geobias.store.vector_store",
-    "VectorStore": "geobias.store.vector_store",
-    "merged_store": "geobias.store.merge",
-}
-
 __all__ = ["Lookup", "StoreChangedError", "VectorStore", "is_cache", "load_store", "merged_store", "save_store", "verify_store"]
 
 
 def __getattr__(name: str):
-    module = _NAMES.get(name)
-    if module is None:
+    """A public name, imported from its submodule on first use (explicit imports, so the import graph
+    shows them)."""
+    if name in {'StoreChangedError', 'verify_store', 'load_store', 'save_store', 'is_cache'}:
+        from geobias.store import cache as module
+    elif name in {'Lookup', 'VectorStore'}:
+        from geobias.store import vector_store as module
+    elif name in {'merged_store'}:
+        from geobias.store import merge as module
+    else:
         raise AttributeError(f"module 'geobias.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -116,7 +116,7 @@ def test_csv_for_files(store_dir, capsys):
 
 
 def test_render_csv_of_a_table_result():
-    from geobias.report.registry import render_csv
+    from geobias.report.draw import render_csv
     from geobias.store.neighbors import Neighbor, NeighborsResult
 
     res = NeighborsResult("nurse", 2, "en", "toy", [Neighbor("doctor", 0.5), Neighbor("a, b", 0.25)])

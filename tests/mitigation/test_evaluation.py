@@ -179,7 +179,7 @@ def test_evaluate_result_round_trips_and_renders_its_six_columns():
     from rich.console import Console
 
     from geobias.evaluation.bilingual import EvaluationResult
-    from geobias.report.registry import render_table
+    from geobias.report.draw import render_table
 
     fr, en, dico, fr_lex, en_lex, _ = make_pair()
     res = evaluate(fr, en, dico, Dictionary(dico.pairs[::3], "test"), lexicon=fr_lex, en_lexicon=en_lex,

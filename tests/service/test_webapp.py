@@ -192,13 +192,13 @@ def test_an_atlas_job_serves_its_report(server, mweat_job):
                                                                 "max_per_class": 20}}).json()
     job = wait_job(client, job["id"], timeout=300)
     assert job["state"] == "done", job.get("error")
-    page = client.get(f"/jobs/{job['id']}/atlas/index.html")
+    page = client.get(f"/jobs/{job['id']}/outputs/atlas/index.html")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "default-src 'none'" in page.headers["content-security-policy"]
     assert "French" in page.text and "<script" not in page.text
-    parquet = client.get(f"/jobs/{job['id']}/atlas/atlas.parquet")
+    parquet = client.get(f"/jobs/{job['id']}/outputs/atlas/atlas.parquet")
     assert parquet.status_code == 200 and parquet.content[:4] == b"PAR1"
-    assert json.loads(client.get(f"/jobs/{job['id']}/atlas/atlas.json").text)
-    assert f"/jobs/{job['id']}/atlas/index.html" in client.get(f"/app/jobs/{job['id']}/view").text
-    assert client.get(f"/jobs/{job['id']}/atlas/secrets.txt").status_code == 404
-    assert client.get(f"/jobs/{mweat_job['id']}/atlas/index.html").status_code == 404
+    assert json.loads(client.get(f"/jobs/{job['id']}/outputs/atlas/atlas.json").text)
+    assert f"/jobs/{job['id']}/outputs/atlas/index.html" in client.get(f"/app/jobs/{job['id']}/view").text
+    assert client.get(f"/jobs/{job['id']}/outputs/atlas/secrets.txt").status_code == 404
+    assert client.get(f"/jobs/{mweat_job['id']}/outputs/atlas/index.html").status_code == 404

@@ -108,25 +108,30 @@ def plot(request: Request, job_id: str, index: int, fmt: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{job["id"]}-plot-{index}.{fmt}"'})
 
 
-ATLAS_FILES = {"index.html": "text/html; charset=utf-8", "atlas.json": "application/json",
-               "atlas.parquet": "application/vnd.apache.parquet"}
+@router.get("/jobs/{job_id}/outputs/{folder}/{name}")
+def output_file(request: Request, job_id: str, folder: str, name: str) -> Response:
+    """A file of a finished job's report folder, as its command declares it (``Output(kind="report")``):
+    ``index.html`` as a page (self-contained: styles and images inline), any other as a download."""
+    import mimetypes
 
+    from geobias.commands import get
 
-@router.get("/jobs/{job_id}/atlas/{name}")
-def atlas_file(request: Request, job_id: str, name: str) -> Response:
-    """A finished ``atlas`` job's report: ``index.html`` (self-contained: styles and images
-    inline), ``atlas.json`` or ``atlas.parquet``."""
-    from geobias.report.atlas import job_report
-
-    if name not in ATLAS_FILES:
-        raise JobNotFound(f"an atlas report has {', '.join(ATLAS_FILES)}; no {name!r}")
     job = _done(request, job_id)
-    page = job_report(http.jobs(request).job_dir(job["id"])) if job["kind"] == "atlas" else None
-    if page is None:
-        raise JobNotFound(f"job {job['id']} ({job['command']}) has no atlas report")
+    output = get(job["kind"]).output(folder)
+    if output is None:
+        raise JobNotFound(f"job {job['id']} ({job['command']}) has no report {folder!r}")
+    if name not in output.files:
+        raise JobNotFound(f"the report {folder!r} has {', '.join(output.files)}; no {name!r}")
+    path = http.jobs(request).job_dir(job["id"]) / "artifacts" / folder / name
+    if not path.is_file():
+        raise JobNotFound(f"job {job['id']} left no {folder}/{name}")
+    media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if name.endswith(".parquet"):
+        media = "application/vnd.apache.parquet"
     headers = dict(http.PAGE_HEADERS) if name == "index.html" else {
         "Content-Disposition": f'attachment; filename="{job["id"]}-{name}"'}
-    return Response((page.parent / name).read_bytes(), media_type=ATLAS_FILES[name], headers=headers)
+    return Response(path.read_bytes(), media_type=media + ("; charset=utf-8" if media.startswith("text/") else ""),
+                    headers=headers)
 
 
 @router.get("/compare", response_class=HTMLResponse, include_in_schema=False)

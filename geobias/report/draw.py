@@ -1,0 +1,122 @@
+"""Drawing a result: its tables on a console or as CSV, and its figure.
+
+The entry points of the renderers that :mod:`geobias.report.registry` keeps. This module imports
+the modules that register renderers (:mod:`geobias.report.renderers`, :mod:`geobias.report.atlas`)
+explicitly, so that the import graph shows every registration and no lookup imports a module by
+name.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from geobias.report import atlas as _atlas  # noqa: F401  (registers the atlas table)
+from geobias.report import renderers as _renderers  # noqa: F401  (registers every other renderer)
+from geobias.report.registry import (
+    FIGURES,
+    TABLES,
+    Collector,
+    _name,
+    figure_title,
+    lookup,
+    plain_text,
+)
+
+__all__ = ["Collector", "figure_title", "has_table", "make_figure", "plain_text", "render_csv", "render_table"]
+
+
+def _accepted(fn: Callable, options: dict[str, Any]) -> dict[str, Any]:
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return options
+    return {k: v for k, v in options.items() if k in params}
+
+
+def render_table(console, result: Any, /, **options: Any) -> None:
+    """Print ``result`` with its registered table renderer (a key/value list when it has none)."""
+    fn = lookup(TABLES, result)
+    if fn is None and hasattr(result, "__rich__"):  # a renderer written beside the result type
+        console.print(result)
+        return
+    if fn is None:
+        _fallback(console, result)
+        return
+    fn(console, result, **_accepted(fn, options))
+
+
+def _tables(obj: Any) -> list[tuple[str, list[str], list[list[str]]]]:
+    """``(title, header, rows)`` of every rich ``Table`` in what a renderer printed (groups recursed)."""
+    from rich.console import Group
+    from rich.table import Table
+
+    if hasattr(obj, "__rich__") and not isinstance(obj, (Table, Group)):
+        obj = obj.__rich__()
+    if isinstance(obj, Group):
+        return [t for r in obj.renderables for t in _tables(r)]
+    if isinstance(obj, Table):
+        cells = [[plain_text(c) for c in col.cells] for col in obj.columns]
+        n = max((len(c) for c in cells), default=0)
+        rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
+        header = [plain_text(c.header).replace("\n", " ") for c in obj.columns] if obj.show_header else []
+        return [(plain_text(obj.title) if obj.title else "", header, rows)]
+    return []
+
+
+def render_csv(out, result: Any, /, **options: Any) -> int:
+    """Write the tables that :func:`render_table` prints for ``result`` as CSV on the text stream ``out``.
+
+    Each table is its header row (when it has one) and its rows, cells as plain text; tables are
+    separated by an empty line and preceded by a ``# title`` line when titled (read them with
+    ``pandas.read_csv(..., comment="#")``). Returns the number of tables written.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rich.table import Table
+    >>> class R:
+    ...     def __rich__(self):
+    ...         t = Table("word", "score"); t.add_row("nurse", "0.25"); return t
+    >>> buf = io.StringIO(); render_csv(buf, R()); buf.getvalue().splitlines()
+    1
+    ['word,score', 'nurse,0.25']
+    """
+    import csv
+
+    collector = Collector()
+    render_table(collector, result, **options)
+    tables = [t for item in collector.items for t in _tables(item)]
+    writer = csv.writer(out, lineterminator="\n")
+    for i, (title, header, rows) in enumerate(tables):
+        if i:
+            out.write("\n")
+        if title:
+            out.write(f"# {title}\n")
+        if header:
+            writer.writerow(header)
+        writer.writerows(rows)
+    return len(tables)
+
+
+def make_figure(result: Any, **options: Any):
+    """The result's figure (matplotlib ``Figure``), or ``None`` when it has no figure renderer."""
+    fn = lookup(FIGURES, result)
+    return None if fn is None else fn(result, **_accepted(fn, options))
+
+
+def has_table(result_type: type) -> bool:
+    return any(_name(cls) in TABLES for cls in result_type.__mro__)
+
+
+def _fallback(console, result: Any) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from geobias.results import jsonable
+
+    t = Table(show_header=False)
+    data = jsonable(result)
+    for k, v in (data.items() if isinstance(data, dict) else [("result", data)]):
+        t.add_row(Text(str(k)), Text(str(v)))
+    console.print(t)
