@@ -52,3 +52,24 @@ def test_the_balanced_draw_takes_half_from_each_side():
     rows = _training_rows(5000, 2500, 1000, seed=3, balanced=True)
     assert len(set(rows)) == 1000 and (rows < 2500).sum() == 500 and (rows >= 2500).sum() == 500
     assert not np.array_equal(rows, _training_rows(5000, 2500, 1000, seed=4, balanced=True))
+
+
+def test_the_protocol_is_the_papers_on_english_only():
+    from geobias.commands import execute, validate
+    from geobias.errors import InputError
+    from geobias.evaluation.recovery import default_protocol, paper_setup, recovery_setup
+    from geobias.store import VectorStore
+
+    assert default_protocol("en") == "paper" and default_protocol("fr") == "geobias"
+    with pytest.raises(InputError, match="English only"):
+        execute("recoverability", {"lang": "fr", "protocol": "paper", "vectors": "nowhere"})
+    assert validate("recoverability", {"lang": "en"}).protocol is None  # resolved per language
+    words = ["he", "she", "nurse", "Nurse", "b2b", "actor", "king", "table"]
+    store = VectorStore(words, np.eye(len(words)), lang="en")
+    s = paper_setup(store)
+    # Bolukbasi et al.'s definitional and equalise words (he, she, king) leave with the filter's drops
+    assert s.vocabulary == ["nurse", "actor", "table"] and s.svm_gamma == "auto" and s.kmeans_seed == 1
+    assert np.allclose(s.direction, store["he"] - store["she"])
+    assert recovery_setup(store, "en").protocol == "paper"
+    with pytest.raises(InputError, match="needs he"):
+        paper_setup(VectorStore(["she", "nurse"], np.eye(2)))
