@@ -55,6 +55,8 @@ class SeatParams(WeatQuery):
     batch_size: int = Field(32, ge=1, le=4096, description="Sentences per forward pass.")
     trust_pickle: bool = Field(False, description="Allow a local encoder folder with only pickled weights.")
     force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
+    show_sentences: bool = Field(False, description="Put every sentence encoded into the result, for review "
+                                                    "(template tests).")
 
     @model_validator(mode="after")
     def _files_or_words(self):
@@ -89,7 +91,7 @@ class SeatParams(WeatQuery):
         """One permutation test over the sentences of X ∪ Y (every template of every word); with
         test files, one per file, each counted as the largest."""
         from geobias.commands._permutations import permutation_work
-        from geobias.metrics.seat import noun_genders, read_templates, sentences_for
+        from geobias.metrics.seat import noun_genders, read_templates, read_word_kinds, sentences_for
 
         if self.tests is not None:
             files = self.test_files()
@@ -97,8 +99,8 @@ class SeatParams(WeatQuery):
             return permutation_work(len(big.sets[0]) + len(big.sets[1]), len(big.sets[0]), self.permutations,
                                     "auto", tests=len(files), what=f"{len(files)} tests × " if len(files) > 1 else "")
         X, Y, *_ = self.sets()
-        templates, genders = read_templates(self.lang), noun_genders(self.lang)
-        n_x, n_y = len(sentences_for(X, templates, genders)), len(sentences_for(Y, templates, genders))
+        templates, genders, kinds = read_templates(self.lang), noun_genders(self.lang), read_word_kinds(self.lang)
+        n_x, n_y = len(sentences_for(X, templates, genders, kinds)), len(sentences_for(Y, templates, genders, kinds))
         return permutation_work(n_x + n_y, n_x, self.permutations, "auto")
 
 
@@ -120,7 +122,7 @@ def seat(p: SeatParams, *, progress=None):
                                   n_permutations=p.permutations, seed=p.seed) for t in files]
         return dataclasses.replace(results[0], more_tests=results[1:])
     return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
-                    n_permutations=p.permutations, seed=p.seed)
+                    n_permutations=p.permutations, seed=p.seed, show_sentences=p.show_sentences)
 
 
 class SentenceSetParams(EngineParams):

@@ -33,18 +33,59 @@ from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.store import VectorStore
 
-__all__ = ["SEAT_FILE_SETS", "SeatResult", "SeatTemplates", "SeatTestFile", "noun_genders", "parse_seat_test",
-           "read_seat_test", "read_templates", "seat", "seat_sentences", "sentences_for"]
+__all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
+           "parse_seat_test", "read_seat_test", "read_templates", "read_word_kinds", "seat", "seat_sentences",
+           "sentences_for"]
+
+
+#: Kinds of word with their own templates (May et al.'s per-kind bleaching); see ``seat_words.tsv``.
+WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "adjective", "verb")
 
 
 @dataclass(frozen=True)
 class SeatTemplates:
-    """A language's SEAT templates: ``any`` for every word, ``masculine``/``feminine``/``neuter``
-    only for nouns of that grammatical gender (the article agrees)."""
+    """A language's SEAT templates: ``any`` for every word without a kind,
+    ``masculine``/``feminine``/``neuter`` only for nouns of that grammatical gender (the article
+    agrees), and ``by_kind`` for the words whose kind ``seat_words.tsv`` gives (a name, a pronoun,
+    a count noun with its article and plural...)."""
 
     lang: str
     any: list[str]
     by_gender: dict[str, list[str]] = field(default_factory=dict)
+    by_kind: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WordKind:
+    """The kind of one word (:data:`WORD_KINDS`) and, for a count noun, its plural."""
+
+    kind: str
+    plural: str = ""
+
+
+def read_word_kinds(lang: str) -> dict[str, WordKind]:
+    """Our ``wordlists/<lang>/seat_words.tsv`` (``word<TAB>kind<TAB>plural``); empty when the
+    language has none.
+
+    Raises
+    ------
+    InputError
+        An unknown kind, or a count noun without its plural.
+    """
+    from geobias import wordlists
+
+    path = wordlists.wordlist_dir() / lang / "seat_words.tsv"
+    if not path.exists():
+        return {}
+    out: dict[str, WordKind] = {}
+    for row in wordlists.own_table(lang, "seat_words", required=("word", "kind", "plural")):
+        word, kind, plural = row["word"].strip(), row["kind"].strip(), (row.get("plural") or "").strip()
+        if kind not in WORD_KINDS:
+            raise InputError(f"seat_words.tsv ({lang}): unknown kind {kind!r} for {word!r} ({', '.join(WORD_KINDS)})")
+        if kind == "count" and not plural:
+            raise InputError(f"seat_words.tsv ({lang}): the count noun {word!r} needs its plural")
+        out[word] = WordKind(kind, plural)
+    return out
 
 
 def read_templates(lang: str) -> SeatTemplates:
@@ -62,35 +103,56 @@ def read_templates(lang: str) -> SeatTemplates:
     out = SeatTemplates(lang, [], {"masculine": [], "feminine": [], "neuter": []})
     for row in rows:
         kind, template = row["kind"].strip(), row["template"].strip()
-        if template.count("{word}") + template.count("{Word}") != 1:
+        if template.count("{word}") + template.count("{Word}") + template.count("{plural}") != 1:
             raise InputError(f"seat_templates.tsv ({lang}): a template needs exactly one {{word}} slot: {template!r}")
         if kind == "any":
             out.any.append(template)
         elif kind in out.by_gender:
             out.by_gender[kind].append(template)
+        elif kind in WORD_KINDS:
+            out.by_kind.setdefault(kind, []).append(template)
         else:
-            raise InputError(f"seat_templates.tsv ({lang}): unknown kind {kind!r} (any, masculine, feminine, neuter)")
+            raise InputError(f"seat_templates.tsv ({lang}): unknown kind {kind!r} (any, masculine, feminine, neuter, "
+                             f"{', '.join(WORD_KINDS)})")
     if not out.any:
         raise InputError(f"seat_templates.tsv ({lang}): no template of kind 'any'")
     return out
 
 
-def _fill(template: str, word: str) -> str:
-    return template.replace("{Word}", word[:1].upper() + word[1:]).replace("{word}", word)
+def _fill(template: str, word: str, plural: str = "") -> str:
+    article = "an" if word[:1].lower() in "aeiou" else "a"
+    out = template.replace("{Word}", word[:1].upper() + word[1:]).replace("{word}", word)
+    out = out.replace("{plural}", plural or word).replace("{a}", article)
+    return out.replace("{A}", article.capitalize())
 
 
-def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str]) -> list[str]:
-    """Every sentence of ``words``: each word in each ``any`` template, and in the templates of
-    its grammatical gender when ``genders`` knows it; in word order, duplicates kept once.
+def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],
+                  kinds: dict[str, WordKind] | None = None) -> list[str]:
+    """Every sentence of ``words``, in word order, duplicates kept once. A word whose kind
+    ``kinds`` gives and the templates have goes into its kind's templates only (a count noun also
+    into the ``plural`` templates with its plural; ``{a}`` is the agreeing a/an); any other word
+    into each ``any`` template, and into the templates of its grammatical gender when ``genders``
+    knows it.
 
     Examples
     --------
     >>> t = SeatTemplates("fr", ["C'est {word}."], {"feminine": ["C'est une {word}."]})
     >>> sentences_for(["table", "livre"], t, {"table": "feminine"})
     ["C'est table.", "C'est une table.", "C'est livre."]
+    >>> en = SeatTemplates("en", ["This is {word}."], {}, {"count": ["This is {a} {word}."],
+    ...                    "plural": ["These are {plural}."], "subject": ["{Word} is here."]})
+    >>> sentences_for(["apple", "he"], en, {}, {"apple": WordKind("count", "apples"), "he": WordKind("subject")})
+    ['This is an apple.', 'These are apples.', 'He is here.']
     """
+    kinds = kinds or {}
     out: list[str] = []
     for w in words:
+        k = kinds.get(w)
+        if k is not None and templates.by_kind.get(k.kind):
+            out += [_fill(t, w) for t in templates.by_kind[k.kind]]
+            if k.kind == "count":
+                out += [_fill(t, w, k.plural) for t in templates.by_kind.get("plural", [])]
+            continue
         for t in templates.any + templates.by_gender.get(genders.get(w, ""), []):
             out.append(_fill(t, w))
     return list(dict.fromkeys(out))
@@ -142,6 +204,8 @@ class SeatResult(Result):
     more_tests : list of SeatResult
         With several test files: the results of the second and later files (this object is the
         first's), in the order given.
+    sentences : dict or None
+        With ``show_sentences``: ``{"X": [...], "Y", "A", "B"}``, every sentence encoded.
     """
 
     test: str
@@ -160,6 +224,7 @@ class SeatResult(Result):
     source: str | None = None
     categories: dict | None = None
     more_tests: list[SeatResult] = field(default_factory=list)
+    sentences: dict | None = None
 
 
 def seat(
@@ -171,8 +236,10 @@ def seat(
     test: str = "",
     templates: SeatTemplates | None = None,
     genders: dict[str, str] | None = None,
+    kinds: dict[str, WordKind] | None = None,
     n_permutations: int = 10_000,
     seed: int | None = 0,
+    show_sentences: bool = False,
 ) -> SeatResult:
     """SEAT on the word sets ``(X, Y, A, B)`` of a WEAT test.
 
@@ -189,8 +256,12 @@ def seat(
         Default: :func:`read_templates` of ``lang``.
     genders : dict, optional
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
+    kinds : dict, optional
+        Word → :class:`WordKind`; default :func:`read_word_kinds` of ``lang``.
     n_permutations : int, default 10_000
     seed : int or None, default 0
+    show_sentences : bool, default False
+        Put every sentence of each set into the result (``sentences``), for review.
 
     Returns
     -------
@@ -217,7 +288,8 @@ def seat(
     sets = (query.X, query.Y, query.A, query.B)
     if any(not list(s) for s in sets):
         raise InputError("SEAT needs four non-empty word sets (X, Y, A, B)")
-    sentences = [sentences_for(list(s), templates, genders) for s in sets]
+    kinds = read_word_kinds(lang) if kinds is None else kinds
+    sentences = [sentences_for(list(s), templates, genders, kinds) for s in sets]
     seen: dict[str, str] = {}
     for name, group in zip(names, sentences, strict=True):
         for sent in group:
@@ -234,11 +306,13 @@ def seat(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
         effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
         n_sentences={n: len(g) for n, g in zip(names, sentences, strict=True)},
-        n_templates={"any": len(templates.any), **{k: len(v) for k, v in templates.by_gender.items()}},
+        n_templates={"any": len(templates.any), **{k: len(v) for k, v in templates.by_gender.items()},
+                     **{k: len(v) for k, v in templates.by_kind.items()}},
         n_gendered_words=sum(1 for w in words if genders.get(w) in templates.by_gender
                              and templates.by_gender[genders[w]]),
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
+        sentences=dict(zip(names, sentences, strict=True)) if show_sentences else None,
     )
 
 

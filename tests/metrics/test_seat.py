@@ -215,3 +215,53 @@ def test_the_command_takes_files_on_the_cli_and_text_in_the_service(tmp_path, ca
     r, _ = execute("seat", {"tests": f"{good},{second}", "encoder": "hash", "permutations": 100})
     assert r.test == "own" and [t.test for t in r.more_tests] == ["second"]
     assert r.more_tests[0].categories["X"] == "Roses"
+
+
+# -- per-kind templates (May et al.'s bleaching, English) -------------------------------------------
+
+EN_TESTS = ["career-family-terms", "career-family", "math-arts", "math-arts-names", "science-arts",
+            "science-arts-names", "flowers-insects"]
+
+
+def _english_sentences():
+    from geobias import wordlists
+    from geobias.metrics.seat import read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("en"), read_word_kinds("en")
+    tests = [wordlists.weat_test("en", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    return t, kinds, words, {w: sentences_for([w], t, {}, kinds) for w in words}
+
+
+def test_every_english_seat_word_has_a_kind_and_gets_only_its_kinds_templates():
+    t, kinds, words, by_word = _english_sentences()
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    from geobias.metrics.seat import _fill
+
+    for w, k in kinds.items():
+        got = by_word.get(w)
+        if got is None:
+            continue
+        if k.kind in ("subject", "object", "possessive"):  # no pronoun follows a template written for names
+            assert got == [_fill(f, w) for f in t.by_kind[k.kind]], (w, got)
+            assert not [x for x in got if x in {_fill(f, w) for f in t.by_kind["name"]} and k.kind != "subject"]
+        if k.kind in ("object", "possessive"):  # an object or possessive form is never a subject
+            assert not any(x.startswith(w[:1].upper() + w[1:] + " is") for x in got), (w, got)
+        if k.kind == "count":  # a count noun never goes without a determiner
+            for s in got:
+                assert any(f"{d} {w}" in s.lower() for d in ("a", "an", "the")) or k.plural in s, (w, s)
+    assert "Him is here." not in by_word["him"] and "His is here." not in by_word["his"]
+    assert "This is an executive." in by_word["executive"] and "These are men." in by_word["man"]
+    assert "John is a person." in by_word["John"] and "This is math." in by_word["math"]
+    assert "They are loyal." in by_word["loyal"] and "They kill." in by_word["kill"]
+
+
+def test_show_sentences_returns_every_sentence(monkeypatch):
+    import geobias.contextual.sentence_encoders as se
+    from geobias.commands import execute
+
+    monkeypatch.setattr(se, "sentence_encoder", lambda *a, **k: _hash_encoder())
+    r, _ = execute("seat", {"lang": "en", "test": "math-arts", "encoder": "hash", "permutations": 100,
+                            "show_sentences": True})
+    assert set(r.sentences) == {"X", "Y", "A", "B"} and "This is math." in r.sentences["X"]
+    assert "These are men." in r.sentences["A"] and sum(map(len, r.sentences.values())) == sum(r.n_sentences.values())
