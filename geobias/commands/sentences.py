@@ -91,7 +91,12 @@ class SeatParams(WeatQuery):
         """One permutation test over the sentences of X ∪ Y (every template of every word); with
         test files, one per file, each counted as the largest."""
         from geobias.commands._permutations import permutation_work
-        from geobias.metrics.seat import noun_genders, read_templates, read_word_kinds, sentences_for
+        from geobias.metrics.seat import (
+            noun_genders,
+            read_templates,
+            read_word_kinds,
+            sentences_for,
+        )
 
         if self.tests is not None:
             files = self.test_files()
