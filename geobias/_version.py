@@ -1,3 +1,3 @@
 """The package version (one place, read by :mod:`geobias` and the result envelope of :mod:`geobias.results`)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

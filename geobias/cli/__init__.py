@@ -16,7 +16,7 @@ import os
 import sys
 from enum import Enum
 
-from geobias.cli._app import app
+from geobias.cli._app import app, plain_roles
 from geobias.errors import GeobiasError, ParameterError
 
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
@@ -62,10 +62,29 @@ def _plain_choices(typer_app) -> None:
 
 
 def _plain_options(callback):
+    """``callback`` with its choice options as plain strings, and ``--parquet FILE`` added (every
+    command can write its result as data; :func:`geobias.cli._run.invoke` reads it)."""
+    from pathlib import Path
+    from typing import Annotated
+
+    import typer
+
+    from geobias.cli._run import PARQUET
+
     @functools.wraps(callback)
     def wrapper(*args, **kwargs):
-        return callback(*args, **{k: _plain(v) for k, v in kwargs.items()})
+        token = PARQUET.set(kwargs.pop("parquet_out", None))
+        try:
+            return callback(*args, **{k: _plain(v) for k, v in kwargs.items()})
+        finally:
+            PARQUET.reset(token)
 
+    sig = inspect.signature(callback, eval_str=True)  # Typer reads the options from evaluated annotations
+    if "parquet_out" not in sig.parameters and any(p in sig.parameters for p in ("as_json", "as_csv")):
+        option = inspect.Parameter("parquet_out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+            Path | None, typer.Option("--parquet", help="Also write the result as data (one row per estimate) to "
+                                                        "this Parquet file.")])
+        wrapper.__signature__ = sig.replace(parameters=[*sig.parameters.values(), option])
     return wrapper
 
 
@@ -92,8 +111,9 @@ def _short_helps(typer_app) -> None:
     """The command list of ``--help`` shows each command's first docstring paragraph (click
     would cut it at the first full stop, e.g. inside "Bolukbasi et al. 2016")."""
     for info in typer_app.registered_commands:
+        info.help = plain_roles(info.help or info.callback.__doc__)  # Sphinx roles read as plain names
         if not info.short_help:
-            info.short_help = _first_paragraph(info.help or info.callback.__doc__)
+            info.short_help = _first_paragraph(info.help)
     for group in typer_app.registered_groups:
         sub = group.typer_instance
         if not group.short_help:
@@ -170,6 +190,13 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail("out of memory (try --limit N to load fewer vectors)")
+    except ImportError as exc:
+        if debug:
+            raise
+        from geobias.errors import missing_extra
+
+        rc = _fail(missing_extra(exc) or f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows "
+                                           "the traceback)")
     except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, exit 1
         if debug:
             raise

@@ -111,25 +111,41 @@ def build(name: str) -> typer.Typer:
                                         annotation=annotations[field]))
     for field, flag, text in (("quiet", "--quiet", "No progress on stderr."),
                               ("as_json", "--json", "Print the result as JSON on stdout."),
-                              ("as_csv", "--csv", "Print the result's tables as CSV on stdout (for files).")):
+                              ("as_csv", "--csv", "Print the result as data on stdout: CSV, one row per estimate, every "
+                                                         "number in full.")):
         annotations[field] = Annotated[bool, typer.Option(flag, help=text)]
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=False,
                                         annotation=annotations[field]))
 
-    lists = {f for f, info in cmd.params.model_fields.items() if _plain_list(info.annotation)}
+    lists = {f for f, info in cmd.params.model_fields.items()
+             if _plain_list(info.annotation) and not any(hasattr(m, "func") for m in info.metadata)}
+
+    annotations["parquet_out"] = Annotated[Path | None, typer.Option("--parquet", help=(
+        "Also write the result as data (one row per estimate) to this Parquet file."))]
+    params.append(inspect.Parameter("parquet_out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                                    annotation=annotations["parquet_out"]))
 
     def command_function(**options):
+        from geobias.cli._run import PARQUET
+
+        token = PARQUET.set(options.pop("parquet_out", None))
         plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in options.items()}
         for k in lists & plain.keys():  # a plain list field on the command line: a comma list
             if isinstance(plain[k], str):
                 plain[k] = [w.strip() for w in plain[k].split(",") if w.strip()]
-        invoke(cmd.name, plain)
+        try:
+            invoke(cmd.name, plain)
+        finally:
+            PARQUET.reset(token)
 
     command_function.__signature__ = inspect.Signature(params)
     command_function.__annotations__ = annotations
-    command_function.__doc__ = cmd.run.__doc__
+    from geobias.cli._app import plain_roles
+
+    command_function.__doc__ = plain_roles(cmd.run.__doc__)
     app = typer.Typer(rich_markup_mode=None, add_completion=False)
-    app.command(cmd.name.split()[-1], help=cmd.run.__doc__, short_help=cmd.summary)(command_function)
+    app.command(cmd.name.split()[-1], help=plain_roles(cmd.run.__doc__), short_help=plain_roles(cmd.summary))(
+        command_function)
     return app
 
 
@@ -161,7 +177,9 @@ class GeneratedGroup(TyperGroup):
         for name in self.list_commands(ctx):
             cmd = super().get_command(ctx, name)
             if cmd is None and name in generated:
-                rows.append((name, generated[name]))
+                from geobias.cli._app import plain_roles
+
+                rows.append((name, plain_roles(generated[name])))
             elif cmd is not None and not cmd.hidden:
                 rows.append((name, cmd))
         if not rows:

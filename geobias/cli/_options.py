@@ -49,7 +49,8 @@ Subwords = Annotated[
     ),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
-Csv = Annotated[bool, typer.Option("--csv", help="Print the result's tables as CSV on stdout (for files).")]
+Csv = Annotated[bool, typer.Option("--csv", help=(
+    "Print the result as data on stdout: CSV, one row per estimate, every number in full (load it with pandas or R)."))]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
 Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
 Similarity = Annotated[SimilarityChoice, typer.Option("--similarity", help="cosine, or dot (raw dot products, to reproduce notebooks).")]

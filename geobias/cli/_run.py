@@ -8,6 +8,7 @@ only chooses how to show progress and the result.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 import sys
@@ -17,6 +18,9 @@ from geobias.cli._options import progress, stderr, table_console
 
 #: Options every command may have that are about presentation, not the analysis.
 PRESENTATION = ("quiet", "as_json", "as_csv", "top")
+
+#: ``--parquet FILE`` of the command being run (every command gets the option: geobias.cli adds it).
+PARQUET: contextvars.ContextVar = contextvars.ContextVar("geobias_parquet", default=None)
 
 #: Parameter names whose option is not ``--name-with-hyphens``.
 FLAGS = {"from_path": "--from", "k": "-k", "format": "--format"}
@@ -71,10 +75,17 @@ def invoke(name: str, options: dict[str, Any], **extra: Any):
     result, env = execute(cmd, validated, progress=progress(quiet, as_json))
     if as_json:
         sys.stdout.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
-    elif as_csv:
-        from geobias.report.draw import render_csv
+    parquet = PARQUET.get()
+    if parquet is not None:  # the result as data, besides whatever is printed
+        from geobias.report.tidy import write_parquet
 
-        render_csv(sys.stdout, result, **{**dict(validated), "inputs": env["inputs"], **render})
+        write_parquet(parquet, env)
+    if as_json:
+        pass
+    elif as_csv:  # the result as data: one row per estimate, every number in full (the tables stay the terminal's)
+        from geobias.report.tidy import write_csv
+
+        write_csv(sys.stdout, env)
     else:
         from geobias.report.draw import render_table
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-from geobias.commands._base import Estimate, WorkBudgetError, duration
+from geobias.commands._base import Estimate
 from geobias.errors import ParameterError
 
 #: Most partitions a permutation test evaluates without ``force`` (about 2 minutes for
@@ -19,8 +19,6 @@ def check_permutations(n: int) -> None:
     if n <= 0:
         raise ParameterError(f"permutations must be a positive integer; got {n}", "permutations")
 
-
-_duration = duration
 
 
 def estimate_seconds(n_items: int, n_x: int, draws: int, *, paired: bool = False) -> float:
@@ -74,16 +72,19 @@ def permutation_work(n_items: int, n_x: int, permutations: int, method: str = "a
     return Estimate(units, "permutations", detail, seconds, MAX_PERMUTATIONS)
 
 
-def plan_permutations(
-    n_items: int, n_x: int, permutations: int, method: str, *, paired: bool = False, force: bool = False
-) -> int:
-    """Check a permutation budget before any work; return the partitions the test will evaluate.
+def permutation_draws(n_items: int, n_x: int, permutations: int, method: str, *, paired: bool = False) -> int:
+    """The partitions a test will evaluate (for its progress bar), refusing an exact test beyond
+    :data:`geobias.stats.permutation.MAX_EXACT` before any work.
 
-    ``n_items``/``n_x`` are the sizes before out-of-vocabulary words are dropped (an upper
-    bound). Raises :class:`ParameterError` for an exact test beyond
-    :data:`geobias.stats.permutation.MAX_EXACT`, and :class:`~geobias.commands.WorkBudgetError`
-    for more than :data:`MAX_PERMUTATIONS` partitions without ``force`` (the message gives the
-    estimated time).
+    The work budget is not checked here: :func:`geobias.commands.check_budget` checks every run's
+    :meth:`~geobias.commands.Params.work` (this module's :func:`permutation_work`) once, before it
+    starts, on every front door. ``n_items``/``n_x`` are the sizes before out-of-vocabulary words
+    are dropped (an upper bound).
+
+    Raises
+    ------
+    ParameterError
+        ``permutations`` not positive; an exact test with too many partitions.
     """
     from geobias.stats.permutation import MAX_EXACT, n_partitions
 
@@ -94,14 +95,7 @@ def plan_permutations(
     if method == "exact" and count > MAX_EXACT:
         raise ParameterError(f"permutation_method exact: {count:.3g} partitions exceed the exact limit of "
                              f"{MAX_EXACT:,}; use monte-carlo (or auto)", "permutation_method")
-    draws = draws_of(n_items, n_x, permutations, method, paired=paired)
-    if draws > MAX_PERMUTATIONS and not force:
-        estimate = permutation_work(n_items, n_x, permutations, method, paired=paired)
-        raise WorkBudgetError(
-            f"{draws:,} permutations would take about {_duration(estimate.seconds or 0)} here; the limit without "
-            f"`force` is {MAX_PERMUTATIONS:,} (at the default 100,000 the p-value's Monte-Carlo standard error is at "
-            "most 0.0016)", estimate)
-    return draws
+    return draws_of(n_items, n_x, permutations, method, paired=paired)
 
 
 @contextmanager

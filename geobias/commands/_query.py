@@ -70,10 +70,6 @@ class WordQueryParams(Params):
             raise ParameterError(f"give test or your own sets ({given[0]} ...), not both", "test")
         return self
 
-    def own_sets(self) -> bool:
-        """Whether the caller gave sets of their own."""
-        return any(getattr(self, r) is not None for r in self._ROLES)
-
     def weat_sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
         """``(X, Y, A, B, name)`` of a full query: your own four sets, or the built-in test."""
         from geobias import wordlists

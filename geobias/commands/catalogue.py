@@ -24,7 +24,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, model_validator
 from geobias.choices import Alternative, MitigationMethod, OOVPolicy
 from geobias.commands._base import command
 from geobias.commands._fields import Lang, Seed, WordSet
-from geobias.commands._permutations import permutation_bar, plan_permutations
+from geobias.commands._permutations import permutation_bar, permutation_draws
 from geobias.commands._query import WordQueryParams, need_lang
 from geobias.commands.static import PermutationParams, StoreParams
 from geobias.errors import InputError, ParameterError
@@ -156,8 +156,7 @@ def rnd(p: RndParams, *, progress=None):
     if Y is not None:
         paired = variant == "grammatical"
         n_items = 2 * len(X) if paired else len(X) + len(Y)
-        draws = plan_permutations(n_items, len(X), p.permutations, p.permutation_method, paired=paired,
-                                  force=p.force)
+        draws = permutation_draws(n_items, len(X), p.permutations, p.permutation_method, paired=paired)
     store = p.store(progress, query.words)
     if draws is None:
         return rnd_metric(store, query, variant=variant, oov=p.oov)

@@ -25,7 +25,7 @@ from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
 )
-from geobias.commands._permutations import permutation_bar, permutation_work, plan_permutations
+from geobias.commands._permutations import permutation_bar, permutation_draws, permutation_work
 from geobias.commands._query import WordQueryParams, need_lang
 from geobias.errors import InputError, ParameterError
 
@@ -215,8 +215,7 @@ def mweat(p: MweatParams, *, progress=None):
     male, female = p.attribute_sets()
     n_items = 2 * len(occupations)
     # the budget is execute's (check_budget on `work()`); here only the exact-test limit
-    draws = plan_permutations(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired,
-                              force=True)
+    draws = permutation_draws(n_items, len(occupations), p.permutations, p.permutation_method, paired=p.paired)
     query = WordQuery.two_form(occupations, male, female, lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
@@ -266,7 +265,7 @@ def weat(p: WeatParams, *, progress=None):
 
     query = p.word_query()
     n_x, n_y = len(query.X), len(query.Y)
-    draws = plan_permutations(n_x + n_y, n_x, p.permutations, p.permutation_method, force=True)
+    draws = permutation_draws(n_x + n_y, n_x, p.permutations, p.permutation_method)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
         return weat_metric(store, query, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,

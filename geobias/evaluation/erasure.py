@@ -60,6 +60,8 @@ from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.summary import mean_ci  # noqa: F401 (part of this module's API)
+from geobias.stats.summary import seed_summary as summarise_seeds
 from geobias.store import VectorStore
 
 if TYPE_CHECKING:
@@ -168,59 +170,16 @@ def metric_range(metric: str) -> tuple[float, float]:
     return (-np.inf, np.inf)
 
 
-def mean_ci(values: Sequence[float | None], level: float = 0.95,
-            bounds: tuple[float, float] = (-np.inf, np.inf)) -> dict:
-    """Mean and Student-t interval of the mean of ``values`` (``None`` entries skipped), kept inside ``bounds``.
-
-    Returns
-    -------
-    dict
-        ``{"mean", "median", "center", "ci_low", "ci_high", "interval", "clipped", "values"}`` with
-        ``center = mean`` and ``interval = "t"``; the interval is ``[mean, mean]`` for one value and
-        everything is ``None`` when no value is given. Where the t-interval crosses a bound it is cut
-        there (``clipped`` is True): a quantity never has an interval outside its range.
-    """
-    from scipy import stats
-
-    vals = [float(v) for v in values if v is not None and np.isfinite(v)]
-    if not vals:
-        return {"mean": None, "median": None, "center": None, "ci_low": None, "ci_high": None, "interval": "t",
-                "clipped": False, "values": list(values)}
-    m, med = float(np.mean(vals)), float(np.median(vals))
-    half = 0.0
-    if len(vals) >= 2:
-        half = float(stats.t.ppf(0.5 + level / 2, len(vals) - 1) * np.std(vals, ddof=1) / np.sqrt(len(vals)))
-    lo, hi = max(m - half, bounds[0]), min(m + half, bounds[1])
-    return {"mean": m, "median": med, "center": m, "ci_low": lo, "ci_high": hi, "interval": "t",
-            "clipped": (lo, hi) != (m - half, m + half), "values": list(values)}
-
-
 def seed_summary(values: Sequence[float | None], metric: str, level: float = 0.95) -> dict:
-    """The summary over seeds of one table quantity, with an interval inside its range.
-
-    Quantities in [0, 1] (p-values, accuracies, P@1; :func:`metric_range`) get the median and the
-    range (min–max) over seeds: a few seeds of a skewed quantity (p = 0.178, 0.215, 0.0002,
-    0.0085, 0.0004) give a Student-t interval reaching below 0. Other quantities get the mean and
-    the 95% Student-t interval of the mean, cut at the quantity's range (:func:`mean_ci`).
-
-    Returns
-    -------
-    dict
-        ``{"mean", "median", "center", "ci_low", "ci_high", "interval", "clipped", "values"}``;
-        ``interval`` is ``"range"`` (``center`` = median, ``ci_low``/``ci_high`` = min/max) or ``"t"``
-        (``center`` = mean).
+    """The summary over seeds of one table quantity, inside its range (:func:`metric_range`):
+    :func:`geobias.stats.summary.seed_summary` with the quantity's bounds.
 
     Examples
     --------
     >>> seed_summary([0.178, 0.215, 0.0002, 0.0085, 0.0004], "mweat_p_value")["ci_low"]
     0.0002
     """
-    low, high = bounds = metric_range(metric)
-    out = mean_ci(values, level, bounds)
-    if low >= 0.0 and high <= 1.0 and out["mean"] is not None:
-        vals = [float(v) for v in values if v is not None and np.isfinite(v)]
-        out.update(center=out["median"], ci_low=min(vals), ci_high=max(vals), interval="range", clipped=False)
-    return out
+    return summarise_seeds(values, metric_range(metric), level)
 
 
 #: How the tables summarise seeds (recorded in each result's settings).

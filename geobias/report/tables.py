@@ -22,10 +22,14 @@ def _missing(words: list[str], limit: int = 12) -> str:
     return f"{len(words)}: {shown}" + (f" … (+{len(words) - limit})" if len(words) > limit else "")
 
 
+#: Widest value cell of a summary table (characters): piped output stays readable (~120 columns).
+SUMMARY_WIDTH = 96
+
+
 def _summary(title: str, rows: list[tuple[str, str]]) -> Table:
     t = Table(title=title, show_header=False, title_justify="left")
     t.add_column(style="bold")
-    t.add_column()
+    t.add_column(max_width=SUMMARY_WIDTH)  # a long note wraps; a p-value with its interval stays on one line
     for k, v in rows:
         t.add_row(Text(k), Text(v))  # Text: values are never read as rich markup
     return t

@@ -10,12 +10,11 @@ queues again the jobs that never started. A job's processes die with the server
 crash.
 
 A job's outputs become visible only with its record. Artefacts live in the job's folder and are
-listed only once the job is ``done``. A job whose command declares a new store (an ``Output`` of
-kind ``"store"``) writes it to a hidden sibling ``.job-<id>-<name>`` in the vectors directory (hidden entries are
-never stores); once the process has exited with a result, the record is committed ``done`` and
-then the folder is renamed to ``<name>``. Recovery finishes that rename for a ``done`` job (the
-server died between the two steps) and removes the hidden folder of any other job, so a
-re-queued try finds a clean slate.
+listed only once the job is ``done``; a new store a job makes is published as
+:mod:`geobias.service.publication` describes.
+
+This module runs jobs (the queue, runner threads, the job's process); the records and the allowed
+changes of state are :mod:`geobias.service.records`.
 """
 
 from __future__ import annotations
@@ -23,10 +22,8 @@ from __future__ import annotations
 import json
 import os
 import queue
-import re
 import shutil
 import signal
-import sqlite3
 import threading
 import time
 import uuid
@@ -35,37 +32,12 @@ from typing import Any
 
 from geobias.commands import get
 from geobias.errors import GeobiasError
+from geobias.service import publication
 from geobias.service.commands import prepare_job
 from geobias.service.config import ServiceConfig
+from geobias.service.records import FINISHED, STATES, JobNotFound, JobRecords  # noqa: F401 (re-exported)
 
-STATES = ("queued", "starting", "running", "done", "failed", "cancelled")
-FINISHED = ("done", "failed", "cancelled")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    params TEXT NOT NULL,
-    argv TEXT NOT NULL,
-    state TEXT NOT NULL,
-    created REAL NOT NULL,
-    started REAL,
-    finished REAL,
-    pid INTEGER,
-    result TEXT,
-    error TEXT,
-    tries INTEGER NOT NULL DEFAULT 0,
-    interruptions TEXT NOT NULL DEFAULT '[]'
-)
-"""
-#: Columns added since the first schema (a database from an earlier version gains them).
-_ADDED_COLUMNS = {"tries": "INTEGER NOT NULL DEFAULT 0", "interruptions": "TEXT NOT NULL DEFAULT '[]'"}
 _INTERRUPTED = "the server stopped while this job was running"
-_STAGED = re.compile(r"\.job-([0-9a-f]{16})-(.+)")
-
-
-class JobNotFound(GeobiasError):
-    """No job has this id (HTTP 404)."""
 
 
 class QueueFull(GeobiasError):
@@ -102,15 +74,7 @@ class JobManager:
         self.root = config.data_dir / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
         self.db_path = config.data_dir / "jobs.sqlite3"
-        self._db_lock = threading.Lock()
-        self._db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute(_SCHEMA)
-        have = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
-        for column, decl in _ADDED_COLUMNS.items():
-            if column not in have:
-                self._db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {decl}")
+        self.records = JobRecords(self.db_path)
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._procs: dict[str, Any] = {}
         self._start_lock = threading.Lock()
@@ -120,27 +84,15 @@ class JobManager:
 
         self.redact = Redactor(config)
 
-    # ------------------------------------------------------------------ db helpers
-    def _exec(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
-        with self._db_lock:
-            return self._db.execute(sql, args)
-
     def _row(self, job_id: str) -> dict[str, Any]:
-        with self._db_lock:
-            cur = self._db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,))
-            row = cur.fetchone()
-            cols = [c[0] for c in cur.description]
-        if row is None:
-            raise JobNotFound(f"no job {job_id!r}")
-        return dict(zip(cols, row, strict=True))
+        return self.records.row(job_id)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         """Recover from a previous run, then start ``config.workers`` runner threads."""
         self._recover(time.time())
         self._reconcile_stores()
-        with self._db_lock:
-            queued = [r[0] for r in self._db.execute("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created")]
+        queued = [r["id"] for r in self.records.in_state("queued")]
         for job_id in queued:
             self._clear_outputs(job_id)
             self._queue.put(job_id)
@@ -153,58 +105,29 @@ class JobManager:
     def _recover(self, now: float) -> None:
         """Jobs the server was running when it stopped: queued again while they have tries left
         (the interruption recorded), else failed with the reason."""
-        with self._db_lock:
-            rows = self._db.execute("SELECT id, tries, interruptions FROM jobs WHERE state IN ('starting', 'running')").fetchall()
-        for job_id, tries, interruptions in rows:
-            history = [*json.loads(interruptions or "[]"), {"at": now, "reason": _INTERRUPTED}]
+        for row in self.records.in_state("starting", "running"):
+            job_id, tries = row["id"], row["tries"]
+            history = [*json.loads(row["interruptions"] or "[]"), {"at": now, "reason": _INTERRUPTED}]
             if tries < self.config.max_tries:
-                self._exec("UPDATE jobs SET state = 'queued', started = NULL, pid = NULL, interruptions = ? "
-                           "WHERE id = ? AND state IN ('starting', 'running')", (json.dumps(history), job_id))
+                self.records.transition(job_id, "queued", started=None, pid=None, interruptions=history)
             else:
                 error = {"type": "Interrupted", "message": f"{_INTERRUPTED}, {tries} time(s) out of "
                                                            f"{self.config.max_tries}; submit it again"}
-                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ?, interruptions = ? "
-                           "WHERE id = ? AND state IN ('starting', 'running')", (now, json.dumps(error), json.dumps(history), job_id))
+                self.records.transition(job_id, "failed", finished=now, error=error, interruptions=history)
                 self._clear_outputs(job_id)
 
     def _reconcile_stores(self) -> None:
-        """Make the vectors directory agree with the records: a ``done`` job's staged store is
-        published (the server stopped between the commit and the rename); any other staged
-        store or writer's temporary is removed."""
-        base = self.config.vectors_dir
-        if not base.is_dir():
-            return
-        for entry in base.iterdir():
-            m = _STAGED.fullmatch(entry.name)
-            if m is None:
-                continue
-            job_id, name = m.groups()
-            state = self._state(job_id)
-            dest = base / name
-            if (state == "done" and not entry.name.endswith(".tmp") and _is_store(entry)
-                    and not os.path.lexists(dest)):
-                os.rename(entry, dest)
-            else:
-                _remove(entry)
-
-    def _state(self, job_id: str) -> str | None:
-        with self._db_lock:
-            row = self._db.execute("SELECT state FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        return None if row is None else row[0]
+        publication.reconcile(self.config.vectors_dir, self.records.state)
 
     def _remove_staged(self, job_id: str) -> None:
-        """Remove the job's hidden store folder and its writer's temporaries, if any."""
-        base = self.config.vectors_dir
-        if base.is_dir():
-            for entry in base.glob(f".job-{job_id}-*"):
-                _remove(entry)
+        publication.remove_staged(self.config.vectors_dir, job_id)
 
     def _clear_outputs(self, job_id: str) -> None:
         """Empty what an earlier, interrupted start of the job may have written."""
         self._remove_staged(job_id)
         folder = self.root / job_id
         shutil.rmtree(folder / "artifacts", ignore_errors=True)
-        for name in ("result.json", "error.json", "progress.json", "stdout.txt", "stderr.txt"):
+        for name in ("result.json", "error.json", "progress.json", "stdout.txt", "stderr.txt", "view.html"):
             (folder / name).unlink(missing_ok=True)
         for leftover in folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
@@ -229,8 +152,7 @@ class JobManager:
         QueueFull
             ``config.max_queue`` jobs are already waiting.
         """
-        with self._db_lock:
-            waiting = self._db.execute("SELECT COUNT(*) FROM jobs WHERE state = 'queued'").fetchone()[0]
+        waiting = self.records.count("queued")
         if waiting >= self.config.max_queue:
             raise QueueFull(f"{waiting} jobs are already queued (the limit is {self.config.max_queue}); retry later")
         job_id = uuid.uuid4().hex[:16]
@@ -241,11 +163,7 @@ class JobManager:
         except BaseException:
             shutil.rmtree(job_dir, ignore_errors=True)
             raise
-        # ``argv`` keeps the command's name (the column predates the command layer)
-        self._exec(
-            "INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, ?, ?, ?, 'queued', ?)",
-            (job_id, cmd.kind, json.dumps(prepared, ensure_ascii=False), json.dumps([cmd.name]), time.time()),
-        )
+        self.records.insert(job_id, cmd.kind, cmd.name, prepared, time.time())
         self._queue.put(job_id)
         return self.get(job_id)
 
@@ -254,10 +172,7 @@ class JobManager:
         return self._public(row)
 
     def list(self, limit: int = 50) -> list[dict[str, Any]]:
-        with self._db_lock:
-            cur = self._db.execute("SELECT * FROM jobs ORDER BY created DESC LIMIT ?", (limit,))
-            cols = [c[0] for c in cur.description]
-            rows = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        rows = self.records.latest(limit)
         return [self._public(r, with_result=False) for r in rows]
 
     def cancel(self, job_id: str) -> dict[str, Any]:
@@ -265,10 +180,8 @@ class JobManager:
         if row["state"] in FINISHED:
             raise JobConflict(f"job {job_id} is already {row['state']}")
         now = time.time()
-        msg = json.dumps({"type": "Cancelled", "message": "cancelled by a DELETE request"})
-        cur = self._exec("UPDATE jobs SET state = 'cancelled', finished = ?, error = ? WHERE id = ? AND state IN ('queued', 'starting', 'running')",
-                         (now, msg, job_id))
-        if cur.rowcount:
+        error = {"type": "Cancelled", "message": "cancelled by a DELETE request"}
+        if self.records.transition(job_id, "cancelled", finished=now, error=error):
             proc = self._procs.get(job_id)
             if proc is not None:
                 self._kill(proc)
@@ -342,8 +255,8 @@ class JobManager:
             try:
                 self._run(job_id)
             except Exception as exc:  # noqa: BLE001 - a runner bug must not kill the runner thread
-                self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state IN ('starting', 'running')",
-                           (time.time(), json.dumps({"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"}), job_id))
+                self.records.transition(job_id, "failed", finished=time.time(),
+                                        error={"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"})
 
     def _run(self, job_id: str) -> None:
         row = self._row(job_id)
@@ -358,7 +271,7 @@ class JobManager:
         publishes = get(row["kind"]).publishes  # a new store: written hidden, published once done
         if publishes is not None:
             self.config.vectors_dir.mkdir(parents=True, exist_ok=True)
-            staged = self.config.vectors_dir / f".job-{job_id}-{params[publishes.field]}"
+            staged = publication.staged_path(self.config.vectors_dir, job_id, params[publishes.field])
             self._remove_staged(job_id)
             params = {**params, publishes.field: str(staged)}
         env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(self.config.vectors_dir), PYTHONUNBUFFERED="1")
@@ -366,18 +279,16 @@ class JobManager:
         env.pop("GEOBIAS_FORKSERVER_OF", None)
         from geobias.service.worker import context, run_job
 
-        cur = self._exec("UPDATE jobs SET state = 'starting', started = ?, tries = tries + 1 "
-                         "WHERE id = ? AND state = 'queued'", (time.time(), job_id))
-        if not cur.rowcount:
+        if not self.records.transition(job_id, "starting", started=time.time(), add_try=True):
             return  # cancelled meanwhile
         proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
             row["kind"], params, str(cwd), str(job_dir), env))
         with self._start_lock:
             proc.start()
         self._procs[job_id] = proc
-        self._exec("UPDATE jobs SET pid = ?, state = CASE state WHEN 'starting' THEN 'running' ELSE state END "
-                   "WHERE id = ?", (proc.pid, job_id))
-        if self._row(job_id)["state"] == "cancelled":  # cancelled between the two updates
+        self.records.set_pid(job_id, proc.pid)
+        self.records.transition(job_id, "running")
+        if self.records.state(job_id) == "cancelled":  # cancelled between the two updates
             self._kill(proc)
         try:
             proc.join()
@@ -391,37 +302,33 @@ class JobManager:
         if result is not None:
             result = self.redact(result, job_id)
             if staged is None:
-                self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state IN ('starting', 'running')",
-                           (now, json.dumps(result, ensure_ascii=False), job_id))
+                if self.records.transition(job_id, "done", finished=now, result=result):
+                    self._prerender(job_id)
                 return
-            error = self._publish(job_id, staged, row, result, now)
+            error = publication.publish(
+                self.config.vectors_dir, json.loads(row["params"])[publishes.field], staged,
+                lambda: self.records.transition(job_id, "done", finished=now, result=result),
+                self.stores.publish_lock, field=publishes.field)
             if error is None:
+                self._prerender(job_id)
                 return
         else:
             error = self._read(job_dir / "error.json") or {
                 "type": "JobError", "message": f"the job's process ended without a result (exit code {rc})"}
         self._remove_staged(job_id)
-        self._exec("UPDATE jobs SET state = 'failed', finished = ?, error = ? WHERE id = ? AND state IN ('starting', 'running')",
-                   (now, json.dumps(self.redact(error, job_id), ensure_ascii=False), job_id))
+        self.records.transition(job_id, "failed", finished=now, error=self.redact(error, job_id))
 
-    def _publish(self, job_id: str, staged: Path, row: dict[str, Any], result: Any, now: float) -> dict | None:
-        """Commit the job ``done``, then rename its staged store to its name; or return the error
-        that fails it (the store missing, the name taken meanwhile)."""
-        name = json.loads(row["params"])["out"]
-        dest = self.config.vectors_dir / name
-        with self.stores.publish_lock:
-            if not _is_store(staged):
-                return {"type": "JobError", "message": "the job ended without writing its store"}
-            if os.path.lexists(dest):
-                return {"type": "StoreExists", "message": f"a store named {name!r} was created while the job ran; "
-                                                          "submit it again with another out"}
-            cur = self._exec("UPDATE jobs SET state = 'done', finished = ?, result = ? WHERE id = ? AND state IN ('starting', 'running')",
-                             (now, json.dumps(result, ensure_ascii=False), job_id))
-            if cur.rowcount:
-                os.rename(staged, dest)  # after the commit: a crash in between is finished by recovery
-            else:
-                _remove(staged)  # cancelled meanwhile
-        return None
+    def _prerender(self, job_id: str) -> None:
+        """Render a finished job's view in the background, so that its page answers at once."""
+        def render() -> None:
+            from geobias.service.pages import cached_result_view
+
+            try:
+                cached_result_view(self.get(job_id), self.root / job_id)
+            except Exception:  # noqa: BLE001 - the page renders it on request instead
+                pass
+
+        threading.Thread(target=render, name=f"geobias-view-{job_id}", daemon=True).start()
 
     @staticmethod
     def _read(path: Path) -> Any:
@@ -429,16 +336,3 @@ class JobManager:
             return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-
-
-def _is_store(path: Path) -> bool:
-    from geobias.store import is_cache
-
-    return is_cache(path)
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)

@@ -100,17 +100,6 @@ def items_html(items: list) -> str:
                    for x in items)
 
 
-def rich_to_html(obj: Any) -> str:
-    """HTML for what a CLI renderer printed: ``Table`` → ``<table>``, ``Group`` recursed, text → ``<p>``."""
-    return items_html(rich_items(obj))
-
-
-def render_cli(renderer) -> str:
-    console = Collector()
-    renderer(console)
-    return "".join(rich_to_html(x) for x in console.items)
-
-
 def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> list | None:
     """The CLI's tables for a job's stored result, as items (see :func:`rich_items`): the result
     object is rebuilt from its JSON form (:meth:`geobias.results.Result.from_dict`) and drawn by
@@ -127,12 +116,6 @@ def cli_collected(kind: str, params: dict[str, Any], result: dict[str, Any]) -> 
     console = Collector()
     render_table(console, obj, **{**params, "top": 15})
     return [x for item in console.items for x in rich_items(item)]
-
-
-def cli_tables(kind: str, params: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """HTML of :func:`cli_collected` (``None`` as it)."""
-    items = cli_collected(kind, params, result)
-    return None if items is None else items_html(items)
 
 
 def generic_collected(result: Any, title: str = "result") -> list:
@@ -154,13 +137,6 @@ def generic_collected(result: Any, title: str = "result") -> list:
         else:
             scalars.append([k, _fmt(v)])
     return [(title, ["field", "value"], scalars), *parts]
-
-
-def generic_tables(result: Any, title: str = "result") -> str:
-    """HTML of :func:`generic_collected`."""
-    if not isinstance(result, dict):
-        return f"<pre>{esc(json.dumps(result, indent=2, ensure_ascii=False))}</pre>"
-    return items_html(generic_collected(result, title))
 
 
 def _fmt(v: Any) -> str:
@@ -212,11 +188,6 @@ def plot_items(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts
     if fig is not None:
         out.append(Plot(figure_title(obj), figure=fig))
     return out
-
-
-def result_plots(kind: str, result: dict[str, Any], artifacts_dir: Path, artifacts: list[str]) -> list[str]:
-    """Inline ``<img>`` tags of :func:`plot_items`."""
-    return [p.img() for p in plot_items(kind, result, artifacts_dir, artifacts)]
 
 
 # ----------------------------------------------------------------------------- a run's view and downloads
@@ -280,8 +251,11 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     tables = [RunTable(*x) for x in items if isinstance(x, tuple)]
     env = job.get("result") or {}
     plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
-    links = [*report_links(job), f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
-    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>CSV: {esc(t.caption or f'table {i + 1}')}</a>"
+    links = [*report_links(job),
+             f"<a download href='/jobs/{jid}/data.csv'>CSV (data: one row per estimate)</a>",
+             f"<a download href='/jobs/{jid}/data.parquet'>Parquet (data)</a>",
+             f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
+    links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>table as shown: {esc(t.caption or f'table {i + 1}')}</a>"
               for i, t in enumerate(tables)]
     for i, p in enumerate(plots):
         links.append(f"<a download href='/jobs/{jid}/plots/{i}.png'>PNG: {esc(p.title)}</a>")
@@ -291,6 +265,31 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     if plots:
         parts += ["<h2>Plots</h2>", *(p.img() for p in plots)]
     return "".join(parts)
+
+
+#: The rendered view of a finished job, kept in its folder (a finished job never changes).
+VIEW_CACHE = "view.html"
+
+
+def cached_result_view(job: dict[str, Any], job_dir: Path) -> str:
+    """:func:`result_view` of a ``done`` job, rendered once and kept in ``job_dir/view.html``
+    (the runner renders it when the job ends; a page request reads it). Other states render afresh."""
+    cache = job_dir / VIEW_CACHE
+    if job["state"] != "done":
+        return result_view(job, job_dir / "artifacts")
+    try:
+        return cache.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    text = result_view(job, job_dir / "artifacts")
+    from geobias.io.atomic import atomic_write
+
+    try:
+        with atomic_write(cache, mode="w", what="the job's view") as f:
+            f.write(text)
+    except GeobiasError:
+        pass  # a read-only data directory: the view is rendered on each request
+    return text
 
 
 # ----------------------------------------------------------------------------- pages

@@ -31,6 +31,29 @@ LANG_FIELDS = frozenset({"lang", "src", "tgt", "src_lang", "tgt_lang"})
 #: Widgets shown as text areas: the optional ones fold into a "your own word lists" section.
 TEXTAREAS = frozenset({"list", "rows", "inline", "json"})
 
+#: Labels that read as words where the field's name does not (the rest: the name, spaced and capitalised).
+LABELS = {
+    "lang": "Language", "vectors": "Store", "store": "Store", "en_vectors": "English store",
+    "src_vectors": "Source store", "tgt_vectors": "Target store", "src": "Source language", "tgt": "Target language",
+    "oov": "Words not in the store", "permutations": "Permutations", "permutation_method": "Permutation test",
+    "seed": "Random seed", "k": "Neighbours (k)", "cv": "Cross-validation folds", "max_per_class": "Nouns per gender (cap)",
+    "lost_vocabulary_threshold": "Largest share of a word set that may be missing",
+    "targets_x": "Target words X", "targets_y": "Target words Y", "attributes_a": "Attribute words A",
+    "attributes_b": "Attribute words B", "similarity": "Similarity", "alternative": "Alternative hypothesis",
+    "paired": "Permute within pairs", "n_permutations": "Permutations", "bootstrap": "Bootstrap resamples",
+    "bootstrap_seed": "Bootstrap seed", "model": "Model", "batch_size": "Batch size", "test": "Built-in test",
+    "variant": "Variant", "methods": "Methods", "method": "Method", "langs": "Languages", "family": "Store family",
+    "data": "Data (the file's text)", "tests": "Test file (the file's text)",
+}
+#: Fields shown first, in this order: what to run on comes before how.
+FIRST = ("lang", "src", "tgt", "vectors", "store", "src_vectors", "tgt_vectors", "en_vectors", "model", "test",
+         "method", "methods")
+
+
+def label(name: str) -> str:
+    """A form label for the field ``name``."""
+    return LABELS.get(name) or name.replace("_", " ").capitalize()
+
 #: The headers of the app's pages: its own script and requests only, nothing from elsewhere.
 APP_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; "
                                           "script-src 'self'; connect-src 'self'; form-action 'self'",
@@ -87,7 +110,8 @@ def form_fields(cmd: Command) -> list[FormField]:
         if name in hidden:
             continue
         out.append(_field(name, prop, name in required))
-    return out
+    rank = {name: i for i, name in enumerate(FIRST)}
+    return sorted(out, key=lambda f: rank.get(f.name, len(FIRST)))  # stable: the model's order after FIRST
 
 
 def _field(name: str, prop: dict[str, Any], required: bool) -> FormField:
@@ -95,7 +119,7 @@ def _field(name: str, prop: dict[str, Any], required: bool) -> FormField:
     real = [o for o in options if o.get("type") != "null"] or [{"type": "string"}]
     first = real[0]
     description = prop.get("description") or first.get("description") or ""
-    common = dict(name=name, title=prop.get("title") or name, required=required, default=prop.get("default"),
+    common = dict(name=name, title=label(name), required=required, default=prop.get("default"),
                   description=description, minimum=_bound(prop, first, "minimum", "ge"),
                   maximum=_bound(prop, first, "maximum", "le"))
     if name in STORE_FIELDS:
@@ -217,7 +241,7 @@ def _control(f: FormField, stores: list[dict[str, Any]], langs: dict[str, str], 
                    f"{'' if default is None else f' value={chr(39)}{esc(default)}{chr(39)}'}>")
     req = " (required)" if f.required else ""
     return (f"<div class='field'><label for='{esc(ident)}'>{esc(f.title)}{req}</label>{control}"
-            f"<small>{esc(f.name)}: {esc(f.description)}</small></div>")
+            f"<small>{esc(f.description)}</small></div>")
 
 
 def _sel(value: Any, default: Any) -> str:
@@ -239,7 +263,7 @@ def compare(jobs: list[dict[str, Any]], a: dict[str, Any] | None, b: dict[str, A
     body = "<h1>Compare two runs</h1>" + (form if done else "<p>No finished runs yet.</p>")
     if a is not None and b is not None and views is not None:
         keys = sorted(k for k in set(a["params"]) | set(b["params"])
-                      if a["params"].get(k) is not None or b["params"].get(k) is not None)
+                      if _set_by_user(a, k) or _set_by_user(b, k))
         shown = [[k, _param(a["params"].get(k)), _param(b["params"].get(k)),
                   "" if a["params"].get(k) == b["params"].get(k) else "differs"] for k in keys]
         body += simple_table(["parameter", "A", "B", ""], shown, caption="parameters")
@@ -249,6 +273,25 @@ def compare(jobs: list[dict[str, Any]], a: dict[str, Any] | None, b: dict[str, A
                         f"{esc(job['id'])}</a></h2>{view}</div>")
         body += f"<div class='side'>{''.join(cols)}</div>"
     return app_page("geobias: compare runs", body)
+
+
+def _set_by_user(job: dict[str, Any], key: str) -> bool:
+    """Whether ``key`` of a run's parameters is one a user sets and was not left at its default
+    (outputs, engine settings and local-only options never are)."""
+    from geobias.commands import get
+
+    try:
+        cmd = get(job["kind"])
+    except Exception:  # noqa: BLE001 - a record of a command this server no longer has
+        return job["params"].get(key) is not None
+    if key in HIDDEN or key in cmd.output_fields or key in getattr(cmd.params, "local_only", ()):
+        return False
+    info = cmd.params.model_fields.get(key)
+    if info is None:
+        return False
+    default = None if info.is_required() else info.get_default(call_default_factory=True)
+    value = job["params"].get(key)
+    return value is not None and value != default and not (isinstance(default, (list, tuple)) and list(default) == value)
 
 
 def _param(value: Any) -> str:

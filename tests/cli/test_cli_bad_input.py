@@ -460,3 +460,16 @@ def test_plots_return_a_figure_and_write_nothing(tmp_path, monkeypatch):
     assert ("matplotlib.pyplot" in sys.modules) == pyplot_before  # drawing did not load pyplot
     out = plots.save_figure(figs[0], tmp_path / "plane.png")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and [p.name for p in tmp_path.iterdir()] == ["plane.png"]
+
+
+def test_a_missing_extra_is_named_in_one_line(capsys, monkeypatch):
+    """A command whose optional dependency is not installed says which extra to install."""
+    import geobias.commands._base as base
+
+    def no_torch(*args, **kwargs):
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
+
+    monkeypatch.setattr(base, "_execute", no_torch)
+    code, out, err = cli(capsys, "neighbors", "--lang", "fr", "roi")
+    assert code == 1 and err.strip() == ("geobias: error: this command needs the contextual extra: "
+                                         "pip install 'geobias[contextual]' (torch is not installed)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sys
 
 import numpy as np
@@ -103,16 +104,29 @@ def test_tables_do_not_wrap_when_piped(store_dir, capsys, monkeypatch):
     assert table_console().width == 100
 
 
-def test_csv_for_files(store_dir, capsys):
+def test_csv_is_data_one_row_per_estimate(store_dir, capsys, tmp_path):
     rc, out, err = cli([*_weat(store_dir), "--csv"], capsys)
     assert rc == 0, err
-    rows = list(csv.reader(io.StringIO("\n".join(x for x in out.splitlines() if not x.startswith("#")))))
-    keys = {r[0] for r in rows if r}
-    assert {"statistic", "effect size", "p-value"} <= keys, keys
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 1  # WEAT: one estimate
+    row = rows[0]
+    assert row["command"] == "weat" and row["geobias_version"]
+    rc, js, err = cli([*_weat(store_dir), "--json"], capsys)
+    result = json.loads(js)["result"]
+    # numbers in full, as the JSON envelope has them (no rounding, no annotations in a cell)
+    assert float(row["statistic"]) == result["statistic"] and float(row["p_value"]) == result["p_value"]
+    assert float(row["p_value_ci_low"]) == result["p_value_ci"][0] and int(row["n_permutations"]) == result["n_permutations"]
     rc, out, err = cli([*_weat(store_dir), "--csv", "--json"], capsys)
     assert rc == 2 and "--json or --csv" in err
     rc, out, err = cli(["vectors", "list", "--csv"], capsys)
-    assert rc == 0 and "name,lang,shape,licence,installed" in out.splitlines()[1]
+    header = out.splitlines()[0].split(",")
+    assert rc == 0 and {"name", "lang", "installed"} <= set(header) and len(out.splitlines()) > 5  # a row per source
+    rc, out, err = cli([*_weat(store_dir), "--parquet", str(tmp_path / "w.parquet")], capsys)
+    assert rc == 0, err
+    import polars as pl
+
+    frame = pl.read_parquet(tmp_path / "w.parquet")
+    assert frame.height == 1 and frame["statistic"][0] == result["statistic"]
 
 
 def test_render_csv_of_a_table_result():

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -39,13 +40,48 @@ def test_every_page_is_in_the_navigation():
     assert not missing, f"pages missing from mkdocs.yml's nav: {missing}"
 
 
-def test_the_site_builds_strictly(tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The documentation site, built strictly (KaTeX fetched from the npm registry on first build)."""
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent))
     if mkdocs is None:
         pytest.skip("MkDocs is not installed (pip install -e '.[docs]')")
+    out = tmp_path_factory.mktemp("docs") / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    run = subprocess.run([mkdocs, "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site")],
-                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    run = subprocess.run([mkdocs, "build", "--strict", "--quiet", "--site-dir", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert (tmp_path / "site" / "reproductions" / "index.html").is_file()
-    assert "mweat" in (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
+    return out
+
+
+def test_the_site_builds_strictly(site):
+    assert (site / "reproductions.html").is_file()  # pages as files: the site works opened from disk
+    api = (site / "api.html").read_text(encoding="utf-8")
+    assert "mweat" in api and 'id="geobias.commands.run"' in api and 'id="geobias.commands._base' not in api
+    assert "MweatParams" in api and "WordQuery" in api  # every command's model, the query
+    assert not re.search(r":(func|meth|class|mod|data|attr):", api)  # Sphinx roles read as code
+
+
+def test_no_page_asks_another_host(site):
+    external = re.compile(r"<(?:link|script|img|iframe)[^>]*(?:href|src)=\"(?:https?:)?//", re.I)
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not external.search(text), f"{page.name} loads something from another host"
+        assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, page.name
+
+
+def test_maths_render_offline_in_a_browser(site, tmp_path_factory):
+    from _browser import chromium
+
+    for driver in chromium(tmp_path_factory, height=1200):
+        driver.get((site / "methods.html").as_uri())
+        deadline = time.monotonic() + 30
+        while not driver.find_elements("css selector", ".katex") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert driver.find_elements("css selector", ".katex"), "KaTeX did not typeset the maths"
+        loaded = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        # whatever the page fetched came from disk (Chromium records no timing for file: URLs, so the
+        # list may be empty; a request to another host would be listed)
+        assert all(u.startswith("file://") for u in loaded), [u for u in loaded if not u.startswith("file://")]
+        nav = driver.find_element("css selector", "a[href$='api.html']").get_attribute("href")
+        assert nav.startswith("file://") and nav.endswith("api.html")  # navigation works from disk

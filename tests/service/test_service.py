@@ -236,7 +236,11 @@ def test_cancel_and_queue_limit(tmp_path):
         cancelled = c.delete(f"/jobs/{running['id']}").json()
         assert cancelled["state"] == "cancelled" and cancelled["error"]["type"] == "Cancelled"
         assert_error(c.delete(f"/jobs/{running['id']}"), 409, "JobConflict")
-        time.sleep(0.5)
+        # the single runner is free again only once it has handled the cancelled job: a job after it finishing
+        # proves the runner's last word on the cancelled one is written
+        after = wait_job(c, c.post("/jobs", json={"kind": "mweat", "params": {
+            "lang": "fr", "store": SMALL, "permutations": 10}}).json()["id"])
+        assert after["state"] == "done"
         assert c.get(f"/jobs/{running['id']}").json()["state"] == "cancelled"  # the runner did not overwrite it
 
 

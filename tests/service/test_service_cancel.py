@@ -46,7 +46,19 @@ def test_loop_bar_and_stages_stop_once_the_flag_is_set():
 def test_execute_stops_a_permutation_test_within_a_second(vectors):
     from geobias.commands import execute
 
-    flag, outcome = CancelFlag(), {}
+    class Watched(CancelFlag):
+        """A flag that also tells when the run has asked it often enough to be inside its permutations."""
+
+        asked = threading.Event()
+        calls = 0
+
+        def cancelled(self) -> bool:
+            self.calls += 1
+            if self.calls >= 3:  # execute's check, the loading stage, then the permutation test's chunks
+                self.asked.set()
+            return super().cancelled()
+
+    flag, outcome = Watched(), {}
 
     def work():
         try:
@@ -57,7 +69,7 @@ def test_execute_stops_a_permutation_test_within_a_second(vectors):
 
     t = threading.Thread(target=work)
     t.start()
-    time.sleep(1.0)  # store opened, permutations under way
+    assert flag.asked.wait(120)  # store opened, permutations under way
     assert t.is_alive()
     flag.cancel()
     t.join(1.0)
@@ -96,7 +108,11 @@ def test_a_cancelled_job_stops_long_before_its_work_would_end(vectors, tmp_path)
             time.sleep(0.01)
         assert not process_alive(pid), "the job's process outlived its cancel"
         assert answer["state"] == "cancelled" and answer["error"]["type"] == "Cancelled"
-        time.sleep(0.3)
+        after = c.post("/jobs", json={"kind": "mweat", "params": {"lang": "fr", "store": SMALL, "permutations": 10}})
+        deadline = time.monotonic() + 120  # one runner: the next job runs once the cancelled one is handled
+        while c.get(f"/jobs/{after.json()['id']}").json()["state"] not in ("done", "failed") \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert c.get(f"/jobs/{job['id']}").json()["state"] == "cancelled"  # the runner kept the record
 
 

@@ -165,8 +165,12 @@ def _manager(tmp_path):
 
 
 def _record(jobs, job_id: str, state: str, out: str) -> None:
-    jobs._exec("INSERT INTO jobs (id, kind, params, argv, state, created, tries) VALUES (?, 'align', ?, ?, ?, ?, 1)",
-               (job_id, json.dumps({"out": out}), json.dumps(["align"]), state, time.time()))
+    """A record in ``state`` (reached through the allowed transitions, as the runner would)."""
+    jobs.records.insert(job_id, "align", "align", {"out": out}, time.time())
+    path = {"queued": [], "starting": ["starting"], "running": ["starting", "running"],
+            "done": ["starting", "running", "done"], "failed": ["starting", "failed"]}[state]
+    for step in path:
+        assert jobs.records.transition(job_id, step, add_try=step == "starting")
 
 
 def test_recovery_publishes_a_done_jobs_store_and_clears_the_others(tmp_path):
@@ -205,9 +209,13 @@ def test_a_name_taken_while_the_job_ran_fails_the_job_and_keeps_the_other_store(
     staged = config.vectors_dir / f".job-{job_id}-taken"
     save_store(store, staged)
     save_store(small_french_store(n_nouns=5, n_filler=5, seed=1), config.vectors_dir / "taken")  # an upload won
-    error = jobs._publish(job_id, staged, jobs._row(job_id), {"result": {}}, time.time())
-    assert error is not None and error["type"] == "StoreExists"
-    assert jobs.get(job_id)["state"] == "running"  # the runner records the failure, not _publish
+    from geobias.service import publication
+
+    error = publication.publish(config.vectors_dir, "taken", staged,
+                                lambda: jobs.records.transition(job_id, "done", result={"result": {}}),
+                                jobs.stores.publish_lock)
+    assert error is not None and error["type"] == "StoreExists" and "another out" in error["message"]
+    assert jobs.get(job_id)["state"] == "running"  # the runner records the failure, not publish
     from geobias.store import load_store
 
     assert np.asarray(load_store(config.vectors_dir / "taken").vectors)[0, 0] != np.asarray(store.vectors)[0, 0]
@@ -242,8 +250,7 @@ def test_a_job_is_starting_until_its_process_exists(tmp_path, monkeypatch):
 
     monkeypatch.setattr(worker, "context", lambda: Ctx)
     job_id = "e" * 16
-    jobs._exec("INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, 'mweat', '{}', ?, 'queued', ?)",
-               (job_id, json.dumps(["mweat"]), time.time()))
+    jobs.records.insert(job_id, "mweat", "mweat", {}, time.time())
     runner = threading.Thread(target=jobs._run, args=(job_id,))
     runner.start()
     assert made.wait(30)
@@ -251,9 +258,27 @@ def test_a_job_is_starting_until_its_process_exists(tmp_path, monkeypatch):
     assert job["state"] == "starting" and job["progress"]["fraction"] == 0.0
     jobs._recover(time.time())  # as after a kill at this point: queued again, the interruption kept
     assert jobs.get(job_id)["state"] == "queued" and len(jobs.get(job_id)["interruptions"]) == 1
-    jobs._exec("UPDATE jobs SET state = 'starting' WHERE id = ?", (job_id,))
+    assert jobs.records.transition(job_id, "starting")
     gate.set()
     runner.join(30)
     job = jobs.get(job_id)
     # the fake process ended without a result: failed, its pid recorded on the way
     assert job["state"] == "failed" and jobs._row(job_id)["pid"] == 424242
+
+
+def test_the_job_state_machine_allows_only_the_listed_transitions(tmp_path):
+    """Every change of state is one of TRANSITIONS; a finished job never moves again."""
+    from geobias.service.records import FINISHED, STATES, TRANSITIONS, JobRecords
+
+    records = JobRecords(tmp_path / "jobs.sqlite3")
+    for i, (source, target) in enumerate((s, t) for s in STATES for t in STATES):
+        job_id = f"{i:016x}"
+        records.insert(job_id, "mweat", "mweat", {}, time.time())
+        for step in {"queued": [], "starting": ["starting"], "running": ["starting", "running"],
+                     "done": ["starting", "done"], "failed": ["starting", "failed"],
+                     "cancelled": ["cancelled"]}[source]:
+            assert records.transition(job_id, step)
+        moved = records.transition(job_id, target, finished=1.0)
+        assert moved == (target in TRANSITIONS[source]), (source, target)
+        assert records.state(job_id) == (target if moved else source)
+    assert all(not TRANSITIONS[s] for s in FINISHED)

@@ -112,6 +112,17 @@ def test_run_view_and_downloads(server, mweat_job):
     n_tables = view.text.count("/tables/")
     assert client.get(f"/jobs/{jid}/tables/{n_tables}.csv").status_code == 404
 
+    # the result as data: the CSV loads into pandas with numbers in full
+    pd = pytest.importorskip("pandas")
+    assert f"/jobs/{jid}/data.csv" in view.text and f"/jobs/{jid}/data.parquet" in view.text
+    frame = pd.read_csv(io.StringIO(client.get(f"/jobs/{jid}/data.csv").text))
+    assert len(frame) == 1 and frame.statistic[0] == stat and frame.command[0] == "mweat"
+    assert isinstance(frame.p_value[0], float) and frame.p_value[0] == mweat_job["result"]["result"]["p_value"]
+    parquet = client.get(f"/jobs/{jid}/data.parquet")
+    assert parquet.status_code == 200 and parquet.content[:4] == b"PAR1"
+    assert pd.read_parquet(io.BytesIO(parquet.content)).statistic[0] == stat
+    assert client.get(f"/jobs/{jid}/data.xlsx").status_code == 422
+
     png = client.get(f"/jobs/{jid}/plots/0.png")
     assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
     svg = client.get(f"/jobs/{jid}/plots/0.svg")

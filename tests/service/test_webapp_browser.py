@@ -138,3 +138,27 @@ def test_a_long_run_shows_progress_and_cancels(browser, server):
     browser.find_element(By.ID, "cancel").click()
     _wait_for(browser, lambda d: d.find_element(By.ID, "state").text == "cancelled", timeout=60, what="the cancelled state")
     assert "cancelled" in browser.find_element(By.ID, "error").text.lower()
+
+
+def test_a_bad_field_is_marked_and_labels_read_as_words(browser, server):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.url + "/app/mweat")
+    labels = [el.text for el in browser.find_elements(By.CSS_SELECTOR, ".field label")]
+    assert labels[0].startswith("Language") and labels[1].startswith("Store")  # what to run on comes first
+    assert "Oov" not in labels and any(x.startswith("Words not in the store") for x in labels)
+    # neither a language nor a store: refused on the page, before anything is queued
+    driver = browser
+    driver.find_element(By.ID, "submit").click()
+    assert "choose a language or a store" in driver.find_element(By.ID, "error").text
+    assert driver.find_element(By.NAME, "vectors").get_attribute("aria-invalid") == "true"
+    # a value the server refuses: its one-line error names the field, and the field is marked
+    _fill(driver, "lang", "fr")
+    _fill(driver, "vectors", STORE)
+    _fill(driver, "seed", "-3")
+    driver.find_element(By.ID, "submit").click()
+    _wait_for(driver, lambda d: d.find_element(By.ID, "error").text, timeout=30, what="the error line")
+    assert driver.find_element(By.ID, "error").text.startswith("seed")
+    assert driver.find_element(By.NAME, "seed").get_attribute("aria-invalid") == "true"
+    assert driver.find_element(By.NAME, "vectors").get_attribute("aria-invalid") is None  # only the named one
+    driver.save_screenshot(str(SHOTS / "field-marked.png"))

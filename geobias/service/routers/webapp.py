@@ -60,7 +60,7 @@ def view(request: Request, job_id: str) -> HTMLResponse:
 
     jobs = http.jobs(request)
     job = jobs.get(http.job_id(job_id))
-    return _html(pages.result_view(job, jobs.job_dir(job["id"]) / "artifacts"))
+    return _html(pages.cached_result_view(job, jobs.job_dir(job["id"])))
 
 
 @router.get("/jobs/{job_id}/envelope.json")
@@ -70,6 +70,33 @@ def envelope(request: Request, job_id: str) -> Response:
     body = json.dumps(job["result"], ensure_ascii=False, indent=2)
     return Response(body, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{job["command"].replace(" ", "-")}-{job["id"]}.json"'})
+
+
+@router.get("/jobs/{job_id}/data.{fmt}")
+def data(request: Request, job_id: str, fmt: str) -> Response:
+    """A finished job's result as data: one row per estimate, every number in full, as ``csv`` or
+    ``parquet`` (what ``geobias CMD --csv`` / ``--parquet`` write)."""
+    import io
+    import tempfile
+    from pathlib import Path
+
+    from geobias.errors import ParameterError
+    from geobias.report.tidy import write_csv, write_parquet
+
+    if fmt not in ("csv", "parquet"):
+        raise ParameterError(f"data format must be csv or parquet; got {fmt!r}", "fmt")
+    job = _done(request, job_id)
+    name = f'{job["command"].replace(" ", "-")}-{job["id"]}.{fmt}'
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if fmt == "csv":
+        buf = io.StringIO()
+        write_csv(buf, job["result"])
+        return Response(buf.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "data.parquet"
+        write_parquet(path, job["result"])
+        body = path.read_bytes()
+    return Response(body, media_type="application/vnd.apache.parquet", headers=headers)
 
 
 @router.get("/jobs/{job_id}/tables/{index}.csv")
@@ -144,7 +171,7 @@ def compare(request: Request, a: str | None = None, b: str | None = None) -> HTM
     jb = jobs.get(http.job_id(b)) if b else None
     views = None
     if ja is not None and jb is not None:
-        views = tuple(pages.result_view(j, jobs.job_dir(j["id"]) / "artifacts") for j in (ja, jb))
+        views = tuple(pages.cached_result_view(j, jobs.job_dir(j["id"])) for j in (ja, jb))
     return _html(webapp.compare(jobs.list(200), ja, jb, views))
 
 

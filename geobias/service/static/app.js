@@ -38,11 +38,30 @@
     return out;
   }
 
+  // The field a one-line error names: its first word ("seed must be ...", "targets_x: no such ..."),
+  // else the first field name the message mentions ("give both targets_x and targets_y").
+  function fieldOf(message) {
+    const first = (message.match(/^([A-Za-z_][A-Za-z0-9_]*)[\s:]/) || [])[1];
+    const named = (name) => form.querySelector("[name='" + CSS.escape(name) + "']");
+    if (first && named(first)) return named(first);
+    for (const el of form.querySelectorAll("[name]")) {
+      if (new RegExp("(^|[^A-Za-z0-9_`-])`?" + el.name + "`?([^A-Za-z0-9_]|$)").test(message)) return el;
+    }
+    return null;
+  }
+
+  // A form with an optional language and an optional store needs one of the two (a run needs vectors).
+  function missingStore() {
+    const lang = form.querySelector("[data-widget='lang'][name='lang']");
+    const store = form.querySelector("[data-widget='store'][name='vectors'], [data-widget='store'][name='store']");
+    if (!lang || !store || lang.dataset.required || store.dataset.required) return null;
+    return lang.value || store.value ? null : store.name + ": choose a language or a store (this run needs vectors)";
+  }
+
   function showError(message) {
     $("error").textContent = message || "";
     for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
-    const field = (message || "").split(":")[0].trim();
-    const el = form.querySelector("[name='" + CSS.escape(field) + "']");
+    const el = fieldOf(message || "");
     if (el) {
       const fold = el.closest("details");
       if (fold) fold.open = true;
@@ -102,6 +121,8 @@
     showError("");
     let body;
     try { body = { kind: kind, params: params() }; } catch (e) { showError(e.message); return; }
+    const missing = missingStore();
+    if (missing) { showError(missing); return; }
     $("submit").disabled = true;
     $("result").replaceChildren();
     const resp = await fetch("/jobs", {
