@@ -22,7 +22,11 @@ probe_app = typer.Typer(help="Probe masked language models (Kurita, BEC-Pro, MAL
 becpro_app = typer.Typer(help="The BEC-Pro corpus (Bartl et al. 2020).", no_args_is_help=True,
                          rich_markup_mode=None, cls=group_class("becpro "))
 
+data_app = typer.Typer(help="Evaluation data you fetch once: MUSE dictionaries, the GAP corpus.", no_args_is_help=True,
+                       rich_markup_mode=None, cls=group_class("data "))
+
 app.add_typer(vectors_app, name="vectors")
+app.add_typer(data_app, name="data")
 app.add_typer(probe_app, name="probe")
 app.add_typer(becpro_app, name="becpro")
 

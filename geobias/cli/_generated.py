@@ -3,8 +3,11 @@
 A command registered in :mod:`geobias.commands` that has no hand-written Typer command gets one
 here: each field of its parameter model becomes an option (``--field-name``; a ``Literal`` is a
 choice, a ``bool`` a flag, a list or word set a string that the model parses: a file or a comma
-list), its description the option's help, plus ``--quiet`` and ``--json``. So adding a metric
-needs no CLI code.
+list), its description the option's help, plus ``--quiet``, ``--json``, ``--csv`` and ``--parquet``.
+A field may say how the command line spells it, in its metadata:
+``Field(..., json_schema_extra={"cli": {"argument": True}})`` (a positional argument),
+``{"cli": {"short": "-k"}}`` (a short flag) or ``{"cli": {"name": "--from"}}`` (another long name).
+So adding a metric needs no CLI code.
 
 ``geobias --help`` must stay fast, so the command modules are not imported to list these
 commands: their names and one-line summaries come from a generated index (:func:`catalogue`),
@@ -105,7 +108,12 @@ def build(name: str) -> typer.Typer:
             default = ",".join(map(str, default)) if default else None
         if kind is not bool and not required:
             kind = kind | None
-        option = typer.Option(f"--{field.replace('_', '-')}", help=info.description or "")
+        cli = (info.json_schema_extra or {}).get("cli", {}) if isinstance(info.json_schema_extra, dict) else {}
+        if cli.get("argument"):  # spelled on the field: `Field(..., json_schema_extra={"cli": {"argument": True}})`
+            option = typer.Argument(help=info.description or "", show_default=not required)
+        else:
+            names = [cli.get("name") or f"--{field.replace('_', '-')}", *([cli["short"]] if cli.get("short") else [])]
+            option = typer.Option(*names, help=info.description or "")
         annotations[field] = Annotated[kind, option]
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=annotations[field]))

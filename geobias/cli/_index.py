@@ -11,6 +11,8 @@ COMMANDS: dict[str, str] = {
     'cda': 'Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS).',
     'correlate': 'Spearman correlation of per-occupation bias in English and in LANG, with its p-value.',
     'crows-pairs': 'CrowS-Pairs (Nangia et al. 2020): % of pairs whose more stereotypical sentence a masked LM scores higher.',
+    'data install': 'Fetch a dataset part once (MUSE dictionaries, GAP) into the datasets folder, sha256 recorded.',
+    'data path': "Where an installed dataset part's files are (for scripts: the folder and each file).",
     'directions': 'd_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.',
     'ect': "ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).",
     'erasure': 'Can semantic gender be erased while grammatical gender is kept? One table, held-out words.',

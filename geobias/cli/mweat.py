@@ -38,7 +38,8 @@ def mweat_command(
     subwords: Subwords = False,
     targets: Annotated[
         Path | None,
-        typer.Option("--targets", help="TSV of occupations: feminine<TAB>masculine[<TAB>english] per line; # comments."),
+        typer.Option("--targets", help=("TSV of occupations: feminine<TAB>masculine[<TAB>english] per line (feminine first, as Zhou et "
+              "al.'s lists; --targets-x/--targets-y take masculine, then feminine); # comments.")),
     ] = None,
     attributes: Annotated[
         Path | None,

@@ -84,7 +84,7 @@ def serve_command(
     _log_to_stderr(quiet)
     if not quiet:
         shown = f"[{host}]" if ":" in host else host
-        typer.echo(f"geobias serve: http://{shown}:{port}/ (API docs at /docs)\n"
+        typer.echo(f"geobias serve: http://{shown}:{port}/app (the web app; API docs at /docs)\n"
                    f"  data directory: {config.data_dir}\n  stores: {config.vectors_dir}\n"
                    f"  token: {token_source}\n  quick analyses: {config.quick_workers} at once "
                    f"({'threads' if config.quick_threads else 'worker processes'}), "

@@ -456,7 +456,7 @@ def _execute(cmd: Command, params: Params | dict[str, Any], *, progress, front: 
     return result, inputs
 
 
-def run(name: str, progress=None, **params: Any) -> Any:
+def run(name: str, /, progress=None, **params: Any) -> Any:
     """Run the command ``name`` from Python: ``run("mweat", lang="fr", permutations=10_000)``.
 
     Returns the command's result object (``.to_dict()`` gives its JSON form; :func:`execute` also

@@ -136,7 +136,8 @@ class MweatParams(StoreParams, PermutationParams):
     """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
 
     targets: OccupationRows = Field(None, description=(
-        "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line) or rows [feminine, masculine"
+        "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line: feminine first, as Zhou et al.'s "
+        "lists, unlike targets_x/targets_y, masculine then feminine) or rows [feminine, masculine"
         "(, english)]; default: the language's list."))
     attributes: Annotated[list[list[str]] | None, BeforeValidator(_attribute_file)] = Field(None, description=(
         "TSV file of attribute words: male<TAB>female per line (a cell may be empty or '-')."))

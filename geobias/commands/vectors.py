@@ -54,6 +54,40 @@ def vectors_install(p: InstallParams, *, progress=None):
         return install(p.name, from_path=p.from_path, force=p.force, progress=False, **options)
 
 
+class DataParams(Params):
+    """A dataset part (see ``geobias data list``)."""
+
+    name: str = Field(description="Dataset: muse-dictionary or gap.", json_schema_extra={"cli": {"argument": True}})
+    part: str | None = Field(None, description="muse-dictionary: a language pair (fr-en); gap: development "
+                                               "(default), validation or test.",
+                             json_schema_extra={"cli": {"argument": True}})
+
+
+class DataInstallParams(DataParams):
+    """Parameters of ``data install``."""
+
+    from_path: list[Path] | None = Field(None, description=(
+        "Your own copy instead of a download: a file named as the dataset's (fr-en.0-5000.txt) or a folder "
+        "holding them (comma list for several)."), json_schema_extra={"cli": {"name": "--from"}})
+
+
+@command("data install", DataInstallParams, job=False, result="geobias.sources.datasets.DatasetFiles")
+def data_install(p: DataInstallParams, *, progress=None):
+    """Fetch a dataset part once (MUSE dictionaries, GAP) into the datasets folder, sha256 recorded."""
+    from geobias.sources.datasets import install_dataset
+
+    ui = reporter(progress)
+    return install_dataset(p.name, p.part, from_paths=p.from_path, progress=ui.enabled)
+
+
+@command("data path", DataParams, job=False, result="geobias.sources.datasets.DatasetFiles")
+def data_path(p: DataParams, *, progress=None):
+    """Where an installed dataset part's files are (for scripts: the folder and each file)."""
+    from geobias.sources.datasets import dataset_path
+
+    return dataset_path(p.name, p.part)
+
+
 class InfoParams(Params):
     """Parameters of ``vectors info``."""
 

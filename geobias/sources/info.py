@@ -85,12 +85,26 @@ def list_sources() -> SourceList:
     """
     from geobias.sources.registry import SOURCES, install_path, is_installed, vectors_dir
 
-    rows = [
-        SourceRow(s.name, s.lang, list(s.shape), s.licence, is_installed(s.name), str(install_path(s.name)),
-                  s.url, s.package, s.description)
-        for s in SOURCES.values()
-    ]
+    rows = []
+    for s in SOURCES.values():
+        installed = is_installed(s.name)
+        shape = list(s.shape)
+        if installed and not shape[0]:  # a size known only once built (use-m3-*): the installed store's
+            shape = _installed_shape(install_path(s.name)) or shape
+        rows.append(SourceRow(s.name, s.lang, shape, s.licence, installed, str(install_path(s.name)),
+                              s.url, s.package, s.description))
     return SourceList(str(vectors_dir()), rows)
+
+
+def _installed_shape(path) -> list[int] | None:
+    """``[n_words, dim]`` from an installed store's ``meta.json`` (no vectors read)."""
+    import json
+
+    try:
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+        return [int(meta["n_words"]), int(meta["dim"])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def describe(target: str, *, limit: int | None = None, trust_pickle: bool = False, verify: bool = False

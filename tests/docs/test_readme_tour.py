@@ -1,10 +1,12 @@
 """The README's tour runs as written.
 
-Every command of the ``## A tour`` block is run, in order, by bash in a scratch folder laid out
-like a checkout (``wordlists/`` beside it, ``../shared`` above it), with the real installed
-stores. A command that needs something this machine cannot have — a Hugging Face hub model, a
-download, a file the user brings — is skipped with that reason; every other command must exit 0.
-Marked ``slow`` (it runs ``evaluate`` and ``align`` on the real data): ``make test-slow`` and CI run it.
+Every command of the ``## A tour`` blocks is run, in order, by bash in a scratch folder laid out
+like a checkout (``wordlists/`` beside it), with the real installed stores and nothing else: no
+``../shared``. A command that needs something this machine cannot have — a Hugging Face hub model,
+a download — is skipped with that reason; every other command must exit 0. ``geobias data install``
+needs a download, so here it runs from a local copy (``--from``) when ``../shared/data`` holds one,
+and the commands reading those datasets run only then. Marked ``slow`` (it runs ``evaluate`` and
+``align`` on the real data): ``make test-slow`` and CI run it.
 """
 
 from __future__ import annotations
@@ -26,17 +28,24 @@ UNAVAILABLE = {
     "bert-base-uncased": "needs the Hugging Face hub model bert-base-uncased (no hub access here)",
     "bert-cds/": "needs the fine-tuned bert-base-uncased of the previous line",
     "install muse-es": "downloads MUSE vectors (no network here)",
-    "wiki.multi.es.vec": "needs the MUSE Spanish file the user downloads",
+    "muse-es": "needs MUSE's Spanish vectors, a download",
 }
+#: Local copies that stand in for a dataset's download (``--from``), under ../shared/data.
+LOCAL_COPIES = {"data install muse-dictionary fr-en": "muse/dictionaries",
+                "data install gap": "gap/gap-development.tsv"}
+#: Commands that read a dataset (run only when it could be installed).
+READS_DATASETS = ("datasets/", "$D/")
 
 
 def tour_commands() -> list[str]:
     """The tour's command lines: continuations joined, comments and blank lines dropped."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"## A tour\s*```bash\n(.*?)```", text, re.S)
-    assert block, "README.md has no '## A tour' bash block"
+    section = re.search(r"## A tour\n(.*?)\n## ", text, re.S)
+    assert section, "README.md has no '## A tour' section"
+    blocks = re.findall(r"```bash\n(.*?)```", section.group(1), re.S)
+    assert blocks, "README.md's tour has no bash block"
     lines, pending = [], ""
-    for raw in block.group(1).splitlines():
+    for raw in "\n".join(blocks).splitlines():
         line = re.sub(r"\s+#\s.*$", "", raw).rstrip()  # trailing comments ("  # ...")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -52,16 +61,14 @@ COMMANDS = tour_commands()
 
 
 def test_tour_is_parsed():
-    assert len(COMMANDS) >= 20 and all(c.startswith(("geobias ", "D=", "grep ")) for c in COMMANDS)
+    assert len(COMMANDS) >= 20 and all(c.startswith(("geobias ", "D=", "grep ", "mkdir ")) for c in COMMANDS)
+    assert not any("../shared" in c for c in COMMANDS)  # a user has no ../shared
 
 
 @pytest.fixture(scope="module")
 def tour_dir(tmp_path_factory, installed):
     """``work/`` (cwd) with ``wordlists`` linked in, ``../shared`` linked to the evaluation data,
     and a vectors directory holding links to the installed real stores."""
-    shared = REPO.parent / "shared"
-    if not (shared / "data").is_dir():
-        pytest.skip("the tour uses ../shared/data (evaluation data), absent here")
     from geobias.sources import vectors_dir
 
     for name in ("fr-spacy-md", "en-w2v-gnews"):
@@ -69,7 +76,6 @@ def tour_dir(tmp_path_factory, installed):
     root = tmp_path_factory.mktemp("tour")
     work = root / "work"
     work.mkdir()
-    (root / "shared").symlink_to(shared)
     (work / "wordlists").symlink_to(REPO / "wordlists")
     vec = root / "vectors"
     vec.mkdir()
@@ -88,7 +94,16 @@ def test_tour_command_runs_as_written(tour_dir, index):
     if command.startswith("D="):
         return  # a shell variable, prepended to every command below
     work, vec = tour_dir
-    env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(vec), OMP_NUM_THREADS="1",
+    shared = REPO.parent / "shared" / "data"
+    local = next((copy for key, copy in LOCAL_COPIES.items() if key in command), None)
+    if local is not None:
+        if not (shared / local).exists():
+            pytest.skip("downloads a dataset (no network here, and no local copy in ../shared/data)")
+        command += f" --from {shared / local}"
+    if any(key in command for key in READS_DATASETS) and not (work / "datasets").is_dir():
+        pytest.skip("reads the datasets the tour installs above (skipped here: no network, no local copy)")
+    env = dict(os.environ, GEOBIAS_VECTORS_DIR=str(vec), GEOBIAS_DATASETS_DIR=str(work / "datasets"),
+               OMP_NUM_THREADS="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     env.pop("GEOBIAS_DEBUG", None)
     assert shutil.which("geobias", path=env["PATH"]), "the geobias script is not installed beside python"
