@@ -57,10 +57,34 @@ class SeatTemplates:
 
 @dataclass(frozen=True)
 class WordKind:
-    """The kind of one word (:data:`WORD_KINDS`) and, for a count noun, its plural."""
+    """The kind of one word (:data:`WORD_KINDS`), for a count noun its plural, and for a noun of a
+    language with grammatical gender its gender (``"m"``/``"f"``), which picks the articles."""
 
     kind: str
     plural: str = ""
+    gender: str = ""
+
+
+#: French articles by slot and gender; ``elided`` before a vowel or a mute h.
+_FR_ARTICLES = {"un": {"m": "un", "f": "une"}, "le": {"m": "le", "f": "la", "elided": "l'"},
+                "du": {"m": "du", "f": "de la", "elided": "de l'"}}
+#: French words beginning with a mute h (elided: l'homme); any other h is aspirated (la haine).
+_FR_MUTE_H = frozenset({"homme", "hommes", "honneur", "heure", "histoire", "hiver", "herbe", "huile", "humanité"})
+
+
+def _fr_elides(word: str) -> bool:
+    return word[:1].lower() in "aâàeéèêëiîïoôœuùûy" or word.lower() in _FR_MUTE_H
+
+
+def _articles(lang: str, word: str, gender: str) -> dict[str, str]:
+    """The article slots of ``word`` (``{a}`` in English; ``{un}``, ``{le}``, ``{du}`` in French)."""
+    if lang == "fr":
+        out = {}
+        for slot, forms in _FR_ARTICLES.items():
+            form = forms["elided"] if "elided" in forms and _fr_elides(word) else forms.get(gender, forms["m"])
+            out[slot] = form
+        return out
+    return {"a": "an" if word[:1].lower() in "aeiou" else "a"}
 
 
 def read_word_kinds(lang: str) -> dict[str, WordKind]:
@@ -80,11 +104,14 @@ def read_word_kinds(lang: str) -> dict[str, WordKind]:
     out: dict[str, WordKind] = {}
     for row in wordlists.own_table(lang, "seat_words", required=("word", "kind", "plural")):
         word, kind, plural = row["word"].strip(), row["kind"].strip(), (row.get("plural") or "").strip()
+        gender = (row.get("gender") or "").strip()
         if kind not in WORD_KINDS:
             raise InputError(f"seat_words.tsv ({lang}): unknown kind {kind!r} for {word!r} ({', '.join(WORD_KINDS)})")
         if kind == "count" and not plural:
             raise InputError(f"seat_words.tsv ({lang}): the count noun {word!r} needs its plural")
-        out[word] = WordKind(kind, plural)
+        if gender not in ("", "m", "f"):
+            raise InputError(f"seat_words.tsv ({lang}): the gender of {word!r} must be m or f; got {gender!r}")
+        out[word] = WordKind(kind, plural, gender)
     return out
 
 
@@ -119,11 +146,14 @@ def read_templates(lang: str) -> SeatTemplates:
     return out
 
 
-def _fill(template: str, word: str, plural: str = "") -> str:
-    article = "an" if word[:1].lower() in "aeiou" else "a"
+def _fill(template: str, word: str, plural: str = "", gender: str = "", lang: str = "en") -> str:
+    import re
+
     out = template.replace("{Word}", word[:1].upper() + word[1:]).replace("{word}", word)
-    out = out.replace("{plural}", plural or word).replace("{a}", article)
-    return out.replace("{A}", article.capitalize())
+    out = out.replace("{plural}", plural or word)
+    for slot, form in _articles(lang, word, gender).items():
+        out = out.replace("{" + slot + "}", form).replace("{" + slot.capitalize() + "}", form[:1].upper() + form[1:])
+    return re.sub(r"(?<![A-Za-z])([lL]') ", r"\1", out)  # l' joins its word: l'homme
 
 
 def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],
@@ -149,9 +179,9 @@ def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[
     for w in words:
         k = kinds.get(w)
         if k is not None and templates.by_kind.get(k.kind):
-            out += [_fill(t, w) for t in templates.by_kind[k.kind]]
+            out += [_fill(t, w, gender=k.gender, lang=templates.lang) for t in templates.by_kind[k.kind]]
             if k.kind == "count":
-                out += [_fill(t, w, k.plural) for t in templates.by_kind.get("plural", [])]
+                out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind.get("plural", [])]
             continue
         for t in templates.any + templates.by_gender.get(genders.get(w, ""), []):
             out.append(_fill(t, w))

@@ -265,3 +265,36 @@ def test_show_sentences_returns_every_sentence(monkeypatch):
                             "show_sentences": True})
     assert set(r.sentences) == {"X", "Y", "A", "B"} and "This is math." in r.sentences["X"]
     assert "These are men." in r.sentences["A"] and sum(map(len, r.sentences.values())) == sum(r.n_sentences.values())
+
+
+def test_french_nouns_always_have_a_determiner_that_agrees_and_pronouns_get_their_own_templates():
+    """Every French SEAT word has a kind; a common noun never appears without a determiner, and the
+    determiner agrees with its gender and number (un/une, le/la/l', du/de la/de l', des/les); a
+    pronoun gets only its own kind's templates."""
+    import re
+
+    from geobias import wordlists
+    from geobias.metrics.seat import _fill, read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("fr"), read_word_kinds("fr")
+    tests = [wordlists.weat_test("fr", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    singular = {"m": r"(un|le|du|l'|de l')", "f": r"(une|la|de la|l'|de l')"}
+    for w in words:
+        k = kinds[w]
+        got = sentences_for([w], t, {}, kinds)
+        if k.kind in ("count", "mass"):
+            for s in got:
+                forms = "|".join(re.escape(f) for f in {w, k.plural} if f)
+                det = rf"({singular[k.gender][1:-1]}|des|les)"
+                assert re.search(rf"(^|\s){det}\s?({forms})\b", s, re.I), (w, s)
+                wrong = singular["f" if k.gender == "m" else "m"][1:-1].replace("|l'|de l'", "")
+                assert not re.search(rf"(^|\s)({wrong}) {re.escape(w)}\b", s, re.I), (w, s)
+        if k.kind == "plural":
+            assert all(re.search(rf"\b(des|les) {re.escape(w)}\b", s, re.I) for s in got), (w, got)
+        if k.kind in ("subject", "object"):
+            assert got == [_fill(f, w, lang="fr") for f in t.by_kind[k.kind]], (w, got)
+    assert "L'homme est là." in sentences_for(["homme"], t, {}, kinds)
+    assert "C'est de la haine." in sentences_for(["haine"], t, {}, kinds)  # aspirated h: no elision
+    assert "C'est une entreprise." in sentences_for(["entreprise"], t, {}, kinds)
