@@ -39,7 +39,8 @@ __all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatT
 
 
 #: Kinds of word with their own templates (May et al.'s per-kind bleaching); see ``seat_words.tsv``.
-WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "adjective", "verb")
+WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "bare", "adjective",
+              "verb")
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,28 @@ def _fr_elides(word: str) -> bool:
     return word[:1].lower() in "aâàeéèêëiîïoôœuùûy" or word.lower() in _FR_MUTE_H
 
 
+#: Spanish articles by slot and gender.
+_ES_ARTICLES = {"un": {"m": "un", "f": "una"}, "el": {"m": "el", "f": "la"}, "unos": {"m": "unos", "f": "unas"},
+                "los": {"m": "los", "f": "las"}}
+#: Feminine Spanish nouns with a stressed initial a, which take el/un in the singular (el álgebra).
+_ES_STRESSED_A = frozenset({"álgebra", "agua", "alma", "arma", "área", "águila", "aula", "hambre", "hacha"})
+
+
+#: German articles (nominative) by slot and gender; ``ding``: the bleached noun after a possessive.
+_DE_ARTICLES = {"ein": {"m": "ein", "f": "eine", "n": "ein"}, "der": {"m": "der", "f": "die", "n": "das"},
+                "ding": {"m": "Hut", "f": "Sache", "n": "Buch"}}
+
+
 def _articles(lang: str, word: str, gender: str) -> dict[str, str]:
-    """The article slots of ``word`` (``{a}`` in English; ``{un}``, ``{le}``, ``{du}`` in French)."""
+    """The article slots of ``word`` (``{a}`` in English; ``{un}``, ``{le}``, ``{du}`` in French;
+    ``{un}``, ``{el}``, ``{unos}``, ``{los}`` in Spanish)."""
+    if lang == "de":
+        return {slot: forms[gender or "n"] for slot, forms in _DE_ARTICLES.items()}
+    if lang == "es":
+        g = "m" if word.lower() in _ES_STRESSED_A else (gender or "m")
+        out = {slot: forms[g] for slot, forms in _ES_ARTICLES.items() if slot in ("un", "el")}
+        out.update({slot: forms[gender or "m"] for slot, forms in _ES_ARTICLES.items() if slot in ("unos", "los")})
+        return out
     if lang == "fr":
         out = {}
         for slot, forms in _FR_ARTICLES.items():
@@ -109,8 +130,8 @@ def read_word_kinds(lang: str) -> dict[str, WordKind]:
             raise InputError(f"seat_words.tsv ({lang}): unknown kind {kind!r} for {word!r} ({', '.join(WORD_KINDS)})")
         if kind == "count" and not plural:
             raise InputError(f"seat_words.tsv ({lang}): the count noun {word!r} needs its plural")
-        if gender not in ("", "m", "f"):
-            raise InputError(f"seat_words.tsv ({lang}): the gender of {word!r} must be m or f; got {gender!r}")
+        if gender not in ("", "m", "f", "n"):
+            raise InputError(f"seat_words.tsv ({lang}): the gender of {word!r} must be m, f or n; got {gender!r}")
         out[word] = WordKind(kind, plural, gender)
     return out
 
@@ -153,7 +174,10 @@ def _fill(template: str, word: str, plural: str = "", gender: str = "", lang: st
     out = out.replace("{plural}", plural or word)
     for slot, form in _articles(lang, word, gender).items():
         out = out.replace("{" + slot + "}", form).replace("{" + slot.capitalize() + "}", form[:1].upper() + form[1:])
-    return re.sub(r"(?<![A-Za-z])([lL]') ", r"\1", out)  # l' joins its word: l'homme
+    out = re.sub(r"(?<![A-Za-z])([lL]') ", r"\1", out)  # l' joins its word: l'homme
+    if lang == "es":
+        out = re.sub(r"\bde el\b", "del", out)
+    return out
 
 
 def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],

@@ -81,7 +81,9 @@ def test_the_command_on_the_multilingual_encoder(capsys):
     assert info.value.code == 0, err
     r = result_of(out)
     assert r["encoder"] == "use-m3" and r["n_gendered_words"] > 0
-    assert r["n_sentences"]["A"] == 4 * 8  # eight male terms, the four templates without an article
+    # eight male terms, each in its kind's templates: an adjective (2), six count nouns (4 singular + 3 plural)
+    # and a subject pronoun (2)
+    assert r["n_sentences"]["A"] == 2 + 6 * 7 + 2
     assert 0 < r["p_value"] <= 1 and r["effect_size"] > 0.3
     with pytest.raises(SystemExit) as info:
         main(["seat", "--lang", "es", "--targets-x", "a,b"])
@@ -298,3 +300,54 @@ def test_french_nouns_always_have_a_determiner_that_agrees_and_pronouns_get_thei
     assert "L'homme est là." in sentences_for(["homme"], t, {}, kinds)
     assert "C'est de la haine." in sentences_for(["haine"], t, {}, kinds)  # aspirated h: no elision
     assert "C'est une entreprise." in sentences_for(["entreprise"], t, {}, kinds)
+
+
+def test_spanish_nouns_always_have_a_determiner_that_agrees():
+    import re
+
+    from geobias import wordlists
+    from geobias.metrics.seat import read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("es"), read_word_kinds("es")
+    tests = [wordlists.weat_test("es", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    det = {"m": r"(un|el|del|unos|los)", "f": r"(una|la|unas|las)"}
+    for w in words:
+        k = kinds[w]
+        if k.kind not in ("count", "mass", "plural"):
+            continue
+        forms = "|".join(re.escape(f) for f in {w, k.plural} if f)
+        g = "m" if w == "álgebra" else k.gender  # el álgebra: a stressed initial a
+        for s in sentences_for([w], t, {}, kinds):
+            assert re.search(rf"(^|\s){det[g]} ({forms})\b", s, re.I), (w, s)
+    assert "Se trata del cálculo." in sentences_for(["cálculo"], t, {}, kinds)
+    assert "Aquí está el álgebra." in sentences_for(["álgebra"], t, {}, kinds)
+
+
+def test_german_nouns_always_have_a_determiner_that_agrees():
+    """Every German SEAT word has a kind; a count or mass noun always follows ein/eine or
+    der/die/das of its gender (die in the plural); only a noun given in a form that takes no
+    article (kind bare: Erbrochenes) goes without one; possessives go with a noun of their gender."""
+    import re
+
+    from geobias import wordlists
+    from geobias.metrics.seat import read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("de"), read_word_kinds("de")
+    tests = [wordlists.weat_test("de", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    det = {"m": r"(ein|der)", "f": r"(eine|die)", "n": r"(ein|das)"}
+    for w in words:
+        k = kinds[w]
+        got = sentences_for([w], t, {}, kinds)
+        if k.kind in ("count", "mass"):
+            for s in got:
+                plural = k.plural and re.search(rf"\b(die) {re.escape(k.plural)}\b", s, re.I)
+                assert plural or re.search(rf"(^|\s){det[k.gender]} {re.escape(w)}\b", s, re.I), (w, s)
+        if k.kind == "plural":
+            assert all(re.search(rf"\bdie {re.escape(w)}\b", s, re.I) for s in got), (w, got)
+    assert [k for k in kinds.values() if k.kind == "bare"] == [kinds["Erbrochenes"]]
+    assert "Das ist ihre Sache." in sentences_for(["ihre"], t, {}, kinds)
+    assert "Das Mädchen ist hier." in sentences_for(["Mädchen"], t, {}, kinds)
