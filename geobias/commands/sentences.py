@@ -105,7 +105,9 @@ class SeatParams(WeatQuery):
                                     "auto", tests=len(files), what=f"{len(files)} tests × " if len(files) > 1 else "")
         X, Y, *_ = self.sets()
         templates, genders, kinds = read_templates(self.lang), noun_genders(self.lang), read_word_kinds(self.lang)
-        n_x, n_y = len(sentences_for(X, templates, genders, kinds)), len(sentences_for(Y, templates, genders, kinds))
+        every = frozenset(w for group in self.sets()[:4] for w in group)
+        n_x = len(sentences_for(X, templates, genders, kinds, every))
+        n_y = len(sentences_for(Y, templates, genders, kinds, every))
         return permutation_work(n_x + n_y, n_x, self.permutations, "auto")
 
 

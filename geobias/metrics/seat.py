@@ -181,10 +181,11 @@ def _fill(template: str, word: str, plural: str = "", gender: str = "", lang: st
 
 
 def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],
-                  kinds: dict[str, WordKind] | None = None) -> list[str]:
+                  kinds: dict[str, WordKind] | None = None, avoid: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Every sentence of ``words``, in word order, duplicates kept once. A word whose kind
     ``kinds`` gives and the templates have goes into its kind's templates only (a count noun also
-    into the ``plural`` templates with its plural; ``{a}`` is the agreeing a/an); any other word
+    into the ``plural`` templates with its plural, unless that plural is itself one of the words
+    in ``avoid``, such as Spanish *padres* (parents) beside *padre*; ``{a}`` is the agreeing a/an); any other word
     into each ``any`` template, and into the templates of its grammatical gender when ``genders``
     knows it.
 
@@ -204,7 +205,7 @@ def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[
         k = kinds.get(w)
         if k is not None and templates.by_kind.get(k.kind):
             out += [_fill(t, w, gender=k.gender, lang=templates.lang) for t in templates.by_kind[k.kind]]
-            if k.kind == "count":
+            if k.kind == "count" and not (k.plural != w and k.plural in avoid):
                 out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind.get("plural", [])]
             continue
         for t in templates.any + templates.by_gender.get(genders.get(w, ""), []):
@@ -244,7 +245,8 @@ class SeatResult(Result):
     n_templates : dict
         ``{"any": n, "masculine": n, ...}`` of the language's templates.
     n_gendered_words : int
-        Words that also got the article templates of their grammatical gender.
+        Words whose sentences carry the articles of their grammatical gender (from their kind's
+        templates, or the gendered templates of our noun lists).
     n_permutations : int
     exact : bool
     seed : int or None
@@ -343,7 +345,8 @@ def seat(
     if any(not list(s) for s in sets):
         raise InputError("SEAT needs four non-empty word sets (X, Y, A, B)")
     kinds = read_word_kinds(lang) if kinds is None else kinds
-    sentences = [sentences_for(list(s), templates, genders, kinds) for s in sets]
+    every_word = frozenset(w for s in sets for w in s)
+    sentences = [sentences_for(list(s), templates, genders, kinds, every_word) for s in sets]
     seen: dict[str, str] = {}
     for name, group in zip(names, sentences, strict=True):
         for sent in group:
@@ -362,8 +365,9 @@ def seat(
         n_sentences={n: len(g) for n, g in zip(names, sentences, strict=True)},
         n_templates={"any": len(templates.any), **{k: len(v) for k, v in templates.by_gender.items()},
                      **{k: len(v) for k, v in templates.by_kind.items()}},
-        n_gendered_words=sum(1 for w in words if genders.get(w) in templates.by_gender
-                             and templates.by_gender[genders[w]]),
+        n_gendered_words=sum(1 for w in words if (w in kinds and kinds[w].gender and kinds[w].kind in templates.by_kind)
+                             or (w not in kinds and genders.get(w) in templates.by_gender
+                                 and templates.by_gender[genders[w]])),
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
         sentences=dict(zip(names, sentences, strict=True)) if show_sentences else None,
