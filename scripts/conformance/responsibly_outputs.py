@@ -18,7 +18,6 @@ pairs compared are those both equalise. On them the two must agree.
 
 from __future__ import annotations
 
-
 import numpy as np
 from _common import EXPECTED, write_json
 
