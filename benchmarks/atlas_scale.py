@@ -67,9 +67,9 @@ def bench_use_m3(langs: list[str] | None, vocab: int, install: bool, options: di
         out = atlas_cell(cell)
         dt = time.perf_counter() - t0
         total, ran = total + dt, ran + 1
-        shape = out.get("shape") or ["?", "?"]
-        print(f"  {cell['lang']}: {out['status']:<5} {shape[0]:>9,} words × {shape[1]} d   {dt:7.2f} s/cell   "
-              f"peak RSS {_peak_mb():,.0f} MB" + (f"   error: {out['error']}" if out["status"] != "ok" else ""))
+        shape = out.shape or ["?", "?"]
+        print(f"  {cell['lang']}: {out.status:<5} {shape[0]:>9,} words × {shape[1]} d   {dt:7.2f} s/cell   "
+              f"peak RSS {_peak_mb():,.0f} MB" + (f"   error: {out.error}" if out.status != "ok" else ""))
     if ran:
         print(f"[use-m3] {ran} cells in {total:.1f} s: {total / ran:.2f} s per cell")
 
@@ -141,8 +141,8 @@ def synthetic_cell(task: dict) -> dict:
         out = atlas_cell({"lang": task["lang"], "store": f"synthetic-{task['lang']}", "en_store": "synthetic-en",
                           "options": task["options"]})
     battery = time.perf_counter() - t1
-    return {"index": task["index"], "lang": task["lang"], "status": out["status"], "error": out.get("error"),
-            "n_ok_metrics": sum(m["status"] == "ok" for m in out.get("metrics", {}).values()),
+    return {"index": task["index"], "lang": task["lang"], "status": out.status, "error": out.error,
+            "n_ok_metrics": sum(m.status == "ok" for m in out.metrics.values()),
             "build_s": built, "battery_s": battery, "pid": os.getpid(), "peak_rss_mb": _peak_mb()}
 
 

@@ -56,8 +56,15 @@ does not mark animacy; person nouns are not filtered beyond our own lists.
 
 pymorphy3 (ru) — a word is kept when the dictionary knows it, every parse is a noun, every noun
 parse is inanimate (``inan``), of one gender (``masc``/``femn``/``neut``; ``ms-f`` common-gender
-nouns dropped), not a name, surname, patronymic, place or organisation, and one parse is the
-nominative singular.
+nouns dropped), not a name, surname, patronymic, place or organisation, not indeclinable
+(``Fixd``: *евро*, *бентли*, *го*, whose dictionary gender is a convention), one parse is the
+nominative singular, and a most likely parse (pymorphy's score) is a singular form of the word
+itself (*лет* is mostly the genitive plural of *год*).
+
+Person nouns and slips — for it, pt, pl and nl the words of our ``person_nouns.txt`` (nouns that
+denote people, written by reading the generated lists) are excluded, and :data:`SLIPS` lists the
+words a dictionary gets wrong (each with the reason). it and pt keep singular forms only: a word
+with a plural noun reading is dropped (invariable nouns, tagged ``<sp>``, stay).
 
 FreeDict (de) — a headword is kept when it is a single capitalised token, every noun entry
 for it has the same gender (``masc``, ``fem`` or ``neut``), and it is not a
@@ -122,6 +129,20 @@ APERTIUM = {
     "pl": ("apertium-pol-szl", "/usr/share/apertium/apertium-pol-szl/pol-szl.automorf.bin"),
     "nl": ("apertium-afr-nld", "/usr/share/apertium/apertium-afr-nld/nld-afr.automorf.bin"),
 }
+#: Languages whose lists keep singular forms only (es/fr/de lists keep their published selection).
+SINGULAR_ONLY = frozenset({"it", "pt"})
+
+#: Languages whose person-noun lists (``person_nouns.txt``) are excluded from the generated lists. The
+#: French list instead marks the person nouns left inside the committed fr lists (Shift skips them);
+#: es/de have none.
+PERSON_EXCLUDED = frozenset({"it", "pt", "pl", "nl"})
+
+#: Words a dictionary gets wrong, dropped by hand, each with the reason.
+SLIPS: dict[str, dict[str, str]] = {
+    "ru": {"диас": "a surname (Díaz) the dictionary lists as a common noun"},
+    "nl": {"steenkool": "a de-word (common gender); the analyser tags it neuter"},
+}
+
 #: Genders written for each language (file nouns_<gender>.txt), in output order.
 GENDERS = {"es": ("masculine", "feminine"), "fr": ("masculine", "feminine"),
            "de": ("masculine", "feminine", "neuter"),
@@ -238,6 +259,9 @@ def apertium_nouns(
         genders = {t for _, tags in nouns for t in tags if t in ("m", "f", "mf")}
         if len(genders) != 1 or any(lemma in two_form for lemma, _ in nouns):
             continue
+        # it/pt: singular forms only (a reading tagged plural drops the word; invariable <sp> stays)
+        if lang in SINGULAR_ONLY and any("pl" in tags for _, tags in nouns):
+            continue
         (masculine if genders == {"m"} else feminine if genders == {"f"} else []).append(word)
     return masculine, feminine, len(words)
 
@@ -320,6 +344,16 @@ def pymorphy_nouns(top: int, exclude: frozenset[str] = frozenset()) -> tuple[dic
             continue
         if any(p.tag.animacy != "inan" for p in parses):
             continue
+        # indeclinable nouns show no gender in their forms, and the dictionary's gender for them is a
+        # convention (евро: masculine in the norm, neuter here; го, бентли): left out
+        if any("Fixd" in p.tag.grammemes for p in parses):
+            continue
+        # the word's most likely reading must be a singular form of itself (лет is mostly the
+        # genitive plural of год, not the rare лёт; год itself is as likely accusative as nominative)
+        top = max(p.score for p in parses)
+        if not any(p.score >= top - 1e-9 and "sing" in p.tag.grammemes
+                   and p.normal_form.replace("ё", "е") == word.replace("ё", "е") for p in parses):
+            continue
         genders = {p.tag.gender for p in parses}
         if len(genders) != 1 or next(iter(genders)) not in _RU_GENDER:
             continue
@@ -340,16 +374,19 @@ def _hunspell_lowercase_ok(words: list[str]) -> set[str]:
 
 
 def _own_words(out: Path, lang: str) -> set[str]:
-    """The project's definitional, attribute and occupation words for ``lang`` (semantic
-    gender)."""
+    """The project's definitional, attribute, occupation and person words for ``lang`` (semantic
+    gender or animate: never in an inanimate noun list), and the dictionary slips (:data:`SLIPS`)."""
     words: set[str] = set()
-    for name in ("definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt",
-                 "occupations.tsv"):
+    names = ["definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt", "occupations.tsv"]
+    if lang in PERSON_EXCLUDED:
+        names += ["person_nouns.txt", "person_pairs.tsv"]
+    for name in names:
         path = out / lang / name
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip() and not line.startswith("#"):
                     words.update(line.split("\t"))
+    words |= set(SLIPS.get(lang, {}))
     return {w.strip() for w in words} | {w.strip().lower() for w in words}
 
 
@@ -463,17 +500,24 @@ def main(argv: list[str] | None = None) -> None:
                    + (" --allow-verb-homographs" if args.allow_verb_homographs else ""))
         rules = ("Rules: one unambiguous gender, noun readings only, two-form (animate) nouns and "
                  "our definitional/attribute/occupation words excluded; see the script's docstring.")
+        if lang in SINGULAR_ONLY:
+            rules = ("Rules: one unambiguous gender, noun readings only, singular forms only (no plural reading), "
+                     "two-form (animate) nouns, our person nouns (person_nouns.txt) and our "
+                     "definitional/attribute/occupation words excluded; see the script's docstring.")
         if lang == "ru":
             rules = ("Rules: one unambiguous gender, noun parses only, inanimate only, names excluded, "
-                     "our definitional/attribute/occupation words excluded; see the script's docstring.")
+                     "indeclinable nouns excluded, most likely parse a singular form of the word itself, "
+                     "our definitional/attribute/occupation words and the slips excluded; see the script's "
+                     "docstring.")
         elif lang == "pl":
             rules = ("Rules: one unambiguous gender, noun readings only, masculine inanimate (<mi>) only, "
-                     "feminine person nouns (-ka/-ini/-yni of an animate masculine) and our "
-                     "definitional/attribute/occupation words excluded; see the script's docstring.")
+                     "feminine person nouns (-ka/-ini/-yni of an animate masculine), our person nouns "
+                     "(person_nouns.txt) and our definitional/attribute/occupation words excluded; see the "
+                     "script's docstring.")
         elif lang == "nl":
             rules = ("Rules: one unambiguous gender class (common = de-words <m>/<f>/<mf>; neuter = het-words "
-                     "<nt>), noun readings only, our definitional/attribute/occupation words excluded "
-                     "(person nouns not otherwise filtered); see the script's docstring.")
+                     "<nt>), noun readings only, our person nouns (person_nouns.txt), the slips and our "
+                     "definitional/attribute/occupation words excluded; see the script's docstring.")
         for gender in GENDERS[lang]:
             found = classes[gender]
             words = found[: args.max_per_gender]

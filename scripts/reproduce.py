@@ -119,7 +119,8 @@ def _seat(shared: Path) -> dict:
 
 
 ATLAS_METRICS = ("d_pca_explained_variance", "lda_cv_accuracy", "cos_dpca_dg", "weat_career_family", "weat_math_arts",
-                 "weat_science_arts", "mweat", "mweat_effect_size", "corr_en_spearman")
+                 "weat_science_arts", "mweat", "mweat_effect_size", "occupation_bias", "corr_en_spearman",
+                 "corr_en_control", "corr_en_fig4_spearman")
 
 
 def _atlas_langs() -> list[str]:
@@ -138,11 +139,19 @@ def _atlas(shared: Path) -> dict:
         _, env = execute("atlas", {"family": "use-m3", "out": str(Path(tmp) / "atlas")})
     cells = []
     for c in env["result"]["cells"]:
-        metrics = {k: {f: c["metrics"][k].get(f) for f in ("status", "value", "p_value", "n", "reason")}
-                   for k in ATLAS_METRICS if k in c.get("metrics", {})}
+        metrics = {}
+        for k in ATLAS_METRICS:
+            m = (c.get("metrics") or {}).get(k)
+            if m is None:
+                continue
+            iv = m.get("interval") or {}
+            metrics[k] = {**{f: m.get(f) for f in ("status", "value", "p_value", "n", "reason", "set_sizes",
+                                                   "baselines")},
+                          **{f: iv.get(f) for f in ("low", "high", "standard_error")}}
         cells.append({"lang": c["lang"], "language": c["language"], "grammatical_gender": c["grammatical_gender"],
-                      "status": c["status"], "shape": c["shape"], "metrics": metrics})
-    return {"family": "use-m3", "cells": cells}
+                      "genders": c.get("genders", []), "status": c["status"], "shape": c["shape"],
+                      "vocabulary_offset": c.get("vocabulary_offset"), "metrics": metrics})
+    return {"family": "use-m3", "options": env["result"]["options"], "cells": cells}
 
 
 def _ripa_fr(shared: Path) -> dict:

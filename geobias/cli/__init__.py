@@ -16,7 +16,8 @@ import os
 import sys
 from enum import Enum
 
-from geobias.cli._app import app, plain_roles
+from geobias.cli._app import app
+from geobias.cli._text import plain_roles
 from geobias.errors import GeobiasError, ParameterError
 
 # One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the

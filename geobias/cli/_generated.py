@@ -148,7 +148,7 @@ def build(name: str) -> typer.Typer:
 
     command_function.__signature__ = inspect.Signature(params)
     command_function.__annotations__ = annotations
-    from geobias.cli._app import plain_roles
+    from geobias.cli._text import plain_roles
 
     command_function.__doc__ = plain_roles(cmd.run.__doc__)
     app = typer.Typer(rich_markup_mode=None, add_completion=False)
@@ -185,7 +185,7 @@ class GeneratedGroup(TyperGroup):
         for name in self.list_commands(ctx):
             cmd = super().get_command(ctx, name)
             if cmd is None and name in generated:
-                from geobias.cli._app import plain_roles
+                from geobias.cli._text import plain_roles
 
                 rows.append((name, plain_roles(generated[name])))
             elif cmd is not None and not cmd.hidden:

@@ -14,7 +14,6 @@ from geobias.commands._fields import Count, Seed
 from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
-    check_lost_vocabulary,
 )
 from geobias.errors import GeobiasError, InputError, ParameterError
 
@@ -47,8 +46,9 @@ class AtlasParams(Params):
         "Languages, a comma list (es,fr); default: every language the family covers."))
     engine: Engine = Field("local", description="local (this process, one cell after another) or ray (one Ray task "
                                                 "per language).")
-    ray_address: str = Field("local", description="With engine ray: local (a private cluster), auto (the running "
-                                                  "cluster of `ray start`) or HOST:PORT.")
+    ray_address: str = Field("local", description="With engine ray: local (a private cluster, whatever RAY_ADDRESS "
+                                                  "says), auto (the running cluster of `ray start`, or RAY_ADDRESS) "
+                                                  "or HOST:PORT.")
     out: Path | None = Field(None, description="Write the report here (a directory: atlas.json, atlas.parquet, "
                                                "index.html).")
     force: bool = Field(False, description="Replace an existing report in `out`, and run above the work budget "
@@ -58,6 +58,9 @@ class AtlasParams(Params):
         "50,000) plus the word lists."))
     permutations: Count = Field(10_000, description="Permutations of each WEAT and MWEAT test (exact when fewer "
                                                     "partitions exist).")
+    bootstrap: int = Field(1000, ge=0, le=100_000, description=(
+        "Bootstrap resamples over the words of each association figure (its interval and standard error); 0 "
+        "turns the intervals off."))
     seed: Seed = 0
     max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender of the LDA (default: all).")
     lost_vocabulary_threshold: LostVocabularyThreshold = Field(LOST_VOCABULARY_THRESHOLD, description=(
@@ -75,20 +78,22 @@ class AtlasParams(Params):
 
     def work(self) -> Estimate:
         """Per language at most three WEATs and two MWEAT statistics, each ``permutations``
-        partitions (fewer where the exact test is smaller)."""
+        partitions (fewer where the exact test is smaller); the bootstrap resamples (at most ten
+        intervals per language) count as partitions too."""
         from geobias.commands._permutations import MAX_PERMUTATIONS
         from geobias.evaluation.atlas import family_sources
 
         n = len(self.langs) if self.langs is not None else len(family_sources(self.family))
-        return Estimate(n * 5 * self.permutations, "permutations",
-                        f"{n} languages × 5 tests × at most {self.permutations:,} partitions", None, MAX_PERMUTATIONS)
+        return Estimate(n * (5 * self.permutations + 10 * self.bootstrap), "permutations",
+                        f"{n} languages × (5 tests × at most {self.permutations:,} partitions + 10 intervals × "
+                        f"{self.bootstrap:,} resamples)", None, MAX_PERMUTATIONS)
 
 
-def atlas_cell(cell: dict) -> dict:
-    """One language's battery with the command layer's lost-vocabulary check (a Ray task)."""
+def atlas_cell(cell: dict):
+    """One language's battery (a Ray task); the lost-vocabulary rule is each WordQuery's."""
     from geobias.evaluation.atlas import run_cell
 
-    return run_cell(cell, guard=check_lost_vocabulary)
+    return run_cell(cell)
 
 
 def _check_out(p: AtlasParams) -> None:
@@ -145,7 +150,7 @@ def atlas(p: AtlasParams, *, progress=None):
     from geobias.evaluation.atlas import plan_atlas, run_atlas
 
     ui = reporter(progress)
-    options = {"permutations": p.permutations, "seed": p.seed, "max_per_class": p.max_per_class,
+    options = {"permutations": p.permutations, "bootstrap": p.bootstrap, "seed": p.seed, "max_per_class": p.max_per_class,
                "lost_vocabulary_threshold": p.lost_vocabulary_threshold}
     cells = plan_atlas(p.family, p.langs, options)
     _check_out(p)
@@ -153,10 +158,12 @@ def atlas(p: AtlasParams, *, progress=None):
     with make_engine(p.engine, ray_address=p.ray_address) as eng:
         record_engine(eng)
         with ui.bar(f"atlas: {len(cells)} languages on the {eng.kind} engine", len(cells)) as advance:
-            def done(i: int, cell: dict) -> None:
+            def done(i: int, cell) -> None:
                 advance(1)
-                if cell.get("status") != "ok":
-                    ui.note(f"atlas: {cells[i]['lang']} failed: {cell.get('error')}")
+                status = getattr(cell, "status", None)
+                if status != "ok":
+                    error = getattr(cell, "error", None) or (cell.get("error") if isinstance(cell, dict) else None)
+                    ui.note(f"atlas: {cells[i]['lang']} failed: {error}")
 
             result = run_atlas(p.family, cells, eng, cell_fn=atlas_cell, on_done=done)
     if p.out is not None:

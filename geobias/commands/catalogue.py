@@ -23,6 +23,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, model_validator
 
 from geobias.choices import Alternative, MitigationMethod, OOVPolicy
 from geobias.commands._base import command
+from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, WordSet
 from geobias.commands._permutations import permutation_bar, permutation_draws
 from geobias.commands._query import WordQueryParams, need_lang
@@ -32,7 +33,7 @@ from geobias.errors import InputError, ParameterError
 Variant = Literal["grammatical", "english"]
 
 
-class QueryParams(StoreParams, WordQueryParams):
+class QueryParams(StoreParams, BootstrapParams, WordQueryParams):
     """The query of a catalogue metric: WEAT's four sets, a built-in test, or the language's defaults."""
 
     KIND: ClassVar[str] = "query"
@@ -69,6 +70,11 @@ class QueryParams(StoreParams, WordQueryParams):
                 raise InputError(f"`targets_x` has {len(self.targets_x)} words and `targets_y` "
                                  f"{len(self.targets_y)}; they pair masculine and feminine forms by position")
         return self
+
+    def work(self):
+        """The bootstrap's resamples (ect, mac, rnsb have no permutation test)."""
+        X, Y, A, B, _, _ = self.query()
+        return self.with_bootstrap(None, len(X) + len(Y or ()) + len(A) + len(B))
 
     def resolved_variant(self) -> str:
         """``variant``, or its default: grammatical for a grammatical-gender language without ``test``."""
@@ -132,12 +138,13 @@ class RndParams(QueryParams, PermutationParams):
         """The permutation test's partitions (sizes before OOV words are dropped); none with one target set."""
         from geobias.commands._permutations import permutation_work
 
-        X, Y, _, _, variant, _ = self.query()
+        X, Y, A, B, variant, _ = self.query()
+        words = len(X) + len(Y or ()) + len(A) + len(B)
         if Y is None:
-            return None
+            return self.with_bootstrap(None, words)
         paired = variant == "grammatical"
-        return permutation_work(2 * len(X) if paired else len(X) + len(Y), len(X), self.permutations,
-                                self.permutation_method, paired=paired)
+        return self.with_bootstrap(permutation_work(2 * len(X) if paired else len(X) + len(Y), len(X),
+                                                    self.permutations, self.permutation_method, paired=paired), words)
 
 
 @command("rnd", RndParams, quick=True, result="geobias.metrics.rnd.RndResult")
@@ -159,11 +166,12 @@ def rnd(p: RndParams, *, progress=None):
         draws = permutation_draws(n_items, len(X), p.permutations, p.permutation_method, paired=paired)
     store = p.store(progress, query.words)
     if draws is None:
-        return rnd_metric(store, query, variant=variant, oov=p.oov)
+        return rnd_metric(store, query, variant=variant, oov=p.oov, **p.bootstrap_kwargs())
     n_items = 2 * len(X) if variant == "grammatical" else len(X) + len(Y)
     with permutation_bar(progress, draws, n_items, len(X), variant == "grammatical") as advance:
         return rnd_metric(store, query, variant=variant, oov=p.oov, n_permutations=p.permutations,
-                          seed=p.seed, alternative=p.alternative, method=p.permutation_method, progress=advance)
+                          seed=p.seed, alternative=p.alternative, method=p.permutation_method, progress=advance,
+                          **p.bootstrap_kwargs())
 
 
 class RnsbParams(QueryParams):
@@ -184,7 +192,7 @@ def rnsb(p: RnsbParams, *, progress=None):
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return rnsb_metric(store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
+    return rnsb_metric(store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed, **p.bootstrap_kwargs())
 
 
 @command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
@@ -197,7 +205,7 @@ def ect(p: QueryParams, *, progress=None):
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return ect_metric(store, query, variant=variant, oov=p.oov)
+    return ect_metric(store, query, variant=variant, oov=p.oov, **p.bootstrap_kwargs())
 
 
 @command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
@@ -210,7 +218,7 @@ def mac(p: QueryParams, *, progress=None):
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return mac_metric(store, query, variant=variant, oov=p.oov)
+    return mac_metric(store, query, variant=variant, oov=p.oov, **p.bootstrap_kwargs())
 
 
 def _comma_list(value: Any) -> Any:

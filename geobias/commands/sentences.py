@@ -10,6 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BeforeValidator, Field, ValidationInfo, model_validator
 
 from geobias.commands._base import command
+from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
@@ -33,7 +34,7 @@ def _test_files(value: Any, info: ValidationInfo) -> Any:
 SeatTestFiles = Annotated[TextInput | list[TextInput] | None, BeforeValidator(_test_files)]
 
 
-class SeatParams(WeatQuery):
+class SeatParams(BootstrapParams, WeatQuery):
     """Parameters of ``seat``: WEAT over template sentences (or a published test file's sentences)
     encoded by a sentence encoder."""
 
@@ -64,6 +65,9 @@ class SeatParams(WeatQuery):
             raise ParameterError("give tests (SEAT files) or a built-in test or your own sets, not both", "tests")
         if self.tests is not None and not self.tests:
             raise ParameterError("no SEAT test file given", "tests")
+        if self.tests is not None and self.bootstrap:
+            raise ParameterError("bootstrap resamples the words of a template test; a test file has sentences only",
+                                 "bootstrap")
         if self.tests is not None:
             self.test_files()  # a file that is not the format fails here: before a job is queued
         return self
@@ -103,12 +107,14 @@ class SeatParams(WeatQuery):
             big = max(files, key=lambda t: len(t.sets[0]) + len(t.sets[1]))
             return permutation_work(len(big.sets[0]) + len(big.sets[1]), len(big.sets[0]), self.permutations,
                                     "auto", tests=len(files), what=f"{len(files)} tests × " if len(files) > 1 else "")
-        X, Y, *_ = self.sets()
         templates, genders, kinds = read_templates(self.lang), noun_genders(self.lang), read_word_kinds(self.lang)
-        every = frozenset(w for group in self.sets()[:4] for w in group)
+        X, Y, A, B, _ = self.sets()
+        every = frozenset(w for group in (X, Y, A, B) for w in group)
         n_x = len(sentences_for(X, templates, genders, kinds, every))
         n_y = len(sentences_for(Y, templates, genders, kinds, every))
-        return permutation_work(n_x + n_y, n_x, self.permutations, "auto")
+        n_ab = len(sentences_for(A, templates, genders, kinds, every)) + len(sentences_for(B, templates, genders,
+                                                                                            kinds, every))
+        return self.with_bootstrap(permutation_work(n_x + n_y, n_x, self.permutations, "auto"), n_x + n_y + n_ab)
 
 
 @command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
@@ -129,7 +135,8 @@ def seat(p: SeatParams, *, progress=None):
                                   n_permutations=p.permutations, seed=p.seed) for t in files]
         return dataclasses.replace(results[0], more_tests=results[1:])
     return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
-                    n_permutations=p.permutations, seed=p.seed, show_sentences=p.show_sentences)
+                    n_permutations=p.permutations, seed=p.seed, show_sentences=p.show_sentences,
+                    **p.bootstrap_kwargs())
 
 
 class SentenceSetParams(EngineParams):

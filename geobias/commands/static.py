@@ -11,6 +11,7 @@ from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Output, Params, command, front_of
+from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
     Count,
@@ -132,7 +133,7 @@ def _attribute_file(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
-class MweatParams(StoreParams, PermutationParams):
+class MweatParams(StoreParams, PermutationParams, BootstrapParams):
     """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
 
     targets: OccupationRows = Field(None, description=(
@@ -188,7 +189,8 @@ class MweatParams(StoreParams, PermutationParams):
     def work(self):
         """One permutation test over the 2 × occupations forms (sizes before OOV words are dropped)."""
         n = len(self.occupations())
-        return permutation_work(2 * n, n, self.permutations, self.permutation_method, paired=self.paired)
+        est = permutation_work(2 * n, n, self.permutations, self.permutation_method, paired=self.paired)
+        return self.with_bootstrap(est, 2 * n + sum(map(len, self.attribute_sets())))
 
 
 def both_or_neither(params: Params, a: str, b: str) -> None:
@@ -222,7 +224,7 @@ def mweat(p: MweatParams, *, progress=None):
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
         return mweat_metric(store, query, n_permutations=p.permutations, seed=p.seed,
                             similarity=p.similarity, paired=p.paired, oov=p.oov, method=p.permutation_method,
-                            progress=advance)
+                            progress=advance, **p.bootstrap_kwargs())
 
 
 class WeatQuery(WordQueryParams):
@@ -241,7 +243,7 @@ class WeatQuery(WordQueryParams):
         return self.weat_sets()
 
 
-class WeatParams(StoreParams, PermutationParams, WeatQuery):
+class WeatParams(StoreParams, PermutationParams, BootstrapParams, WeatQuery):
     """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
 
     similarity: Similarity = Field("cosine", description="cosine, or dot (raw dot products, to reproduce notebooks).")
@@ -252,8 +254,9 @@ class WeatParams(StoreParams, PermutationParams, WeatQuery):
 
     def work(self):
         """One permutation test over X ∪ Y (sizes before OOV words are dropped)."""
-        X, Y, *_ = self.sets()
-        return permutation_work(len(X) + len(Y), len(X), self.permutations, self.permutation_method)
+        X, Y, A, B, _ = self.sets()
+        est = permutation_work(len(X) + len(Y), len(X), self.permutations, self.permutation_method)
+        return self.with_bootstrap(est, len(X) + len(Y) + len(A) + len(B))
 
 
 @command("weat", WeatParams, quick=True, result="geobias.metrics.weat.WeatResult")
@@ -271,7 +274,7 @@ def weat(p: WeatParams, *, progress=None):
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
         return weat_metric(store, query, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
                            oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=query.name,
-                           progress=advance)
+                           progress=advance, **p.bootstrap_kwargs())
 
 
 #: Inanimate nouns of each gender drawn on the directions plot.
@@ -296,15 +299,20 @@ class DirectionsParams(StoreParams):
         from geobias.languages import LANGUAGES
 
         lang = LANGUAGES.get(data.get("lang")) if isinstance(data.get("lang"), str) else None
-        return field != "plot" or (lang is not None and lang.grammatical_gender)
+        return field != "plot" or (lang is not None and lang.grammatical_gender
+                                   and {"masculine", "feminine"} <= set(lang.genders))
 
     @model_validator(mode="after")
     def _plot(self):
         from geobias.languages import get_language
 
-        if self.plot is not None and not get_language(self.lang).grammatical_gender:
-            raise ParameterError(f"plot needs a grammatical direction; {get_language(self.lang).name} has no "
+        language = get_language(self.lang)
+        if self.plot is not None and not language.grammatical_gender:
+            raise ParameterError(f"plot needs a grammatical direction; {language.name} has no "
                                  "grammatical gender", "plot")
+        if self.plot is not None and not {"masculine", "feminine"} <= set(language.genders):
+            raise ParameterError(f"plot draws masculine against feminine nouns; {language.name}'s genders are "
+                                 f"{' and '.join(language.genders)}", "plot")
         return self
 
 
@@ -386,7 +394,7 @@ def neighbors(p: NeighborsParams, *, progress=None):
     return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)
 
 
-class RipaParams(StoreParams):
+class RipaParams(StoreParams, BootstrapParams):
     """Parameters of RIPA (Ethayarajh et al. 2019)."""
 
     targets: WordSet | None = Field(None, description=(
@@ -430,7 +438,7 @@ def ripa(p: RipaParams, *, progress=None):
         targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
     query = WordQuery.with_pairs(targets, pairs, name="RIPA", lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
-    result = ripa_metric(store, query, unit=p.unit)
+    result = ripa_metric(store, query, unit=p.unit, **p.bootstrap_kwargs())
     if gendered:
         warning = (f"the english variant on {language.name}, a language with grammatical gender: each form is scored "
                    "on its own, and the pairs' relation vector carries grammatical agreement, so masculine forms lean "
@@ -457,6 +465,8 @@ def _ripa_grammatical(p: RipaParams, progress):
     if p.pairs is not None:
         raise InputError("the grammatical variant's relation vector is d_s, fitted on the language's lists; give "
                          "pairs with variant english")
+    if p.bootstrap:
+        raise ParameterError("bootstrap: not yet for the grammatical variant of RIPA (use variant english)", "bootstrap")
     if p.targets is not None:
         masculine = feminine = list(p.targets)
     else:

@@ -61,6 +61,13 @@ class GenderDirections(Result):
         lists nouns given under both genders (excluded).
     lda_solver : str or None
         The LDA solver and shrinkage used, and why (:attr:`GrammaticalDirection.solver_`).
+    lda_baselines : dict or None
+        The LDA accuracy's baselines on the same nouns and folds (chance: ``"majority"``;
+        spelling: ``"orthographic"``), see :attr:`GrammaticalDirection.baselines_`.
+    classes : (str, str)
+        The two noun classes ``d_g`` separates, the first on its positive side: masculine and
+        feminine, or for Dutch common (de-words) and neuter (het-words). ``n_nouns`` is keyed by
+        them.
     note : str or None
         Why ``d_g`` was not fitted for a language with grammatical gender (no masculine/feminine
         noun lists: Dutch's common/neuter system, Arabic without a gender-tagged dictionary).
@@ -80,6 +87,8 @@ class GenderDirections(Result):
     missing: dict[str, list[str]]
     lda_solver: str | None = None
     note: str | None = None
+    lda_baselines: dict | None = None
+    classes: tuple[str, str] = ("masculine", "feminine")
 
 
 def gender_directions(
@@ -106,8 +115,9 @@ def gender_directions(
         of ``pairs`` / ``masculine`` / ``feminine`` is not given. Defaults to ``store.lang``.
     pairs : sequence of (female, male), optional
     masculine, feminine : sequence of str, optional
-        Grammatically gendered nouns for the LDA. For a language without grammatical gender
-        and no lists given, ``d_g`` is ``None``.
+        Grammatically gendered nouns for the LDA (the positive and the negative class). For a
+        language without grammatical gender and no lists given, ``d_g`` is ``None``; for Dutch
+        (common/neuter) the built-in lists are its common nouns (positive) and neuter nouns.
     n_components, cv, random_state, max_per_class, shrinkage
         See :class:`SemanticDirection` and :class:`GrammaticalDirection` (``shrinkage``
         ``"if-needed"``: plain LDA unless a CV training fold has < 10 nouns per dimension).
@@ -134,6 +144,7 @@ def gender_directions(
     language = get_language(lang) if lang is not None else None
     note = None
     want_nouns = masculine is None or feminine is None
+    classes = ("masculine", "feminine")
     need_lists = pairs is None or (want_nouns and language is not None and language.grammatical_gender)
     if need_lists and language is None:
         raise InputError("pass lang (or word lists): the store has no language to take lists from")
@@ -143,10 +154,16 @@ def gender_directions(
         if pairs is None:
             pairs = wordlists.definitional_pairs(language.code)
         if (masculine is None or feminine is None) and language.grammatical_gender:
-            if "gendered_nouns" in wordlists.available_lists(language.code):
+            available = wordlists.available_lists(language.code)
+            if "gendered_nouns" in available:
                 m_list, f_list = wordlists.gendered_nouns(language.code)
                 masculine = m_list if masculine is None else masculine
                 feminine = f_list if feminine is None else feminine
+            elif set(language.genders) == {"common", "neuter"} and {"common_nouns", "neuter_nouns"} <= available:
+                # Dutch: the grammatical direction separates de-words (common) from het-words (neuter)
+                classes = ("common", "neuter")
+                masculine = wordlists.nouns_of_gender(language.code, "common") if masculine is None else masculine
+                feminine = wordlists.nouns_of_gender(language.code, "neuter") if feminine is None else feminine
             else:  # no masculine/feminine noun lists: the semantic direction only, and why
                 genders = ", ".join(getattr(language, "genders", ())) or "none listed"
                 note = (f"{language.name} has no masculine/feminine noun lists (its genders: {genders}): d_g is not "
@@ -163,12 +180,13 @@ def gender_directions(
         d_g = gram.direction_
         d_s = orthogonalize(d_pca, d_g)
         cos_pg = float(np.dot(d_pca.astype(np.float64), d_g.astype(np.float64)))
-        lda_acc, folds, n_nouns = gram.cv_accuracy_, list(gram.cv_fold_accuracy_), gram.n_nouns_
+        lda_acc, folds, baselines = gram.cv_accuracy_, list(gram.cv_fold_accuracy_), gram.baselines_
+        n_nouns = {classes[0]: gram.n_nouns_["masculine"], classes[1]: gram.n_nouns_["feminine"]}
         missing["nouns"] = list(gram.missing_)
         missing["ambiguous_nouns"] = list(gram.ambiguous_)
     else:
-        d_g, d_s, cos_pg, lda_acc, folds, solver = None, d_pca.copy(), None, None, [], None
-        n_nouns = {"masculine": 0, "feminine": 0}
+        d_g, d_s, cos_pg, lda_acc, folds, solver, baselines = None, d_pca.copy(), None, None, [], None, None
+        n_nouns = {classes[0]: 0, classes[1]: 0}
     return GenderDirections(
         lang=language.code if language is not None else lang,
         d_pca=d_pca,
@@ -184,4 +202,6 @@ def gender_directions(
         missing=missing,
         lda_solver=solver,
         note=note,
+        lda_baselines=baselines,
+        classes=classes,
     )

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
+from geobias._numeric import legacy_seed
 from geobias.choices import OOVPolicy
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
@@ -70,6 +71,13 @@ class GrammaticalDirection(FittedAttributes):
     cv_accuracy_ : float or None
         Mean accuracy over the folds (``None`` with ``cross_validate=False``).
     cv_fold_accuracy_ : ndarray of shape (cv,), float64, or None
+    baselines_ : dict or None
+        What the CV accuracy is to be read against, on the same nouns and the same folds
+        (``None`` with ``cross_validate=False``): ``"majority"`` (each test fold predicted as the
+        larger class of its training fold: chance, 0.5 when balanced) and ``"orthographic"`` (a
+        logistic regression on the word's last one, two and three characters, one-hot: how much
+        of the gender the spelling alone gives away), each ``{"accuracy", "folds"}``, and
+        ``"orthographic_model"`` (one line).
     n_nouns_ : dict {"masculine": int, "feminine": int}
         Nouns actually used (after OOV removal and balancing).
     missing_ : list of str
@@ -143,7 +151,8 @@ class GrammaticalDirection(FittedAttributes):
         OutOfVocabularyError
             ``oov="raise"`` and a noun is missing.
         InputError
-            Fewer than ``cv`` usable nouns in a class, ``cv < 2``, or an invalid ``shrinkage``.
+            Fewer than ``cv`` usable nouns in a class, ``cv < 2``, folds that train on fewer
+            than three nouns, a fit scikit-learn refuses for these nouns, or an invalid ``shrinkage``.
         """
         check_choice("oov", self.oov, OOVPolicy)
         self._resolve_shrinkage(1, 1)  # validate before any work
@@ -183,12 +192,23 @@ class GrammaticalDirection(FittedAttributes):
             [store.lookup(masc, unit=self.normalize).vectors, store.lookup(fem, unit=self.normalize).vectors]
         ).astype(np.float64)
         y = np.concatenate([np.ones(len(masc), dtype=np.int64), np.zeros(len(fem), dtype=np.int64)])
-        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=self.random_state)
+        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=legacy_seed(self.random_state))
         n_train = min(len(train) for train, _ in folds.split(X, y))
+        if self.cross_validate and n_train <= 2:
+            # LDA needs more samples than classes; a fold that trains on one noun per class cannot be fitted
+            raise InputError(
+                f"{len(masc)} masculine and {len(fem)} feminine nouns leave {n_train} training nouns in a fold of "
+                f"{self.cv}-fold cross-validation; LDA needs at least 3: raise max_per_class or lower cv"
+            )
         shrinkage, solver = self._resolve_shrinkage(n_train, X.shape[1])
-        scores = (cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy")
-                  if self.cross_validate else None)
-        lda = self._lda(shrinkage).fit(X, y)
+        try:
+            scores = (cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy",
+                                      error_score="raise") if self.cross_validate else None)
+            self.baselines_ = cv_baselines(masc + fem, y, folds) if self.cross_validate else None
+            lda = self._lda(shrinkage).fit(X, y)
+        except ValueError as exc:  # scikit-learn refusing these nouns (too few, degenerate): the input's doing
+            raise InputError(f"LDA cannot be fitted on these {len(masc)} + {len(fem)} nouns: "
+                             f"{' '.join(str(exc).split())}") from None
         d = np.asarray(lda.coef_, dtype=np.float64).ravel()
         norm = np.linalg.norm(d)
         if not np.isfinite(norm) or norm == 0:
@@ -219,6 +239,67 @@ class GrammaticalDirection(FittedAttributes):
         """Projection of vectors on ``direction_``: ndarray of shape (n,), float64."""
         self._check_fitted()
         return np.asarray(vectors, dtype=np.float64) @ self.direction_.astype(np.float64)
+
+
+#: The orthographic baseline's model, as reported.
+ORTHOGRAPHIC_MODEL = ("LogisticRegression(C=1, max_iter=1000) on one-hot last 1, 2 and 3 characters of the "
+                      "lower-cased word")
+
+
+def suffix_features(word: str) -> list[str]:
+    """The orthographic baseline's features: the last one, two and three characters.
+
+    Examples
+    --------
+    >>> suffix_features("Casa")
+    ['1:a', '2:sa', '3:asa']
+    """
+    w = word.lower()
+    return [f"{k}:{w[-k:]}" for k in (1, 2, 3) if len(w) >= k]
+
+
+def cv_baselines(words: Sequence[str], y: np.ndarray, folds) -> dict:
+    """Majority-class and orthographic (suffix) accuracies on the folds of the LDA's CV.
+
+    Parameters
+    ----------
+    words : sequence of str, length n
+        The nouns, in the order of the rows the LDA saw.
+    y : ndarray of int, shape (n,)
+        Their labels.
+    folds : a scikit-learn splitter
+        The same splitter (same ``random_state``) as the LDA's cross-validation.
+
+    Returns
+    -------
+    dict
+        ``{"majority": {"accuracy", "folds"}, "orthographic": {"accuracy", "folds"},
+        "orthographic_model": str}``.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import StratifiedKFold
+    >>> words = [f"x{i}o" for i in range(10)] + [f"x{i}a" for i in range(10)]
+    >>> y = np.array([1] * 10 + [0] * 10)
+    >>> b = cv_baselines(words, y, StratifiedKFold(5, shuffle=True, random_state=0))
+    >>> b["majority"]["accuracy"], b["orthographic"]["accuracy"]
+    (0.5, 1.0)
+    """
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    feats = DictVectorizer().fit_transform([dict.fromkeys(suffix_features(w), 1) for w in words])
+    y = np.asarray(y)
+    dummy = np.zeros((len(y), 1))
+    major, ortho = [], []
+    for train, test in folds.split(dummy, y):
+        values, counts = np.unique(y[train], return_counts=True)
+        major.append(float(np.mean(y[test] == values[np.argmax(counts)])))
+        clf = LogisticRegression(C=1.0, max_iter=1000).fit(feats[train], y[train])
+        ortho.append(float(clf.score(feats[test], y[test])))
+    return {"majority": {"accuracy": float(np.mean(major)), "folds": major},
+            "orthographic": {"accuracy": float(np.mean(ortho)), "folds": ortho},
+            "orthographic_model": ORTHOGRAPHIC_MODEL}
 
 
 def orthogonalize(d_pca: np.ndarray, d_g: np.ndarray) -> np.ndarray:

@@ -131,6 +131,18 @@ def _gcs_address(ray) -> str | None:
         return None
 
 
+@contextlib.contextmanager
+def _without_ray_address(active: bool):
+    """Within the block, no ``RAY_ADDRESS`` in the environment (when ``active``): the private
+    cluster's processes, started meanwhile, inherit the environment and must not look for another."""
+    saved = os.environ.pop("RAY_ADDRESS", None) if active else None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["RAY_ADDRESS"] = saved
+
+
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast on ``HOST:PORT`` that refuses connections (``ray.init`` would retry for minutes)."""
     import socket
@@ -333,13 +345,15 @@ class RayEngine:
                 tmp = ray_temp_dir()
                 tmp.mkdir(parents=True, exist_ok=True)
                 kwargs.update(num_cpus=self.num_cpus or available_cores(), _temp_dir=str(tmp))
-                address = None
+                # "local" starts a private cluster whatever RAY_ADDRESS says (Ray reads the variable
+                # for address=None and would connect to it, refusing num_cpus)
+                address = "local"
             else:
                 address = self.address
                 _check_reachable(address)
             try:
                 # stderr: the core worker's start-up log lines
-                with _stderr_silenced(), _loopback_head(local) as loopback:
+                with _stderr_silenced(), _loopback_head(local) as loopback, _without_ray_address(local):
                     ray.init(address=address, **kwargs, **loopback)
             except (ConnectionError, RuntimeError, ValueError, OSError) as exc:
                 raise GeobiasError(

@@ -11,6 +11,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["EctResult", "EctWord", "ect"]
@@ -48,6 +49,9 @@ class EctResult(Result):
         The two profiles.
     per_pair : list of PairScore
         Grammatical variant: ``cos(ā, m_i)``, ``cos(b̄, f_i)`` and their difference.
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
+        unless asked for.
     """
 
     ect: float
@@ -59,6 +63,7 @@ class EctResult(Result):
     dropped_pairs: list[tuple[str, str]]
     per_word: list[EctWord]
     per_pair: list[PairScore]
+    bootstrap: BootstrapResult | None = None
 
     def __rich__(self):
         """The CLI's table: ρ and the profiles of the ten targets whose profiles differ most."""
@@ -73,7 +78,7 @@ class EctResult(Result):
         for e in sorted(self.per_word, key=lambda e: -abs(e.similarity_a - e.similarity_b))[:10]:
             t.add_row(e.word, f"{e.similarity_a:+.4f}", f"{e.similarity_b:+.4f}")
         return Group(t, f"ECT ρ = {self.ect:+.4f} over {self.n_targets} targets (A {self.n_a}, B {self.n_b} "
-                        f"words); missing {len(self.missing)}; no p-value (see the docs)")
+                        f"words); missing {len(self.missing)}; no p-value (see the docs)", *([] if self.bootstrap is None else [self.bootstrap]))
 
 
 def _cos_to_mean(rows: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -90,6 +95,8 @@ def ect(
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> EctResult:
     """Embedding coherence test: ``ρ_Spearman( [cos(ā, t)]_t , [cos(b̄, t)]_t )`` over targets t.
 
@@ -111,6 +118,10 @@ def ect(
         from two different vectors per word, whose own noise (a rare feminine form, say) lowers ρ
         even without bias: compare grammatical ρ between stores, not with an English ρ.
     oov : {"raise", "ignore"}, default "raise"
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
+        the grammatical variant resamples the two-form words as pairs); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -153,9 +164,16 @@ def ect(
     if np.ptp(prof_a) == 0 or np.ptp(prof_b) == 0:
         raise InputError("a similarity profile is constant over the targets; Spearman's ρ is undefined")
     rho = float(spearmanr(prof_a, prof_b).statistic)
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "ect", variant=variant,
+                               n_resamples=bootstrap, seed=bootstrap_seed)
     return EctResult(
         ect=rho, variant=variant, n_targets=len(labels), n_a=len(rows.a_words), n_b=len(rows.b_words),
         missing=rows.missing, dropped_pairs=rows.dropped_pairs,
         per_word=[EctWord(w, float(a), float(b)) for w, a, b in zip(labels, prof_a, prof_b, strict=True)],
         per_pair=per_pair,
+        bootstrap=boot,
     )

@@ -10,6 +10,7 @@ import numpy as np
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["MacResult", "MacWord", "mac"]
@@ -44,6 +45,9 @@ class MacResult(Result):
     per_word : list of MacWord
     per_pair : list of PairScore
         Grammatical variant: ``S̄(m_i)``, ``S̄(f_i)`` (each form's mean over A and B) and their mean.
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
+        unless asked for.
     """
 
     mac: float
@@ -56,6 +60,7 @@ class MacResult(Result):
     dropped_pairs: list[tuple[str, str]]
     per_word: list[MacWord]
     per_pair: list[PairScore]
+    bootstrap: BootstrapResult | None = None
 
     def __rich__(self):
         """The CLI's table: MAC and the ten targets closest to the attribute words."""
@@ -69,7 +74,7 @@ class MacResult(Result):
         for e in sorted(self.per_word, key=lambda e: e.distance_a + e.distance_b)[:10]:
             t.add_row(e.word, e.target, f"{e.distance_a:.4f}", f"{e.distance_b:.4f}")
         return Group(t, f"MAC = {self.mac:.4f} (X {self.n_x}, Y {self.n_y}, A {self.n_a}, B {self.n_b} words; "
-                        f"missing {len(self.missing)}); no p-value (see the docs)")
+                        f"missing {len(self.missing)}); no p-value (see the docs)", *([] if self.bootstrap is None else [self.bootstrap]))
 
 
 def mac(
@@ -78,6 +83,8 @@ def mac(
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> MacResult:
     """Mean average cosine distance of the target words to the attribute sets.
 
@@ -103,6 +110,10 @@ def mac(
         masculine form against A only and the feminine against B only (MWEAT's pairing) would
         instead measure agreement itself: it lowers both distances.
     oov : {"raise", "ignore"}, default "raise"
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
+        the grammatical variant resamples the two-form words as pairs); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -147,8 +158,15 @@ def mac(
     else:
         t = rows.targets
         value = float(np.concatenate([dist(t, rows.a), dist(t, rows.b)]).mean())
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "mac", variant=variant,
+                               n_resamples=bootstrap, seed=bootstrap_seed)
     return MacResult(
         mac=value, variant=variant, n_x=len(rows.x_words), n_y=len(rows.y_words), n_a=len(rows.a_words),
         n_b=len(rows.b_words), missing=rows.missing, dropped_pairs=rows.dropped_pairs, per_word=per_word,
         per_pair=per_pair,
+        bootstrap=boot,
     )

@@ -13,6 +13,7 @@ from geobias.errors import InputError
 from geobias.metrics.weat import association_scores
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.stats.permutation import (
     PERMUTATION_KEYS,
     Method,
@@ -133,6 +134,9 @@ class MweatResult(PermutationFields, Result):
     effect_size : float or None
         Ours: ``(mean_x s − mean_y s) / std_{X∪Y} s`` (ddof = 1), Caliskan's effect size on the
         MWEAT sets.
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (eq. 1 statistic; occupations resampled as pairs): percentile interval, standard error, resamples,
+        seed and set sizes; ``None`` unless asked for.
     """
 
     permutation: PermutationResult
@@ -148,12 +152,14 @@ class MweatResult(PermutationFields, Result):
     difference: float | None = None
     difference_p_value: float | None = None
     effect_size: float | None = None
+    bootstrap: BootstrapResult | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
     _json_keys: ClassVar[tuple[str, ...]] = (
         *PERMUTATION_KEYS, "n_pairs", "sum_masculine", "sum_feminine", "missing", "dropped_pairs", "per_word",
         "similarity", "paired", "n_a", "n_b", "difference", "difference_p_value", "effect_size",
+        "bootstrap",
     )
 
 
@@ -168,6 +174,8 @@ def mweat(
     oov: Literal["raise", "ignore"] = "raise",
     method: Method = "auto",
     progress: Callable[[int], None] | None = None,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> MweatResult:
     """Modified WEAT for grammatical-gender languages (Zhou et al. 2019, eq. 1 and §4.2).
 
@@ -193,6 +201,11 @@ def mweat(
         See :func:`~geobias.stats.permutation_test`.
     progress : callable, optional
         Called with the partitions done after each chunk (a progress bar's ``advance``).
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
+        each set resampled with replacement, the occupations as pairs); 0 computes none. Its percentile interval and
+        standard error are the result's ``bootstrap``.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -264,6 +277,11 @@ def mweat(
         PairBias(m, f, en, float(sm), float(sf), float(b))
         for (f, m, en), sm, sf, b in zip(kept, s_m, s_f, bias, strict=True)
     ]
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "mweat", n_resamples=bootstrap, seed=bootstrap_seed)
     return MweatResult(
         permutation=perm,
         n_pairs=n,
@@ -278,4 +296,5 @@ def mweat(
         difference=float(diff.statistic),
         difference_p_value=float(diff.p_value),
         effect_size=effect,
+        bootstrap=boot,
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -195,7 +196,7 @@ def recovery_scores(
     biased = np.concatenate([order[-n_biased:], order[:n_biased]])
     labels = bias[biased] > 0
     km_seed = seed if kmeans_seed is None else kmeans_seed
-    clusters = KMeans(n_clusters=2, n_init=10, random_state=km_seed).fit_predict(x[biased])
+    clusters = KMeans(n_clusters=2, n_init=10, random_state=legacy_seed(km_seed)).fit_predict(x[biased])
     agree = float(np.mean((clusters == 1) == labels))
     cluster_acc = max(agree, 1.0 - agree)
 

@@ -11,6 +11,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["RipaResult", "relation_vector", "ripa", "ripa_grammatical"]
@@ -38,6 +39,9 @@ class RipaResult(Result):
         Whether the target vectors were unit-normalised before the inner product.
     missing : list of str
         Target and pair words not in the store (a pair with a missing word is not used).
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (mean RIPA; targets and pairs resampled, b re-fitted on each
+        resample of the pairs); ``None`` unless asked for.
     variant : {"english", "grammatical"}
         ``english``: each word scored on the pairs' relation vector (Ethayarajh et al.'s RIPA);
         ``grammatical``: each two-form word scored through the mean of its forms on d_s (see
@@ -57,6 +61,7 @@ class RipaResult(Result):
     explained_variance_ratio: float
     unit: bool
     missing: list[str]
+    bootstrap: BootstrapResult | None = None
     variant: str = "english"
     relation: str = "pairs"
     warning: str | None = None
@@ -80,9 +85,9 @@ class RipaResult(Result):
             t.add_row(self.words[i], f"{self.ripa[i]:+.4f}")
         summary = (f"mean {self.mean:+.4f}, mean |RIPA| {self.mean_abs:.4f} over {len(self.words)} words "
                    f"({'unit' if self.unit else 'raw'} vectors); missing: {len(self.missing)}")
-        if self.warning:
-            return Group(t, summary, f"warning: {self.warning}")
-        return Group(t, summary)
+        extras = ([] if self.bootstrap is None else [self.bootstrap]) + (
+            [f"warning: {self.warning}"] if self.warning else [])
+        return Group(t, summary, *extras)
 
 
 def relation_vector(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, float, list[str]]:
@@ -144,6 +149,8 @@ def ripa(
     *,
     unit: bool = False,
     oov: Literal["raise", "ignore"] = "ignore",
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> RipaResult:
     """RIPA β(w; b) = ⟨w, b⟩ of each target word ``w`` with the relation of ``pairs``.
 
@@ -159,6 +166,10 @@ def ripa(
         Unit-normalise the target vectors first. The paper uses the vectors as they are (the
         inner product then grows with the word's norm, which is part of its argument).
     oov : {"ignore", "raise"}, default "ignore"
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
+        the targets and the pairs resampled, the relation re-fitted each time); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -195,8 +206,14 @@ def ripa(
     scores = x @ b
     # missing: the targets' first, then the pairs' (the order the result has always listed them in)
     missing = [w for w in rows.missing if w in set(query.X)] + [w for w in rows.missing if w not in set(query.X)]
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "ripa", unit=unit, n_resamples=bootstrap, seed=bootstrap_seed)
     return RipaResult(rows.x_words, [float(v) for v in scores], float(scores.mean()), float(np.abs(scores).mean()),
-                      len(rows.a_words), share, unit, missing)
+                      len(rows.a_words), share, unit, missing, bootstrap=boot)
+
 
 
 def ripa_grammatical(

@@ -12,6 +12,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
 from geobias.store import VectorStore
 
@@ -77,6 +78,9 @@ class RndResult(Result):
         ``r(w)`` of every target word used.
     per_pair : list of PairScore
         Grammatical variant: ``r(m_i)``, ``r(f_i)`` and their sum.
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
+        unless asked for.
     """
 
     rnd: float
@@ -93,6 +97,7 @@ class RndResult(Result):
     dropped_pairs: list[tuple[str, str]]
     per_word: list[WordScore]
     per_pair: list[PairScore]
+    bootstrap: BootstrapResult | None = None
 
     @property
     def p_value(self) -> float | None:
@@ -134,7 +139,7 @@ class RndResult(Result):
                 rows.add_column(c, justify="right" if c == "r(w)" else "left")
             for e in sorted(self.per_word, key=lambda e: -abs(e.score))[:10]:
                 rows.add_row(e.word, e.target, f"{e.score:+.4f}")
-        return Group(t, rows)
+        return Group(t, rows, *([] if self.bootstrap is None else [self.bootstrap]))
 
 
 def rnd(
@@ -148,6 +153,8 @@ def rnd(
     alternative: Alternative = "two-sided",
     method: Method = "auto",
     progress: Callable[[int], None] | None = None,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> RndResult:
     """Relative norm distance of target words between two attribute groups.
 
@@ -169,6 +176,10 @@ def rnd(
     n_permutations, seed, alternative, method, progress
         The permutation test (see :class:`RndResult`); ``alternative`` defaults to
         ``"two-sided"``.
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
+        the grammatical variant resamples the two-form words as pairs); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -216,9 +227,16 @@ def rnd(
                                     n_permutations=n_permutations, seed=seed, method=method, progress=progress)
     if items.size == 0:
         raise InputError("no target word to score")
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "rnd", variant=variant,
+                               n_resamples=bootstrap, seed=bootstrap_seed)
     return RndResult(
         rnd=float(items.sum()), rnd_mean=float(items.mean()), rnd_x=float(r_x.sum()),
         rnd_y=None if r_y is None else float(r_y.sum()), permutation=perm, variant=variant,
         n_x=len(rows.x_words), n_y=len(rows.y_words), n_a=len(rows.a_words), n_b=len(rows.b_words),
         missing=rows.missing, dropped_pairs=rows.dropped_pairs, per_word=per_word, per_pair=per_pair,
+        bootstrap=boot,
     )

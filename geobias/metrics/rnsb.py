@@ -7,10 +7,12 @@ from typing import Literal
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["RnsbResult", "RnsbWord", "rnsb"]
@@ -50,6 +52,9 @@ class RnsbResult(Result):
     per_word : list of RnsbWord
     per_pair : list of PairScore
         Grammatical variant: ``P(B | m_i)``, ``P(B | f_i)`` and their mean.
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
+        unless asked for.
     """
 
     rnsb: float
@@ -63,6 +68,7 @@ class RnsbResult(Result):
     dropped_pairs: list[tuple[str, str]]
     per_word: list[RnsbWord]
     per_pair: list[PairScore]
+    bootstrap: BootstrapResult | None = None
 
     def __rich__(self):
         """The CLI's table: KL and the targets with the largest negative-class probability."""
@@ -77,7 +83,7 @@ class RnsbResult(Result):
             t.add_row(e.word, f"{e.probability:.4f}", f"{e.share:.4f}")
         return Group(t, f"RNSB = KL(P ‖ uniform) = {self.rnsb:.6f} nats over {self.n_targets} targets; classifier "
                         f"{self.classifier}, training accuracy {self.train_accuracy:.3f}; missing "
-                        f"{len(self.missing)}; no p-value (see the docs)")
+                        f"{len(self.missing)}; no p-value (see the docs)", *([] if self.bootstrap is None else [self.bootstrap]))
 
 
 def rnsb(
@@ -88,6 +94,8 @@ def rnsb(
     oov: Literal["raise", "ignore"] = "raise",
     C: float = 1.0,
     seed: int | None = 0,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> RnsbResult:
     """Relative negative sentiment bias of the target words.
 
@@ -114,6 +122,10 @@ def rnsb(
     seed : int or None, default 0
         ``random_state`` of the classifier (liblinear's primal solver does not draw; kept so the
         run is fully specified).
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
+        the grammatical variant resamples the two-form words as pairs); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -153,7 +165,7 @@ def rnsb(
     rows = query_rows(store, query, variant=variant, oov=oov)
     train = np.concatenate([rows.a, rows.b])
     labels = np.concatenate([np.ones(len(rows.a)), -np.ones(len(rows.b))])
-    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=seed).fit(train, labels)
+    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=legacy_seed(seed)).fit(train, labels)
     neg = int(np.flatnonzero(clf.classes_ == -1)[0])
     per_pair: list[PairScore] = []
     if variant == "grammatical":
@@ -166,6 +178,12 @@ def rnsb(
         labels_out = rows.target_words
     dist = probs / probs.sum()
     kl = float(entropy(dist, np.full(len(dist), 1.0 / len(dist))))
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "rnsb", variant=variant, C=C, classifier_seed=seed,
+                               n_resamples=bootstrap, seed=bootstrap_seed)
     return RnsbResult(
         rnsb=max(kl, 0.0), variant=variant,
         classifier=f"LogisticRegression(solver='liblinear', max_iter=10000, C={C}, random_state={seed})",
@@ -173,4 +191,5 @@ def rnsb(
         n_b=len(rows.b_words), missing=rows.missing, dropped_pairs=rows.dropped_pairs,
         per_word=[RnsbWord(w, float(p), float(d)) for w, p, d in zip(labels_out, probs, dist, strict=True)],
         per_pair=per_pair,
+        bootstrap=boot,
     )

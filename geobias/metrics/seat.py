@@ -31,6 +31,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
@@ -262,6 +263,9 @@ class SeatResult(Result):
         first's), in the order given.
     sentences : dict or None
         With ``show_sentences``: ``{"X": [...], "Y", "A", "B"}``, every sentence encoded.
+    bootstrap : BootstrapResult or None
+        The bootstrap of the effect size over the words of each set (resampled with replacement
+        within the set, each drawn word bringing all its sentences); ``None`` unless asked for.
     """
 
     test: str
@@ -281,6 +285,32 @@ class SeatResult(Result):
     categories: dict | None = None
     more_tests: list[SeatResult] = field(default_factory=list)
     sentences: dict | None = None
+    bootstrap: BootstrapResult | None = None
+
+
+def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int, seed: int | None,
+                    kinds: dict | None = None, avoid: frozenset[str] = frozenset()):
+    """The bootstrap of the effect size over each set's words, each bringing its sentences."""
+    from dataclasses import replace
+
+    from geobias.errors import ParameterError
+    from geobias.metrics.bootstrap import run, seat_resampling
+
+    rows, groups = {}, {}
+    for name, words, group in zip(("X", "Y", "A", "B"), sets, sentences, strict=True):
+        owner: dict[str, int] = {}
+        for i, w in enumerate(words):  # a sentence belongs to the first word that makes it (sentences_for's order)
+            for sent in sentences_for([w], templates, genders, kinds, avoid):
+                owner.setdefault(sent, i)
+        used = sorted({owner[s] for s in group})
+        renumber = {old: new for new, old in enumerate(used)}
+        groups[name] = np.array([renumber[owner[s]] for s in group])
+        rows[name] = store.lookup(group, unit=True).vectors
+    try:
+        out = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
+    except InputError as exc:
+        raise ParameterError(f"bootstrap: {exc}", "bootstrap") from None
+    return replace(out, quantity="effect_size")
 
 
 def seat(
@@ -296,6 +326,8 @@ def seat(
     n_permutations: int = 10_000,
     seed: int | None = 0,
     show_sentences: bool = False,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> SeatResult:
     """SEAT on the word sets ``(X, Y, A, B)`` of a WEAT test.
 
@@ -318,6 +350,10 @@ def seat(
     seed : int or None, default 0
     show_sentences : bool, default False
         Put every sentence of each set into the result (``sentences``), for review.
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words of each set, each drawn word with all its
+        sentences (:func:`geobias.metrics.bootstrap.seat_resampling`); 0 computes none.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -358,6 +394,10 @@ def seat(
     store = VectorStore(every, vectors, lang=lang)
     r = weat(store, WordQuery(*sentences, name=test or "custom"), n_permutations=n_permutations, seed=seed,
              test=test)
+    boot = None
+    if bootstrap:
+        boot = _word_bootstrap(store, sets, sentences, templates, genders, bootstrap, bootstrap_seed, kinds,
+                               every_word)
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
@@ -371,6 +411,7 @@ def seat(
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
         sentences=dict(zip(names, sentences, strict=True)) if show_sentences else None,
+        bootstrap=boot,
     )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery, lookup_sets
 from geobias.results import Result
+from geobias.stats.bootstrap import BootstrapResult
 from geobias.stats.permutation import (
     PERMUTATION_KEYS,
     Alternative,
@@ -126,6 +127,9 @@ class WeatResult(PermutationFields, Result):
     missing : list of str
         Out-of-vocabulary words skipped (``oov="ignore"``).
     per_word : list of WordAssociation
+    bootstrap : BootstrapResult or None
+        The bootstrap over the words (effect size): percentile interval, standard error, resamples,
+        seed and set sizes; ``None`` unless asked for.
     """
 
     permutation: PermutationResult
@@ -140,12 +144,13 @@ class WeatResult(PermutationFields, Result):
     n_b: int
     missing: list[str]
     per_word: list[WordAssociation]
+    bootstrap: BootstrapResult | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
     _json_keys: ClassVar[tuple[str, ...]] = (
         "statistic", "effect_size", "effect_size_ddof", "effect_size_ddof0", *PERMUTATION_KEYS[1:],
-        "similarity", "test", "n_x", "n_y", "n_a", "n_b", "missing", "per_word",
+        "similarity", "test", "n_x", "n_y", "n_a", "n_b", "missing", "per_word", "bootstrap",
     )
 
 
@@ -171,6 +176,8 @@ def weat(
     method: Method = "auto",
     progress: Callable[[int], None] | None = None,
     test: str | None = None,
+    bootstrap: int = 0,
+    bootstrap_seed: int | None = 0,
 ) -> WeatResult:
     """Word Embedding Association Test.
 
@@ -194,6 +201,11 @@ def weat(
         Called with the partitions done after each chunk (a progress bar's ``advance``).
     test : str, optional
         A name recorded in the result (default: the query's name, unless it is ``"custom"``).
+    bootstrap : int, default 0
+        Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
+        each set resampled with replacement); 0 computes none. Its percentile interval and
+        standard error are the result's ``bootstrap``.
+    bootstrap_seed : int or None, default 0
 
     Returns
     -------
@@ -248,6 +260,11 @@ def weat(
     )
     per_word = [WordAssociation(w, "X", float(v)) for w, v in zip(found["X"], s_x, strict=True)]
     per_word += [WordAssociation(w, "Y", float(v)) for w, v in zip(found["Y"], s_y, strict=True)]
+    boot = None
+    if bootstrap:
+        from geobias.metrics.bootstrap import bootstrap_query
+
+        boot = bootstrap_query(rows, "weat", n_resamples=bootstrap, seed=bootstrap_seed)
     return WeatResult(
         permutation=perm,
         effect_size=_effect(s_x, s_y, 1),
@@ -261,4 +278,5 @@ def weat(
         n_b=len(found["B"]),
         missing=missing,
         per_word=per_word,
+        bootstrap=boot,
     )

@@ -75,7 +75,13 @@ def mweat_table(result, top: int = 10) -> Group:
             f"{p.s_masculine:+.4f}", f"{p.s_feminine:+.4f}", f"{p.bias:.4f}",
         )
     note = Text("s > 0: closer to the male attribute words; bias = ||s_m| − |s_f|| (|s| for a one-form noun).", style="dim")
-    return Group(summary, pairs, note)
+    return Group(summary, pairs, note, *_bootstrap(result))
+
+
+def _bootstrap(result) -> list:
+    """The result's bootstrap table, when it has one (a ``BootstrapResult`` renders itself)."""
+    boot = getattr(result, "bootstrap", None)
+    return [] if boot is None else [boot]
 
 
 def weat_table(result, top: int = 5) -> Group:
@@ -100,7 +106,15 @@ def weat_table(result, top: int = 5) -> Group:
     shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
     for w in shown:
         words.add_row(w.target, Text(w.word), f"{w.s:+.4f}")
-    return Group(summary, words)
+    return Group(summary, words, *_bootstrap(result))
+
+
+def _lda_baselines(result) -> list[tuple[str, str]]:
+    base = getattr(result, "lda_baselines", None)
+    if not base:
+        return []
+    return [("LDA baseline: majority class", f"{base['majority']['accuracy']:.4f} (same folds)"),
+            ("LDA baseline: spelling", f"{base['orthographic']['accuracy']:.4f} ({base['orthographic_model']})")]
 
 
 def directions_table(result) -> Table:
@@ -118,7 +132,9 @@ def directions_table(result) -> Table:
             ("definitional pairs used", str(result.n_pairs)),
             ("explained variance ratio", evr),
             ("LDA 5-fold CV accuracy" if len(result.lda_cv_fold_accuracy) == 5 else "LDA CV accuracy", acc),
-            ("nouns (masc./fem.)", f"{result.n_nouns['masculine']} / {result.n_nouns['feminine']}"),
+            *_lda_baselines(result),
+            ("nouns ({})".format("/".join(getattr(result, "classes", ("masculine", "feminine")))),
+             " / ".join(str(v) for v in result.n_nouns.values())),
             ("LDA solver", result.lda_solver or "n/a"),
             ("cos(d_PCA, d_g)", cos_pg),
             ("cos(d_s, d_PCA)", f"{result.cos_semantic_pca:+.4f}"),

@@ -18,7 +18,7 @@ pytest.importorskip("wordfreq", reason="wordfreq is not installed (make install)
 
 from geobias.commands import run  # noqa: E402
 from geobias.errors import GeobiasError, InputError  # noqa: E402
-from geobias.evaluation.atlas import METRICS, AtlasResult  # noqa: E402
+from geobias.evaluation.atlas import METRIC_KEYS, METRICS, AtlasResult  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ["es", "en", "fr"]
@@ -67,49 +67,54 @@ def atlas(vectors) -> AtlasResult:
     return run("atlas", langs=LANGS, permutations=PERMUTATIONS, seed=SEED, max_per_class=MAX_PER_CLASS)
 
 
-def _cell(result: AtlasResult, lang: str) -> dict:
-    return next(c for c in result.cells if c["lang"] == lang)
+def _cell(result: AtlasResult, lang: str):
+    return next(c for c in result.cells if c.lang == lang)
 
 
 # ----------------------------------------------------------------------------- the numbers
 def test_every_cell_ran_with_every_metric(atlas):
-    assert [c["lang"] for c in atlas.cells] == LANGS and atlas.n_ok == 3 and atlas.n_failed == 0
+    assert [c.lang for c in atlas.cells] == LANGS and atlas.n_ok == 3 and atlas.n_failed == 0
     for c in atlas.cells:
-        assert list(c["metrics"]) == [k for k, _, _ in METRICS]
-        assert all(set(m) == {"status", "value", "p_value", "n", "reason", "details"} for m in c["metrics"].values())
+        assert list(c.metrics) == [k for k, _, _ in METRICS]
+        assert all(set(m.to_dict()) == set(METRIC_KEYS) for m in c.metrics.values())
     en, es = _cell(atlas, "en"), _cell(atlas, "es")
-    assert en["metrics"]["mweat"]["status"] == "not applicable"
-    assert en["metrics"]["corr_en_spearman"]["status"] == "not applicable"
+    assert en.metrics["mweat"].status == "not applicable"
+    assert en.metrics["corr_en_spearman"].status == "not applicable"
     # Spanish declares its genders (feminine, masculine): neuter does not apply, rather than a missing list
-    assert es["metrics"]["neuter_on_dg"] == {**es["metrics"]["neuter_on_dg"], "status": "not applicable",
-                                            "reason": "Spanish has no neuter gender"}
-    assert all(es["metrics"][k]["status"] == "ok" for k in ("lda_cv_accuracy", "cos_dpca_dg", "mweat",
-                                                            "corr_en_spearman", "corr_en_fig4_spearman"))
+    assert (es.metrics["neuter_on_dg"].status, es.metrics["neuter_on_dg"].reason) == (
+        "not applicable", "Spanish has no neuter gender")
+    assert all(es.metrics[k].status == "ok" for k in ("lda_cv_accuracy", "cos_dpca_dg", "mweat",
+                                                      "corr_en_spearman", "corr_en_fig4_spearman"))
+    # the d_g accuracy has its two baselines, every association figure its interval and set sizes
+    assert set(es.metrics["lda_cv_accuracy"].baselines) == {"majority", "orthographic"}
+    for key in ("weat_career_family", "mweat", "mweat_effect_size", "occupation_bias", "corr_en_spearman"):
+        m = es.metrics[key]
+        assert m.interval.n_resamples == 1000 and m.interval.low <= m.interval.high and m.set_sizes
 
 
 def test_mweat_and_weat_equal_the_commands_on_the_same_store_and_seed(atlas):
     for lang in ("es", "fr"):
-        m = _cell(atlas, lang)["metrics"]
+        m = _cell(atlas, lang).metrics
         direct = run("mweat", lang=lang, vectors=f"use-m3-{lang}", permutations=PERMUTATIONS, seed=SEED)
-        assert m["mweat"]["value"] == direct.statistic and m["mweat"]["p_value"] == direct.p_value
-        assert m["mweat_effect_size"]["value"] == direct.effect_size
-        assert m["mweat_effect_size"]["p_value"] == direct.difference_p_value
-        assert m["mweat"]["n"] == direct.n_pairs
+        assert m["mweat"].value == direct.statistic and m["mweat"].p_value == direct.p_value
+        assert m["mweat_effect_size"].value == direct.effect_size
+        assert m["mweat_effect_size"].p_value == direct.difference_p_value
+        assert m["mweat"].n == direct.n_pairs
     for test in ("career-family", "math-arts", "science-arts"):
-        w = _cell(atlas, "en")["metrics"][f"weat_{test.replace('-', '_')}"]
+        w = _cell(atlas, "en").metrics[f"weat_{test.replace('-', '_')}"]
         direct = run("weat", lang="en", vectors="use-m3-en", test=test, permutations=PERMUTATIONS, seed=SEED)
-        assert (w["value"], w["p_value"], w["n"]) == (direct.effect_size, direct.p_value, direct.n_x + direct.n_y)
+        assert (w.value, w.p_value, w.n) == (direct.effect_size, direct.p_value, direct.n_x + direct.n_y)
 
 
 def test_directions_and_figure_4_equal_the_commands(atlas):
-    m = _cell(atlas, "es")["metrics"]
+    m = _cell(atlas, "es").metrics
     d = run("directions", lang="es", vectors="use-m3-es", seed=SEED, max_per_class=MAX_PER_CLASS)
-    assert m["lda_cv_accuracy"]["value"] == d.lda_cv_accuracy
-    assert m["cos_dpca_dg"]["value"] == d.cos_pca_grammatical
-    assert m["d_pca_explained_variance"]["value"] == d.explained_variance_ratio[0]
+    assert m["lda_cv_accuracy"].value == d.lda_cv_accuracy
+    assert m["cos_dpca_dg"].value == d.cos_pca_grammatical
+    assert m["d_pca_explained_variance"].value == d.explained_variance_ratio[0]
     c = run("correlate", lang="es", vectors="use-m3-es", en_vectors="use-m3-en")
-    assert m["corr_en_fig4_spearman"]["value"] == pytest.approx(c.spearman, abs=1e-12)
-    assert m["corr_en_fig4_spearman"]["n"] == c.n_occupations
+    assert m["corr_en_fig4_spearman"].value == pytest.approx(c.spearman, abs=1e-12)
+    assert m["corr_en_fig4_spearman"].n == c.n_occupations
 
 
 def test_occupation_bias_is_the_midpoint_projection_on_d_s(atlas):
@@ -122,13 +127,16 @@ def test_occupation_bias_is_the_midpoint_projection_on_d_s(atlas):
     d = gender_directions(store, "es", masculine=m, feminine=f, random_state=SEED, max_per_class=MAX_PER_CLASS,
                           oov="ignore")
     cell = _cell(atlas, "es")
-    row = next(r for r in cell["occupations"] if r["two_form"])
-    unit = store.lookup([row["masculine"], row["feminine"]], unit=True).vectors.astype(np.float64)
-    # float32 vectors and direction, float64 products: equal to 1e-12
-    assert row["bias"] == pytest.approx(float((unit @ d.d_s.astype(np.float64)).mean()), abs=1e-12)
-    assert row["x_m"] == pytest.approx(float(unit[0] @ d.d_pca.astype(np.float64)), abs=1e-12)
-    assert "d_s" in cell["occupation_bias_method"]
-    assert "d_PCA" in _cell(atlas, "en")["occupation_bias_method"]
+    row = next(r for r in cell.occupations if r.two_form)
+    unit = store.lookup([row.masculine, row.feminine], unit=True).vectors.astype(np.float64)
+    all_unit = store.vectors / np.linalg.norm(store.vectors.astype(np.float64), axis=1, keepdims=True)
+    offset = float((all_unit @ d.d_s.astype(np.float64)).mean())  # the vocabulary's mean projection
+    assert cell.vocabulary_offset == pytest.approx(offset, abs=1e-9)
+    # float32 vectors and direction, float64 products: equal to 1e-9
+    assert row.bias == pytest.approx(float((unit @ d.d_s.astype(np.float64)).mean()) - offset, abs=1e-9)
+    assert row.x_m == pytest.approx(float(unit[0] @ d.d_pca.astype(np.float64)), abs=1e-12)
+    assert "d_s" in cell.occupation_bias_method
+    assert "d_PCA" in _cell(atlas, "en").occupation_bias_method
 
 
 # ----------------------------------------------------------------------------- missing lists
@@ -149,16 +157,16 @@ def thin_lists(tmp_path, monkeypatch):
 def test_missing_lists_are_reported_not_raised(vectors, thin_lists):
     res = run("atlas", langs=["es"], permutations=200, seed=SEED)
     cell = res.cells[0]
-    assert cell["status"] == "ok"
-    m = cell["metrics"]
+    assert cell.status == "ok"
+    m = cell.metrics
     for key in ("lda_cv_accuracy", "cos_dpca_dg"):
-        assert (m[key]["status"], m[key]["reason"]) == ("not available", "no gendered nouns for es")
-    assert (m["weat_math_arts"]["status"], m["weat_math_arts"]["reason"]) == (
+        assert (m[key].status, m[key].reason) == ("not available", "no gendered nouns for es")
+    assert (m["weat_math_arts"].status, m["weat_math_arts"].reason) == (
         "not available", "no WEAT math-arts sets for es")
-    assert m["mweat"]["status"] == "not available" and "attribute words" in m["mweat"]["reason"]
-    assert m["weat_career_family"]["status"] == m["d_pca_explained_variance"]["status"] == "ok"
-    assert cell["lists"]["gendered nouns"]["status"] == "not available"
-    assert HOSTILE in cell["lists"]["occupations"]["missing"]  # not in the store, listed
+    assert m["mweat"].status == "not available" and "attribute words" in m["mweat"].reason
+    assert m["weat_career_family"].status == m["d_pca_explained_variance"].status == "ok"
+    assert cell.lists["gendered nouns"].status == "not available"
+    assert HOSTILE in cell.lists["occupations"].missing  # not in the store, listed
 
 
 def test_html_escapes_every_word(vectors, thin_lists, tmp_path):
@@ -234,8 +242,12 @@ def test_cli_csv_prints_the_headline_table(vectors, tmp_path, capsys):
         main(["atlas", "--langs", "en", "--permutations", "100", "--out", str(tmp_path / "r"), "--csv"])
     text = capsys.readouterr().out
     assert info.value.code == 0, text
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
-    assert rows[0][0] == "lang" and rows[1][0] == "en"
+    rows = list(csv.DictReader(io.StringIO(text)))
+    # one tidy row per language × metric, with the interval and the baselines as columns
+    assert len(rows) == len(METRICS) and {r["lang"] for r in rows} == {"en"}
+    assert {"metric", "value", "p_value", "low", "high", "standard_error", "baseline_orthographic"} <= set(rows[0])
+    weat = next(r for r in rows if r["metric"] == "weat_career_family")
+    assert float(weat["low"]) <= float(weat["high"])
 
 
 def test_a_family_without_stores_is_one_line(tmp_path, monkeypatch):
@@ -260,8 +272,8 @@ def test_a_cell_that_fails_is_reported_and_the_atlas_goes_on(vectors, tmp_path, 
                                                  "lost_vocabulary_threshold": 0.2})
     with LocalEngine(threads=1) as eng:  # use-m3-de is not installed here (and tests install nothing)
         res = run_atlas("use-m3", cells, eng, cell_fn=atlas_cell)
-    assert [c["status"] for c in res.cells] == ["ok", "error"] and "use-m3-de" in res.cells[1]["error"]
-    assert [r["status"] for r in res.rows() if r["lang"] == "de"] == ["error"] * len(METRICS)
+    assert [c.status for c in res.cells] == ["ok", "error"] and "use-m3-de" in res.cells[1].error
+    assert [r["status"] for r in res.rows if r["lang"] == "de"] == ["error"] * len(METRICS)
 
 
 # ----------------------------------------------------------------------------- engines, browser
@@ -361,3 +373,29 @@ def test_plot_labels_fall_back_to_english():
     assert _drawable("médico", "doctor") == "médico"
     assert _drawable("医者", "doctor") == "[doctor]"  # no CJK glyph in matplotlib's default font
     assert _drawable("طبيب", "doctor") == "[doctor]"  # right-to-left: matplotlib would draw it unshaped
+
+
+def test_report_screenshot_in_chromium(atlas, tmp_path, tmp_path_factory):
+    """The page as a browser draws it: a screenshot of the top (heatmap, caveat, summary table) that is
+    a real image with colour in it, the legend's column definitions visible, the weak-cell mark shown."""
+    from _browser import chromium
+    from selenium.webdriver.common.by import By
+
+    from geobias.evaluation.atlas import DEFINITIONS
+    from geobias.report.atlas import write_report
+
+    folder = write_report(atlas, tmp_path / "atlas")
+    for driver in chromium(tmp_path_factory, height=1100):
+        driver.get((folder / "index.html").as_uri())
+        shot = tmp_path / "atlas.png"
+        assert driver.save_screenshot(str(shot))
+        from matplotlib.image import imread
+
+        pixels = imread(shot)
+        assert pixels.shape[0] >= 800 and pixels.shape[1] >= 1200
+        colours = {tuple(np.round(p[:3], 1)) for p in pixels[::7, ::7].reshape(-1, pixels.shape[-1])}
+        assert len(colours) > 20  # the heatmap's colours, not a blank page
+        legend = driver.find_element(By.ID, "legend").text
+        assert DEFINITIONS["occupation_bias"][:60] in legend and "not applicable" in legend
+        caveat = driver.find_element(By.CSS_SELECTOR, "p.caveat").text
+        assert caveat.startswith("LDA CV accuracy of d_g ranges from") and "last letters" in caveat

@@ -92,10 +92,24 @@ def plugin(tmp_path_factory):
 
 
 def test_python(plugin, monkeypatch):
+    import sys
+
+    from geobias.commands import REGISTRY, run
+    from geobias.report import registry
+
     monkeypatch.syspath_prepend(str(plugin["root"]))
+    tables = (REGISTRY, registry._FIGURES, registry._FIGURE_TITLES)
+    before = [set(t) for t in tables]
     import toy_metric  # noqa: F401  (a plug-in installed by entry point is imported by geobias.commands)
 
-    from geobias.commands import run
+    monkeypatch.setitem(sys.modules, "toy_metric", sys.modules.pop("toy_metric"))
+
+    # the throwaway metric stays in this process's registries for this test only: each entry the
+    # import added is handed to monkeypatch, which removes it when the test ends
+    for table, keys in zip(tables, before, strict=True):
+        for key in set(table) - keys:
+            value = table.pop(key)
+            monkeypatch.setitem(table, key, value)
 
     r = run("toy-norm", vectors=str(plugin["vectors"] / "small-fr"))
     assert r.norms == pytest.approx(plugin["want"], rel=1e-6)

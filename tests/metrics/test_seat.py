@@ -59,6 +59,11 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
     assert r.n_sentences == {"X": 12, "Y": 12, "A": 12, "B": 12}
     assert r.statistic == pytest.approx(3 * w.statistic, rel=1e-5)
     assert r.effect_size > 0.5 and w.effect_size > 0.5 and r.p_value < 0.05
+    # the bootstrap resamples words (each with its three sentences), not sentences
+    b = seat(encode, WordQuery(X, Y, A, B), lang="en", templates=templates, genders={}, n_permutations=100,
+             bootstrap=300, bootstrap_seed=2).bootstrap
+    assert b.set_sizes == {"X": 4, "Y": 4, "A": 4, "B": 4} and b.estimate == pytest.approx(r.effect_size)
+    assert b.low <= b.high and b.quantity == "effect_size"
 
 
 def test_a_word_in_two_sets_is_refused():

@@ -1,0 +1,508 @@
+"""Vectorised bootstrap statistics of every association metric, for :func:`geobias.stats.bootstrap`.
+
+Each factory takes a query's rows (float64; unit rows for cosine metrics), precomputes the
+similarity matrices between its sets **once**, and returns a :class:`Resampling`: the statistic
+as a function of index resamples (see :mod:`geobias.stats.bootstrap`), the set sizes and which
+sets are paired. A resample is then evaluated by index counts (a mean over a resampled set is a
+count-weighted row of a similarity matrix: one matrix product per chunk of resamples) or by
+gathering, never by re-running the metric from the word vectors. The one exception is RNSB,
+whose statistic needs its classifier retrained on each resampled attribute set.
+
+The quantity each metric resamples (``Resampling.quantity``) is its headline figure:
+
+=========  ====================================================================================
+WEAT/SEAT  ``effect_size`` (Caliskan's d, ddof 1) or ``statistic`` (``Σ_X s − Σ_Y s``); SEAT
+           resamples words, each with all its sentences (:func:`seat_resampling`)
+MWEAT      ``statistic`` (Zhou et al. eq. 1), ``difference`` or ``effect_size``
+RIPA       ``mean`` (mean β over the targets; the relation vector is re-fitted on resampled pairs)
+RND        ``rnd`` (the sum of ``‖w − ā‖ − ‖w − b̄‖``)
+RNSB       ``rnsb`` (KL divergence from uniform)
+ECT        ``ect`` (Spearman ρ of the two similarity profiles)
+MAC        ``mac`` (mean cosine distance)
+=========  ====================================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
+
+__all__ = [
+    "QUANTITIES", "Resampling", "bootstrap_query", "ect_resampling", "mac_resampling", "mweat_resampling", "ripa_resampling",
+    "rnd_resampling", "rnsb_resampling", "run", "seat_resampling", "weat_resampling",
+]
+
+#: The quantities each metric can resample; the first is its default.
+QUANTITIES: dict[str, tuple[str, ...]] = {
+    "weat": ("effect_size", "statistic"),
+    "seat": ("effect_size", "statistic"),
+    "mweat": ("statistic", "difference", "effect_size"),
+    "ripa": ("mean", "mean_abs"),
+    "rnd": ("rnd",),
+    "rnsb": ("rnsb",),
+    "ect": ("ect",),
+    "mac": ("mac",),
+}
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """A metric's statistic over index resamples of its word sets.
+
+    Attributes
+    ----------
+    statistic : callable
+        ``statistic(indices) -> ndarray (b,)``; ``indices[name]`` is ``(b, sizes[name])`` int.
+    sizes : dict of str to int
+    paired : list of tuple of str
+        Sets drawn together (the two forms of one word).
+    metric, quantity : str
+        What is resampled, e.g. ``("mweat", "statistic")``.
+    """
+
+    statistic: Callable[[Mapping[str, np.ndarray]], np.ndarray]
+    sizes: dict[str, int]
+    paired: list[tuple[str, ...]] = field(default_factory=list)
+    metric: str = ""
+    quantity: str = ""
+
+
+def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: str | None = None,
+                    unit: bool = False, C: float = 1.0, classifier_seed: int | None = 0, n_resamples: int = 1000,
+                    seed: int | None = 0, confidence: float = 0.95) -> BootstrapResult:
+    """The bootstrap over the words of a resolved query, for any association metric.
+
+    Parameters
+    ----------
+    rows : ResolvedQuery or QueryRows
+        The query as the metric resolved it (:meth:`geobias.query.WordQuery.resolve`): float64 rows
+        ``x``, ``y`` (or ``None``), ``a``, ``b`` — unit rows for the cosine metrics; for RIPA the
+        raw rows of the targets (``x``) and of the pairs' two words (``a[i]``, ``b[i]``).
+    metric : {"weat", "seat", "mweat", "ripa", "rnd", "rnsb", "ect", "mac"}
+    variant : {"english", "grammatical"}, default "english"
+        RND, RNSB, ECT, MAC: the grammatical variant resamples the two-form words as pairs.
+    quantity : str, optional
+        What to resample (:data:`QUANTITIES`; default the metric's headline figure).
+    unit : bool, default False
+        RIPA: unit-normalise the targets first (as ``ripa(unit=True)``).
+    C, classifier_seed : float, int
+        RNSB's classifier (as :func:`geobias.metrics.rnsb.rnsb`).
+    n_resamples : int, default 1000
+    seed : int or None, default 0
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    BootstrapResult
+        With ``quantity`` set.
+
+    Raises
+    ------
+    ParameterError
+        ``n_resamples`` outside 1..1,000,000, or a set with fewer than 2 words (pairs) to resample
+        (field ``"bootstrap"``: a usage error).
+
+    References
+    ----------
+    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, §6.2 and §13.3. Antoniak & Mimno
+    (2021), "Bad Seeds: Evaluating Lexical Methods for Bias Measurement", ACL (why the word choice
+    matters). Du, Fang & Nguyen (2021), "Assessing the Reliability of Word Embedding Gender Bias
+    Measures", EMNLP.
+
+    Examples
+    --------
+    >>> from geobias.query import WordQuery
+    >>> from geobias.store import VectorStore
+    >>> rng = np.random.default_rng(0)
+    >>> s = VectorStore([f"w{i}" for i in range(16)], rng.normal(size=(16, 8)).astype(np.float32))
+    >>> q = WordQuery([f"w{i}" for i in range(4)], [f"w{i}" for i in range(4, 8)],
+    ...               [f"w{i}" for i in range(8, 12)], [f"w{i}" for i in range(12, 16)])
+    >>> r = bootstrap_query(q.resolve(s), "weat", n_resamples=200)
+    >>> r.quantity, r.n_resamples, r.set_sizes
+    ('effect_size', 200, {'X': 4, 'Y': 4, 'A': 4, 'B': 4})
+    """
+    from dataclasses import replace
+
+    from geobias.errors import ParameterError
+
+    if metric not in QUANTITIES:
+        raise InputError(f"no bootstrap for {metric!r}; one of {', '.join(QUANTITIES)}")
+    x, y, a, b = rows.x, rows.y, rows.a, rows.b
+    if metric in ("weat", "seat"):
+        res = weat_resampling(x, y, a, b, quantity=quantity, metric=metric)
+    elif metric == "mweat":
+        res = mweat_resampling(x, y, a, b, quantity=quantity)
+    elif metric == "ripa":
+        t = np.asarray(x, dtype=np.float64)
+        if unit:
+            t = t / np.linalg.norm(t, axis=1, keepdims=True)
+        res = ripa_resampling(t, a, b, quantity=quantity)
+    elif metric == "rnsb":
+        res = rnsb_resampling(x, y, a, b, variant=variant, C=C, seed=classifier_seed, quantity=quantity)
+    else:
+        fn = {"rnd": rnd_resampling, "ect": ect_resampling, "mac": mac_resampling}[metric]
+        res = fn(x, y, a, b, variant=variant, quantity=quantity)
+    try:
+        out = run(res, n_resamples=n_resamples, seed=seed, confidence=confidence)
+    except InputError as exc:
+        if isinstance(exc, ParameterError):
+            raise
+        raise ParameterError(f"bootstrap: {exc}", "bootstrap") from None
+    return replace(out, quantity=res.quantity)
+
+
+def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0,
+        confidence: float = 0.95) -> BootstrapResult:
+    """:func:`geobias.stats.bootstrap` of a :class:`Resampling`.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x, y, a, b = (rng.normal(size=(6, 4)) for _ in range(4))
+    >>> r = run(weat_resampling(x, y, a, b), n_resamples=200)
+    >>> r.n_resamples, r.set_sizes
+    (200, {'X': 6, 'Y': 6, 'A': 6, 'B': 6})
+    """
+    return bootstrap(resampling.statistic, resampling.sizes, paired=resampling.paired,
+                     n_resamples=n_resamples, seed=seed, confidence=confidence)
+
+
+def _f64(*arrays: np.ndarray | None) -> list[np.ndarray | None]:
+    return [None if a is None else np.asarray(a, dtype=np.float64) for a in arrays]
+
+
+def _check_quantity(metric: str, quantity: str | None) -> str:
+    allowed = QUANTITIES[metric]
+    if quantity is None:
+        return allowed[0]
+    if quantity not in allowed:
+        raise InputError(f"{metric} resamples one of {', '.join(allowed)}, not {quantity!r}")
+    return quantity
+
+
+def _mean_over(idx: np.ndarray, sim: np.ndarray) -> np.ndarray:
+    """Mean of the columns of ``sim`` (n_rows, n_set) picked by each resample: (b, n_rows)."""
+    return index_counts(idx, sim.shape[1]) @ sim.T / idx.shape[1]
+
+
+def _gather(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``values[r, idx[r]]`` for each resample ``r``: (b, k)."""
+    return np.take_along_axis(values, idx, axis=1)
+
+
+def _effect(s_x: np.ndarray, s_y: np.ndarray) -> np.ndarray:
+    both = np.concatenate([s_x, s_y], axis=1)
+    sd = both.std(axis=1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (s_x.mean(axis=1) - s_y.mean(axis=1)) / sd
+    out[~(sd > 0)] = np.nan
+    return out
+
+
+def _association_parts(x, y, a, b):
+    sim = {("x", "a"): x @ a.T, ("x", "b"): x @ b.T, ("y", "a"): y @ a.T, ("y", "b"): y @ b.T}
+
+    def scores(ix):
+        s = {}
+        for t in ("x", "y"):
+            full = _mean_over(ix["A"], sim[t, "a"]) - _mean_over(ix["B"], sim[t, "b"])  # (b, n_t)
+            s[t] = _gather(full, ix[t.upper()])
+        return s["x"], s["y"]
+    return scores
+
+
+def weat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, *,
+                    quantity: str | None = None, metric: str = "weat") -> Resampling:
+    """WEAT (and SEAT, on sentence rows): X, Y, A and B each resampled on their own.
+
+    Parameters
+    ----------
+    x, y, a, b : ndarray of shape (n_set, dim)
+        Rows as the metric compares them (unit rows for cosine).
+    quantity : {"effect_size", "statistic"}, default "effect_size"
+    metric : {"weat", "seat"}, default "weat"
+
+    References
+    ----------
+    Caliskan, Bryson & Narayanan (2017), Science 356(6334): the statistic and effect size.
+    """
+    quantity = _check_quantity(metric, quantity)
+    x, y, a, b = _f64(x, y, a, b)
+    scores = _association_parts(x, y, a, b)
+
+    def stat(ix):
+        s_x, s_y = scores(ix)
+        if quantity == "statistic":
+            return s_x.sum(axis=1) - s_y.sum(axis=1)
+        return _effect(s_x, s_y)
+    return Resampling(stat, {"X": len(x), "Y": len(y), "A": len(a), "B": len(b)}, [], metric, quantity)
+
+
+def seat_resampling(sentences: Mapping[str, np.ndarray], groups: Mapping[str, np.ndarray], *,
+                    quantity: str | None = None) -> Resampling:
+    """SEAT with its **words** resampled: each set's words drawn with replacement, every drawn word
+    bringing all its template sentences (a word drawn twice counts its sentences twice).
+
+    Parameters
+    ----------
+    sentences : mapping {"X", "Y", "A", "B"} to ndarray (n_sentences, dim)
+        The sentences' unit rows per set.
+    groups : mapping {"X", "Y", "A", "B"} to ndarray of int (n_sentences,)
+        The word (0..n_words − 1) each sentence was made from.
+    quantity : {"effect_size", "statistic"}, default "effect_size"
+
+    Notes
+    -----
+    A resample is a weight per sentence (its word's count), so WEAT's means become weighted means
+    and its standard deviation the frequency-weighted one (``ddof = 1`` on the weights' total):
+    exactly WEAT on the sentence list with each drawn word's sentences repeated.
+
+    References
+    ----------
+    May, Wang, Bordia, Bowman & Rudinger (2019), "On Measuring Social Biases in Sentence Encoders",
+    NAACL (SEAT); Caliskan et al. (2017) (the statistic and effect size).
+    """
+    quantity = _check_quantity("seat", quantity)
+    rows = {k: np.asarray(v, dtype=np.float64) for k, v in sentences.items()}
+    grp = {k: np.asarray(v, dtype=np.intp) for k, v in groups.items()}
+    n_words = {k: int(g.max()) + 1 for k, g in grp.items()}
+    sim = {(t, a): rows[t] @ rows[a].T for t in ("X", "Y") for a in ("A", "B")}
+
+    def weights(ix, k):
+        return index_counts(ix[k], n_words[k])[:, grp[k]]  # (b, n_sentences of k)
+
+    def stat(ix):
+        w = {k: weights(ix, k) for k in ("X", "Y", "A", "B")}
+        s = {}
+        for t in ("X", "Y"):
+            ma = w["A"] @ sim[t, "A"].T / w["A"].sum(axis=1, keepdims=True)
+            mb = w["B"] @ sim[t, "B"].T / w["B"].sum(axis=1, keepdims=True)
+            s[t] = ma - mb  # (b, n_sentences of t)
+        sx, sy = (w["X"] * s["X"]).sum(axis=1), (w["Y"] * s["Y"]).sum(axis=1)
+        if quantity == "statistic":
+            return sx - sy
+        wx, wy = w["X"].sum(axis=1), w["Y"].sum(axis=1)
+        total = wx + wy
+        mean = (sx + sy) / total
+        ss = (w["X"] * (s["X"] - mean[:, None]) ** 2).sum(axis=1) + (w["Y"] * (s["Y"] - mean[:, None]) ** 2).sum(axis=1)
+        sd = np.sqrt(ss / (total - 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = (sx / wx - sy / wy) / sd
+        out[~(sd > 0)] = np.nan
+        return out
+    return Resampling(stat, dict(n_words), [], "seat", quantity)
+
+
+def mweat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, *,
+                     quantity: str | None = None) -> Resampling:
+    """MWEAT: the occupations resampled as pairs (masculine ``x[i]`` with feminine ``y[i]``), A and B
+    on their own.
+
+    Parameters
+    ----------
+    x, y : ndarray of shape (n_pairs, dim)
+        Masculine and feminine forms, paired by position.
+    a, b : ndarray of shape (n_a, dim), (n_b, dim)
+        Male and female attribute rows.
+    quantity : {"statistic", "difference", "effect_size"}, default "statistic"
+        Eq. 1 ``| |Σ_x s| − |Σ_y s| |``, the signed ``Σ_x s − Σ_y s``, or Caliskan's d on the sets.
+
+    References
+    ----------
+    Zhou et al. (2019), "Examining Gender Bias in Languages with Grammatical Gender", EMNLP, eq. 1.
+    """
+    quantity = _check_quantity("mweat", quantity)
+    x, y, a, b = _f64(x, y, a, b)
+    if len(x) != len(y):
+        raise InputError(f"MWEAT pairs need as many masculine as feminine forms ({len(x)} and {len(y)})")
+    scores = _association_parts(x, y, a, b)
+
+    def stat(ix):
+        s_x, s_y = scores(ix)
+        if quantity == "effect_size":
+            return _effect(s_x, s_y)
+        sx, sy = s_x.sum(axis=1), s_y.sum(axis=1)
+        return sx - sy if quantity == "difference" else np.abs(np.abs(sx) - np.abs(sy))
+    return Resampling(stat, {"X": len(x), "Y": len(y), "A": len(a), "B": len(b)}, [("X", "Y")], "mweat", quantity)
+
+
+def _targets(x, y, paired):
+    sizes = {"X": len(x)}
+    if y is not None:
+        sizes["Y"] = len(y)
+    return sizes, ([("X", "Y")] if paired else [])
+
+
+def _stack(ix, per_set):
+    """Per-set (b, n_set) values gathered by the resample, concatenated over the sets: (b, n)."""
+    return np.concatenate([_gather(v, ix[k]) for k, v in per_set.items()], axis=1)
+
+
+def mac_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.ndarray, *,
+                   variant: str = "english", quantity: str | None = None) -> Resampling:
+    """MAC (Manzini et al. 2019) as :func:`geobias.metrics.mac` computes it, on unit rows.
+
+    English variant: mean over the targets T = X ∪ Y of ``(S(t, A) + S(t, B)) / 2``; grammatical:
+    pairs resampled together, ``mean_i (S̄(m_i) + S̄(f_i)) / 2`` (the same formula on paired rows).
+    """
+    _check_quantity("mac", quantity)
+    x, y, a, b = _f64(x, y, a, b)
+    sets = {"X": x} if y is None else {"X": x, "Y": y}
+    sim = {k: (v @ a.T, v @ b.T) for k, v in sets.items()}
+
+    def stat(ix):
+        per = {k: 1.0 - (_mean_over(ix["A"], sa) + _mean_over(ix["B"], sb)) / 2 for k, (sa, sb) in sim.items()}
+        return _stack(ix, per).mean(axis=1)
+    sizes, paired = _targets(x, y, variant == "grammatical")
+    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "mac", "mac")
+
+
+def _mean_norm2(ix: np.ndarray, gram: np.ndarray) -> np.ndarray:
+    """``‖mean of the resampled rows‖²`` from their Gram matrix: (b,)."""
+    w = index_counts(ix, gram.shape[0]) / ix.shape[1]
+    return np.einsum("bi,ij,bj->b", w, gram, w)
+
+
+def rnd_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.ndarray, *,
+                   variant: str = "english", quantity: str | None = None) -> Resampling:
+    """RND (Garg et al. 2018): ``Σ_w ‖w − ā‖ − ‖w − b̄‖`` with the distances from Gram matrices
+    (``‖w − ā‖² = ‖w‖² − 2 w·ā + ‖ā‖²``). Grammatical variant: pairs resampled together, each form
+    against the same two means (as :func:`geobias.metrics.rnd`)."""
+    _check_quantity("rnd", quantity)
+    x, y, a, b = _f64(x, y, a, b)
+    sets = {"X": x} if y is None else {"X": x, "Y": y}
+    sim = {k: (v @ a.T, v @ b.T, np.einsum("ij,ij->i", v, v)) for k, v in sets.items()}
+    gram_a, gram_b = a @ a.T, b @ b.T
+
+    def stat(ix):
+        na, nb = _mean_norm2(ix["A"], gram_a), _mean_norm2(ix["B"], gram_b)
+        per = {}
+        for k, (sa, sb, n2) in sim.items():
+            da = n2[None, :] - 2 * _mean_over(ix["A"], sa) + na[:, None]
+            db = n2[None, :] - 2 * _mean_over(ix["B"], sb) + nb[:, None]
+            per[k] = np.sqrt(np.maximum(da, 0.0)) - np.sqrt(np.maximum(db, 0.0))
+        return _stack(ix, per).sum(axis=1)
+    sizes, paired = _targets(x, y, variant == "grammatical")
+    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "rnd", "rnd")
+
+
+def _rowwise_spearman(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    from scipy.stats import rankdata
+
+    rp, rq = rankdata(p, axis=1), rankdata(q, axis=1)
+    rp -= rp.mean(axis=1, keepdims=True)
+    rq -= rq.mean(axis=1, keepdims=True)
+    den = np.sqrt((rp * rp).sum(axis=1) * (rq * rq).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (rp * rq).sum(axis=1) / den
+    out[~(den > 0)] = np.nan
+    return out
+
+
+def ect_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.ndarray, *,
+                   variant: str = "english", quantity: str | None = None) -> Resampling:
+    """ECT (Dev & Phillips 2019): Spearman ρ of ``cos(t, mean A)`` and ``cos(t, mean B)`` over the
+    resampled targets (English: X ∪ Y; grammatical: masculine forms against A, feminine against B,
+    pairs resampled together), on unit rows; ties (a word drawn twice) get average ranks, as in
+    ``scipy.stats.spearmanr``."""
+    _check_quantity("ect", quantity)
+    x, y, a, b = _f64(x, y, a, b)
+    gram_a, gram_b = a @ a.T, b @ b.T
+    gram = variant == "grammatical"
+    sets = {"X": x} if y is None else {"X": x, "Y": y}
+    sim = {k: (v @ a.T, v @ b.T) for k, v in sets.items()}
+
+    def stat(ix):
+        norm_a = np.sqrt(_mean_norm2(ix["A"], gram_a))[:, None]
+        norm_b = np.sqrt(_mean_norm2(ix["B"], gram_b))[:, None]
+        prof_a = {k: _mean_over(ix["A"], sa) / norm_a for k, (sa, _) in sim.items()}
+        prof_b = {k: _mean_over(ix["B"], sb) / norm_b for k, (_, sb) in sim.items()}
+        if gram:
+            return _rowwise_spearman(_gather(prof_a["X"], ix["X"]), _gather(prof_b["Y"], ix["Y"]))
+        return _rowwise_spearman(_stack(ix, prof_a), _stack(ix, prof_b))
+    sizes, paired = _targets(x, y, gram)
+    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "ect", "ect")
+
+
+def rnsb_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.ndarray, *,
+                    variant: str = "english", C: float = 1.0, seed: int | None = 0,
+                    quantity: str | None = None) -> Resampling:
+    """RNSB (Sweeney & Najafian 2019): the classifier of :func:`geobias.metrics.rnsb` retrained on
+    each resampled A ∪ B (a logistic regression has no closed form to gather from), the targets'
+    probabilities gathered. Slower than the others: one fit per resample."""
+    _check_quantity("rnsb", quantity)
+    from scipy.stats import entropy
+    from sklearn.linear_model import LogisticRegression
+
+    x, y, a, b = _f64(x, y, a, b)
+    gram = variant == "grammatical"
+    sets = {"X": x} if y is None else {"X": x, "Y": y}
+
+    def one(ia, ib, targets):
+        train = np.concatenate([a[ia], b[ib]])
+        labels = np.concatenate([np.ones(len(ia)), -np.ones(len(ib))])
+        clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=seed).fit(train, labels)
+        neg = int(np.flatnonzero(clf.classes_ == -1)[0])
+        return {k: clf.predict_proba(v)[:, neg] for k, v in targets.items()}
+
+    def stat(ix):
+        out = np.empty(ix["A"].shape[0])
+        for r in range(len(out)):
+            p = one(ix["A"][r], ix["B"][r], sets)
+            if gram:
+                probs = (p["X"][ix["X"][r]] + p["Y"][ix["Y"][r]]) / 2
+            else:
+                probs = np.concatenate([p[k][ix[k][r]] for k in sets])
+            dist = probs / probs.sum()
+            out[r] = max(float(entropy(dist, np.full(len(dist), 1.0 / len(dist)))), 0.0)
+        return out
+    sizes, paired = _targets(x, y, gram)
+    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "rnsb", "rnsb")
+
+
+def ripa_resampling(targets: np.ndarray, pair_first: np.ndarray, pair_second: np.ndarray, *,
+                    quantity: str | None = None) -> Resampling:
+    """RIPA (Ethayarajh et al. 2019): mean (or mean absolute) ``⟨w, b⟩`` over the resampled targets,
+    ``b`` re-fitted on each resample of the defining pairs (the first principal direction of the
+    pair differences, signed towards their mean, as :func:`geobias.metrics.ripa.relation_vector`).
+
+    With ``D`` the pair differences (k, dim) and a resample's ``D_r``, the top right singular
+    vector is ``b = D_rᵀ u / σ`` with ``(u, σ²)`` the top eigenpair of ``D_r D_rᵀ``, so only the
+    k × k Gram matrix ``D Dᵀ`` and the products ``targets Dᵀ`` are needed. With one pair the pairs
+    are not resampled (set ``"pairs"`` is left out).
+
+    Parameters
+    ----------
+    targets : ndarray (n, dim)
+        Target rows as RIPA scores them.
+    pair_first, pair_second : ndarray (k, dim)
+        The rows of the two words of each defining pair.
+    quantity : {"mean", "mean_abs"}, default "mean"
+    """
+    quantity = _check_quantity("ripa", quantity)
+    t, p1, p2 = _f64(targets, pair_first, pair_second)
+    d = p1 - p2
+    gram, td = d @ d.T, t @ d.T
+    k = len(d)
+
+    def stat(ix):
+        n_b = ix["targets"].shape[0]
+        ip = ix["pairs"] if "pairs" in ix else np.broadcast_to(np.arange(k), (n_b, k))
+        g = gram[ip[:, :, None], ip[:, None, :]]  # (b, k, k)
+        w, v = np.linalg.eigh(g)
+        u, s2 = v[:, :, -1], w[:, -1]
+        sigma = np.sqrt(np.maximum(s2, 0.0))
+        sign = np.sign(np.einsum("bij,bj->b", g, u))  # mean(D_r) · b ∝ Σ_i (G u)_i
+        sign[sign == 0] = 1.0
+        proj = np.einsum("nbk,bk->bn", td[:, ip], u) * (sign / sigma)[:, None]  # (b, n)
+        vals = _gather(proj, ix["targets"])
+        return np.abs(vals).mean(axis=1) if quantity == "mean_abs" else vals.mean(axis=1)
+    sizes = {"targets": len(t)}
+    if k >= 2:
+        sizes["pairs"] = k
+    return Resampling(stat, sizes, [], "ripa", quantity)

@@ -1,0 +1,279 @@
+"""One bootstrap over word sets for every association metric: how much a figure moves when other
+words of the same kind had been chosen.
+
+Each word set of a query (targets X, Y; attributes A, B; or any other named set) is resampled
+**with replacement, within the set**, keeping its size; sets that are paired by position (the
+two forms of one word: MWEAT, the grammatical variants) share one index draw, so pairs are
+resampled as pairs. The statistic is evaluated on every resample and summarised by the
+percentile interval and the bootstrap standard error (Efron & Tibshirani 1993, ch. 6 and 13).
+
+The caller supplies the statistic as a **vectorised function of index resamples**: it receives,
+for each set name, an integer array of shape ``(b, n_set)`` (``b`` resamples in this chunk; row
+``r`` lists the word indices of resample ``r``) and returns ``b`` values. A metric precomputes its
+similarity matrices once and evaluates a resample by gathering rows or by weighting them with
+index counts (:func:`index_counts`); it never re-runs from the word vectors. The statistics of
+the association metrics live in :mod:`geobias.metrics.bootstrap`.
+
+The interval answers another question than the permutation p-value: the permutation test asks
+whether *these* words' association could arise by relabelling them (a null of no association),
+the bootstrap how far the figure would move with other words drawn from the same population
+(Antoniak & Mimno 2021; Du, Fang & Nguyen 2021). See docs/bootstrap.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from geobias.errors import Cancelled, InputError
+from geobias.results import Result
+from geobias.stats.permutation import _CANCEL
+
+__all__ = ["MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "index_counts"]
+
+#: The most resamples one call accepts (the command layer's work budget usually binds first).
+MAX_RESAMPLES = 1_000_000
+
+#: The fewest words a set must have to be resampled (a set of one resamples only to itself).
+MIN_SET_SIZE = 2
+
+#: Index arrays per set name (each ``(b, n_set)``, int) → ``b`` statistic values.
+BootstrapStatistic = Callable[[Mapping[str, np.ndarray]], np.ndarray]
+
+#: Elements of index arrays held at once (bounds memory: chunks of resamples).
+_CHUNK_ELEMENTS = 2_000_000
+
+
+@dataclass(frozen=True)
+class BootstrapResult(Result):
+    """The bootstrap distribution of one statistic, summarised.
+
+    Attributes
+    ----------
+    estimate : float or None
+        The statistic on the sets as given (no resampling); ``None`` when it is undefined.
+    low, high : float or None
+        Percentile interval: the ``(1 − confidence)/2`` and ``(1 + confidence)/2`` quantiles
+        (``numpy.quantile``, linear interpolation) of the resampled statistics; ``None`` when no
+        resample gave a finite value.
+    standard_error : float or None
+        Standard deviation (``ddof = 1``) of the finite resampled statistics.
+    confidence : float
+        E.g. 0.95.
+    n_resamples : int
+        Resamples drawn.
+    n_finite : int
+        Resamples whose statistic was defined (a resample can make a standard deviation 0, and
+        an effect size undefined); the summaries use these.
+    seed : int or None
+        The seed of ``numpy.random.default_rng``.
+    set_sizes : dict of str to int
+        Words (or pairs) per resampled set.
+    paired : list of list of str
+        Groups of sets resampled with one shared index draw.
+    quantity : str
+        What was resampled, when a metric says (``"effect_size"``); empty otherwise.
+    """
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    standard_error: float | None
+    confidence: float
+    n_resamples: int
+    n_finite: int
+    seed: int | None
+    set_sizes: dict[str, int]
+    paired: list[list[str]]
+
+    #: What was resampled (``"effect_size"``, ``"statistic"``...), set by the metric.
+    quantity: str = ""
+
+    def summary(self, digits: int = 4) -> str:
+        """One line: ``"[low, high] (95%), SE se; 1,000 resamples of X 8, Y 8, A 8, B 8, seed 0"``."""
+        sizes = ", ".join(f"{k} {v}" for k, v in self.set_sizes.items())
+        what = f"{self.quantity}: " if self.quantity else ""
+        if self.low is None:
+            return f"{what}undefined on every resample ({self.n_resamples:,} resamples of {sizes})"
+        pct = f"{100 * self.confidence:g}%"
+        undefined = "" if self.n_finite == self.n_resamples else f", {self.n_resamples - self.n_finite} undefined"
+        return (f"{what}[{self.low:.{digits}g}, {self.high:.{digits}g}] ({pct}), SE {self.standard_error:.{digits}g}; "
+                f"{self.n_resamples:,} resamples of {sizes}{undefined}, seed {self.seed}")
+
+    def __rich__(self):
+        """A two-column table (the CLI's and ``--csv``'s): the interval, its SE and what was resampled."""
+        from rich.table import Table
+
+        t = Table(title=f"Bootstrap over the words ({self.quantity or 'statistic'})", title_justify="left",
+                  show_header=False)
+        t.add_column("what")
+        t.add_column("value", justify="right")
+        pct = f"{100 * self.confidence:g}%"
+        t.add_row("estimate", "n/a" if self.estimate is None else f"{self.estimate:.6g}")
+        t.add_row(f"{pct} percentile interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
+        t.add_row("standard error", "n/a" if self.standard_error is None else f"{self.standard_error:.6g}")
+        t.add_row("resamples", f"{self.n_resamples:,}" + ("" if self.n_finite == self.n_resamples
+                                                          else f" ({self.n_resamples - self.n_finite} undefined)"))
+        t.add_row("set sizes", ", ".join(f"{k} {v}" for k, v in self.set_sizes.items())
+                  + (f"; paired {', '.join('/'.join(g) for g in self.paired)}" if self.paired else ""))
+        t.add_row("seed", str(self.seed))
+        return t
+
+    @property
+    def crosses_zero(self) -> bool | None:
+        """Whether the interval holds 0 (``None`` without an interval)."""
+        if self.low is None or self.high is None:
+            return None
+        return self.low <= 0.0 <= self.high
+
+
+def index_counts(idx: np.ndarray, n: int) -> np.ndarray:
+    """How often each of ``n`` items occurs in each resample.
+
+    Parameters
+    ----------
+    idx : ndarray of int, shape (b, k)
+        Resampled indices into ``range(n)``.
+    n : int
+
+    Returns
+    -------
+    ndarray of float64, shape (b, n)
+        Row sums are ``k``. ``counts @ M`` sums the rows of ``M`` picked by a resample, so a mean
+        over a resampled set is ``counts @ M / k``: one matrix product for a chunk of resamples.
+
+    Examples
+    --------
+    >>> index_counts(np.array([[0, 0, 2], [1, 2, 2]]), 3)
+    array([[2., 0., 1.],
+           [0., 1., 2.]])
+    """
+    b = idx.shape[0]
+    flat = (idx + (np.arange(b) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
+
+
+def check_resamples(n_resamples: int) -> None:
+    """Raise :class:`InputError` unless ``1 <= n_resamples <= MAX_RESAMPLES`` (an int)."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
+        raise InputError(f"the number of bootstrap resamples must be an integer, not {n_resamples!r}")
+    if n_resamples < 1:
+        raise InputError(f"the number of bootstrap resamples must be at least 1 (got {n_resamples})")
+    if n_resamples > MAX_RESAMPLES:
+        raise InputError(f"{n_resamples:,} bootstrap resamples is more than the {MAX_RESAMPLES:,} allowed")
+
+
+def bootstrap(
+    statistic: BootstrapStatistic,
+    sizes: Mapping[str, int],
+    *,
+    paired: Sequence[Sequence[str]] = (),
+    n_resamples: int = 1000,
+    seed: int | None = 0,
+    confidence: float = 0.95,
+    check: Callable[[], bool] | None = None,
+) -> BootstrapResult:
+    """Percentile bootstrap of ``statistic`` over word sets resampled with replacement.
+
+    Parameters
+    ----------
+    statistic : callable
+        ``statistic(indices) -> ndarray of shape (b,)``, ``indices[name]`` an int array of shape
+        ``(b, sizes[name])``. Non-finite values mark resamples where the statistic is undefined.
+    sizes : mapping of str to int
+        Words per set (each at least 2).
+    paired : sequence of sequences of str, default ()
+        Groups of sets of equal size resampled with one shared draw (``[("X", "Y")]``: the two
+        forms of one word stay together).
+    n_resamples : int, default 1000
+    seed : int or None, default 0
+    confidence : float, default 0.95
+    check : callable, optional
+        Called after each chunk; when it returns True the bootstrap stops with
+        :class:`~geobias.errors.Cancelled`. Default: the check of an enclosing
+        :func:`~geobias.stats.cancellable` block, if any.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Raises
+    ------
+    InputError
+        No set, a set of fewer than 2 words, paired sets of different sizes or a set in two
+        groups, ``n_resamples`` outside ``1..MAX_RESAMPLES``, ``confidence`` outside (0, 1).
+
+    References
+    ----------
+    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, Chapman & Hall: §6.2 (the
+    bootstrap standard error) and §13.3 (the percentile interval).
+
+    Examples
+    --------
+    >>> s = np.array([0.1, 0.4, 0.3, 0.2])
+    >>> r = bootstrap(lambda ix: s[ix["X"]].mean(axis=1), {"X": 4}, n_resamples=2000, seed=1)
+    >>> round(r.estimate, 3), r.low <= r.estimate <= r.high, r.n_resamples
+    (0.25, True, 2000)
+    """
+    check_resamples(n_resamples)
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
+    if not sizes:
+        raise InputError("the bootstrap needs at least one word set")
+    for name, n in sizes.items():
+        if n < MIN_SET_SIZE:
+            raise InputError(f"word set {name} has {n} word(s); the bootstrap needs at least {MIN_SET_SIZE} "
+                             "to resample")
+    groups: list[list[str]] = []
+    seen: set[str] = set()
+    for group in paired:
+        group = list(group)
+        unknown = [g for g in group if g not in sizes]
+        if unknown:
+            raise InputError(f"paired set(s) {', '.join(unknown)} not among the sets {', '.join(sizes)}")
+        if seen.intersection(group):
+            raise InputError(f"a set is in two paired groups: {group}")
+        if len({sizes[g] for g in group}) > 1:
+            raise InputError("paired sets must have the same size: "
+                             + ", ".join(f"{g} {sizes[g]}" for g in group))
+        seen.update(group)
+        groups.append(group)
+    groups += [[name] for name in sizes if name not in seen]
+
+    if check is None:
+        check = _CANCEL.get()
+    identity = {name: np.arange(n)[None, :] for name, n in sizes.items()}
+    est = float(np.asarray(statistic(identity), dtype=np.float64).reshape(-1)[0])
+    rng = np.random.default_rng(seed)
+    per_resample = sum(sizes.values())
+    chunk = max(1, min(n_resamples, _CHUNK_ELEMENTS // per_resample))
+    values = np.empty(n_resamples, dtype=np.float64)
+    done = 0
+    while done < n_resamples:
+        b = min(chunk, n_resamples - done)
+        idx: dict[str, np.ndarray] = {}
+        for group in groups:  # the same order of draws for a seed, whatever the chunking
+            draw = rng.integers(0, sizes[group[0]], size=(b, sizes[group[0]]))
+            for name in group:
+                idx[name] = draw
+        out = np.asarray(statistic(idx), dtype=np.float64).reshape(-1)
+        if out.shape != (b,):
+            raise ValueError(f"the statistic returned shape {out.shape} for {b} resamples")
+        values[done:done + b] = out
+        done += b
+        if check is not None and check():
+            raise Cancelled(f"the bootstrap was cancelled after {done:,} of {n_resamples:,} resamples")
+    finite = values[np.isfinite(values)]
+    alpha = (1.0 - confidence) / 2.0
+    if finite.size:
+        low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
+        se = float(finite.std(ddof=1)) if finite.size > 1 else 0.0
+    else:
+        low = high = se = None
+    return BootstrapResult(
+        estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,
+        confidence=confidence, n_resamples=n_resamples, n_finite=int(finite.size), seed=seed,
+        set_sizes={k: int(v) for k, v in sizes.items()}, paired=[g for g in groups if len(g) > 1],
+    )

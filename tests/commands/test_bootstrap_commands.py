@@ -1,0 +1,120 @@
+"""``--bootstrap N`` on every association command: the result carries the interval the library
+computes on the same resolved query, in JSON and in the tables (``--csv``); bad counts and sets too
+small to resample are one usage line; the work budget counts the resamples."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from geobias.commands import get, run
+from geobias.errors import ParameterError
+
+pytestmark = pytest.mark.commands
+
+
+@pytest.fixture(scope="module")
+def vectors(tmp_path_factory):
+    from _server import small_french_store
+
+    from geobias.store import save_store
+
+    folder = tmp_path_factory.mktemp("boot-vectors")
+    save_store(small_french_store(), folder / "small-fr")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GEOBIAS_VECTORS_DIR", str(folder))
+        yield folder
+
+
+COMMANDS = {
+    "weat": {"test": "career-family-terms", "permutations": 200},
+    "mweat": {"permutations": 200},
+    "ripa": {},
+    "rnd": {"permutations": 200},
+    "rnsb": {},
+    "ect": {},
+    "mac": {},
+}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_association_command_reports_its_bootstrap(vectors, name):
+    n = 40 if name == "rnsb" else 400
+    r = run(name, lang="fr", vectors="small-fr", bootstrap=n, bootstrap_seed=3, **COMMANDS[name])
+    b = r.bootstrap
+    assert b.n_resamples == n and b.seed == 3 and b.low <= b.high and b.standard_error > 0
+    assert b.estimate is not None
+    assert json.loads(r.to_json())["bootstrap"]["high"] == pytest.approx(b.high)
+    again = run(name, lang="fr", vectors="small-fr", bootstrap=n, bootstrap_seed=3, **COMMANDS[name])
+    assert again.bootstrap == b
+    assert run(name, lang="fr", vectors="small-fr", **COMMANDS[name]).bootstrap is None  # off by default
+
+
+def test_the_bootstrap_seed_defaults_to_the_seed(vectors):
+    a = run("mweat", lang="fr", vectors="small-fr", permutations=100, seed=7, bootstrap=200)
+    b = run("mweat", lang="fr", vectors="small-fr", permutations=100, seed=7, bootstrap=200, bootstrap_seed=7)
+    assert a.bootstrap == b.bootstrap and a.bootstrap.seed == 7
+    assert a.bootstrap.paired == [["X", "Y"]] and a.bootstrap.estimate == pytest.approx(a.statistic)
+
+
+@pytest.mark.parametrize("count", [0, -4, 10**12])
+def test_bad_counts_are_usage_errors(vectors, count):
+    with pytest.raises(ParameterError) as info:
+        run("weat", lang="fr", vectors="small-fr", bootstrap=count)
+    assert info.value.field == "bootstrap" and "\n" not in str(info.value)
+
+
+def test_a_set_too_small_to_resample_is_a_usage_error(vectors):
+    from geobias import wordlists
+
+    male, female = wordlists.attribute_words("fr")
+    occ = wordlists.occupations("fr")
+    with pytest.raises(ParameterError, match="bootstrap: word set X has 1 word") as info:
+        run("weat", lang="fr", vectors="small-fr", permutations=10, bootstrap=100,
+            targets_x=[occ[0].masculine], targets_y=[o.feminine for o in occ[:4]], attributes_a=male,
+            attributes_b=female)
+    assert info.value.field == "bootstrap"
+
+
+def test_cli_prints_one_line_and_exits_2(vectors, capsys):
+    from geobias.cli import main
+
+    for value in ("0", "-3", "5000000"):
+        with pytest.raises(SystemExit) as info:
+            main(["mweat", "--lang", "fr", "--vectors", "small-fr", "--bootstrap", value])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert info.value.code == 2 and len(err) == 1 and "--bootstrap" in err[0]
+
+
+def test_cli_json_and_csv_carry_the_interval(vectors, capsys):
+    from geobias.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["mweat", "--lang", "fr", "--vectors", "small-fr", "--permutations", "100", "--bootstrap", "300",
+              "--json"])
+    assert info.value.code == 0
+    boot = json.loads(capsys.readouterr().out)["result"]["bootstrap"]
+    assert boot["n_resamples"] == 300 and boot["low"] <= boot["high"] and boot["quantity"] == "statistic"
+    with pytest.raises(SystemExit) as info:
+        main(["ect", "--lang", "fr", "--vectors", "small-fr", "--bootstrap", "300", "--csv"])
+    text = capsys.readouterr().out
+    assert info.value.code == 0
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows and float(rows[0]["bootstrap_low"]) <= float(rows[0]["bootstrap_high"])
+    assert rows[0]["bootstrap_n_resamples"] == "300" and float(rows[0]["bootstrap_standard_error"]) > 0
+
+
+def test_the_work_budget_counts_resamples(vectors):
+    params = get("weat").params
+    base = params(lang="fr", vectors="small-fr", permutations=1000).work()
+    more = params(lang="fr", vectors="small-fr", permutations=1000, bootstrap=1000).work()
+    X, Y, A, B, _ = params(lang="fr", permutations=1000).sets()
+    assert more.units - base.units == 1000 * (len(X) + len(Y) + len(A) + len(B))
+    assert "bootstrap resamples" in more.detail
+    ect = get("ect").params(lang="fr", bootstrap=500_000).work()
+    assert ect.units >= 500_000 and ect.over == (ect.units > ect.limit)
+    huge = get("mweat").params(lang="fr", permutations=100, bootstrap=1_000_000).work()
+    assert huge.units > 1_000_000 * 50

@@ -1,0 +1,235 @@
+"""The bootstrap over word sets: the vectorised statistic of each metric equals the metric re-run
+on the resampled word lists, and the summaries are the percentile interval and the bootstrap SE."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+
+from geobias.errors import InputError
+from geobias.metrics import bootstrap as mb
+from geobias.metrics import mweat, weat
+from geobias.metrics.ect import ect
+from geobias.metrics.mac import mac
+from geobias.metrics.ripa import ripa
+from geobias.metrics.rnd import rnd
+from geobias.metrics.rnsb import rnsb
+from geobias.query import WordQuery
+from geobias.stats.bootstrap import bootstrap, index_counts
+from geobias.store import VectorStore
+
+pytestmark = pytest.mark.metrics
+
+SETS = {"X": 7, "Y": 6, "A": 5, "B": 4}
+
+
+@pytest.fixture(scope="module")
+def store():
+    rng = np.random.default_rng(3)
+    words = [f"{k.lower()}{i}" for k, n in SETS.items() for i in range(n)]
+    vecs = rng.normal(size=(len(words), 12))
+    vecs[: SETS["X"], 0] += 1.0  # an association to find
+    return VectorStore(words, vecs.astype(np.float32))
+
+
+def names(k: str) -> list[str]:
+    return [f"{k.lower()}{i}" for i in range(SETS[k])]
+
+
+def rows(store, k: str) -> np.ndarray:
+    return store.lookup(names(k), unit=True).vectors.astype(np.float64)
+
+
+def draws(sizes, paired=(), b=4, seed=11):
+    rng = np.random.default_rng(seed)
+    out = {}
+    for group in [*paired, *[[k] for k in sizes if not any(k in g for g in paired)]]:
+        d = rng.integers(0, sizes[group[0]], size=(b, sizes[group[0]]))
+        for k in group:
+            out[k] = d
+    return out
+
+
+def pick(k: str, idx_row) -> list[str]:
+    return [names(k)[i] for i in idx_row]
+
+
+def test_index_counts_sum_to_set_size_and_weight_rows():
+    idx = np.random.default_rng(0).integers(0, 5, size=(3, 5))
+    c = index_counts(idx, 5)
+    assert c.sum(axis=1).tolist() == [5, 5, 5]
+    m = np.arange(10.0).reshape(5, 2)
+    assert np.allclose(c @ m, m[idx].sum(axis=1))
+
+
+@pytest.mark.parametrize("quantity", ["effect_size", "statistic"])
+def test_weat_statistic_equals_weat_on_resampled_words(store, quantity):
+    res = mb.weat_resampling(*(rows(store, k) for k in "XYAB"), quantity=quantity)
+    ix = draws(res.sizes)
+    got = res.statistic(ix)
+    for r in range(4):
+        w = weat(store, WordQuery(*(pick(k, ix[k][r]) for k in "XYAB")), n_permutations=10)
+        assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.parametrize("quantity", ["statistic", "difference", "effect_size"])
+def test_mweat_statistic_resamples_pairs_and_equals_mweat(store, quantity):
+    x, y = rows(store, "X")[:6], rows(store, "Y")
+    res = mb.mweat_resampling(x, y, rows(store, "A"), rows(store, "B"), quantity=quantity)
+    assert res.paired == [("X", "Y")]
+    ix = draws(res.sizes, res.paired)
+    assert (ix["X"] == ix["Y"]).all()
+    got = res.statistic(ix)
+    for r in range(4):
+        occ = [(names("Y")[i], names("X")[i], "") for i in ix["X"][r]]
+        m = mweat(store, WordQuery.two_form(occ, pick("A", ix["A"][r]), pick("B", ix["B"][r])), n_permutations=10)
+        assert got[r] == pytest.approx(getattr(m, quantity), rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.parametrize("variant", ["english", "grammatical"])
+@pytest.mark.parametrize(("fn", "metric", "attr"), [(mb.rnd_resampling, rnd, "rnd"), (mb.mac_resampling, mac, "mac"),
+                                                    (mb.ect_resampling, ect, "ect"),
+                                                    (mb.rnsb_resampling, rnsb, "rnsb")])
+def test_wefe_metric_statistics_equal_the_metric_on_resampled_words(store, variant, fn, metric, attr):
+    n = 6
+    x, y = rows(store, "X")[:n], rows(store, "Y")[:n]
+    res = fn(x, y, rows(store, "A"), rows(store, "B"), variant=variant)
+    ix = draws(res.sizes, res.paired, b=3)
+    got = res.statistic(ix)
+    for r in range(3):
+        out = metric(store, WordQuery([names("X")[i] for i in ix["X"][r]], [names("Y")[i] for i in ix["Y"][r]],
+                                      pick("A", ix["A"][r]), pick("B", ix["B"][r])), variant=variant)
+        want = getattr(out, attr)
+        if attr == "ect":
+            # a word drawn twice is an exact tie here; in the metric its two BLAS products can differ
+            # in the last bit and break the tie, so rank the metric's own profiles with ties restored
+            want = spearmanr(np.round([e.similarity_a for e in out.per_word], 9),
+                             np.round([e.similarity_b for e in out.per_word], 9)).statistic
+        assert got[r] == pytest.approx(want, rel=1e-5, abs=1e-7)
+
+
+def test_ripa_statistic_refits_the_relation_on_resampled_pairs(store):
+    pairs = list(zip(names("A")[:4], names("B"), strict=True))
+    t = store.lookup(names("X"), unit=False).vectors.astype(np.float64)
+    p1 = store.lookup([p for p, _ in pairs]).vectors.astype(np.float64)
+    p2 = store.lookup([q for _, q in pairs]).vectors.astype(np.float64)
+    res = mb.ripa_resampling(t, p1, p2)
+    assert res.sizes == {"targets": 7, "pairs": 4}
+    ix = draws(res.sizes, b=5)
+    ix["pairs"][0] = [0, 1, 2, 3]  # one resample with distinct pairs, the others with repeats
+    got = res.statistic(ix)
+    for r in range(5):
+        out = ripa(store, WordQuery.with_pairs(pick("X", ix["targets"][r]), [pairs[i] for i in ix["pairs"][r]]))
+        assert got[r] == pytest.approx(out.mean, rel=1e-6, abs=1e-9)
+
+
+def test_estimate_is_the_metric_and_interval_is_the_percentiles(store):
+    x, y, a, b = (rows(store, k) for k in "XYAB")
+    res = mb.weat_resampling(x, y, a, b)
+    out = mb.run(res, n_resamples=500, seed=4)
+    full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), n_permutations=10)
+    assert out.estimate == pytest.approx(full.effect_size, rel=1e-6)
+    rng = np.random.default_rng(4)  # the documented draw order: one (b, n) draw per set, in order
+    vals = res.statistic({k: rng.integers(0, n, size=(500, n)) for k, n in res.sizes.items()})
+    assert out.low == pytest.approx(np.quantile(vals, 0.025))
+    assert out.high == pytest.approx(np.quantile(vals, 0.975))
+    assert out.standard_error == pytest.approx(vals.std(ddof=1))
+    assert out.low < out.estimate < out.high and out.n_finite == 500
+    assert out.to_dict()["set_sizes"] == {"X": 7, "Y": 6, "A": 5, "B": 4}
+
+
+def test_seed_reproduces_and_more_resamples_narrow_the_se_estimate_noise(store):
+    res = mb.mweat_resampling(rows(store, "X")[:6], rows(store, "Y"), rows(store, "A"), rows(store, "B"))
+    a = mb.run(res, n_resamples=300, seed=1)
+    assert a == mb.run(res, n_resamples=300, seed=1)
+    assert a != mb.run(res, n_resamples=300, seed=2)
+
+
+def test_undefined_resamples_are_counted_not_summarised():
+    s = np.array([1.0, 1.0, 1.0, 2.0])
+
+    def stat(ix):
+        v = s[ix["X"]]
+        sd = v.std(axis=1, ddof=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = v.mean(axis=1) / sd
+        out[sd == 0] = np.nan
+        return out
+    out = bootstrap(stat, {"X": 4}, n_resamples=400, seed=0)
+    # P(no 2.0 drawn in 4 draws) = (3/4)^4 ≈ 0.32 and P(only 2.0) ≈ 0.004: those are undefined
+    assert 200 < out.n_finite < 330 and out.n_resamples == 400
+
+
+@pytest.mark.parametrize(("kwargs", "msg"), [
+    ({"n_resamples": 0}, "at least 1"), ({"n_resamples": -5}, "at least 1"),
+    ({"n_resamples": 10**9}, "more than"), ({"n_resamples": 2.5}, "integer"), ({"confidence": 1.0}, "between"),
+])
+def test_bad_counts_are_one_line_errors(kwargs, msg):
+    with pytest.raises(InputError, match=msg):
+        bootstrap(lambda ix: ix["X"].mean(axis=1), {"X": 3}, **kwargs)
+
+
+def test_a_set_too_small_and_unequal_pairs_are_refused():
+    with pytest.raises(InputError, match="set B has 1 word"):
+        bootstrap(lambda ix: ix["A"].mean(axis=1), {"A": 3, "B": 1})
+    with pytest.raises(InputError, match="same size"):
+        bootstrap(lambda ix: ix["A"].mean(axis=1), {"A": 3, "B": 4}, paired=[("A", "B")])
+
+
+@pytest.mark.parametrize(("name", "call"), [
+    ("weat", lambda s, q: weat(s, q, n_permutations=10, bootstrap=300, bootstrap_seed=5)),
+    ("rnd", lambda s, q: rnd(s, q, bootstrap=300, bootstrap_seed=5)),
+    ("ect", lambda s, q: ect(s, q, bootstrap=300, bootstrap_seed=5)),
+    ("mac", lambda s, q: mac(s, q, bootstrap=300, bootstrap_seed=5)),
+    ("rnsb", lambda s, q: rnsb(s, q, bootstrap=30, bootstrap_seed=5)),
+])
+def test_every_metric_carries_its_bootstrap_in_the_result_and_json(store, name, call):
+    q = WordQuery(names("X"), names("Y"), names("A"), names("B"))
+    r = call(store, q)
+    rows = q.resolve(store)
+    want = mb.bootstrap_query(rows, name, n_resamples=r.bootstrap.n_resamples, seed=5)
+    assert r.bootstrap == want and r.bootstrap.quantity == mb.QUANTITIES[name][0]
+    assert r.bootstrap.low <= r.bootstrap.high and r.bootstrap.set_sizes == {"X": 7, "Y": 6, "A": 5, "B": 4}
+    assert r.to_dict()["bootstrap"]["low"] == pytest.approx(r.bootstrap.low)
+    assert call(store, q).bootstrap == r.bootstrap  # the seed reproduces it
+
+
+def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store):
+    from geobias.errors import ParameterError
+
+    occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=200)
+    assert m.bootstrap.paired == [["X", "Y"]] and m.bootstrap.estimate == pytest.approx(m.statistic)
+    assert "bootstrap" in m.to_dict()
+    pairs = list(zip(names("A")[:4], names("B"), strict=True))
+    r = ripa(store, WordQuery.with_pairs(names("X"), pairs), bootstrap=200)
+    assert r.bootstrap.estimate == pytest.approx(r.mean) and r.bootstrap.set_sizes == {"targets": 7, "pairs": 4}
+    with pytest.raises(ParameterError, match="bootstrap: word set X has 1 word"):
+        weat(store, WordQuery(names("X")[:1], names("Y"), names("A"), names("B")), n_permutations=10, bootstrap=100)
+    with pytest.raises(ParameterError, match="at least 1"):
+        mb.bootstrap_query(m and WordQuery.two_form(occ, names("A"), names("B")).resolve(store), "mweat",
+                           n_resamples=-3)
+
+
+@pytest.mark.parametrize("quantity", ["effect_size", "statistic"])
+def test_seat_statistic_resamples_words_with_all_their_sentences(quantity):
+    rng = np.random.default_rng(8)
+    n_words = {"X": 5, "Y": 4, "A": 4, "B": 3}
+    per_word = {"X": [2, 3, 2, 1, 2], "Y": [2, 2, 3, 2], "A": [1, 2, 2, 2], "B": [3, 1, 2]}
+    names_, rows_, groups = {}, {}, {}
+    for k in "XYAB":
+        names_[k] = [f"{k}{w}_{j}" for w in range(n_words[k]) for j in range(per_word[k][w])]
+        groups[k] = np.array([w for w in range(n_words[k]) for _ in range(per_word[k][w])])
+        v = rng.normal(size=(len(names_[k]), 6))
+        rows_[k] = v / np.linalg.norm(v, axis=1, keepdims=True)
+    store = VectorStore([s for k in "XYAB" for s in names_[k]], np.concatenate([rows_[k] for k in "XYAB"]).astype(
+        np.float64))
+    res = mb.seat_resampling(rows_, groups, quantity=quantity)
+    assert res.sizes == n_words
+    ix = draws(res.sizes, b=4, seed=2)
+    got = res.statistic(ix)
+    for r in range(4):
+        lists = [[s for w in ix[k][r] for s, g in zip(names_[k], groups[k], strict=True) if g == w] for k in "XYAB"]
+        w = weat(store, WordQuery(*lists, minimum_words=1), n_permutations=10)
+        assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-6, abs=1e-9)
