@@ -58,7 +58,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
-from geobias.query import WordQuery
+from geobias.query import REPORT_LOST, WordQuery
 from geobias.results import Result
 from geobias.stats.summary import mean_ci  # noqa: F401 (part of this module's API)
 from geobias.stats.summary import seed_summary as summarise_seeds
@@ -478,7 +478,9 @@ def erasure_table(
                 coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
             else:
                 row["similarity_spearman"].append(None)
-            cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B), n_permutations=n_permutations,
+            # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
+            cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
+                      n_permutations=n_permutations,
                       seed=seed, oov="ignore")
             row["control_weat_effect_size"].append(cw.effect_size)
             row["control_weat_p_value"].append(cw.p_value)
@@ -626,7 +628,8 @@ def english_erasure_table(
             g = semantic_direction(out.normalized(), defs).direction.astype(np.float64)
             row["direct_bias"].append(direct_bias(out, g, neutral).direct_bias)
             for t, sets in tests.items():
-                r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=n_permutations, seed=seed, oov="ignore")
+                r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=n_permutations,
+                         seed=seed, oov="ignore")
                 row[f"weat_{t}_effect_size"].append(r.effect_size)
                 row[f"weat_{t}_p_value"].append(r.p_value)
             x = out[hp_words].astype(np.float64)
