@@ -85,3 +85,12 @@ def test_maths_render_offline_in_a_browser(site, tmp_path_factory):
         assert all(u.startswith("file://") for u in loaded), [u for u in loaded if not u.startswith("file://")]
         nav = driver.find_element("css selector", "a[href$='api.html']").get_attribute("href")
         assert nav.startswith("file://") and nav.endswith("api.html")  # navigation works from disk
+
+
+def test_test_files_have_unique_names():
+    """Tests live in room folders without __init__.py, so pytest imports each by its file name:
+    two rooms holding test_x.py would collide at collection."""
+    from collections import Counter
+
+    names = Counter(p.name for p in (ROOT / "tests").rglob("test_*.py"))
+    assert not [n for n, k in names.items() if k > 1]
