@@ -66,7 +66,7 @@ test-all: test test-slow
 
 # `make fuzz`: the property-based fuzz suites (command layer, command line, HTTP) with a larger budget.
 fuzz: $(STAMP)
-	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/commands/test_fuzz_commands.py tests/service/test_service_fuzz.py tests/service/test_service_schema.py
+	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/commands/test_fuzz_commands.py tests/service/test_service_fuzz.py tests/service/test_degenerate.py tests/service/test_service_schema.py
 
 # `make docs`: the documentation site into site/ (warnings fail the build); `make docs-serve` serves it.
 docs: $(STAMP)

@@ -18,7 +18,13 @@ ratios the service is judged by (issue 27):
   queue (should stay ≤ 2).
 
 Each level's line also gives its own p99 ÷ Little's law (clients ÷ that level's rate): how far the
-slowest requests wait beyond the mean a first-come-first-served queue gives. ``--quick-threads``
+slowest requests wait beyond the mean a first-come-first-served queue gives, and where the slowest
+1 % spent their time: waiting for a quick slot, computing in it (the server's ``Server-Timing``
+header) and the rest (reading, parsing, answering, the client's own loop).
+
+Each client connects from its own loopback address (127.0.0.2, 127.0.0.3, …): the server's
+admission is per client (a bounded share of the slots, round-robin across clients), so clients
+that all came from 127.0.0.1 would be one client to it. ``--quick-threads``
 runs the server's quick analyses in threads instead of worker processes, to compare the two.
 
 The jobs submitted are waited for at the end and their results checked the same way. The
@@ -120,6 +126,21 @@ def proc_stats(pid: int) -> tuple[float, int]:
     return cpu, int(rss)
 
 
+def _tail_split(parts: list[tuple[float, float, float]]) -> dict[str, float]:
+    """Mean queue wait, slot time and the rest (ms) of the slowest 1 % of quick requests, and of all."""
+    if not parts:
+        return {}
+    cut = percentile([p[0] for p in parts], 0.99)
+    tail = [p for p in parts if p[0] >= cut]
+
+    def mean(rows, i):
+        return 1e3 * sum(r[i] for r in rows) / len(rows)
+
+    return {"tail_total": mean(tail, 0), "tail_queue": mean(tail, 1), "tail_run": mean(tail, 2),
+            "tail_rest": mean(tail, 0) - mean(tail, 1) - mean(tail, 2),
+            "all_queue": mean(parts, 1), "all_run": mean(parts, 2)}
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
@@ -131,6 +152,7 @@ def run_level(url: str, clients: int, duration: float, reqs, want, job_every: in
     import asyncio
 
     latencies: dict[str, list[float]] = {r: [] for r in (*QUICK, "/jobs")}
+    parts: list[tuple[float, float, float]] = []  # quick requests: (total, queue, run) seconds
     errors: dict[str, int] = {}
     mismatches = [0]
     job_ids: list[str] = []
@@ -152,23 +174,38 @@ def run_level(url: str, clients: int, duration: float, reqs, want, job_every: in
             dt = time.perf_counter() - t
             if r.status_code != (202 if route == "/jobs" else 200):
                 errors[str(r.status_code)] = errors.get(str(r.status_code), 0) + 1
-            elif route != "/jobs" and not same(r.json()["result"], want[_key(route, body)]):
-                mismatches[0] += 1
             else:
-                latencies[route].append(dt)
-                if route == "/jobs":
-                    job_ids.append(r.json()["id"])
+                # checked after the level: decoding and comparing here would hold up the other
+                # clients' coroutines on this one loop and count as the server's latency
+                answers.append((route, body, r.content, dt, r.headers.get("server-timing", "")))
 
     async def level() -> float:
-        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-        async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as c:
+        # one connection per client, each from its own loopback address: one client each to the server
+        cs = [httpx.AsyncClient(base_url=url, timeout=300, transport=httpx.AsyncHTTPTransport(
+            local_address=f"127.0.{(i + 2) // 256}.{(i + 2) % 256}")) for i in range(clients)]
+        try:
             start = time.perf_counter()
-            await asyncio.gather(*(client(c, i, start + duration) for i in range(clients)))
+            await asyncio.gather(*(client(c, i, start + duration) for i, c in enumerate(cs)))
             return time.perf_counter() - start
+        finally:
+            for c in cs:
+                await c.aclose()
 
+    answers: list[tuple[str, dict, bytes, float, str]] = []
     cpu0, rss0 = proc_stats(pid)
     wall = asyncio.run(level())
     cpu1, rss1 = proc_stats(pid)
+    for route, body, content, dt, server_timing in answers:
+        data = json.loads(content)
+        if route == "/jobs":
+            latencies[route].append(dt)
+            job_ids.append(data["id"])
+        elif not same(data["result"], want[_key(route, body)]):
+            mismatches[0] += 1
+        else:
+            latencies[route].append(dt)
+            timing = dict(p.split(";dur=") for p in server_timing.split(", ") if ";dur=" in p)
+            parts.append((dt, float(timing.get("queue", "nan")) / 1e3, float(timing.get("run", "nan")) / 1e3))
     n_quick = sum(len(latencies[r]) for r in QUICK)
     n_all = n_quick + len(latencies["/jobs"])
     return {
@@ -180,6 +217,7 @@ def run_level(url: str, clients: int, duration: float, reqs, want, job_every: in
         # Little's law: the mean time in a closed system of `clients` at this rate
         "p99_over_littles_law": percentile([x for r in QUICK for x in latencies[r]], 0.99) / (clients / max(n_all / wall, 1e-9)),
         "errors": errors, "result_mismatches": mismatches[0],
+        "p99_tail_split_ms": _tail_split(parts),
         "server_cpu_ms_per_request": 1e3 * (cpu1 - cpu0) / max(1, n_all),
         "server_rss_mb_before": rss0 / 2**20, "server_rss_mb_after": rss1 / 2**20, "jobs": job_ids,
     }
@@ -235,7 +273,8 @@ def main() -> None:
                   f"{level['errors'] or ''} mismatches {level['result_mismatches']}  server CPU "
                   f"{level['server_cpu_ms_per_request']:.2f} ms/req  RSS {level['server_rss_mb_before']:.0f} → "
                   f"{level['server_rss_mb_after']:.0f} MB  p99 ÷ Little {level['p99_over_littles_law']:.2f}"
-                  f"\n             {routes}")
+                  f"\n             {routes}"
+                  f"\n             slowest 1 %: " + ", ".join(f"{k} {v:.0f} ms" for k, v in level["p99_tail_split_ms"].items()))
         deadline = time.monotonic() + 600  # the jobs submitted under load: all done, same result as the CLI
         bad_jobs = 0
         for job_id in jobs:

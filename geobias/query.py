@@ -48,7 +48,7 @@ from geobias.validation import check_choice
 if TYPE_CHECKING:  # numpy is imported on use: the command layer (and `geobias --help`) imports this module
     import numpy as np
 
-__all__ = ["LOST_VOCABULARY_THRESHOLD", "MIN_ATTRIBUTE_WORDS", "MIN_TARGET_WORDS", "LostVocabularyError",
+__all__ = ["LOST_VOCABULARY_THRESHOLD", "MIN_ATTRIBUTE_WORDS", "MIN_TARGET_WORDS", "REPORT_LOST", "LostVocabularyError",
            "ResolvedQuery", "WordQuery", "check_lost_vocabulary", "lost_shares", "lookup_sets"]
 
 #: WEFE's default: refuse when more than 20% of a set's words are missing.
@@ -58,6 +58,10 @@ LOST_VOCABULARY_THRESHOLD = 0.2
 MIN_TARGET_WORDS = 2
 #: Fewest words an attribute set may keep.
 MIN_ATTRIBUTE_WORDS = 2
+#: Query options of an evaluation table's rows that report what they lost instead of refusing: a
+#: control or a grid cell keeps its figure on the words found, and its result lists the missing ones
+#: (as these tables always did). ``WordQuery(X, Y, A, B, **REPORT_LOST)``.
+REPORT_LOST = {"lost_vocabulary_threshold": 1.0, "minimum_words": 1}
 
 
 class LostVocabularyError(InputError):

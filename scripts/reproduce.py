@@ -154,6 +154,19 @@ def _atlas(shared: Path) -> dict:
     return {"family": "use-m3", "options": env["result"]["options"], "cells": cells}
 
 
+def _ripa_fr(shared: Path) -> dict:
+    """RIPA on fr-spacy-md: the gender-aware default, and Ethayarajh et al.'s English-style variant."""
+    from geobias.commands import execute
+
+    out = {}
+    for variant in ("grammatical", "english"):
+        _, env = execute("ripa", {"lang": "fr", "variant": variant})
+        r = env["result"]
+        out[variant] = {k: r[k] for k in ("words", "ripa", "mean", "mean_abs", "n_pairs", "variant", "relation",
+                                          "warning")}
+    return out
+
+
 def _metrics_fr(shared: Path) -> dict:
     """RND, RNSB, ECT and MAC on fr-spacy-md: the grammatical variant, and the English one on both
     forms, on the masculine forms only and on the feminine forms only."""
@@ -297,8 +310,14 @@ REPRODUCTIONS = {
                      keep=_evaluate_keep),
         Reproduction("seat", "", lambda s: {}, (), False,
                      "geobias seat --lang LANG --encoder ENCODER --test TEST (scripts/reproduce.py seat)", func=_seat),
+        Reproduction("ripa-fr", "", lambda s: {}, ("fr-spacy-md",), False,
+                     "geobias ripa --lang fr [--variant english] (scripts/reproduce.py ripa-fr)", func=_ripa_fr),
         Reproduction("recoverability-en", "recoverability", lambda s: {"lang": "en", "methods": "hard-debias,leace,inlp"},
                      ("en-w2v-gnews",), False, "geobias recoverability --lang en --methods hard-debias,leace,inlp"),
+        Reproduction("recoverability-en-geobias", "recoverability", lambda s: {
+                         "lang": "en", "methods": "hard-debias,leace,inlp", "protocol": "geobias"},
+                     ("en-w2v-gnews",), False,
+                     "geobias recoverability --lang en --methods hard-debias,leace,inlp --protocol geobias"),
         Reproduction("recoverability-fr", "recoverability", lambda s: {
                          "lang": "fr", "methods": "leace,leace-keep-grammar,inlp,inlp-keep-grammar,shift-ori"},
                      ("fr-spacy-md",), False, "geobias recoverability --lang fr --methods "

@@ -15,12 +15,20 @@ faiss IVF index (the mean of any k cosines is at most the mean of the k largest)
 reaches the k-th best exact score; r_S is computed exactly (brute force, faiss) for those only.
 The ranking is exactly the brute-force CSLS ranking (a test checks it against a dense reference);
 for small problems r_S is simply computed for every target.
+
+Caches are explicit objects, each with its own lock, shared by the threads of a process (the
+service's ``--quick-threads`` runs ``translate-eval`` from several): :class:`IvfCache` (IVF
+indexes; a search holds the lock, since a cached index is updated in place for the next
+matrix), :class:`PairMemory` (neighbour lists of recent pairs; read and written under its lock)
+and the by-identity caches of fingerprints and unit checks. A result never depends on what
+another thread computes meanwhile (a test compares threaded with single-threaded results).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -64,6 +72,7 @@ class _ByIdentity:
     def __init__(self, size: int = 8):
         self.size = size
         self._items: OrderedDict[int, tuple[weakref.ref, Any]] = OrderedDict()
+        self._lock = threading.Lock()
 
     @staticmethod
     def read_only(x: np.ndarray) -> bool:
@@ -75,18 +84,20 @@ class _ByIdentity:
 
     def get(self, x: np.ndarray) -> Any:
         """The value remembered for ``x``, or ``None``."""
-        hit = self._items.get(id(x))
-        if hit is None or hit[0]() is not x:
-            return None
-        self._items.move_to_end(id(x))
-        return hit[1]
+        with self._lock:
+            hit = self._items.get(id(x))
+            if hit is None or hit[0]() is not x:
+                return None
+            self._items.move_to_end(id(x))
+            return hit[1]
 
     def put(self, x: np.ndarray, value: Any) -> None:
         """Remember ``value`` for ``x`` when ``x`` is read-only (else do nothing)."""
         if self.read_only(x):
-            self._items[id(x)] = (weakref.ref(x), value)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            with self._lock:
+                self._items[id(x)] = (weakref.ref(x), value)
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
 
 
 #: Read-only unit matrices already checked by :func:`unit_rows`.
@@ -189,8 +200,24 @@ def mean_knn_similarity(queries: np.ndarray, base: np.ndarray, k: int = 10) -> n
     return sims.mean(axis=1, dtype=np.float64).astype(np.float32)
 
 
-#: Trained and filled IVF pruning indexes, most recently used last (see :func:`_ivf_for`).
-_IVF_CACHE: OrderedDict[bytes, tuple[Any, np.ndarray]] = OrderedDict()
+class IvfCache:
+    """Trained and filled IVF pruning indexes of this process, most recently used last (see
+    :func:`_ivf_for`), with the lock that every lookup, update and search of them holds: a cached
+    index is updated in place for another matrix of the same shape, so a search that ran beside
+    that update would bound r with the other matrix's rows."""
+
+    def __init__(self):
+        self.items: OrderedDict[bytes, tuple[Any, np.ndarray]] = OrderedDict()
+        self.lock = threading.RLock()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+#: The process's IVF indexes (see :class:`IvfCache`).
+IVF_CACHE = IvfCache()
+_IVF_CACHE = IVF_CACHE.items
 #: How many IVF indexes :func:`_ivf_for` keeps (each holds one float32 copy of its sources).
 IVF_CACHE_SIZE = 4
 #: A cached index is updated in place (changed rows removed and re-added) instead of rebuilt
@@ -238,7 +265,7 @@ def content_key(x: np.ndarray, fingerprints: np.ndarray | None = None) -> bytes:
 
 def clear_ivf_cache() -> None:
     """Drop every cached IVF pruning index (frees their memory)."""
-    _IVF_CACHE.clear()
+    IVF_CACHE.clear()
 
 
 def _build_ivf(sources: np.ndarray, seed: int, centroids_from=None):
@@ -282,7 +309,8 @@ def _ivf_for(sources: np.ndarray, seed: int = 0):
     under another mapping, as each method of ``geobias evaluate`` produces) gets a new index
     that reuses the cached index's trained centroids instead of a new k-means ("recentred";
     ``GEOBIAS_CSLS_RETRAIN=1`` turns that off). ``GEOBIAS_CSLS_CACHE=0`` disables all reuse
-    (the baseline of ``benchmarks/bench_csls.py``).
+    (the baseline of ``benchmarks/bench_csls.py``). The caller holds ``IVF_CACHE.lock`` until
+    its search of the index is done.
     """
     import faiss
 
@@ -334,9 +362,10 @@ def _lower_bound_r(targets: np.ndarray, sources: np.ndarray, k: int, seed: int =
     rows : ndarray of shape (n_targets, k), int64
         The sources found (−1 where a list ran short): approximate neighbour lists.
     """
-    index = _ivf_for(sources, seed)
-    index.nprobe = 8
-    sims, rows = index.search(targets, k)
+    with IVF_CACHE.lock:  # the index is not updated for another matrix while it is searched
+        index = _ivf_for(sources, seed)
+        index.nprobe = 8
+        sims, rows = index.search(targets, k)
     sims = np.where(rows >= 0, sims, -1.0)
     return sims.mean(axis=1, dtype=np.float64).astype(np.float32), rows
 
@@ -347,7 +376,23 @@ SEARCH_DEPTH = 64
 #: Remembered neighbour lists of recent :class:`CslsPair` objects (most recent last), so that the
 #: next pair over stores of the same shape (the next method of ``geobias evaluate``, the next
 #: refinement step of Procrustes) starts from them: see :class:`CslsPair`.
-_MEMORY: OrderedDict[int, tuple[np.ndarray, np.ndarray, tuple]] = OrderedDict()
+class PairMemory:
+    """Neighbour lists of recent :class:`CslsPair` objects, with the lock under which a new pair
+    reads them (:meth:`CslsPair._recall`) and every pair writes its exact lists
+    (:meth:`_Side.set_exact`): a pair of one thread never copies half-written lists of another's."""
+
+    def __init__(self):
+        self.pairs: OrderedDict[int, tuple[np.ndarray, np.ndarray, tuple]] = OrderedDict()
+        self.lock = threading.RLock()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.pairs.clear()
+
+
+#: The process's remembered pairs (see :class:`PairMemory`).
+PAIR_MEMORY = PairMemory()
+_MEMORY = PAIR_MEMORY.pairs
 #: How many pairs :data:`_MEMORY` keeps (each holds 2 × n × k neighbour lists, no matrices).
 MEMORY_SIZE = 4
 #: Remembered exact lists are updated (cosines to the other side's changed rows only) instead of
@@ -364,7 +409,7 @@ memory_stats = {"brute": 0, "updated": 0, "carried": 0, "seeded": 0, "ivf": 0}
 
 def clear_memory() -> None:
     """Forget every remembered pair (see :class:`CslsPair`)."""
-    _MEMORY.clear()
+    PAIR_MEMORY.clear()
 
 
 class _Side:
@@ -390,11 +435,13 @@ class _Side:
         self.prev_sims: np.ndarray | None = None
 
     def set_exact(self, rows: np.ndarray, nn_sims: np.ndarray, nn_rows: np.ndarray) -> None:
-        self.rows[rows] = nn_rows
-        self.sims[rows] = nn_sims
-        self.r[rows] = nn_sims.mean(axis=1, dtype=np.float64).astype(np.float32)
-        self.exact[rows] = True
-        self.updatable[rows] = False
+        r = nn_sims.mean(axis=1, dtype=np.float64).astype(np.float32)
+        with PAIR_MEMORY.lock:  # a later pair of another thread may be copying these lists
+            self.rows[rows] = nn_rows
+            self.sims[rows] = nn_sims
+            self.r[rows] = r
+            self.exact[rows] = True
+            self.updatable[rows] = False
 
 
 class CslsPair:
@@ -459,6 +506,10 @@ class CslsPair:
     # -- memory ---------------------------------------------------------------------------------
     def _recall(self) -> None:
         fa, fb = row_fingerprints(self.mats[0]), row_fingerprints(self.mats[1])
+        with PAIR_MEMORY.lock:
+            self._recall_locked(fa, fb)
+
+    def _recall_locked(self, fa: np.ndarray, fb: np.ndarray) -> None:
         best = None
         for ma, mb, sides in reversed(_MEMORY.values()):
             for flip in (False, True):
@@ -620,7 +671,8 @@ class CslsPair:
     def _augmented(self, t: int):
         """faiss index over [y, LB(y), 1] of side ``t``: [2x, −1, −τ]·[y, LB, 1] = 2cos − LB − τ."""
         side = self.sides[t]
-        if getattr(side, "aug", None) is None:
+        index = getattr(side, "aug", None)  # one read: a later pair of another thread may free it
+        if index is None:
             import faiss
 
             targets, lb = self.mats[t], self.lower_bound(t)
@@ -629,9 +681,10 @@ class CslsPair:
             aug[:, :d] = targets
             aug[:, d] = lb
             aug[:, d + 1] = 1.0
-            side.aug = faiss.IndexFlatIP(d + 2)
-            side.aug.add(aug)
-        return side.aug
+            index = faiss.IndexFlatIP(d + 2)
+            index.add(aug)
+            side.aug = index
+        return index
 
     def search(self, j: int, queries: np.ndarray, r_queries: np.ndarray, topk: int) -> tuple[np.ndarray, np.ndarray]:
         """Top ``topk`` rows of side ``1 - j`` by CSLS for query vectors of side ``j``.

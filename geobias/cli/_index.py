@@ -39,5 +39,6 @@ COMMANDS: dict[str, str] = {
     'vectors install': 'Materialise a named source as a fast cached store under vectors/NAME/.',
     'vectors list': 'List the named vector sources: language, shape, licence, and whether they are installed.',
     'vectors pool': "Average each word's sub-token vectors over many contexts into a store for the static metrics.",
+    'vectors verify': 'Re-hash stores in full against the sha256 recorded when they were saved; exit 1 naming a changed file.',
     'weat': 'WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.',
 }

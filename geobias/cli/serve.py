@@ -40,6 +40,15 @@ def serve_command(
         "processes (one per --quick-workers).")] = False,
     body_timeout: Annotated[float, typer.Option(
         "--body-timeout", help="Seconds a request may go without sending its body (408 after).")] = 60.0,
+    client_slots: Annotated[int | None, typer.Option(
+        "--client-slots", help="Quick analyses one client (address, or token and address) computes at once "
+        "(default: --quick-workers minus 1, at least 1).")] = None,
+    client_waiting: Annotated[int | None, typer.Option(
+        "--client-waiting", help="Quick analyses one client may have waiting; past it, 429 + Retry-After "
+        "(default: a quarter of --max-waiting).")] = None,
+    verify_every: Annotated[float, typer.Option(
+        "--verify-every", help="Seconds between background full re-hashes of every store (0: never); each store "
+        "is also hashed in full when first opened.")] = 300.0,
     quiet: Annotated[bool, typer.Option("--quiet", help="No start-up lines, no access log.")] = False,
     max_upload_mb: Annotated[int, typer.Option("--max-upload-mb", help="Largest vector-file upload.")] = 1024,
     max_queue: Annotated[int, typer.Option("--max-queue", help="Queued jobs beyond which POST /jobs answers 429.")] = 16,
@@ -77,6 +86,7 @@ def serve_command(
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
         max_tries=max_tries, allowed_hosts=tuple(allowed_host or ()), bind_host=host, quick_workers=quick_workers,
         max_waiting=max_waiting, quick_threads=quick_threads, body_timeout=body_timeout, access_log=not quiet,
+        verify_every=verify_every, client_slots=client_slots, client_waiting=client_waiting,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)
@@ -90,8 +100,10 @@ def serve_command(
                    f"({'threads' if config.quick_threads else 'worker processes'}), "
                    f"{config.max_waiting} waiting; jobs: {config.workers} at once", err=True)
     # h11's limits bound a request's head; Guard bounds its body (size, time); idle keep-alive closes
+    # a SIGTERM cancels what is still in flight after 2 s (the quick workers and jobs are killed at
+    # shutdown, jobs queued again at the next start), so the server stops within seconds
     uvicorn.run(app_, host=host, port=port, workers=1, log_level="warning", access_log=False, timeout_keep_alive=5,
-                h11_max_incomplete_event_size=64 * 1024)
+                h11_max_incomplete_event_size=64 * 1024, timeout_graceful_shutdown=2)
 
 
 def _token(token: str | None, token_file: Path | None) -> tuple[str | None, str]:

@@ -1,4 +1,4 @@
-"""`geobias vectors list | install | info`: the registry of named vector sources."""
+"""`geobias vectors list | install | info | verify`: the registry of named vector sources."""
 
 from __future__ import annotations
 
@@ -60,3 +60,16 @@ def info_cmd(
     Example: geobias vectors info fr-spacy-md --verify
     """
     invoke("vectors info", locals())
+
+
+@vectors_app.command("verify")
+def verify_cmd(
+    names: Annotated[list[str] | None, typer.Argument(help="Store names or folders (default: every installed store).")] = None,
+    quiet: Quiet = False,
+    as_json: Json = False,
+) -> None:
+    """Re-hash stores in full against the sha256 recorded when they were saved; exit 1 naming a changed file.
+
+    Example: geobias vectors verify fr-spacy-md
+    """
+    invoke("vectors verify", {**locals(), "names": names or []})

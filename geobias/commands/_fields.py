@@ -51,11 +51,13 @@ def _word_set(value: Any, info: ValidationInfo) -> Any:
         words = [w.strip() for w in value]
         if not words or not all(words):
             raise InputError("no words given" if not words else "an empty word")
-        if any(any(c in w for c in "\n\r\t") for w in words):
+        if any("\n" in w or "\r" in w or "\t" in w for w in words):
             raise InputError("a word contains a tab or a line break")
-        dup = next((w for i, w in enumerate(words) if w in words[:i]), None)
-        if dup is not None:
-            raise InputError(f"word {dup!r} is given twice")
+        seen: set[str] = set()  # linear: a set, never a scan of the words before each one
+        for w in words:
+            if w in seen:
+                raise InputError(f"word {w!r} is given twice")
+            seen.add(w)
         return words
     return value
 

@@ -242,6 +242,13 @@ class RecoverabilityParams(StoreParams):
     n_train: int = Field(1000, ge=2, le=200_000, description="SVM training words drawn from them; the rest test it.")
     n_neighbors: int = Field(100, ge=1, le=1000, description="Nearest neighbours for the correlation (the paper's "
                                                              "k = 100).")
+    protocol: Literal["paper", "geobias"] | None = Field(None, description=(
+        "'paper' (English only, the default there): Gonen & Goldberg's bias b(w) = w·he − w·she, their "
+        "vocabulary (the 50,000 most frequent lower-case words without digits or punctuation, less Bolukbasi "
+        "et al.'s gender-specific, definitional and equalise words), Bolukbasi et al.'s professions, k-means "
+        "random_state 1, SVM gamma 'auto' on 500 + 500 words, hard debias with Bolukbasi et al.'s lists. "
+        "'geobias' (the default for es/fr/de): bias on d_PCA (en) or d_s, our lists and occupations, SVM "
+        "gamma 'scale' on a pooled draw."))
     seed: Seed = 0
 
 
@@ -251,17 +258,21 @@ def recoverability(p: RecoverabilityParams, *, progress=None):
     """Recoverability: can the original gender of the most biased words be recovered after debiasing? (Gonen & Goldberg 2019).
 
     Returns a :class:`geobias.metrics.recoverability.RecoverabilityResult`: k-means and SVM
-    accuracies and the neighbour correlation in the original space and after each method. Bias
-    is the projection on d_PCA (English) or d_s (es/fr/de); gender-definitional words and the
-    grammatically gendered inanimate nouns are left out (the latter reported separately).
+    accuracies and the neighbour correlation in the original space and after each method. On
+    English by the paper's protocol (bias w·he − w·she, their vocabulary, lists and classifier
+    settings); otherwise (or with ``protocol="geobias"``) the projection on d_PCA (English) or
+    d_s (es/fr/de), gender-definitional words and the grammatically gendered inanimate nouns
+    left out (the latter reported separately).
     """
     from geobias._progress import reporter
-    from geobias.evaluation.recovery import recoverability_for, recovery_setup
+    from geobias.evaluation.recovery import debias_for_recovery, recoverability_for, recovery_setup
     from geobias.languages import get_language
     from geobias.mitigation import get_method
-    from geobias.mitigation.runner import mitigate
 
     language = get_language(p.lang)
+    if p.protocol == "paper" and language.code != "en":
+        raise InputError(f"the paper's recovery protocol is English only (he − she, Bolukbasi et al.'s lists); "
+                         f"for {language.code} use --protocol geobias (bias on d_s)")
     methods = list(p.methods or (["leace"] if language.grammatical_gender else ["hard-debias"]))
     for m in methods:
         if get_method(m).needs_english == "required":
@@ -270,11 +281,11 @@ def recoverability(p: RecoverabilityParams, *, progress=None):
     store = p.store(progress)
     stage = reporter(progress).stage
     with stage("fitting the gender directions"):
-        setup = recovery_setup(store, language.code, seed=p.seed)
+        setup = recovery_setup(store, language.code, seed=p.seed, protocol=p.protocol)
     debiased = {}
     for m in methods:
         with stage(f"debiasing with {m}"):
-            debiased[m] = mitigate(m, store, language.code).outputs[language.code]
+            debiased[m] = debias_for_recovery(m, store, language.code, setup.protocol)
     with stage("clustering, classifying, ranking neighbours"):
         return recoverability_for(store, debiased, language.code, setup=setup, n_biased=p.n_biased,
                                   n_classify=p.n_classify, n_train=p.n_train, k=p.n_neighbors, seed=p.seed)

@@ -4,24 +4,49 @@ masked LMs)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+import functools
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field, ValidationInfo, model_validator
 
 from geobias.commands._base import command
 from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
+from geobias.errors import ParameterError
+
+
+def _test_files(value: Any, info: ValidationInfo) -> Any:
+    """One test file or several: a list, one path or inline text, or (CLI, Python) a comma list of paths."""
+    from geobias.commands._base import front_of
+
+    if value is None or isinstance(value, list):
+        return value
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, str) and front_of(info) != "service" and "," in value:
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [value]
+
+
+#: SEAT test files: paths (CLI, Python; a comma list on the CLI) or their texts (service).
+SeatTestFiles = Annotated[TextInput | list[TextInput] | None, BeforeValidator(_test_files)]
 
 
 class SeatParams(BootstrapParams, WeatQuery):
-    """Parameters of ``seat``: WEAT over template sentences encoded by a sentence encoder."""
+    """Parameters of ``seat``: WEAT over template sentences (or a published test file's sentences)
+    encoded by a sentence encoder."""
 
     DEFAULT_TEST: ClassVar[str] = "career-family-terms"
     KIND: ClassVar[str] = "SEAT"
 
-    lang: Lang = Field(description="Language of the words and templates (en, es, fr, de).")
+    tests: SeatTestFiles = Field(None, description=(
+        "SEAT test files in May et al.'s JSON format (targ1, targ2, attr1, attr2, each with a category and "
+        "examples), e.g. sent-bias's tests/sent-weat6.jsonl; several as a comma list (in the service: the file's "
+        "text). Their sentences are encoded as written: no templates, no lang needed."))
+    lang: Lang | None = Field(None, description="Language of the words and templates (en, es, fr, de); needed "
+                                                "unless tests are given.")
     encoder: str = Field("use-m3", description=(
         "use-m3 (the multilingual Universal Sentence Encoder v3, installed with geobias), minilm-l6, a Hugging Face "
         "id or a local encoder folder (mean pooling over its last layer)."))
@@ -31,31 +56,87 @@ class SeatParams(BootstrapParams, WeatQuery):
     batch_size: int = Field(32, ge=1, le=4096, description="Sentences per forward pass.")
     trust_pickle: bool = Field(False, description="Allow a local encoder folder with only pickled weights.")
     force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
+    show_sentences: bool = Field(False, description="Put every sentence encoded into the result, for review "
+                                                    "(template tests).")
+
+    @model_validator(mode="after")
+    def _files_or_words(self):
+        if self.tests is not None and (self.test is not None or self.targets_x is not None):
+            raise ParameterError("give tests (SEAT files) or a built-in test or your own sets, not both", "tests")
+        if self.tests is not None and not self.tests:
+            raise ParameterError("no SEAT test file given", "tests")
+        if self.tests is not None and self.bootstrap:
+            raise ParameterError("bootstrap resamples the words of a template test; a test file has sentences only",
+                                 "bootstrap")
+        if self.tests is not None:
+            self.test_files()  # a file that is not the format fails here: before a job is queued
+        return self
+
+    def test_files(self) -> list:
+        """The :class:`~geobias.metrics.seat.SeatTestFile` of each ``tests`` entry, in order.
+
+        Raises
+        ------
+        InputError
+            A file that cannot be read or is not a SEAT test (one line naming it)."""
+        from geobias.commands._fields import Inline
+        from geobias.metrics.seat import parse_seat_test, read_seat_test
+
+        out = []
+        for i, item in enumerate(self.tests or []):
+            if isinstance(item, Inline):
+                label = f"tests[{i}]" if len(self.tests) > 1 else "tests"
+                out.append(parse_seat_test(item.text, name=label, source=label))
+            else:
+                out.append(read_seat_test(item))
+        return out
 
     def work(self):
-        """One permutation test over the sentences of X ∪ Y (every template of every word)."""
+        """One permutation test over the sentences of X ∪ Y (every template of every word); with
+        test files, one per file, each counted as the largest."""
         from geobias.commands._permutations import permutation_work
-        from geobias.metrics.seat import noun_genders, read_templates, sentences_for
+        from geobias.metrics.seat import (
+            noun_genders,
+            read_templates,
+            read_word_kinds,
+            sentences_for,
+        )
 
-        X, Y, *_ = self.sets()
-        templates, genders = read_templates(self.lang), noun_genders(self.lang)
-        n_x, n_y = len(sentences_for(X, templates, genders)), len(sentences_for(Y, templates, genders))
+        if self.tests is not None:
+            files = self.test_files()
+            big = max(files, key=lambda t: len(t.sets[0]) + len(t.sets[1]))
+            return permutation_work(len(big.sets[0]) + len(big.sets[1]), len(big.sets[0]), self.permutations,
+                                    "auto", tests=len(files), what=f"{len(files)} tests × " if len(files) > 1 else "")
+        templates, genders, kinds = read_templates(self.lang), noun_genders(self.lang), read_word_kinds(self.lang)
         X, Y, A, B, _ = self.sets()
-        n_ab = len(sentences_for(A, templates, genders)) + len(sentences_for(B, templates, genders))
+        every = frozenset(w for group in (X, Y, A, B) for w in group)
+        n_x = len(sentences_for(X, templates, genders, kinds, every))
+        n_y = len(sentences_for(Y, templates, genders, kinds, every))
+        n_ab = len(sentences_for(A, templates, genders, kinds, every)) + len(sentences_for(B, templates, genders,
+                                                                                            kinds, every))
         return self.with_bootstrap(permutation_work(n_x + n_y, n_x, self.permutations, "auto"), n_x + n_y + n_ab)
 
 
 @command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
 def seat(p: SeatParams, *, progress=None):
     """SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing."""
+    import dataclasses
+
     from geobias.contextual.sentence_encoders import sentence_encoder
     from geobias.metrics.seat import seat as run_seat
+    from geobias.metrics.seat import seat_sentences
 
-    query = p.word_query()
+    files = p.test_files() if p.tests is not None else None  # bad files fail before the encoder loads
+    query = None if files is not None else p.word_query()
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
+    if files is not None:
+        results = [seat_sentences(encode, t, lang=p.lang or "en", encoder_name=p.encoder,
+                                  n_permutations=p.permutations, seed=p.seed) for t in files]
+        return dataclasses.replace(results[0], more_tests=results[1:])
     return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
-                    n_permutations=p.permutations, seed=p.seed, **p.bootstrap_kwargs())
+                    n_permutations=p.permutations, seed=p.seed, show_sentences=p.show_sentences,
+                    **p.bootstrap_kwargs())
 
 
 class SentenceSetParams(EngineParams):
@@ -85,6 +166,10 @@ class CrowsPairsParams(SentenceSetParams):
     data: TextInput = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, "
                                         "bias_type), e.g. crows_pairs_anonymized.csv or the French CrowS-Pairs (in the "
                                         "service: its text).")
+    comparison: Literal["metric-py", "unrounded"] = Field("metric-py", description=(
+        "'metric-py' (the authors' metric.py): sentence scores rounded to 3 decimals, a pair with equal rounded "
+        "scores is neutral and leaves the stereotype/anti-stereotype denominators; 'unrounded' (ours): exact "
+        "comparison, every pair in every denominator."))
 
 
 @command("crows-pairs", CrowsPairsParams, result="geobias.contextual.crows_pairs.CrowsPairsResult")
@@ -93,7 +178,7 @@ def crows_pairs(p: CrowsPairsParams, *, progress=None):
     from geobias.contextual.crows_pairs import crows_pairs as score_pairs
     from geobias.contextual.crows_pairs import read_crows_pairs
 
-    return _score_file(p, progress, read_crows_pairs, score_pairs)
+    return _score_file(p, progress, read_crows_pairs, functools.partial(score_pairs, comparison=p.comparison))
 
 
 class StereoSetParams(SentenceSetParams):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
 
@@ -298,15 +299,20 @@ class DirectionsParams(StoreParams):
         from geobias.languages import LANGUAGES
 
         lang = LANGUAGES.get(data.get("lang")) if isinstance(data.get("lang"), str) else None
-        return field != "plot" or (lang is not None and lang.grammatical_gender)
+        return field != "plot" or (lang is not None and lang.grammatical_gender
+                                   and {"masculine", "feminine"} <= set(lang.genders))
 
     @model_validator(mode="after")
     def _plot(self):
         from geobias.languages import get_language
 
-        if self.plot is not None and not get_language(self.lang).grammatical_gender:
-            raise ParameterError(f"plot needs a grammatical direction; {get_language(self.lang).name} has no "
+        language = get_language(self.lang)
+        if self.plot is not None and not language.grammatical_gender:
+            raise ParameterError(f"plot needs a grammatical direction; {language.name} has no "
                                  "grammatical gender", "plot")
+        if self.plot is not None and not {"masculine", "feminine"} <= set(language.genders):
+            raise ParameterError(f"plot draws masculine against feminine nouns; {language.name}'s genders are "
+                                 f"{' and '.join(language.genders)}", "plot")
         return self
 
 
@@ -397,6 +403,11 @@ class RipaParams(StoreParams, BootstrapParams):
         "Word pairs defining the relation, first<TAB>second per line (a file) or rows [first, second]; "
         "default: the language's definitional pairs as (masculine, feminine), so RIPA > 0 leans male."))
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")
+    variant: Literal["grammatical", "english"] | None = Field(None, description=(
+        "grammatical (the default for a language with grammatical gender): each occupation scored through the "
+        "mean of its two forms on d_s, the gender direction with grammatical gender projected out; english "
+        "(the default for en): each word on the pairs' relation vector, as Ethayarajh et al. — on a gendered "
+        "language its figures follow each form's grammatical gender (a warning says so)."))
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
 
@@ -407,9 +418,15 @@ def ripa(p: RipaParams, *, progress=None):
     Returns a :class:`geobias.metrics.ripa.RipaResult`.
     """
     from geobias import wordlists
+    from geobias.languages import get_language
     from geobias.metrics.ripa import ripa as ripa_metric
     from geobias.query import WordQuery
 
+    language = get_language(p.lang) if p.lang is not None else None
+    gendered = language is not None and language.grammatical_gender
+    variant = p.variant or ("grammatical" if gendered and p.pairs is None else "english")
+    if variant == "grammatical":
+        return _ripa_grammatical(p, progress)
     if p.pairs is not None:
         pairs = [(x, y) for x, y in p.pairs]
     else:
@@ -421,4 +438,43 @@ def ripa(p: RipaParams, *, progress=None):
         targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
     query = WordQuery.with_pairs(targets, pairs, name="RIPA", lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
-    return ripa_metric(store, query, unit=p.unit, **p.bootstrap_kwargs())
+    result = ripa_metric(store, query, unit=p.unit, **p.bootstrap_kwargs())
+    if gendered:
+        warning = (f"the english variant on {language.name}, a language with grammatical gender: each form is scored "
+                   "on its own, and the pairs' relation vector carries grammatical agreement, so masculine forms lean "
+                   "male and feminine forms female by grammar; variant grammatical scores each word through both "
+                   "its forms on d_s")
+        reporter(progress).note(f"warning: {warning}")
+        result = dataclasses.replace(result, warning=warning)
+    return result
+
+
+def _ripa_grammatical(p: RipaParams, progress):
+    """The gender-aware RIPA (:func:`geobias.metrics.ripa.ripa_grammatical`) of ``p``: d_s fitted on
+    the store, the occupations' two forms (or the given targets, each its own two forms)."""
+    from geobias import wordlists
+    from geobias.directions import gender_directions
+    from geobias.languages import get_language
+    from geobias.metrics.ripa import ripa_grammatical
+    from geobias.query import check_lost_vocabulary, lost_shares
+
+    lang = need_lang(p.lang, "definitional pairs and noun lists of the grammatical variant")
+    if not get_language(lang).grammatical_gender:
+        raise InputError(f"the grammatical variant of RIPA needs a language with grammatical gender; "
+                         f"{get_language(lang).name} has none (use variant english)")
+    if p.pairs is not None:
+        raise InputError("the grammatical variant's relation vector is d_s, fitted on the language's lists; give "
+                         "pairs with variant english")
+    if p.bootstrap:
+        raise ParameterError("bootstrap: not yet for the grammatical variant of RIPA (use variant english)", "bootstrap")
+    if p.targets is not None:
+        masculine = feminine = list(p.targets)
+    else:
+        occupations = wordlists.occupations(lang)
+        masculine, feminine = [o.masculine for o in occupations], [o.feminine for o in occupations]
+    store = p.store(progress)
+    counts = lost_shares({"the targets": list(dict.fromkeys([*masculine, *feminine]))}, store)
+    check_lost_vocabulary(counts, p.lost_vocabulary_threshold, test="RIPA", store=store_name(store, p.vectors))
+    with reporter(progress).stage("fitting d_s"):
+        dirs = gender_directions(store, lang, oov="ignore")
+    return ripa_grammatical(store, masculine, feminine, dirs.d_s, unit=p.unit)

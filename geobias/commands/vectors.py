@@ -108,6 +108,22 @@ def vectors_info(p: InfoParams, *, progress=None):
     return info
 
 
+class VerifyParams(Params):
+    """Parameters of ``vectors verify``."""
+
+    names: list[str] = Field([], description="Store names or folders (default: every installed store).")
+
+
+@command("vectors verify", VerifyParams, job=False, result="geobias.store.verify.VerifyResult")
+def vectors_verify(p: VerifyParams, *, progress=None):
+    """Re-hash stores in full against the sha256 recorded when they were saved; exit 1 naming a changed file."""
+    from geobias.sources.registry import vectors_dir
+    from geobias.store.verify import verify_stores
+
+    with reporter(progress).stage("verifying stores"):
+        return verify_stores(p.names or None, vectors_dir())
+
+
 class EngineParams(Params):
     """Where model batches run: this process or a Ray cluster."""
 

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
+from geobias._numeric import legacy_seed
 from geobias.choices import OOVPolicy
 from geobias.directions._base import FittedAttributes
 from geobias.directions.subspace import GenderSubspace
@@ -150,7 +151,8 @@ class GrammaticalDirection(FittedAttributes):
         OutOfVocabularyError
             ``oov="raise"`` and a noun is missing.
         InputError
-            Fewer than ``cv`` usable nouns in a class, ``cv < 2``, or an invalid ``shrinkage``.
+            Fewer than ``cv`` usable nouns in a class, ``cv < 2``, folds that train on fewer
+            than three nouns, a fit scikit-learn refuses for these nouns, or an invalid ``shrinkage``.
         """
         check_choice("oov", self.oov, OOVPolicy)
         self._resolve_shrinkage(1, 1)  # validate before any work
@@ -190,13 +192,23 @@ class GrammaticalDirection(FittedAttributes):
             [store.lookup(masc, unit=self.normalize).vectors, store.lookup(fem, unit=self.normalize).vectors]
         ).astype(np.float64)
         y = np.concatenate([np.ones(len(masc), dtype=np.int64), np.zeros(len(fem), dtype=np.int64)])
-        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=self.random_state)
+        folds = StratifiedKFold(n_splits=int(self.cv), shuffle=True, random_state=legacy_seed(self.random_state))
         n_train = min(len(train) for train, _ in folds.split(X, y))
+        if self.cross_validate and n_train <= 2:
+            # LDA needs more samples than classes; a fold that trains on one noun per class cannot be fitted
+            raise InputError(
+                f"{len(masc)} masculine and {len(fem)} feminine nouns leave {n_train} training nouns in a fold of "
+                f"{self.cv}-fold cross-validation; LDA needs at least 3: raise max_per_class or lower cv"
+            )
         shrinkage, solver = self._resolve_shrinkage(n_train, X.shape[1])
-        scores = (cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy")
-                  if self.cross_validate else None)
-        self.baselines_ = cv_baselines(masc + fem, y, folds) if self.cross_validate else None
-        lda = self._lda(shrinkage).fit(X, y)
+        try:
+            scores = (cross_val_score(self._lda(shrinkage), X, y, cv=folds, scoring="accuracy",
+                                      error_score="raise") if self.cross_validate else None)
+            self.baselines_ = cv_baselines(masc + fem, y, folds) if self.cross_validate else None
+            lda = self._lda(shrinkage).fit(X, y)
+        except ValueError as exc:  # scikit-learn refusing these nouns (too few, degenerate): the input's doing
+            raise InputError(f"LDA cannot be fitted on these {len(masc)} + {len(fem)} nouns: "
+                             f"{' '.join(str(exc).split())}") from None
         d = np.asarray(lda.coef_, dtype=np.float64).ravel()
         norm = np.linalg.norm(d)
         if not np.isfinite(norm) or norm == 0:

@@ -58,7 +58,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
-from geobias.query import WordQuery
+from geobias.query import REPORT_LOST, WordQuery
 from geobias.results import Result
 from geobias.stats.summary import mean_ci  # noqa: F401 (part of this module's API)
 from geobias.stats.summary import seed_summary as summarise_seeds
@@ -495,8 +495,9 @@ def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed
     """The flowers/insects control WEAT, with its coverage."""
     from geobias.metrics import weat
 
-    cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B), n_permutations=n_permutations,
-              seed=seed, oov="ignore")
+    # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
+    cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
+              n_permutations=n_permutations, seed=seed, oov="ignore")
     rows = {"control_weat_effect_size": cw.effect_size, "control_weat_p_value": cw.p_value}
     return rows, {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b, "exact": cw.exact}
 
@@ -862,7 +863,8 @@ def _english_rows(out: VectorStore, en: VectorStore, ew: _EnglishWords, sim_pair
     g = semantic_direction(out.normalized(), ew.defs).direction.astype(np.float64)
     rows = {"direct_bias": direct_bias(out, g, ew.neutral).direct_bias}
     for t, sets in ew.tests.items():
-        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=n_permutations, seed=seed, oov="ignore")
+        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=n_permutations,
+                 seed=seed, oov="ignore")
         rows[f"weat_{t}_effect_size"] = r.effect_size
         rows[f"weat_{t}_p_value"] = r.p_value
     x = out[ew.persons_words].astype(np.float64)

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
 
-__all__ = ["RecoverabilityResult", "RecoveryScores", "recoverability", "recovery_scores"]
+__all__ = ["RecoverabilityResult", "RecoveryScores", "paper_vocabulary", "recoverability", "recovery_scores"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,9 @@ class RecoveryScores(Result):
         the word itself excluded) in this space.
     profession_correlation : float or None
         The same over the professions given (``None`` with fewer than 3 in the vocabulary).
+    classifier_spread : dict or None
+        The SVM accuracy over other draws of the training words: ``{"seeds": [...], "accuracy":
+        [...], "mean", "sd", "min", "max"}`` (``None`` when no other seeds were asked for).
     """
 
     space: str
@@ -43,6 +47,7 @@ class RecoveryScores(Result):
     classifier_accuracy: float
     neighbour_correlation: float
     profession_correlation: float | None
+    classifier_spread: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,8 @@ class RecoverabilityResult(Result):
     rows : list of RecoveryScores
         The original space first, then each debiased one.
     direction : str
-        Which gender direction gave the original bias-by-projection (``d_PCA``, or ``d_s`` for a
-        language with grammatical gender).
+        Which gender direction gave the original bias-by-projection (``he - she`` by the paper's
+        protocol, ``d_PCA`` by ours, ``d_s`` for a language with grammatical gender).
     n_eligible : int
         Words the tests drew from (in both spaces, not excluded).
     n_biased, n_classify, n_train, k : int
@@ -69,6 +74,17 @@ class RecoverabilityResult(Result):
         Had they been eligible: the share of inanimate nouns among the ``2 n_biased`` most biased
         words by the same projection (``None`` when none were given).
     seed : int
+        The draw of the SVM's training words (and k-means' starts when ``kmeans_seed`` is None).
+    protocol : str
+        ``"paper"`` (Gonen & Goldberg's inputs and settings) or ``"geobias"`` (ours).
+    svm_gamma : str
+        The SVM's ``gamma`` (``"auto"``: 1 / dim, scikit-learn's default in 2019; ``"scale"``:
+        today's default).
+    balanced_split : bool
+        Whether the training words were drawn ``n_train / 2`` per side (the paper) or at random
+        from both sides together.
+    kmeans_seed : int
+        k-means' ``random_state`` (the paper's 1).
     """
 
     rows: list[RecoveryScores]
@@ -83,13 +99,18 @@ class RecoverabilityResult(Result):
     inanimate_excluded: int
     inanimate_among_biased: float | None
     seed: int
+    protocol: str = "geobias"
+    svm_gamma: str = "scale"
+    balanced_split: bool = False
+    kmeans_seed: int = 0
 
     def __rich__(self):
         """The CLI's table: one row per space."""
         from rich.console import Group
         from rich.table import Table
 
-        t = Table(title=f"Recoverability (Gonen & Goldberg 2019) by {self.direction}: can the original gender of "
+        how = "the paper's protocol" if self.protocol == "paper" else f"geobias's protocol, {self.direction}"
+        t = Table(title=f"Recoverability (Gonen & Goldberg 2019; {how}): can the original gender of "
                         "the most biased words be recovered?", title_justify="left")
         for c in ("space", f"k-means ({2 * self.n_biased} words)", f"SVM (train {self.n_train})",
                   f"r(bias, male share of {self.k}-NN)", "r on professions"):
@@ -99,7 +120,11 @@ class RecoverabilityResult(Result):
             t.add_row(r.space, f"{r.cluster_accuracy:.3f}", f"{r.classifier_accuracy:.3f}",
                       f"{r.neighbour_correlation:.3f}", prof)
         note = (f"{self.n_eligible:,} eligible words; {self.excluded} gender-definitional and "
-                f"{self.inanimate_excluded} inanimate nouns left out")
+                f"{self.inanimate_excluded} inanimate nouns left out; bias by {self.direction}")
+        spreads = [(r.space, r.classifier_spread) for r in self.rows if r.classifier_spread]
+        if spreads:
+            note += "; SVM over " + ", ".join(
+                f"{len(sp['seeds'])} draws in {name}: {sp['min']:.3f}–{sp['max']:.3f}" for name, sp in spreads)
         if self.inanimate_among_biased is not None:
             note += (f"; had they been eligible, inanimate nouns would make {100 * self.inanimate_among_biased:.0f}% "
                      "of the most biased words (their gender is grammatical)")
@@ -138,6 +163,10 @@ def recovery_scores(
     k: int,
     professions: np.ndarray,
     seed: int,
+    svm_gamma: str = "auto",
+    balanced_split: bool = True,
+    kmeans_seed: int | None = 1,
+    spread_seeds: Sequence[int] = (),
 ) -> RecoveryScores:
     """The four tests on one space's rows (aligned with ``bias``, the original projections).
 
@@ -149,26 +178,45 @@ def recovery_scores(
         Their original bias-by-projection (> 0: male).
     professions : ndarray of int
         Row indices of the professions.
+    svm_gamma : {"auto", "scale"}, default "auto"
+        The RBF kernel's gamma (``"auto"`` = 1 / dim: scikit-learn's default when the paper ran).
+    balanced_split : bool, default True
+        Draw ``n_train / 2`` training words from each side's ``n_classify`` (the paper);
+        otherwise ``n_train`` from the pooled ``2 n_classify``.
+    kmeans_seed : int or None, default 1
+        k-means' ``random_state`` (the paper's 1); ``None``: ``seed``.
+    spread_seeds : sequence of int
+        Other draws of the training words; their accuracies go into ``classifier_spread``.
     """
     from scipy.stats import pearsonr
     from sklearn.cluster import KMeans
-    from sklearn.svm import SVC
 
     x = _unit(space)
-    order = np.argsort(bias)
+    order = np.argsort(bias, kind="stable")
     biased = np.concatenate([order[-n_biased:], order[:n_biased]])
     labels = bias[biased] > 0
-    clusters = KMeans(n_clusters=2, n_init=10, random_state=seed).fit_predict(x[biased])
+    km_seed = seed if kmeans_seed is None else kmeans_seed
+    clusters = KMeans(n_clusters=2, n_init=10, random_state=legacy_seed(km_seed)).fit_predict(x[biased])
     agree = float(np.mean((clusters == 1) == labels))
     cluster_acc = max(agree, 1.0 - agree)
 
     pool = np.concatenate([order[-n_classify:], order[:n_classify]])
-    rng = np.random.default_rng(seed)
-    train = rng.permutation(len(pool))[:n_train]
-    test = np.setdiff1d(np.arange(len(pool)), train)
     y = bias[pool] > 0
-    clf = SVC().fit(x[pool[train]], y[train])
-    svm_acc = float(clf.score(x[pool[test]], y[test]))
+
+    def svm(split_seed: int) -> float:
+        from sklearn.svm import SVC
+
+        train = _training_rows(len(pool), n_classify, n_train, split_seed, balanced_split)
+        test = np.setdiff1d(np.arange(len(pool)), train)
+        clf = SVC(gamma=svm_gamma).fit(x[pool[train]], y[train])
+        return float(clf.score(x[pool[test]], y[test]))
+
+    svm_acc = svm(seed)
+    spread = None
+    if len(spread_seeds):
+        accs = [svm_acc if s == seed else svm(s) for s in spread_seeds]
+        spread = {"seeds": [int(s) for s in spread_seeds], "accuracy": accs, "mean": float(np.mean(accs)),
+                  "sd": float(np.std(accs, ddof=1)) if len(accs) > 1 else 0.0, "min": min(accs), "max": max(accs)}
 
     male = bias > 0
     shares = _male_share_of_neighbours(x, male, k, np.arange(len(bias)))
@@ -176,7 +224,63 @@ def recovery_scores(
     r_prof = None
     if len(professions) >= 3:
         r_prof = float(pearsonr(bias[professions], shares[professions]).statistic)
-    return RecoveryScores(name, cluster_acc, svm_acc, r_all, r_prof)
+    return RecoveryScores(name, cluster_acc, svm_acc, r_all, r_prof, spread)
+
+
+def _training_rows(n_pool: int, n_classify: int, n_train: int, seed: int, balanced: bool) -> np.ndarray:
+    """Row indices (into a pool of the ``n_classify`` most male- then most female-biased words)
+    of the SVM's training words."""
+    rng = np.random.default_rng(seed)
+    if not balanced:
+        return rng.permutation(n_pool)[:n_train]
+    half = n_train // 2
+    male = rng.permutation(n_classify)[:half]
+    female = n_classify + rng.permutation(n_classify)[:n_train - half]
+    return np.concatenate([male, female])
+
+
+def paper_vocabulary(words: Sequence[str], exclude: Sequence[str] = (), *, limit: int = 50_000) -> list[str]:
+    """Gonen & Goldberg's vocabulary: of the ``limit`` most frequent words (``words`` in
+    frequency order), those in lower case, shorter than 20 characters, without a digit and
+    without punctuation (a phrase joined by ``_`` is kept when no part has punctuation), less the
+    words in ``exclude``; in the order of ``words``.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The embedding's vocabulary, most frequent first.
+    exclude : sequence of str
+        Words left out (the paper: Bolukbasi et al.'s gender-specific words and the words of
+        their definitional and equalise pairs), compared exactly.
+    limit : int, default 50000
+
+    Returns
+    -------
+    list of str
+
+    References
+    ----------
+    Gonen & Goldberg (2019), §3 (the 50,000 most frequent words, lower case, shorter than 20
+    characters, no digits or punctuation; gender-specific words removed).
+
+    Examples
+    --------
+    >>> paper_vocabulary(["the", "New_York", "he's", "nurse", "b2b", "ice_cream", "he"], ["he"])
+    ['the', 'nurse', 'ice_cream']
+    """
+    import string
+
+    punct = set(string.punctuation)
+    drop = set(exclude)
+    out = []
+    for w in words[:limit]:
+        if w.lower() != w or len(w) >= 20 or any(c in "0123456789" for c in w):
+            continue
+        parts = w.split("_") if "_" in w else [w]
+        if any(c in punct for part in parts for c in part) or w in drop:
+            continue
+        out.append(w)
+    return out
 
 
 def recoverability(
@@ -195,6 +299,12 @@ def recoverability(
     limit: int | None = None,
     seed: int = 0,
     include_original: bool = True,
+    vocabulary: Sequence[str] | None = None,
+    svm_gamma: str = "scale",
+    balanced_split: bool = False,
+    kmeans_seed: int | None = None,
+    spread_seeds: Sequence[int] = (),
+    protocol: str = "geobias",
 ) -> RecoverabilityResult:
     """Gonen & Goldberg's recovery tests of gender bias, before and after debiasing.
 
@@ -236,6 +346,15 @@ def recoverability(
         k-means and the training sample.
     include_original : bool, default True
         Also test the original space (the first row); off when a caller has its scores already.
+    vocabulary : sequence of str, optional
+        The candidate words, in order (default the store's); ``exclude``, ``inanimate`` and
+        ``limit`` apply to them (:func:`paper_vocabulary` gives the paper's).
+    svm_gamma, balanced_split, kmeans_seed, spread_seeds
+        As in :func:`recovery_scores`; the defaults here are geobias's earlier settings
+        (``"scale"``, a pooled draw, k-means seeded by ``seed``, no spread);
+        :func:`geobias.evaluation.recovery.recoverability_for` passes the paper's.
+    protocol : str, default "geobias"
+        A label copied into the result.
 
     Returns
     -------
@@ -273,7 +392,8 @@ def recoverability(
         raise InputError(f"n_train ({n_train}) must be below 2 × n_classify ({2 * n_classify})")
     skip = set(exclude)
     inanimate_set = set(inanimate) - skip
-    words = [w for w in original.words if w not in skip and w not in inanimate_set
+    candidates = original.words if vocabulary is None else [w for w in vocabulary if w in original]
+    words = [w for w in candidates if w not in skip and w not in inanimate_set
              and all(w in d for d in debiased.values())]
     if limit is not None:
         words = words[:limit]
@@ -294,7 +414,9 @@ def recoverability(
         inanimate_share = float(is_inan[top].mean())
     index = {w: i for i, w in enumerate(words)}
     prof = np.array(sorted({index[w] for w in professions if w in index}), dtype=np.int64)
-    sizes = dict(n_biased=n_biased, n_classify=n_classify, n_train=n_train, k=k, professions=prof, seed=seed)
+    sizes = dict(n_biased=n_biased, n_classify=n_classify, n_train=n_train, k=k, professions=prof, seed=seed,
+                 svm_gamma=svm_gamma, balanced_split=balanced_split, kmeans_seed=kmeans_seed,
+                 spread_seeds=tuple(spread_seeds))
     rows = [recovery_scores(orig, bias, name="original", **sizes)] if include_original else []
     for name, store in debiased.items():
         rows.append(recovery_scores(store.lookup(words).vectors, bias, name=name, **sizes))
@@ -302,5 +424,6 @@ def recoverability(
         rows=rows, direction=direction_name, n_eligible=len(words), n_biased=n_biased, n_classify=n_classify,
         n_train=n_train, k=k, n_professions=len(prof), excluded=len(skip & set(original.words)),
         inanimate_excluded=len(inanimate_set & set(original.words)), inanimate_among_biased=inanimate_share,
-        seed=seed,
+        seed=seed, protocol=protocol, svm_gamma=svm_gamma, balanced_split=balanced_split,
+        kmeans_seed=seed if kmeans_seed is None else kmeans_seed,
     )

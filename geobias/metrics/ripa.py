@@ -14,6 +14,8 @@ from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
+__all__ = ["RipaResult", "relation_vector", "ripa", "ripa_grammatical"]
+
 
 @dataclass(frozen=True)
 class RipaResult(Result):
@@ -40,6 +42,15 @@ class RipaResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (mean RIPA; targets and pairs resampled, b re-fitted on each
         resample of the pairs); ``None`` unless asked for.
+    variant : {"english", "grammatical"}
+        ``english``: each word scored on the pairs' relation vector (Ethayarajh et al.'s RIPA);
+        ``grammatical``: each two-form word scored through the mean of its forms on d_s (see
+        :func:`ripa_grammatical`).
+    relation : str
+        What b is: ``"pairs"`` (the pairs' relation vector) or ``"d_s"``.
+    warning : str or None
+        Set when the english variant ran on a language with grammatical gender (its figures
+        measure agreement as much as bias).
     """
 
     words: list[str]
@@ -51,14 +62,22 @@ class RipaResult(Result):
     unit: bool
     missing: list[str]
     bootstrap: BootstrapResult | None = None
+    variant: str = "english"
+    relation: str = "pairs"
+    warning: str | None = None
 
     def __rich__(self):
         """The table the CLI prints: the ten words with the largest |RIPA| and the summary."""
         from rich.console import Group
         from rich.table import Table
 
-        t = Table(title=f"RIPA (Ethayarajh et al. 2019): b from {self.n_pairs} pair(s), "
-                        f"{100 * self.explained_variance_ratio:.1f}% of their variance", title_justify="left")
+        if self.relation == "d_s":
+            title = ("RIPA, gender-aware (grammatical variant): each word through the mean of its two forms, "
+                     "b = d_s (grammatical gender projected out)")
+        else:
+            title = (f"RIPA (Ethayarajh et al. 2019): b from {self.n_pairs} pair(s), "
+                     f"{100 * self.explained_variance_ratio:.1f}% of their variance")
+        t = Table(title=title, title_justify="left")
         t.add_column("word")
         t.add_column("⟨w, b⟩", justify="right")
         order = np.argsort(-np.abs(np.asarray(self.ripa)))[:10]
@@ -66,7 +85,9 @@ class RipaResult(Result):
             t.add_row(self.words[i], f"{self.ripa[i]:+.4f}")
         summary = (f"mean {self.mean:+.4f}, mean |RIPA| {self.mean_abs:.4f} over {len(self.words)} words "
                    f"({'unit' if self.unit else 'raw'} vectors); missing: {len(self.missing)}")
-        return Group(t, summary, *([] if self.bootstrap is None else [self.bootstrap]))
+        extras = ([] if self.bootstrap is None else [self.bootstrap]) + (
+            [f"warning: {self.warning}"] if self.warning else [])
+        return Group(t, summary, *extras)
 
 
 def relation_vector(store: VectorStore, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, float, list[str]]:
@@ -191,4 +212,86 @@ def ripa(
 
         boot = bootstrap_query(rows, "ripa", unit=unit, n_resamples=bootstrap, seed=bootstrap_seed)
     return RipaResult(rows.x_words, [float(v) for v in scores], float(scores.mean()), float(np.abs(scores).mean()),
-                      len(rows.a_words), share, unit, missing, boot)
+                      len(rows.a_words), share, unit, missing, bootstrap=boot)
+
+
+
+def ripa_grammatical(
+    store: VectorStore,
+    masculine: Sequence[str],
+    feminine: Sequence[str],
+    direction: np.ndarray,
+    *,
+    unit: bool = False,
+    direction_name: str = "d_s",
+) -> RipaResult:
+    """Gender-aware RIPA for a language with grammatical gender.
+
+    Ethayarajh et al.'s RIPA is β(w; b) = ⟨w, b⟩ with b the relation vector of gender pairs. In a
+    language with grammatical gender the pairs' differences (il − elle, hombre − mujer) carry the
+    agreement that separates every masculine form from every feminine one, so each form of a
+    two-form word (infirmier, infirmière) scores by its grammatical gender: the English-style
+    figure measures agreement. This variant takes the relation vector without grammar and scores
+    a word through both its forms, as MWEAT judges a word by both forms:
+
+        b = d_s  (Zhou et al.'s d_PCA with the grammatical direction d_g projected out; unit,
+                  masculine positive)
+        β(o) = ⟨(m_o + f_o) / 2, b⟩ = (β(m_o; b) + β(f_o; b)) / 2
+
+    so the agreement component, equal and opposite in the two forms to first order, cancels,
+    and what remains is the semantic gender association of the word. A one-form word (the two
+    forms equal) scores ⟨w, b⟩.
+
+    Parameters
+    ----------
+    store : VectorStore
+    masculine, feminine : sequence of str
+        The two forms of each word, paired by position (equal for a one-form word).
+    direction : ndarray of shape (dim,)
+        b: d_s from :func:`geobias.directions.gender_directions` (normalised here).
+    unit : bool, default False
+        Unit-normalise each form before averaging.
+    direction_name : str, default "d_s"
+
+    Returns
+    -------
+    RipaResult
+        ``words`` are ``"m/f"`` (or the one form), ``variant="grammatical"``, ``n_pairs`` the
+        words scored with both forms, ``explained_variance_ratio`` 1.0 (b is given).
+
+    Raises
+    ------
+    InputError
+        Forms of unequal length, a zero or wrong-size direction, no word with both forms found.
+
+    References
+    ----------
+    Ethayarajh, Duvenaud & Hirst (2019). Understanding Undesirable Word Embedding Associations.
+    ACL, §5 (RIPA, β(w; b) = ⟨w, b⟩). Zhou et al. (2019). Examining Gender Bias in Languages with
+    Grammatical Gender. EMNLP, §3 (d_s) and §4 (MWEAT: a word judged through both its forms).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geobias.store import VectorStore
+    >>> s = VectorStore(["infirmier", "infirmière"], np.array([[1.0, -0.3], [-1.0, -0.3]]))
+    >>> ripa_grammatical(s, ["infirmier"], ["infirmière"], np.array([0.0, 1.0])).ripa   # grammar (axis 0) cancels
+    [-0.3]
+    """
+    if len(masculine) != len(feminine):
+        raise InputError(f"{len(masculine)} masculine and {len(feminine)} feminine forms; they pair by position")
+    b = np.asarray(direction, dtype=np.float64).ravel()
+    if b.shape[0] != store.dim or not np.linalg.norm(b) > 0:
+        raise InputError(f"the direction has {b.shape[0]} values for {store.dim}-d vectors, or is zero")
+    b = b / np.linalg.norm(b)
+    found = [(m, f) for m, f in zip(masculine, feminine, strict=True) if m in store and f in store]
+    missing = list(dict.fromkeys(w for pair in zip(masculine, feminine, strict=True) for w in pair if w not in store))
+    if not found:
+        raise InputError("no word has both its forms in the store")
+    xm = store.lookup([m for m, _ in found], unit=unit).vectors.astype(np.float64)
+    xf = store.lookup([f for _, f in found], unit=unit).vectors.astype(np.float64)
+    scores = ((xm + xf) / 2.0) @ b
+    words = [m if m == f else f"{m}/{f}" for m, f in found]
+    return RipaResult(words, [float(v) for v in scores], float(scores.mean()), float(np.abs(scores).mean()),
+                      sum(1 for m, f in found if m != f), 1.0, unit, missing, variant="grammatical",
+                      relation=direction_name)

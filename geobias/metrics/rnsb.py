@@ -7,6 +7,7 @@ from typing import Literal
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
@@ -164,7 +165,7 @@ def rnsb(
     rows = query_rows(store, query, variant=variant, oov=oov)
     train = np.concatenate([rows.a, rows.b])
     labels = np.concatenate([np.ones(len(rows.a)), -np.ones(len(rows.b))])
-    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=seed).fit(train, labels)
+    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=legacy_seed(seed)).fit(train, labels)
     neg = int(np.flatnonzero(clf.classes_ == -1)[0])
     per_pair: list[PairScore] = []
     if variant == "grammatical":

@@ -34,15 +34,107 @@ from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
+__all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
+           "parse_seat_test", "read_seat_test", "read_templates", "read_word_kinds", "seat", "seat_sentences",
+           "sentences_for"]
+
+
+#: Kinds of word with their own templates (May et al.'s per-kind bleaching); see ``seat_words.tsv``.
+WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "bare", "adjective",
+              "verb")
+
 
 @dataclass(frozen=True)
 class SeatTemplates:
-    """A language's SEAT templates: ``any`` for every word, ``masculine``/``feminine``/``neuter``
-    only for nouns of that grammatical gender (the article agrees)."""
+    """A language's SEAT templates: ``any`` for every word without a kind,
+    ``masculine``/``feminine``/``neuter`` only for nouns of that grammatical gender (the article
+    agrees), and ``by_kind`` for the words whose kind ``seat_words.tsv`` gives (a name, a pronoun,
+    a count noun with its article and plural...)."""
 
     lang: str
     any: list[str]
     by_gender: dict[str, list[str]] = field(default_factory=dict)
+    by_kind: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WordKind:
+    """The kind of one word (:data:`WORD_KINDS`), for a count noun its plural, and for a noun of a
+    language with grammatical gender its gender (``"m"``/``"f"``), which picks the articles."""
+
+    kind: str
+    plural: str = ""
+    gender: str = ""
+
+
+#: French articles by slot and gender; ``elided`` before a vowel or a mute h.
+_FR_ARTICLES = {"un": {"m": "un", "f": "une"}, "le": {"m": "le", "f": "la", "elided": "l'"},
+                "du": {"m": "du", "f": "de la", "elided": "de l'"}}
+#: French words beginning with a mute h (elided: l'homme); any other h is aspirated (la haine).
+_FR_MUTE_H = frozenset({"homme", "hommes", "honneur", "heure", "histoire", "hiver", "herbe", "huile", "humanité"})
+
+
+def _fr_elides(word: str) -> bool:
+    return word[:1].lower() in "aâàeéèêëiîïoôœuùûy" or word.lower() in _FR_MUTE_H
+
+
+#: Spanish articles by slot and gender.
+_ES_ARTICLES = {"un": {"m": "un", "f": "una"}, "el": {"m": "el", "f": "la"}, "unos": {"m": "unos", "f": "unas"},
+                "los": {"m": "los", "f": "las"}}
+#: Feminine Spanish nouns with a stressed initial a, which take el/un in the singular (el álgebra).
+_ES_STRESSED_A = frozenset({"álgebra", "agua", "alma", "arma", "área", "águila", "aula", "hambre", "hacha"})
+
+
+#: German articles (nominative) by slot and gender; ``ding``: the bleached noun after a possessive.
+_DE_ARTICLES = {"ein": {"m": "ein", "f": "eine", "n": "ein"}, "der": {"m": "der", "f": "die", "n": "das"},
+                "ding": {"m": "Hut", "f": "Sache", "n": "Buch"}}
+
+
+def _articles(lang: str, word: str, gender: str) -> dict[str, str]:
+    """The article slots of ``word`` (``{a}`` in English; ``{un}``, ``{le}``, ``{du}`` in French;
+    ``{un}``, ``{el}``, ``{unos}``, ``{los}`` in Spanish)."""
+    if lang == "de":
+        return {slot: forms[gender or "n"] for slot, forms in _DE_ARTICLES.items()}
+    if lang == "es":
+        g = "m" if word.lower() in _ES_STRESSED_A else (gender or "m")
+        out = {slot: forms[g] for slot, forms in _ES_ARTICLES.items() if slot in ("un", "el")}
+        out.update({slot: forms[gender or "m"] for slot, forms in _ES_ARTICLES.items() if slot in ("unos", "los")})
+        return out
+    if lang == "fr":
+        out = {}
+        for slot, forms in _FR_ARTICLES.items():
+            form = forms["elided"] if "elided" in forms and _fr_elides(word) else forms.get(gender, forms["m"])
+            out[slot] = form
+        return out
+    return {"a": "an" if word[:1].lower() in "aeiou" else "a"}
+
+
+def read_word_kinds(lang: str) -> dict[str, WordKind]:
+    """Our ``wordlists/<lang>/seat_words.tsv`` (``word<TAB>kind<TAB>plural``); empty when the
+    language has none.
+
+    Raises
+    ------
+    InputError
+        An unknown kind, or a count noun without its plural.
+    """
+    from geobias import wordlists
+
+    path = wordlists.wordlist_dir() / lang / "seat_words.tsv"
+    if not path.exists():
+        return {}
+    out: dict[str, WordKind] = {}
+    for row in wordlists.own_table(lang, "seat_words", required=("word", "kind", "plural")):
+        word, kind, plural = row["word"].strip(), row["kind"].strip(), (row.get("plural") or "").strip()
+        gender = (row.get("gender") or "").strip()
+        if kind not in WORD_KINDS:
+            raise InputError(f"seat_words.tsv ({lang}): unknown kind {kind!r} for {word!r} ({', '.join(WORD_KINDS)})")
+        if kind == "count" and not plural:
+            raise InputError(f"seat_words.tsv ({lang}): the count noun {word!r} needs its plural")
+        if gender not in ("", "m", "f", "n"):
+            raise InputError(f"seat_words.tsv ({lang}): the gender of {word!r} must be m, f or n; got {gender!r}")
+        out[word] = WordKind(kind, plural, gender)
+    return out
 
 
 def read_templates(lang: str) -> SeatTemplates:
@@ -60,35 +152,63 @@ def read_templates(lang: str) -> SeatTemplates:
     out = SeatTemplates(lang, [], {"masculine": [], "feminine": [], "neuter": []})
     for row in rows:
         kind, template = row["kind"].strip(), row["template"].strip()
-        if template.count("{word}") + template.count("{Word}") != 1:
+        if template.count("{word}") + template.count("{Word}") + template.count("{plural}") != 1:
             raise InputError(f"seat_templates.tsv ({lang}): a template needs exactly one {{word}} slot: {template!r}")
         if kind == "any":
             out.any.append(template)
         elif kind in out.by_gender:
             out.by_gender[kind].append(template)
+        elif kind in WORD_KINDS:
+            out.by_kind.setdefault(kind, []).append(template)
         else:
-            raise InputError(f"seat_templates.tsv ({lang}): unknown kind {kind!r} (any, masculine, feminine, neuter)")
+            raise InputError(f"seat_templates.tsv ({lang}): unknown kind {kind!r} (any, masculine, feminine, neuter, "
+                             f"{', '.join(WORD_KINDS)})")
     if not out.any:
         raise InputError(f"seat_templates.tsv ({lang}): no template of kind 'any'")
     return out
 
 
-def _fill(template: str, word: str) -> str:
-    return template.replace("{Word}", word[:1].upper() + word[1:]).replace("{word}", word)
+def _fill(template: str, word: str, plural: str = "", gender: str = "", lang: str = "en") -> str:
+    import re
+
+    out = template.replace("{Word}", word[:1].upper() + word[1:]).replace("{word}", word)
+    out = out.replace("{plural}", plural or word)
+    for slot, form in _articles(lang, word, gender).items():
+        out = out.replace("{" + slot + "}", form).replace("{" + slot.capitalize() + "}", form[:1].upper() + form[1:])
+    out = re.sub(r"(?<![A-Za-z])([lL]') ", r"\1", out)  # l' joins its word: l'homme
+    if lang == "es":
+        out = re.sub(r"\bde el\b", "del", out)
+    return out
 
 
-def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str]) -> list[str]:
-    """Every sentence of ``words``: each word in each ``any`` template, and in the templates of
-    its grammatical gender when ``genders`` knows it; in word order, duplicates kept once.
+def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],
+                  kinds: dict[str, WordKind] | None = None, avoid: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """Every sentence of ``words``, in word order, duplicates kept once. A word whose kind
+    ``kinds`` gives and the templates have goes into its kind's templates only (a count noun also
+    into the ``plural`` templates with its plural, unless that plural is itself one of the words
+    in ``avoid``, such as Spanish *padres* (parents) beside *padre*; ``{a}`` is the agreeing a/an); any other word
+    into each ``any`` template, and into the templates of its grammatical gender when ``genders``
+    knows it.
 
     Examples
     --------
     >>> t = SeatTemplates("fr", ["C'est {word}."], {"feminine": ["C'est une {word}."]})
     >>> sentences_for(["table", "livre"], t, {"table": "feminine"})
     ["C'est table.", "C'est une table.", "C'est livre."]
+    >>> en = SeatTemplates("en", ["This is {word}."], {}, {"count": ["This is {a} {word}."],
+    ...                    "plural": ["These are {plural}."], "subject": ["{Word} is here."]})
+    >>> sentences_for(["apple", "he"], en, {}, {"apple": WordKind("count", "apples"), "he": WordKind("subject")})
+    ['This is an apple.', 'These are apples.', 'He is here.']
     """
+    kinds = kinds or {}
     out: list[str] = []
     for w in words:
+        k = kinds.get(w)
+        if k is not None and templates.by_kind.get(k.kind):
+            out += [_fill(t, w, gender=k.gender, lang=templates.lang) for t in templates.by_kind[k.kind]]
+            if k.kind == "count" and not (k.plural != w and k.plural in avoid):
+                out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind.get("plural", [])]
+            continue
         for t in templates.any + templates.by_gender.get(genders.get(w, ""), []):
             out.append(_fill(t, w))
     return list(dict.fromkeys(out))
@@ -126,12 +246,23 @@ class SeatResult(Result):
     n_templates : dict
         ``{"any": n, "masculine": n, ...}`` of the language's templates.
     n_gendered_words : int
-        Words that also got the article templates of their grammatical gender.
+        Words whose sentences carry the articles of their grammatical gender (from their kind's
+        templates, or the gendered templates of our noun lists).
     n_permutations : int
     exact : bool
     seed : int or None
     examples : list of str
         The first sentences of X, for the reader.
+    source : str or None
+        The SEAT test file the sentences came from (``None``: our templates).
+    categories : dict or None
+        A test file's category names ``{"X": "MaleNames", "Y": ..., "A": ..., "B": ...}``
+        (its ``targ1``, ``targ2``, ``attr1``, ``attr2``).
+    more_tests : list of SeatResult
+        With several test files: the results of the second and later files (this object is the
+        first's), in the order given.
+    sentences : dict or None
+        With ``show_sentences``: ``{"X": [...], "Y", "A", "B"}``, every sentence encoded.
     bootstrap : BootstrapResult or None
         The bootstrap of the effect size over the words of each set (resampled with replacement
         within the set, each drawn word bringing all its sentences); ``None`` unless asked for.
@@ -150,10 +281,15 @@ class SeatResult(Result):
     exact: bool
     seed: int | None
     examples: list = field(default_factory=list)
+    source: str | None = None
+    categories: dict | None = None
+    more_tests: list[SeatResult] = field(default_factory=list)
+    sentences: dict | None = None
     bootstrap: BootstrapResult | None = None
 
 
-def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int, seed: int | None):
+def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int, seed: int | None,
+                    kinds: dict | None = None, avoid: frozenset[str] = frozenset()):
     """The bootstrap of the effect size over each set's words, each bringing its sentences."""
     from dataclasses import replace
 
@@ -164,7 +300,7 @@ def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int
     for name, words, group in zip(("X", "Y", "A", "B"), sets, sentences, strict=True):
         owner: dict[str, int] = {}
         for i, w in enumerate(words):  # a sentence belongs to the first word that makes it (sentences_for's order)
-            for sent in sentences_for([w], templates, genders):
+            for sent in sentences_for([w], templates, genders, kinds, avoid):
                 owner.setdefault(sent, i)
         used = sorted({owner[s] for s in group})
         renumber = {old: new for new, old in enumerate(used)}
@@ -186,8 +322,10 @@ def seat(
     test: str = "",
     templates: SeatTemplates | None = None,
     genders: dict[str, str] | None = None,
+    kinds: dict[str, WordKind] | None = None,
     n_permutations: int = 10_000,
     seed: int | None = 0,
+    show_sentences: bool = False,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
 ) -> SeatResult:
@@ -206,8 +344,12 @@ def seat(
         Default: :func:`read_templates` of ``lang``.
     genders : dict, optional
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
+    kinds : dict, optional
+        Word → :class:`WordKind`; default :func:`read_word_kinds` of ``lang``.
     n_permutations : int, default 10_000
     seed : int or None, default 0
+    show_sentences : bool, default False
+        Put every sentence of each set into the result (``sentences``), for review.
     bootstrap : int, default 0
         Resamples of the bootstrap over the words of each set, each drawn word with all its
         sentences (:func:`geobias.metrics.bootstrap.seat_resampling`); 0 computes none.
@@ -238,7 +380,9 @@ def seat(
     sets = (query.X, query.Y, query.A, query.B)
     if any(not list(s) for s in sets):
         raise InputError("SEAT needs four non-empty word sets (X, Y, A, B)")
-    sentences = [sentences_for(list(s), templates, genders) for s in sets]
+    kinds = read_word_kinds(lang) if kinds is None else kinds
+    every_word = frozenset(w for s in sets for w in s)
+    sentences = [sentences_for(list(s), templates, genders, kinds, every_word) for s in sets]
     seen: dict[str, str] = {}
     for name, group in zip(names, sentences, strict=True):
         for sent in group:
@@ -252,16 +396,169 @@ def seat(
              test=test)
     boot = None
     if bootstrap:
-        boot = _word_bootstrap(store, sets, sentences, templates, genders, bootstrap, bootstrap_seed)
+        boot = _word_bootstrap(store, sets, sentences, templates, genders, bootstrap, bootstrap_seed, kinds,
+                               every_word)
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
         effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
         n_sentences={n: len(g) for n, g in zip(names, sentences, strict=True)},
-        n_templates={"any": len(templates.any), **{k: len(v) for k, v in templates.by_gender.items()}},
-        n_gendered_words=sum(1 for w in words if genders.get(w) in templates.by_gender
-                             and templates.by_gender[genders[w]]),
+        n_templates={"any": len(templates.any), **{k: len(v) for k, v in templates.by_gender.items()},
+                     **{k: len(v) for k, v in templates.by_kind.items()}},
+        n_gendered_words=sum(1 for w in words if (w in kinds and kinds[w].gender and kinds[w].kind in templates.by_kind)
+                             or (w not in kinds and genders.get(w) in templates.by_gender
+                                 and templates.by_gender[genders[w]])),
         n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=sentences[0][:4],
+        sentences=dict(zip(names, sentences, strict=True)) if show_sentences else None,
         bootstrap=boot,
+    )
+
+
+#: The four sets of a SEAT test file, in WEAT's order X, Y, A, B.
+SEAT_FILE_SETS = ("targ1", "targ2", "attr1", "attr2")
+
+
+@dataclass(frozen=True)
+class SeatTestFile(Result):
+    """A SEAT test as May et al. publish them (sent-bias ``tests/*.jsonl``): one JSON object with
+    ``targ1``, ``targ2``, ``attr1``, ``attr2``, each ``{"category": str, "examples": [sentence, ...]}``.
+
+    Attributes
+    ----------
+    name : str
+        The test's name: the file name without its extension (``sent-weat6``).
+    source : str
+        Where it was read.
+    categories : dict
+        ``{"X", "Y", "A", "B"}`` → the sets' ``category``.
+    sets : tuple of list of str
+        The sentences of X (``targ1``), Y, A, B, in the file's order.
+    """
+
+    name: str
+    source: str
+    categories: dict
+    sets: tuple
+
+
+def parse_seat_test(text: str, *, name: str, source: str) -> SeatTestFile:
+    """A SEAT test from the text of its JSON file (see :class:`SeatTestFile`).
+
+    Raises
+    ------
+    InputError
+        One line naming ``source`` and the problem: not JSON, not the four sets, a set without a
+        category or examples, an empty set, a sentence that is not a non-empty string, a
+        sentence twice in a set or in two sets.
+
+    Examples
+    --------
+    >>> t = parse_seat_test('{"targ1": {"category": "M", "examples": ["He is here."]}, '
+    ...                     '"targ2": {"category": "F", "examples": ["She is here."]}, '
+    ...                     '"attr1": {"category": "C", "examples": ["Work."]}, '
+    ...                     '"attr2": {"category": "H", "examples": ["Home."]}}', name="t", source="t.jsonl")
+    >>> t.categories["X"], t.sets[2]
+    ('M', ['Work.'])
+    """
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(f"{source}: not a SEAT test file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or set(data) != set(SEAT_FILE_SETS):
+        keys = sorted(data) if isinstance(data, dict) else type(data).__name__
+        raise InputError(f"{source}: not a SEAT test file (a JSON object with exactly {', '.join(SEAT_FILE_SETS)}; "
+                         f"found {keys})")
+    categories, sets, seen = {}, [], {}
+    for key, role in zip(SEAT_FILE_SETS, ("X", "Y", "A", "B"), strict=True):
+        part = data[key]
+        if not isinstance(part, dict) or not isinstance(part.get("category"), str) or "examples" not in part:
+            raise InputError(f"{source}: {key} needs a 'category' (text) and 'examples' (a list of sentences)")
+        examples = part["examples"]
+        if not isinstance(examples, list) or not examples:
+            raise InputError(f"{source}: {key} ({part['category']}) has no sentences")
+        for s in examples:
+            if not isinstance(s, str) or not s.strip():
+                raise InputError(f"{source}: {key} ({part['category']}) has an empty or non-text sentence: {s!r}")
+            if s in seen:
+                where = "twice in " + key if seen[s] == key else f"in {seen[s]} and {key}"
+                raise InputError(f"{source}: the sentence {s!r} is {where} (sentences must be distinct)")
+            seen[s] = key
+        categories[role] = part["category"]
+        sets.append(list(examples))
+    return SeatTestFile(name=name, source=source, categories=categories, sets=tuple(sets))
+
+
+def read_seat_test(path) -> SeatTestFile:
+    """:func:`parse_seat_test` of a file (its name without extension names the test).
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, or as :func:`parse_seat_test`.
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the SEAT test file ({type(exc).__name__}: {exc})") from None
+    name = path.name.split(".")[0] or path.name
+    return parse_seat_test(text, name=name, source=str(path))
+
+
+def seat_sentences(
+    encode: Callable[[list[str]], np.ndarray],
+    test: SeatTestFile,
+    *,
+    lang: str = "en",
+    encoder_name: str = "",
+    n_permutations: int = 10_000,
+    seed: int | None = 0,
+) -> SeatResult:
+    """SEAT on the sentences of a published test file (May et al.'s ``sent-weat6.jsonl``...),
+    as sent-bias's ``weat.py`` computes it: each sentence encoded once, WEAT's statistic, effect
+    size (ddof 1) and one-sided permutation p over the sentence vectors (exact when the
+    partitions are at most ``n_permutations``).
+
+    Parameters
+    ----------
+    encode : callable
+        Sentences → vectors, shape (n, dim).
+    test : SeatTestFile
+        From :func:`read_seat_test` or :func:`parse_seat_test`.
+    lang : str, default "en"
+        Recorded in the result.
+    n_permutations : int, default 10_000
+    seed : int or None, default 0
+
+    Returns
+    -------
+    SeatResult
+        ``test`` is the file's name, ``categories`` its sets' categories.
+
+    References
+    ----------
+    May et al. (2019), §2 and their ``sentbias/weat.py`` (W4ngatang/sent-bias).
+
+    Examples
+    --------
+    >>> r = seat_sentences(enc, read_seat_test("sent-weat6.jsonl"))  # doctest: +SKIP
+    >>> r.categories["X"], r.effect_size  # doctest: +SKIP
+    """
+    from geobias.metrics import weat
+
+    every = [s for group in test.sets for s in group]
+    vectors = encode(every)
+    store = VectorStore(every, vectors, lang=lang)
+    r = weat(store, WordQuery(*test.sets, name=test.name), n_permutations=n_permutations, seed=seed, test=test.name)
+    return SeatResult(
+        test=test.name, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
+        effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
+        n_sentences={n: len(g) for n, g in zip(("X", "Y", "A", "B"), test.sets, strict=True)}, n_templates={},
+        n_gendered_words=0, n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
+        seed=r.permutation.seed, examples=list(test.sets[0][:4]), source=test.source, categories=dict(test.categories),
     )

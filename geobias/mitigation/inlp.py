@@ -9,6 +9,7 @@ from typing import Literal
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.mitigation._erasure import ErasureMitigation, ErasureProjection
 from geobias.mitigation.keep_grammar import complement_projector, grammatical_basis
@@ -83,10 +84,10 @@ class Inlp(ErasureMitigation):
         if self.classifier == "svm":
             from sklearn.svm import LinearSVC
 
-            return LinearSVC(fit_intercept=False, dual=False, random_state=seed)
+            return LinearSVC(fit_intercept=False, dual=False, random_state=legacy_seed(seed))
         from sklearn.linear_model import LogisticRegression
 
-        return LogisticRegression(max_iter=2000, random_state=seed)
+        return LogisticRegression(max_iter=2000, random_state=legacy_seed(seed))
 
     def _run(self, X: np.ndarray, z: np.ndarray, Q: np.ndarray | None) -> tuple[np.ndarray, dict]:
         check_choice("classifier", self.classifier, Classifier)
@@ -97,7 +98,7 @@ class Inlp(ErasureMitigation):
         from sklearn.model_selection import train_test_split
 
         idx = np.arange(len(z))
-        tr, dev = train_test_split(idx, test_size=self.dev_fraction, stratify=z, random_state=self.random_state)
+        tr, dev = train_test_split(idx, test_size=self.dev_fraction, stratify=z, random_state=legacy_seed(self.random_state))
         Xq = X if Q is None else X @ Q
         majority = max(z[dev].mean(), 1 - z[dev].mean())
         B = np.zeros((X.shape[1], 0))

@@ -236,6 +236,21 @@ def finetune_classifier(console, res) -> None:
                       f"{res.test_f1:.4f}")
 
 
+@table("geobias.store.verify.VerifyResult")
+def verify(console, r) -> None:
+    t = Table(title="stores re-hashed against their recorded sha256")
+    t.add_column("store", no_wrap=True)
+    t.add_column("files")
+    t.add_column("MB", justify="right")
+    t.add_column("MB/s", justify="right")
+    t.add_column("result")
+    for c in r.stores:
+        rate = c.bytes / 1e6 / c.seconds if c.seconds > 0 else float("nan")
+        t.add_row(c.name, ", ".join(c.files), f"{c.bytes / 1e6:,.1f}", f"{rate:,.0f}",
+                  "changed: " + ", ".join(c.changed) if c.changed else "ok")
+    console.print(t)
+
+
 # ------------------------------------------------------------------------------ figures
 # Drawn from the result, the same on every front door (the service's report pages, their PNG/SVG
 # downloads). Each reads the result's JSON form, so that a stored envelope draws as a fresh run.

@@ -19,11 +19,11 @@ from geobias.commands import WorkBudgetError
 from geobias.errors import GeobiasError, OutOfVocabularyError, ParameterError
 from geobias.service.config import ServiceConfig
 from geobias.service.guard import BodyTimeout, Guard
-from geobias.service.http import Admission, Busy, UnsupportedMediaType, error
+from geobias.service.http import Admission, Busy, TooManyRequests, UnsupportedMediaType, error
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
 from geobias.service.quick import QuickPool
 from geobias.service.redact import Redactor
-from geobias.service.stores import StoreExists, StoreManager, StoreNotFound
+from geobias.service.stores import StoreExists, StoreManager, StoreNotFound, Verifier
 
 log = logging.getLogger("geobias.service")
 
@@ -50,11 +50,15 @@ def create_app(config: ServiceConfig) -> Guard:
     stores = StoreManager(config)
     jobs = JobManager(config, stores)
 
+    verifier = Verifier(stores, config.verify_every)
+
     @asynccontextmanager
     async def lifespan(app):
         stores.cleanup_staging()
         jobs.start()
+        verifier.start()  # every store re-hashed every config.verify_every seconds, in the background
         yield
+        verifier.stop()
         app.state.admission.close()  # the quick analyses' worker processes
         jobs.stop()
 
@@ -67,8 +71,10 @@ def create_app(config: ServiceConfig) -> Guard:
     app = make_fastapi(title="geobias", summary="Gender bias in the geometry of word representations",
                   version=_version(), lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.config, app.state.stores, app.state.jobs = config, stores, jobs
+    app.state.verifier = verifier
     pool = None if config.quick_threads else QuickPool(config, config.quick_workers)
-    app.state.admission = Admission(config.quick_workers, config.max_waiting, pool)
+    app.state.admission = Admission(config.quick_workers, config.max_waiting, pool, client_slots=config.client_slots,
+                                    client_waiting=config.client_waiting)
     redact = app.state.redact = Redactor(config)
 
     # ------------------------------------------------------------------ errors
@@ -78,6 +84,10 @@ def create_app(config: ServiceConfig) -> Guard:
         # a parameter of the wrong type, range or choice: the one 422 shape, as for a malformed body
         name = "ValidationError" if isinstance(exc, ParameterError) else type(exc).__name__
         return error(status, name, redact.text(str(exc)))
+
+    @app.exception_handler(TooManyRequests)
+    async def _greedy(request: Request, exc: TooManyRequests):
+        return error(429, "TooManyRequests", str(exc), headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(Busy)
     async def _busy(request: Request, exc: Busy):
@@ -97,9 +107,13 @@ def create_app(config: ServiceConfig) -> Guard:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):
-        # keep the exception's headers: a 405 lists the allowed methods (``Allow``), as HTTP requires
+        # keep the exception's headers: a 405 lists the allowed methods (``Allow``), as HTTP requires:
+        # those of every route of the path (Starlette names only the first route that matched it)
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(app, request.scope))}
         return error(exc.status_code, _HTTP_TYPES.get(exc.status_code, "HTTPError"), redact.text(str(exc.detail)),
-                     headers=getattr(exc, "headers", None))
+                     headers=headers)
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception):
@@ -109,6 +123,18 @@ def create_app(config: ServiceConfig) -> Guard:
         return error(500, "InternalError", f"internal error (a bug: please report it with request id {rid})",
                      request_id=rid)
 
+    original_openapi = app.openapi
+
+    def openapi():  # the document states what this service enforces (caps, patterns, codes)
+        if app.openapi_schema is None:
+            from geobias.commands import commands
+            from geobias.service.limits import enrich_openapi
+
+            app.openapi_schema = enrich_openapi(original_openapi(), config, commands())
+        return app.openapi_schema
+
+    app.openapi = openapi
+
     from geobias.service.routers import analyses, pages, webapp
     from geobias.service.routers import jobs as job_routes
     from geobias.service.routers import stores as store_routes
@@ -117,6 +143,27 @@ def create_app(config: ServiceConfig) -> Guard:
         app.include_router(router)
 
     return Guard(app, config)  # the ASGI app: host, origin, token and body limits around FastAPI
+
+
+def _allowed_methods(app, scope) -> list[str]:
+    """The methods some route of ``scope``'s path answers (for ``Allow``), included routers too."""
+    path = scope.get("path", "")
+
+    def walk(routes, prefix: str):
+        for route in routes:
+            inner = getattr(route, "original_router", None) or getattr(route, "router", None)
+            if inner is not None and not hasattr(route, "path_regex"):
+                context = getattr(route, "include_context", None)
+                yield from walk(inner.routes, prefix + (getattr(context, "prefix", "") or ""))
+            else:
+                yield prefix, route
+
+    methods: set[str] = set()
+    for prefix, route in walk(app.router.routes, ""):
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and path.startswith(prefix) and regex.match(path[len(prefix):]):
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def _version() -> str:

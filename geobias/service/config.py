@@ -65,7 +65,11 @@ class ServiceConfig:
         Largest JSON request body (413 beyond it).
     max_permutations : int, default 1,000,000
     max_words : int, default 10,000
-        Longest inline word list / dictionary (lines).
+        Longest inline word list (a dictionary or other text: ten times as many lines).
+    max_total_words : int or None
+        Words (list entries) in one request in all, whatever the number of lists (default: four
+        times ``max_words``). Every size cap is checked on the parsed body before the parameter
+        model runs (:mod:`geobias.service.limits`).
     max_k : int, default 1,000
         Largest neighbour count.
     max_tries : int, default 3
@@ -73,18 +77,31 @@ class ServiceConfig:
         stopped (a crash, a kill) is queued again on the next start, at most ``max_tries - 1``
         times, each interruption recorded in the job.
     allowed_hosts : tuple of str, default ()
-        ``Host`` names served besides loopback names and the bound address (``*``: any).
+        ``Host`` names served besides loopback names and the bound address (``*``: any, which
+        requires ``token``).
     bind_host : str or None
         The address the server listens on (its ``Host`` is accepted too).
     quick_workers : int or None
         Quick analyses computed at once (default: the CPU cores this process may use); the
         others wait in a queue of ``max_waiting``, past which a request gets 503 + ``Retry-After``.
     max_waiting : int, default 64
+    client_slots : int or None
+        Quick analyses one client (its address; with the token's digest where there is a token)
+        may compute at once (default: ``quick_workers - 1``, at least 1: a slot is always left
+        for the others).
+    client_waiting : int or None
+        Quick analyses one client may have waiting (default: a quarter of ``max_waiting``, at
+        least 1); past its share a client gets 429 + ``Retry-After``, and free slots go
+        round-robin across clients (:class:`~geobias.service.http.Admission`).
     quick_threads : bool, default False
         Compute quick analyses in threads of the server process instead of ``quick_workers``
         worker processes (:mod:`geobias.service.quick`).
     body_timeout : float, default 60
         Seconds a request may go without sending any of its body (408 after).
+    verify_every : float, default 300
+        Seconds between background re-verifications of every store (full sha256; 0: never). A
+        store is also hashed in full when a process first opens it
+        (:mod:`geobias.service.stores`).
     access_log : bool, default True
         One log line per request (method, path, status, milliseconds, request id).
     """
@@ -98,6 +115,7 @@ class ServiceConfig:
     max_body_bytes: int = 4 << 20
     max_permutations: int = 1_000_000
     max_words: int = 10_000
+    max_total_words: int | None = None
     max_k: int = 1000
     max_tries: int = 3
     models_dir: Path | None = field(default=None)
@@ -107,6 +125,9 @@ class ServiceConfig:
     max_waiting: int = 64
     quick_threads: bool = False
     body_timeout: float = 60.0
+    verify_every: float = 300.0
+    client_slots: int | None = None
+    client_waiting: int | None = None
     access_log: bool = True
 
     def __post_init__(self) -> None:
@@ -114,6 +135,8 @@ class ServiceConfig:
         self.data_dir = Path(self.data_dir).expanduser().resolve()
         if self.models_dir is None:
             self.models_dir = self.data_dir / "models"
+        if self.max_total_words is None:
+            self.max_total_words = 4 * self.max_words
         if self.max_tries < 1:
             raise InputError(f"--max-tries must be at least 1; got {self.max_tries}")
         if self.workers < 1:
@@ -124,6 +147,20 @@ class ServiceConfig:
             raise InputError(f"--quick-workers must be at least 1; got {self.quick_workers}")
         if self.max_waiting < 0:
             raise InputError(f"--max-waiting must be at least 0; got {self.max_waiting}")
+        if self.client_slots is None:
+            self.client_slots = max(1, self.quick_workers - 1)
+        if self.client_waiting is None:
+            self.client_waiting = max(1, self.max_waiting // 4)
+        if self.client_slots < 1 or self.client_waiting < 0:
+            raise InputError(f"--client-slots must be at least 1 and --client-waiting at least 0; got "
+                             f"{self.client_slots} and {self.client_waiting}")
+        if not self.verify_every >= 0:
+            raise InputError(f"--verify-every must be 0 (never) or positive; got {self.verify_every}")
         if not self.body_timeout > 0:
             raise InputError(f"--body-timeout must be positive; got {self.body_timeout}")
         self.allowed_hosts = tuple(self.allowed_hosts)
+        if "*" in self.allowed_hosts and not self.token:
+            # any Host: a web page that rebinds its DNS name to this server reaches it; only a
+            # token (which such a page does not have) keeps it out
+            raise InputError("--allowed-host '*' serves any Host name, so a web page can reach this server "
+                             "by rebinding its DNS name: pass --token (or set GEOBIAS_TOKEN) as well")

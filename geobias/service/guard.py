@@ -3,7 +3,9 @@
 In order: a request id (``X-Request-ID`` on every answer, and in the access log); the ``Host``
 header (a loopback name or one given with ``--allowed-host``: a web page that rebinds its own
 DNS name to 127.0.0.1 is refused, as Jupyter Server refuses it); the ``Origin`` of a
-state-changing request (a browser page of another origin may not POST, PUT, PATCH or DELETE);
+state-changing request (a browser page of another origin may not POST, PUT, PATCH or DELETE;
+without an ``Origin``, a ``Referer`` of another origin is refused the same way); every answer
+carries ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'`` (no site may frame a page);
 for a multipart upload, an ``Origin`` of this server or an ``X-Geobias-CSRF`` header (a custom
 header a cross-origin page cannot send without a CORS preflight, which this server never
 grants); the bearer token (scheme case-insensitive, RFC 9110 §11.1), or for pages the login
@@ -97,7 +99,7 @@ class Guard:
         async def send_with_id(message):
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
-                message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", rid.encode())]}
+                message = {**message, "headers": _no_framing([*message.get("headers", []), (b"x-request-id", rid.encode())])}
             await send(message)
 
         try:
@@ -117,7 +119,10 @@ class Guard:
                                "or start the server with --allowed-host NAME")(scope, receive, send)
         method = scope["method"]
         origin = headers.get(b"origin")
-        if method in UNSAFE and origin is not None and not self._same_origin(origin.decode("latin-1"), host):
+        referer = headers.get(b"referer") if origin is None else None
+        if method in UNSAFE and ((origin is not None and not self._same_origin(origin.decode("latin-1"), host))
+                                 or (referer is not None and not self._same_origin(referer.decode("latin-1"), host))):
+            # a browser sends Origin; where it does not, a Referer of another site is the same signal
             return await error(403, "Forbidden", "cross-origin request refused: a page of another origin may not "
                                "change this server's state")(scope, receive, send)
         upload = method == "POST" and scope["path"].rstrip("/") == "/stores"
@@ -206,6 +211,26 @@ class Guard:
             morsel = cookie.get(COOKIE)
             return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._session.encode())
         return False
+
+
+def _no_framing(headers: list) -> list:
+    """``headers`` with ``X-Frame-Options: DENY`` and a ``Content-Security-Policy`` that says
+    ``frame-ancestors 'none'`` (added to the page's own policy, or alone): no other site may show
+    any answer of this server in a frame (clickjacking)."""
+    out, has_csp = [], False
+    for name, value in headers:
+        low = name.lower()
+        if low == b"x-frame-options":
+            continue
+        if low == b"content-security-policy":
+            has_csp = True
+            if b"frame-ancestors" not in value:
+                value = value.rstrip(b"; ") + b"; frame-ancestors 'none'"
+        out.append((name, value))
+    if not has_csp:
+        out.append((b"content-security-policy", b"frame-ancestors 'none'"))
+    out.append((b"x-frame-options", b"DENY"))
+    return out
 
 
 def _redirect(location: str):

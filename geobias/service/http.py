@@ -11,10 +11,11 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from geobias.errors import GeobiasError, ParameterError
+from geobias.service.limits import inline_defs  # noqa: F401  (the routes' body_schema; re-exported)
 
 # The pages are plain HTML with inline CSS and data: images: nothing else may load or run.
-PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
-                "X-Content-Type-Options": "nosniff"}
+PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+                "frame-ancestors 'none'", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
 
 
 #: The error body of every 4xx and 5xx answer, for the OpenAPI description of every route.
@@ -31,7 +32,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
                          (409, "Name taken, or job already finished"), (413, "Body or upload too large"),
                          (415, "A body that is not application/json"),
                          (422, "A parameter of the wrong type, out of range or above a cap; a word out of vocabulary"),
-                         (429, "Job queue full"), (503, "Too many quick analyses waiting; retry after Retry-After seconds"))
+                         (429, "Job queue full, or this client's share of quick analyses taken (Retry-After)"),
+                         (503, "Too many quick analyses waiting; retry after Retry-After seconds"))
 }
 
 
@@ -52,76 +54,218 @@ class Busy(GeobiasError):
     retry_after = 1
 
 
+class TooManyRequests(GeobiasError):
+    """This client already has its share of quick analyses running and waiting (HTTP 429 +
+    ``Retry-After``: about the time its own admitted work needs to drain)."""
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class Admission:
-    """At most ``workers`` quick analyses compute at once; up to ``max_waiting`` more wait for a
-    slot, first come first served; past that a request gets :class:`Busy`.
+    """The admission of quick analyses: at most ``workers`` compute at once, up to
+    ``max_waiting`` more wait for a slot, and past that a request gets :class:`Busy`.
+
+    Per client (:func:`client_key`: the address, with the token's digest where the server has
+    one): at most ``client_slots`` of its analyses compute at once and at most ``client_waiting``
+    more wait; past that the client gets :class:`TooManyRequests` (429) while other clients are
+    served as usual. A free slot goes round-robin across the clients that wait, first come first
+    served within each client, so one client at its cap delays another's analysis by at most the
+    remainder of one running analysis, and, with ``client_slots < workers`` (the default where
+    there are two slots or more), not at all while a slot is free.
 
     With a ``pool`` (:class:`~geobias.service.quick.QuickPool`, the service's default) the
-    analyses run in its ``workers`` processes; without one, in threads of this process (a
-    capacity limiter on the threads they run in). Either way Starlette's thread pool of 40 never
-    runs them all at once: CPU-bound threads contending for one interpreter lock do less work per
-    CPU second as they multiply.
+    analyses run in its ``workers`` processes; without one, in threads of this process (CPU-bound
+    threads contending for one interpreter lock do less work per CPU second as they multiply, so
+    Starlette's thread pool of 40 never runs them all at once).
     """
 
-    def __init__(self, workers: int, max_waiting: int, pool=None):
+    def __init__(self, workers: int, max_waiting: int, pool=None, *, client_slots: int | None = None,
+                 client_waiting: int | None = None):
         self.workers, self.max_waiting = workers, max_waiting
+        self.client_slots = client_slots or max(1, workers - 1)
+        self.client_waiting = max_waiting if client_waiting is None else client_waiting
         self.pool = pool
-        self.in_flight = 0
-        self._limiter = None
+        self.in_flight = 0  # running and waiting, every client
+        self.running = 0
+        self._running_by: dict[str, int] = {}
+        self._admitted_by: dict[str, int] = {}
+        self._queues: dict[str, list] = {}  # client → waiting futures, oldest first; dict order is the round
+        self._started_by: dict[str, list[float]] = {}  # client → start times of its running analyses
+        self._seconds = 0.5  # moving mean of an analysis's duration (for Retry-After)
 
-    async def run(self, fn, *, watch=None):
+    async def run(self, fn, *, watch=None, client: str = "-", flag=None, timing: dict | None = None):
         """``fn()`` in a worker thread once a slot is free.
 
         ``watch``, an async callable, runs beside it from admission on (waiting included) and is
         cancelled when ``fn`` returns: a quick route watches for its client leaving and sets the
-        run's cancel flag (:class:`geobias._progress.CancelFlag`), so the work stops at its next
-        check and the slot is freed.
+        run's cancel flag ``flag`` (:class:`geobias._progress.CancelFlag`), so a waiting request
+        leaves the queue at once and a running one stops at its next check; the slot is freed.
+        ``timing``, a dict, receives ``wait`` and ``run`` (seconds in the queue, in the slot).
 
         Raises
         ------
         Busy
             ``workers + max_waiting`` requests are already admitted.
+        TooManyRequests
+            ``client`` already has ``client_slots + client_waiting`` requests admitted.
         """
         import anyio
 
-        return await self._admit(lambda: anyio.to_thread.run_sync(fn, limiter=self._limiter), watch)
+        async def in_thread():
+            try:  # a cancelled request (its server stopping) returns at once; the flag stops the thread's work
+                return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+            except BaseException:
+                if flag is not None:
+                    flag.cancel()
+                raise
 
-    async def run_command(self, name: str, body: dict[str, Any], flag, *, fallback, watch=None):
+        return await self._admit(in_thread, watch, client, flag, timing)
+
+    async def run_command(self, name: str, body: dict[str, Any], flag, *, fallback, watch=None, client: str = "-",
+                          timing: dict | None = None):
         """The quick command ``name`` on ``body`` once a slot is free: in the pool's processes,
-        or ``fallback()`` in a thread when there is no pool. ``flag`` and ``watch`` as in :meth:`run`.
+        or ``fallback()`` in a thread when there is no pool. ``flag``, ``watch``, ``client`` and
+        ``timing`` as in :meth:`run`.
 
         Raises
         ------
-        Busy
-            ``workers + max_waiting`` requests are already admitted.
+        Busy, TooManyRequests
+            As :meth:`run`.
         """
         if self.pool is None:
-            return await self.run(fallback, watch=watch)
+            return await self.run(fallback, watch=watch, client=client, flag=flag, timing=timing)
+        return await self._admit(lambda: self.pool.run(name, body, flag), watch, client, flag, timing)
 
-        async def call():
-            async with self._limiter:  # first come, first served
-                flag.check_cancelled()  # its client left while it waited
-                return await self.pool.run(name, body, flag)
+    # ------------------------------------------------------------------ slots
+    def _may_start(self, client: str) -> bool:
+        return self.running < self.workers and self._running_by.get(client, 0) < self.client_slots
 
-        return await self._admit(call, watch)
+    def _start(self, client: str) -> None:
+        self.running += 1
+        self._running_by[client] = self._running_by.get(client, 0) + 1
 
-    async def _admit(self, call, watch):
-        import anyio
+    async def _acquire(self, client: str, flag) -> None:
+        import asyncio
 
-        if self._limiter is None:  # created in the event loop, on first use
-            self._limiter = anyio.CapacityLimiter(self.workers)
+        from geobias.errors import Cancelled
+
+        if not self._queues.get(client) and self._may_start(client) and not self._others_first(client):
+            self._start(client)
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self._queues.setdefault(client, []).append(fut)
+        try:
+            while not fut.done():
+                await asyncio.wait({fut}, timeout=0.1)
+                if flag is not None and flag.cancelled() and not fut.done():
+                    raise Cancelled("the client went away while its analysis waited")
+        except BaseException:
+            if fut.done() and not fut.cancelled():
+                self._release(client)  # the slot was handed over as we left: pass it on
+            else:
+                fut.cancel()
+                queue = self._queues.get(client)
+                if queue is not None and fut in queue:
+                    queue.remove(fut)
+                    if not queue:
+                        del self._queues[client]
+            raise
+
+    def _others_first(self, client: str) -> bool:
+        """Another client waits and could take the free slot (it is its turn, not ours)."""
+        return any(c != client and q and self._running_by.get(c, 0) < self.client_slots
+                   for c, q in self._queues.items())
+
+    def _release(self, client: str) -> None:
+        self.running -= 1
+        left = self._running_by.get(client, 1) - 1
+        if left:
+            self._running_by[client] = left
+        else:
+            self._running_by.pop(client, None)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand free slots to waiting clients, round-robin: the first eligible client in the
+        round gets one and goes to the end of it."""
+        while self.running < self.workers:
+            chosen = next((c for c, q in self._queues.items() if q and self._running_by.get(c, 0) < self.client_slots),
+                          None)
+            if chosen is None:
+                return
+            queue = self._queues.pop(chosen)
+            fut = queue.pop(0)
+            if queue:
+                self._queues[chosen] = queue  # back of the round
+            if fut.done():
+                continue
+            self._start(chosen)
+            fut.set_result(None)
+
+    def check(self, client: str = "-") -> None:
+        """Refuse now, before the body is parsed, a request that would be refused at admission.
+
+        Raises
+        ------
+        Busy, TooManyRequests
+            As :meth:`run`.
+        """
+        import math
+        import time
+
         if self.in_flight >= self.workers + self.max_waiting:
             raise Busy(f"{self.in_flight} quick analyses are running or waiting (the limit is "
                        f"{self.workers} + {self.max_waiting} waiting); retry shortly, or submit it as a job")
+        mine = self._admitted_by.get(client, 0)
+        if mine >= self.client_slots + self.client_waiting:
+            # about the time this client's own admitted work needs: its analyses so far take at
+            # least as long as the oldest one running has been running
+            now = time.perf_counter()
+            longest = max((now - t for t in self._started_by.get(client, ())), default=0.0)
+            wait = max(1, math.ceil(max(self._seconds, longest) * mine / self.client_slots))
+            raise TooManyRequests(f"you have {mine} quick analyses running or waiting (this service's share per "
+                                  f"client is {self.client_slots} + {self.client_waiting} waiting); retry after "
+                                  f"{wait} s, or submit it as a job", retry_after=wait)
+
+    async def _admit(self, call, watch, client: str, flag, timing: dict | None = None):
+        import time
+
+        import anyio
+
+        self.check(client)
+        mine = self._admitted_by.get(client, 0)
         self.in_flight += 1
+        self._admitted_by[client] = mine + 1
         try:
+            async def in_slot():
+                arrived = time.perf_counter()
+                await self._acquire(client, flag)
+                started = time.perf_counter()
+                self._started_by.setdefault(client, []).append(started)
+                try:
+                    if flag is not None:
+                        flag.check_cancelled()  # its client left as the slot came
+                    return await call()
+                finally:
+                    ran = time.perf_counter() - started
+                    self._seconds = 0.8 * self._seconds + 0.2 * ran
+                    if timing is not None:
+                        timing.update(wait=started - arrived, run=ran)
+                    mine_started = self._started_by.get(client, [])
+                    mine_started.remove(started)
+                    if not mine_started:
+                        self._started_by.pop(client, None)
+                    self._release(client)
+
             if watch is None:
-                return await call()
+                return await in_slot()
             failure = None
             async with anyio.create_task_group() as tg:
                 tg.start_soon(watch)
                 try:
-                    result = await call()
+                    result = await in_slot()
                 except Exception as exc:  # noqa: BLE001 - raised below, not wrapped in the group's ExceptionGroup
                     failure = exc
                 finally:
@@ -131,6 +275,11 @@ class Admission:
             return result
         finally:
             self.in_flight -= 1
+            left = self._admitted_by.get(client, 1) - 1
+            if left:
+                self._admitted_by[client] = left
+            else:
+                self._admitted_by.pop(client, None)
 
     def close(self) -> None:
         """Stop the pool's processes, if any."""
@@ -138,20 +287,37 @@ class Admission:
             self.pool.close()
 
 
+def client_key(request: Request) -> str:
+    """Who a request is for fairness (:class:`Admission`): its peer address, with a digest of
+    the bearer token (or login cookie) where the server has a token."""
+    import hashlib
+
+    address = request.client.host if request.client else "-"
+    config = request.app.state.config
+    if config.token is None:
+        return address
+    given = request.headers.get("authorization", "") or request.headers.get("cookie", "")
+    return hashlib.sha256(given.encode("latin-1", "replace")).hexdigest()[:12] + "@" + address
+
+
 class UnsupportedMediaType(GeobiasError):
     """A state-changing JSON route got another media type (HTTP 415)."""
 
 
-async def json_body(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object (an empty body is ``{}``).
+async def json_body(request: Request, model=None) -> dict[str, Any]:
+    """The request body as a JSON object (an empty body is ``{}``), checked against the
+    service's size caps before anything else reads it (:func:`geobias.service.limits.check_body`;
+    ``model``, a parameter model class, names the fields whose comma lists are counted too).
 
     Raises
     ------
     UnsupportedMediaType
         A non-empty body whose ``Content-Type`` is not JSON (HTTP 415).
     ParameterError
-        Not JSON, or not an object (HTTP 422).
+        Not JSON, not an object, nested too deeply, or above a size cap (HTTP 422).
     """
+    from geobias.service.limits import MAX_DEPTH, check_body  # noqa: I001
+
     raw = await request.body()
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if raw.strip() and not (ctype == "application/json" or ctype.endswith("+json")):
@@ -161,8 +327,11 @@ async def json_body(request: Request) -> dict[str, Any]:
         body = json.loads(raw or b"{}")
     except ValueError as exc:
         raise ParameterError(f"the body is not valid JSON: {exc}") from None
+    except RecursionError:  # the parser's own stack: far deeper than any body we read
+        raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(body, dict):
         raise ParameterError("the body must be a JSON object")
+    check_body(request.app.state.config, body, model)
     return body
 
 
@@ -170,23 +339,6 @@ def body_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``openapi_extra`` documenting a JSON body with ``schema`` (routes that validate it themselves);
     the schema's own ``$defs`` are inlined, since the document has no place for them."""
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": inline_defs(schema)}}}}
-
-
-def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with every ``{"$ref": "#/$defs/X"}`` replaced by the definition (no recursion in ours)."""
-    defs = schema.get("$defs", {})
-
-    def walk(node):
-        if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/$defs/"):
-                return walk(defs[ref.split("/")[-1]])
-            return {k: walk(v) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v) for v in node]
-        return node
-
-    return walk(schema)
 
 
 def job_id(value: str) -> str:

@@ -151,9 +151,13 @@ class QuickPool:
         self._flags[slot] = 0
         try:
             future = asyncio.wrap_future(self._pool().submit(_run, slot, name, body))
-            while not (await asyncio.wait({future}, timeout=0.1))[0]:
-                if flag.cancelled():
-                    self._flags[slot] = 1
+            try:
+                while not (await asyncio.wait({future}, timeout=0.1))[0]:
+                    if flag.cancelled():
+                        self._flags[slot] = 1
+            except asyncio.CancelledError:  # the request itself was cancelled (the server is stopping)
+                self._flags[slot] = 1
+                raise
             status, payload = future.result()
         except BrokenProcessPool:
             broken, self._executor = self._executor, None
@@ -167,7 +171,15 @@ class QuickPool:
         raise _rebuild(payload)
 
     def close(self) -> None:
-        """Stop the workers (the service is shutting down)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers now (the service is shutting down): an analysis in progress is
+        killed, not waited for, so that the server exits within seconds whatever they compute."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        procs = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:  # the interpreter's exit would otherwise join them, however long they run
+            try:
+                proc.kill()
+            except (OSError, ValueError):
+                pass

@@ -1,19 +1,89 @@
 """Stores seen by the service: the registry's installed sources and stores saved by name under
-the vectors directory. Each is opened once (memory-mapped) and shared by every request."""
+the vectors directory. Each is opened once (memory-mapped) and shared by every request.
+
+Content verification: a process (the server, each quick worker) hashes a store in full the
+first time it opens it (:func:`geobias.store.cache.check_hashes`), and the server re-hashes every
+store in the background every ``config.verify_every`` seconds (:class:`Verifier`). A store
+found changed is written into one verdict file under the data directory (:class:`Verdicts`);
+every process looks at that file (one ``stat``) before each use of a store, so every quick
+worker closes the store at its next request: they never disagree about it. The verdict stands
+until the store's files change again (a reinstall: opened anew, verified in full) or the
+verifier finds the recorded checksums again.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import logging
+import os
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from geobias.errors import GeobiasError, InputError, VectorFormatError
 from geobias.service.config import ServiceConfig, check_name
 from geobias.service.redact import Redactor
+
+log = logging.getLogger("geobias.service")
+
+
+class Verdicts:
+    """Stores found changed on disk, shared by the server and its quick workers through one JSON
+    file (``{name: {"message", "stamps"}}``) written atomically under a file lock; a process
+    re-reads it when its ``stat`` changes."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._seen: tuple | None = None
+        self._refused: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def _stat(self):
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def current(self) -> dict[str, dict[str, Any]]:
+        """The verdicts now in force (one ``stat``; the file is read only when it changed)."""
+        seen = self._stat()
+        if seen != self._seen:
+            with self._lock:
+                try:
+                    data = json.loads(self.path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    data = {}
+                self._refused, self._seen = (data if isinstance(data, dict) else {}), seen
+        return self._refused
+
+    def _update(self, change) -> None:
+        from geobias.io.atomic import atomic_write
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.with_suffix(".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            if change(data) is False:
+                return
+            with atomic_write(self.path, mode="w", what="store verdicts") as fh:
+                fh.write(json.dumps(data, indent=1))
+
+    def refuse(self, name: str, message: str, stamps) -> None:
+        """Record that store ``name`` (with these file stamps) failed its verification."""
+        self._update(lambda d: d.__setitem__(name, {"message": message, "stamps": stamps, "at": time.time()}))
+
+    def clear(self, name: str) -> None:
+        """Withdraw the verdict on ``name`` (it verified again)."""
+        self._update(lambda d: d.pop(name, None) is not None)
 
 
 class StoreNotFound(GeobiasError):
@@ -37,6 +107,7 @@ class StoreManager:
 
     def __init__(self, config: ServiceConfig):
         self.config = config
+        self.verdicts = Verdicts(config.data_dir / "store-verdicts.json")
         self._open: dict[str, Any] = {}
         self._lock = threading.Lock()
         #: Held while a store name is checked and taken (an upload's save, a job's publication).
@@ -113,13 +184,22 @@ class StoreManager:
     def get(self, name: str):
         """The open store ``name`` (memory-mapped; loaded on first use, then shared).
 
-        Every use stats the store's files (two system calls): when their size or time differs from
-        what they were when it was opened, it is opened again, which re-verifies them
-        (:func:`geobias.store.cache.check_unchanged`: a changed file is refused with
-        :class:`~geobias.store.StoreChangedError`, a touched one accepted)."""
+        Every use stats the verdict file and the store's files (three system calls): a store
+        found changed by any process is refused (:class:`Verdicts`); when the files' size or
+        time differs from what they were when it was opened, it is opened again. Opening hashes
+        it in full (:func:`geobias.store.cache.check_hashes`): a changed file is refused with
+        :class:`~geobias.store.StoreChangedError` (and the verdict recorded for every process),
+        a touched one accepted."""
         from geobias.sources.registry import SOURCES
         from geobias.store import load_store
+        from geobias.store.cache import StoreChangedError, check_hashes
 
+        verdict = self.verdicts.current().get(name)
+        if verdict is not None:
+            if verdict.get("stamps") == _stamps(self.config.vectors_dir / name):
+                self._open.pop(name, None)  # closed here too: every process refuses it alike
+                raise StoreChangedError(verdict.get("message") or f"store {name!r} changed on disk")
+            self._open.pop(name, None)  # its files changed since (a reinstall): opened anew, verified in full
         entry = self._open.get(name)
         if entry is not None and entry[1] == _stamps(self.config.vectors_dir / name):
             return entry[0]
@@ -129,13 +209,46 @@ class StoreManager:
             stamps = _stamps(path)
             if entry is None or entry[1] != stamps:
                 self._open.pop(name, None)  # changed on disk: never served again unverified
-                store = load_store(path)
+                try:
+                    store = load_store(path)
+                    check_hashes(path)  # in full, at this process's first open of it
+                except StoreChangedError as exc:
+                    self.verdicts.refuse(name, self._redact.text(str(exc)), stamps)
+                    raise
+                if verdict is not None:
+                    self.verdicts.clear(name)
                 if store.lang is None and name in SOURCES:
                     store.lang = SOURCES[name].lang
                 # derived views built once here, not raced for by concurrent requests
                 store.unit_vectors  # noqa: B018
                 entry = self._open[name] = (store, stamps)
         return entry[0]
+
+    def verify_all(self) -> list[str]:
+        """Re-hash every store under the vectors directory in full (the background
+        :class:`Verifier`'s round); record a verdict for each changed one and withdraw those that
+        verify again. Returns the names found changed."""
+        from geobias.store.cache import StoreChangedError, check_hashes
+
+        bad = []
+        for name in self.names():
+            path = self.config.vectors_dir / name
+            stamps = _stamps(path)
+            try:
+                check_hashes(path)
+            except StoreChangedError as exc:
+                bad.append(name)
+                if self.verdicts.current().get(name, {}).get("stamps") != stamps:
+                    log.warning("store %s changed on disk: refused from now on", name)
+                    self.verdicts.refuse(name, self._redact.text(str(exc)), stamps)
+                with self._lock:
+                    self._open.pop(name, None)
+            except (GeobiasError, OSError):
+                continue  # vanished or unreadable meanwhile: its next open says why
+            else:
+                if name in self.verdicts.current():
+                    self.verdicts.clear(name)
+        return bad
 
     def default_for(self, lang: str) -> str:
         from geobias.sources.registry import default_source
@@ -207,6 +320,33 @@ class StoreManager:
             for p in d.iterdir():
                 if p.name.startswith(".upload-"):
                     shutil.rmtree(p, ignore_errors=True)
+
+
+class Verifier:
+    """A daemon thread that calls ``stores.verify_all()`` every ``every`` seconds (0: never),
+    beside the requests: hashing reads the files, it takes no lock a request waits on."""
+
+    def __init__(self, stores: StoreManager, every: float):
+        self.stores, self.every = stores, every
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.rounds = 0
+
+    def start(self) -> None:
+        if self.every > 0 and self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="geobias-verify", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.stores.verify_all()
+            except Exception:  # noqa: BLE001 - a failed round is logged; the next one runs
+                log.exception("store verification round failed")
+            self.rounds += 1
+
+    def stop(self) -> None:
+        self._stop.set()
 
 
 def _stamps(path: Path):

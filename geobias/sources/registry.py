@@ -14,6 +14,7 @@ a checkout, else ``~/.cache/geobias/vectors``.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -174,6 +175,13 @@ def vectors_dir() -> Path:
     env = os.environ.get("GEOBIAS_VECTORS_DIR")
     if env:
         return Path(env).expanduser()
+    return _default_vectors_dir()
+
+
+@functools.lru_cache(maxsize=1)
+def _default_vectors_dir() -> Path:
+    """A checkout's ``vectors/``, else the user's cache (looked up once per process: every command
+    asks, several times)."""
     repo = Path(__file__).resolve().parents[2]
     if (repo / "pyproject.toml").is_file() and (repo / "geobias").is_dir() and (repo / "vectors").is_dir():
         return repo / "vectors"

@@ -32,6 +32,8 @@ from __future__ import annotations
 import os
 import re
 import warnings
+import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -499,6 +501,10 @@ def _read_npz(path: Path, limit: int | None):
             raise _fail(path, None, "'words' or 'vectors' is an object array, which needs unpickling and is "
                         "refused; save words with np.array(words, dtype=str)") from None
         raise _fail(path, None, f"unreadable .npz ({exc})") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, KeyError, NotImplementedError) as exc:
+        # the zip magic without a readable archive (truncated, damaged, another kind of zip,
+        # a compression method numpy cannot read): the file's fault, not ours
+        raise _fail(path, None, f"not a readable .npz archive ({type(exc).__name__}: {exc})") from None
     if words_arr.ndim != 1 or words_arr.dtype.kind != "U":
         raise _fail(path, None, f"'words' must be a 1-D unicode array; got {words_arr.dtype} {words_arr.shape}")
     if vectors.ndim != 2 or vectors.shape[0] != words_arr.shape[0] or vectors.dtype.kind != "f":

@@ -473,3 +473,9 @@ def test_a_missing_extra_is_named_in_one_line(capsys, monkeypatch):
     code, out, err = cli(capsys, "neighbors", "--lang", "fr", "roi")
     assert code == 1 and err.strip() == ("geobias: error: this command needs the contextual extra: "
                                          "pip install 'geobias[contextual]' (torch is not installed)")
+
+
+def test_a_plane_plot_for_a_language_without_masculine_and_feminine_is_refused_before_the_fit(capsys, tmp_path):
+    code, out, err = cli(capsys, "directions", "--lang", "nl", "--plot", str(tmp_path / "nl.png"))
+    assert code == 2 and "Dutch's genders are common and neuter" in err and err.count("\n") == 1
+    assert not (tmp_path / "nl.png").exists()

@@ -76,15 +76,25 @@ def test_scores_are_the_pseudo_log_likelihood_of_the_unmodified_tokens(mlm, samp
     for row, p in zip(res.per_pair, pairs, strict=True):
         assert row["score_more"] == pytest.approx(pll(p.sent_more, p.sent_less), abs=1e-6)
         assert row["score_less"] == pytest.approx(pll(p.sent_less, p.sent_more), abs=1e-6)
-    wins = [r["score_more"] > r["score_less"] for r in res.per_pair]
+    # by metric.py: scores rounded to 3 decimals, equal rounded scores neutral
+    rounded = [(round(r["score_more"], 3), round(r["score_less"], 3)) for r in res.per_pair]
+    wins = [m > s for m, s in rounded]
+    neutral = [m == s for m, s in rounded]
+    assert res.comparison == "metric-py" and res.n_ties == sum(neutral)
     assert res.metric_score == pytest.approx(100 * np.mean(wins))
-    assert res.stereo_score == pytest.approx(100 * np.mean(wins[:3]))
-    assert res.antistereo_score == pytest.approx(100.0 * wins[3])
+    stereo = [w for w, n in zip(wins[:3], neutral[:3], strict=True) if not n]
+    assert res.stereo_score == (pytest.approx(100 * np.mean(stereo)) if stereo else None)
     assert res.by_bias_type["age"]["n"] == 1 and res.by_bias_type["gender"]["n"] == 3
-    # swapping the sentences of every pair mirrors the metric about 50 (no ties here)
+    # unrounded (our variant): every pair in every denominator
+    raw = crows_pairs(lm, pairs, comparison="unrounded")
+    raw_wins = [r["score_more"] > r["score_less"] for r in raw.per_pair]
+    assert raw.metric_score == pytest.approx(100 * np.mean(raw_wins))
+    assert raw.stereo_score == pytest.approx(100 * np.mean(raw_wins[:3]))
+    assert raw.antistereo_score == pytest.approx(100.0 * raw_wins[3])
+    # swapping the sentences of every pair mirrors the unrounded metric about 50 (no exact ties here)
     swapped = [CrowsPair(p.sent_less, p.sent_more, p.direction, p.bias_type) for p in pairs]
-    assert res.n_ties == 0
-    assert crows_pairs(lm, swapped).metric_score == pytest.approx(100 - res.metric_score)
+    assert raw.n_ties == 0
+    assert crows_pairs(lm, swapped, comparison="unrounded").metric_score == pytest.approx(100 - raw.metric_score)
 
 
 def test_bad_files_get_one_line(tmp_path, sample, capsys):
@@ -115,3 +125,31 @@ def test_the_command_prints_the_metric(mlm, sample, capsys):
     assert info.value.code == 0, err
     r = result_of(out)
     assert r["n_pairs"] == 4 and 0 <= r["metric_score"] <= 100 and len(r["per_pair"]) == 4
+
+
+def test_the_metric_follows_metric_py_rounding_neutral_pairs_and_split():
+    """metric.py rounds each score to 3 decimals, counts equal rounded scores as neutral (in the
+    metric's denominator, never a win; out of the stereo/antistereo denominators); unrounded is
+    our named variant."""
+    from geobias.contextual.crows_pairs import score_pairs
+
+    rows = [
+        {"direction": "stereo", "bias_type": "gender", "score_more": -10.0001, "score_less": -10.0004},  # neutral
+        {"direction": "stereo", "bias_type": "gender", "score_more": -9.0, "score_less": -12.0},  # win
+        {"direction": "stereo", "bias_type": "age", "score_more": -15.0, "score_less": -12.0},  # loss
+        {"direction": "antistereo", "bias_type": "gender", "score_more": -8.0, "score_less": -8.5},  # win
+        {"direction": "antistereo", "bias_type": "gender", "score_more": -3.0004, "score_less": -3.0001},  # neutral
+    ]
+    r = score_pairs(rows)
+    assert r.comparison == "metric-py" and r.n_ties == 2
+    assert r.metric_score == pytest.approx(100 * 2 / 5)  # wins over every pair, neutral ones included
+    assert r.stereo_score == pytest.approx(100 * 1 / 2)  # the neutral stereo pair leaves the denominator
+    assert r.antistereo_score == pytest.approx(100.0)
+    assert [p["neutral"] for p in r.per_pair] == [True, False, False, False, True]
+    u = score_pairs(rows, comparison="unrounded")
+    assert u.n_ties == 0 and u.metric_score == pytest.approx(100 * 3 / 5)
+    assert u.stereo_score == pytest.approx(100 * 2 / 3) and u.antistereo_score == pytest.approx(50.0)
+    with pytest.raises(InputError, match="comparison"):
+        score_pairs(rows, comparison="nearly")
+    with pytest.raises(InputError, match="no CrowS-Pairs rows"):
+        score_pairs([])

@@ -80,9 +80,9 @@ def _close(a, b, path="") -> None:
 
 #: Reproductions re-run by the slow test; the long ones (minutes each on 2 cores) only with
 #: GEOBIAS_ALL_REPRODUCTIONS=1 (`make check-reproductions`), so that CI stays well inside its limit.
-QUICK = ["mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours", "seat", "metrics-fr",
+QUICK = ["ripa-fr", "mweat-fr", "evaluate-fr", "hybrid-ori-pca", "hard-debias-en", "hard-debias-en-ours", "seat", "metrics-fr",
          "evaluate-es", "use-m3", "use-m3-space"]
-LONG = ["erasure-en", "erasure-fr", "recoverability-en", "recoverability-fr", "recoverability-fr-bilingual", "sentiment",
+LONG = ["erasure-en", "erasure-fr", "recoverability-en", "recoverability-en-geobias", "recoverability-fr", "recoverability-fr-bilingual", "sentiment",
         "atlas"]
 
 

@@ -98,3 +98,50 @@ def test_the_command_on_every_front_door(store, tmp_path):
     bad = subprocess.run([sys.executable, str(REPO / "cli.py"), "ripa", "--vectors", "tiny-en", "--targets", "zzz",
                           "--pairs", str(pairs)], capture_output=True, text=True, env=env_vars)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "100% of the targets (1 of 1 words)" in bad.stderr
+
+
+# -- the gender-aware variant ----------------------------------------------------------------------
+
+
+def test_grammatical_ripa_cancels_agreement_and_keeps_the_semantic_lean():
+    """Two forms that differ only along the grammatical axis (0) score the same as their mean on
+    b: the agreement cancels; what is left is each word's lean along b (axis 1)."""
+    from geobias.metrics.ripa import ripa_grammatical
+
+    words = ["infirmier", "infirmière", "ingénieur", "ingénieure", "journaliste"]
+    vectors = np.array([[2.0, -0.4, 1.0], [-2.0, -0.4, 1.0], [1.5, 0.6, 0.0], [-1.5, 0.6, 0.0], [0.3, 0.1, 2.0]])
+    store = VectorStore(words, vectors, lang="fr")
+    b = np.array([0.0, 2.0, 0.0])  # normalised inside
+    r = ripa_grammatical(store, ["infirmier", "ingénieur", "journaliste", "absent"],
+                         ["infirmière", "ingénieure", "journaliste", "absente"], b)
+    assert r.words == ["infirmier/infirmière", "ingénieur/ingénieure", "journaliste"]
+    assert r.ripa == pytest.approx([-0.4, 0.6, 0.1])
+    assert r.variant == "grammatical" and r.relation == "d_s" and r.n_pairs == 2
+    assert r.missing == ["absent", "absente"]
+    # the English-style score of each form on a pair difference that carries grammar: by gender of the form
+    eng = ripa(store, WordQuery.with_pairs(["infirmier", "infirmière"], [("infirmier", "infirmière")],
+                                           lost_vocabulary_threshold=1))
+    assert eng.ripa[0] > 0 > eng.ripa[1]
+    with pytest.raises(InputError, match="pair by position"):
+        ripa_grammatical(store, ["infirmier"], [], b)
+    with pytest.raises(InputError, match="both its forms"):
+        ripa_grammatical(store, ["absent"], ["absente"], b)
+
+
+def test_french_ripa_defaults_to_the_gender_aware_variant_and_warns_for_the_english_one():
+    sys.path.insert(0, str(REPO / "tests"))
+    from _server import small_french_store
+
+    from geobias.sources import use_opener
+
+    fr = small_french_store()
+    with use_opener(lambda lang, name, option: fr):
+        r, _ = execute("ripa", {"lang": "fr"})
+        e, _ = execute("ripa", {"lang": "fr", "variant": "english"})
+    assert r.variant == "grammatical" and r.warning is None and all("/" in w for w in r.words)
+    # the English-style variant scores every form by its grammatical gender: the warning says so
+    assert e.variant == "english" and "grammatical gender" in e.warning
+    with use_opener(lambda lang, name, option: fr), pytest.raises(InputError, match="variant english"):
+        execute("ripa", {"lang": "fr", "variant": "grammatical", "pairs": [["il", "elle"]]})
+    with pytest.raises(InputError, match="no.*grammatical gender|has none"):
+        execute("ripa", {"lang": "en", "variant": "grammatical", "vectors": "nope"})

@@ -86,9 +86,273 @@ def test_the_command_on_the_multilingual_encoder(capsys):
     assert info.value.code == 0, err
     r = result_of(out)
     assert r["encoder"] == "use-m3" and r["n_gendered_words"] > 0
-    assert r["n_sentences"]["A"] == 4 * 8  # eight male terms, the four templates without an article
+    # eight male terms, each in its kind's templates: an adjective (2), six count nouns (4 singular + 3 plural)
+    # and a subject pronoun (2)
+    assert r["n_sentences"]["A"] == 2 + 6 * 7 + 2
     assert 0 < r["p_value"] <= 1 and r["effect_size"] > 0.3
     with pytest.raises(SystemExit) as info:
         main(["seat", "--lang", "es", "--targets-x", "a,b"])
     _, err = capsys.readouterr()
     assert info.value.code == 2 and "give all four sets" in err and err.count("\n") == 1
+
+
+# -- May et al.'s test files (a file we write in their format; theirs are CC BY-NC) ------------------
+
+OWN_TEST = {
+    "targ1": {"category": "Flowers", "examples": ["This is a rose.", "That is a tulip.", "Here is a daisy."]},
+    "targ2": {"category": "Insects", "examples": ["This is a wasp.", "That is a flea.", "Here is a moth."]},
+    "attr1": {"category": "Pleasant", "examples": ["This is love.", "That is peace.", "Here is joy.", "It is a gift."]},
+    "attr2": {"category": "Unpleasant", "examples": ["This is abuse.", "That is filth.", "Here is grief."]},
+}
+
+
+def _hash_encoder(dim: int = 16):
+    """A deterministic stand-in encoder: each sentence's vector from a hash of its text."""
+    import hashlib
+
+    def encode(sentences):
+        out = []
+        for s in sentences:
+            seed = int.from_bytes(hashlib.sha256(s.encode()).digest()[:8], "little")
+            out.append(np.random.default_rng(seed).standard_normal(dim))
+        return np.array(out)
+
+    return encode
+
+
+def test_a_seat_file_is_read_and_scored_as_weat_over_its_sentences(tmp_path):
+    import json
+
+    from geobias.metrics import weat
+    from geobias.metrics.seat import read_seat_test, seat_sentences
+    from geobias.query import WordQuery
+    from geobias.store import VectorStore
+
+    path = tmp_path / "own-test.jsonl"
+    path.write_text(json.dumps(OWN_TEST), encoding="utf-8")
+    t = read_seat_test(path)
+    assert t.name == "own-test" and t.categories == {"X": "Flowers", "Y": "Insects", "A": "Pleasant",
+                                                     "B": "Unpleasant"}
+    assert t.sets[3] == OWN_TEST["attr2"]["examples"]
+    enc = _hash_encoder()
+    r = seat_sentences(enc, t, encoder_name="hash", n_permutations=1000, seed=0)
+    every = [s for g in t.sets for s in g]
+    w = weat(VectorStore(every, enc(every)), WordQuery(*t.sets), n_permutations=1000, seed=0)
+    assert r.test == "own-test" and r.source == str(path) and r.categories["B"] == "Unpleasant"
+    assert r.statistic == pytest.approx(w.statistic, abs=1e-12) and r.effect_size == pytest.approx(w.effect_size)
+    assert r.p_value == pytest.approx(w.p_value) and r.exact and r.n_permutations == 20  # C(6, 3) partitions
+    assert r.n_sentences == {"X": 3, "Y": 3, "A": 4, "B": 3} and r.n_templates == {}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{not json", "not JSON"),
+    ('{"targ1": {}, "targ2": {}}', "exactly targ1, targ2, attr1, attr2"),
+    ('[1, 2]', "found list"),
+])
+def test_a_file_that_is_not_the_format_is_named_with_its_problem(tmp_path, text, message):
+    from geobias.metrics.seat import read_seat_test
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message) as info:
+        read_seat_test(path)
+    assert str(info.value).startswith(f"{path}: ") and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d["attr1"].update(examples=[]), r"attr1 \(Pleasant\) has no sentences"),
+    (lambda d: d["targ1"]["examples"].append("This is a rose."), "'This is a rose.' is twice in targ1"),
+    (lambda d: d["attr2"]["examples"].append("This is love."), "'This is love.' is in attr1 and attr2"),
+    (lambda d: d["targ2"].pop("category"), "targ2 needs a 'category'"),
+    (lambda d: d["targ2"]["examples"].append(""), "empty or non-text sentence"),
+])
+def test_empty_sets_and_duplicate_sentences_are_refused(edit, message):
+    import copy
+
+    from geobias.metrics.seat import parse_seat_test
+
+    data = copy.deepcopy(OWN_TEST)
+    edit(data)
+    import json
+
+    with pytest.raises(InputError, match=message):
+        parse_seat_test(json.dumps(data), name="t", source="t.jsonl")
+
+
+def test_the_command_takes_files_on_the_cli_and_text_in_the_service(tmp_path, capsys, monkeypatch):
+    import json
+
+    from geobias.cli import main
+    from geobias.commands import execute, validate
+
+    good = tmp_path / "own.jsonl"
+    good.write_text(json.dumps(OWN_TEST), encoding="utf-8")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**OWN_TEST, "attr1": {"category": "P", "examples": []}}), encoding="utf-8")
+    # a bad file: one line naming it, exit 1, before any encoder loads
+    with pytest.raises(SystemExit) as info:
+        main(["seat", "--tests", f"{good},{bad}", "--encoder", "no-such-encoder"])
+    _, err = capsys.readouterr()
+    assert info.value.code == 1 and err.count("\n") == 1 and str(bad) in err and "has no sentences" in err
+    # the service takes the file's text, and names it in its message
+    p = validate("seat", {"tests": {"text": json.dumps(OWN_TEST)}, "encoder": "x"}, front="service")
+    assert p.test_files()[0].categories["X"] == "Flowers"
+    with pytest.raises(InputError, match="^tests: not a SEAT test file"):
+        validate("seat", {"tests": "nope", "encoder": "x"}, front="service")
+    # ... and a job with a bad file is refused with a 400 before it is queued
+    from starlette.testclient import TestClient
+
+    from geobias.service import ServiceConfig, create_app
+
+    (tmp_path / "v").mkdir()
+    app = create_app(ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d"))
+    client = TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False)
+    text = json.dumps({**OWN_TEST, "targ2": {"category": "I", "examples": ["This is a rose."]}})
+    answer = client.post("/jobs", json={"kind": "seat", "params": {"tests": text, "encoder": "minilm-l6"}})
+    assert answer.status_code == 400 and "'This is a rose.' is in targ1 and targ2" in answer.json()["error"]["message"]
+    with pytest.raises(InputError, match="not both"):
+        validate("seat", {"tests": str(good), "test": "math-arts", "lang": "en"})
+    # several files: the first's result, the others in more_tests, each named by its file
+    import geobias.contextual.sentence_encoders as se
+
+    monkeypatch.setattr(se, "sentence_encoder", lambda *a, **k: _hash_encoder())
+    second = tmp_path / "second.jsonl"
+    second.write_text(json.dumps({**OWN_TEST, "targ1": {"category": "Roses", "examples": ["A rose.", "Two roses.",
+                                                                                           "Red roses."]}}))
+    r, _ = execute("seat", {"tests": f"{good},{second}", "encoder": "hash", "permutations": 100})
+    assert r.test == "own" and [t.test for t in r.more_tests] == ["second"]
+    assert r.more_tests[0].categories["X"] == "Roses"
+
+
+# -- per-kind templates (May et al.'s bleaching, English) -------------------------------------------
+
+EN_TESTS = ["career-family-terms", "career-family", "math-arts", "math-arts-names", "science-arts",
+            "science-arts-names", "flowers-insects"]
+
+
+def _english_sentences():
+    from geobias import wordlists
+    from geobias.metrics.seat import read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("en"), read_word_kinds("en")
+    tests = [wordlists.weat_test("en", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    return t, kinds, words, {w: sentences_for([w], t, {}, kinds) for w in words}
+
+
+def test_every_english_seat_word_has_a_kind_and_gets_only_its_kinds_templates():
+    t, kinds, words, by_word = _english_sentences()
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    from geobias.metrics.seat import _fill
+
+    for w, k in kinds.items():
+        got = by_word.get(w)
+        if got is None:
+            continue
+        if k.kind in ("subject", "object", "possessive"):  # no pronoun follows a template written for names
+            assert got == [_fill(f, w) for f in t.by_kind[k.kind]], (w, got)
+            assert not [x for x in got if x in {_fill(f, w) for f in t.by_kind["name"]} and k.kind != "subject"]
+        if k.kind in ("object", "possessive"):  # an object or possessive form is never a subject
+            assert not any(x.startswith(w[:1].upper() + w[1:] + " is") for x in got), (w, got)
+        if k.kind == "count":  # a count noun never goes without a determiner
+            for s in got:
+                assert any(f"{d} {w}" in s.lower() for d in ("a", "an", "the")) or k.plural in s, (w, s)
+    assert "Him is here." not in by_word["him"] and "His is here." not in by_word["his"]
+    assert "This is an executive." in by_word["executive"] and "These are men." in by_word["man"]
+    assert "John is a person." in by_word["John"] and "This is math." in by_word["math"]
+    assert "They are loyal." in by_word["loyal"] and "They kill." in by_word["kill"]
+
+
+def test_show_sentences_returns_every_sentence(monkeypatch):
+    import geobias.contextual.sentence_encoders as se
+    from geobias.commands import execute
+
+    monkeypatch.setattr(se, "sentence_encoder", lambda *a, **k: _hash_encoder())
+    r, _ = execute("seat", {"lang": "en", "test": "math-arts", "encoder": "hash", "permutations": 100,
+                            "show_sentences": True})
+    assert set(r.sentences) == {"X", "Y", "A", "B"} and "This is math." in r.sentences["X"]
+    assert "These are men." in r.sentences["A"] and sum(map(len, r.sentences.values())) == sum(r.n_sentences.values())
+
+
+def test_french_nouns_always_have_a_determiner_that_agrees_and_pronouns_get_their_own_templates():
+    """Every French SEAT word has a kind; a common noun never appears without a determiner, and the
+    determiner agrees with its gender and number (un/une, le/la/l', du/de la/de l', des/les); a
+    pronoun gets only its own kind's templates."""
+    import re
+
+    from geobias import wordlists
+    from geobias.metrics.seat import _fill, read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("fr"), read_word_kinds("fr")
+    tests = [wordlists.weat_test("fr", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    singular = {"m": r"(un|le|du|l'|de l')", "f": r"(une|la|de la|l'|de l')"}
+    for w in words:
+        k = kinds[w]
+        got = sentences_for([w], t, {}, kinds)
+        if k.kind in ("count", "mass"):
+            for s in got:
+                forms = "|".join(re.escape(f) for f in {w, k.plural} if f)
+                det = rf"({singular[k.gender][1:-1]}|des|les)"
+                assert re.search(rf"(^|\s){det}\s?({forms})\b", s, re.I), (w, s)
+                wrong = singular["f" if k.gender == "m" else "m"][1:-1].replace("|l'|de l'", "")
+                assert not re.search(rf"(^|\s)({wrong}) {re.escape(w)}\b", s, re.I), (w, s)
+        if k.kind == "plural":
+            assert all(re.search(rf"\b(des|les) {re.escape(w)}\b", s, re.I) for s in got), (w, got)
+        if k.kind in ("subject", "object"):
+            assert got == [_fill(f, w, lang="fr") for f in t.by_kind[k.kind]], (w, got)
+    assert "L'homme est là." in sentences_for(["homme"], t, {}, kinds)
+    assert "C'est de la haine." in sentences_for(["haine"], t, {}, kinds)  # aspirated h: no elision
+    assert "C'est une entreprise." in sentences_for(["entreprise"], t, {}, kinds)
+
+
+def test_spanish_nouns_always_have_a_determiner_that_agrees():
+    import re
+
+    from geobias import wordlists
+    from geobias.metrics.seat import read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("es"), read_word_kinds("es")
+    tests = [wordlists.weat_test("es", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    det = {"m": r"(un|el|del|unos|los)", "f": r"(una|la|unas|las)"}
+    for w in words:
+        k = kinds[w]
+        if k.kind not in ("count", "mass", "plural"):
+            continue
+        forms = "|".join(re.escape(f) for f in {w, k.plural} if f)
+        g = "m" if w == "álgebra" else k.gender  # el álgebra: a stressed initial a
+        for s in sentences_for([w], t, {}, kinds):
+            assert re.search(rf"(^|\s){det[g]} ({forms})\b", s, re.I), (w, s)
+    assert "Se trata del cálculo." in sentences_for(["cálculo"], t, {}, kinds)
+    assert "Aquí está el álgebra." in sentences_for(["álgebra"], t, {}, kinds)
+
+
+def test_german_nouns_always_have_a_determiner_that_agrees():
+    """Every German SEAT word has a kind; a count or mass noun always follows ein/eine or
+    der/die/das of its gender (die in the plural); only a noun given in a form that takes no
+    article (kind bare: Erbrochenes) goes without one; possessives go with a noun of their gender."""
+    import re
+
+    from geobias import wordlists
+    from geobias.metrics.seat import read_templates, read_word_kinds, sentences_for
+
+    t, kinds = read_templates("de"), read_word_kinds("de")
+    tests = [wordlists.weat_test("de", name) for name in EN_TESTS]
+    words = sorted({w for t_ in tests for s in (t_.X, t_.Y, t_.A, t_.B) for w in s})
+    assert set(words) <= set(kinds), sorted(set(words) - set(kinds))
+    det = {"m": r"(ein|der)", "f": r"(eine|die)", "n": r"(ein|das)"}
+    for w in words:
+        k = kinds[w]
+        got = sentences_for([w], t, {}, kinds)
+        if k.kind in ("count", "mass"):
+            for s in got:
+                plural = k.plural and re.search(rf"\b(die) {re.escape(k.plural)}\b", s, re.I)
+                assert plural or re.search(rf"(^|\s){det[k.gender]} {re.escape(w)}\b", s, re.I), (w, s)
+        if k.kind == "plural":
+            assert all(re.search(rf"\bdie {re.escape(w)}\b", s, re.I) for s in got), (w, got)
+    assert [k for k in kinds.values() if k.kind == "bare"] == [kinds["Erbrochenes"]]
+    assert "Das ist ihre Sache." in sentences_for(["ihre"], t, {}, kinds)
+    assert "Das Mädchen ist hier." in sentences_for(["Mädchen"], t, {}, kinds)

@@ -323,7 +323,7 @@ def test_path_like_names(server, name):
         ("/mweat", {"store": SMALL, "targets": [["a"]], "male": ["homme"], "female": ["femme"]}, 400, "InputError"),
         ("/weat", {"store": SMALL, "X": ["zzz"], "Y": ["yyy"], "A": ["homme"], "B": ["femme"]}, 400,
          "LostVocabularyError"),
-        ("/weat", {"store": SMALL, "X": ["a"] * 10_001, "Y": ["b"], "A": ["c"], "B": ["d"]}, 400, "InputError"),
+        ("/weat", {"store": SMALL, "X": ["a"] * 10_001, "Y": ["b"], "A": ["c"], "B": ["d"]}, 422, "ValidationError"),  # above the cap: refused before the model looks for duplicates
         ("/neighbors", {"store": SMALL, "word": "zzzz"}, 422, "OutOfVocabularyError"),
         ("/neighbors", {"store": SMALL, "word": "homme", "k": -1}, 422, "ValidationError"),
         ("/neighbors", {"store": SMALL, "word": "homme", "k": 10**6}, 422, "ValidationError"),

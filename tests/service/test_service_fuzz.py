@@ -2,7 +2,9 @@
 sends to a route, the answer is 2xx or a 4xx with the one error shape, never a 500.
 
 Bounded: a fixed number of examples per route (derandomised, so a run is reproducible), on a
-small synthetic store, permutations kept small by the strategy (larger ones are refused by the cap).
+small synthetic store; the strategies mix plausible values with degenerate ones (one word per
+class, sets empty after filtering, the smallest and the largest allowed sizes; see also
+``test_degenerate.py``, which walks them field by field).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ word_lists = st.lists(words, max_size=6)
 scalar = st.one_of(st.none(), st.booleans(), st.integers(-10, 3000), st.integers(-(2**63), 2**63),
                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12), words)
 value = st.one_of(scalar, word_lists, st.lists(word_lists, max_size=4), st.dictionaries(st.text(max_size=5), scalar, max_size=3))
+#: Degenerate values (smallest sizes, one word per class, sets empty once out-of-vocabulary words
+#: are dropped, the largest sizes the service allows): where libraries raise errors of their own.
+degenerate_counts = st.sampled_from([1, 2, 1_000_000])
+degenerate_sets = st.sampled_from([["homme"], ["zzz"], ["zzz", "qqq"], ["homme", "zzz"], ["homme", "femme"]])
 stores = st.sampled_from([SMALL, "fr-spacy-md", "../../etc/passwd", "nope", "", None])
 langs = st.sampled_from(["fr", "en", "de", "xx", "", None])
 
@@ -39,7 +45,10 @@ def bodies(model) -> st.SearchStrategy[dict]:
     fields = list(model.model_fields)
     special = {"store": stores, "src_store": stores, "tgt_store": stores, "en_store": stores, "vectors": stores,
                "src_vectors": stores, "tgt_vectors": stores, "en_vectors": stores, "lang": langs,
-               "src": langs, "tgt": langs, "permutations": st.integers(-5, 5000), "k": st.integers(-3, 50)}
+               "src": langs, "tgt": langs, "permutations": st.one_of(st.integers(-5, 5000), degenerate_counts),
+               "k": st.one_of(st.integers(-3, 50), st.sampled_from([1, 1000])), "cv": st.sampled_from([1, 2, 3]),
+               "max_per_class": st.sampled_from([1, 2, 3]), "seed": st.sampled_from([0, 2**32, 2**63 - 1]),
+               **{f: degenerate_sets for f in ("targets_x", "targets_y", "attributes_a", "attributes_b", "targets")}}
     per_field = {f: st.one_of(special.get(f, value), value) for f in fields}
     return st.fixed_dictionaries({}, optional={**per_field, "unknown": value})
 

@@ -125,8 +125,18 @@ def test_allowed_host_option(tmp_path):
     _, c = _app(tmp_path, allowed_hosts=("lab.example",))
     assert c.get("/stores", headers={"Host": "lab.example:8765"}).status_code == 200
     assert c.get("/stores", headers={"Host": "other.example:8765"}).status_code == 400
-    _, anyhost = _app(tmp_path, allowed_hosts=("*",))
-    assert anyhost.get("/stores", headers={"Host": "other.example"}).status_code == 200
+    _, anyhost = _app(tmp_path, allowed_hosts=("*",), token="t0k")
+    assert anyhost.get("/stores", headers={"Host": "other.example", "Authorization": "Bearer t0k"}).status_code == 200
+    assert anyhost.post("/neighbors", headers={"Host": "rebound.example"}, json={}).status_code == 401
+
+
+def test_any_host_needs_a_token(tmp_path):
+    """``--allowed-host '*'`` without a token would let a DNS-rebinding page in: refused at start."""
+    from geobias.errors import InputError
+    from geobias.service import ServiceConfig
+
+    with pytest.raises(InputError, match="--token"):
+        ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d", allowed_hosts=("*",))
 
 
 # ----------------------------------------------------------------------------- no paths in answers

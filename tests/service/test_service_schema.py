@@ -63,3 +63,37 @@ def test_every_operation_conforms(live_schema):
         run()
     assert sum(statuses.values()) >= len(operations) and not any(code >= 500 for code in statuses)
     assert any(200 <= code < 300 for code in statuses)  # some requests got through to the analyses
+
+
+def test_the_document_states_what_the_service_enforces(tmp_path):
+    """Caps, patterns and rules across fields are in the OpenAPI document (before, Schemathesis
+    found schema-valid requests refused: empty and non-ASCII store names, empty languages, empty
+    word sets, ``{"kind": "weat", "params": {}}``)."""
+    import re
+
+    from starlette.testclient import TestClient
+
+    from geobias.service import ServiceConfig, create_app
+
+    config = ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d", max_words=500, max_permutations=7_000,
+                           verify_every=0)
+    doc = TestClient(create_app(config), base_url="http://127.0.0.1:8765").get("/openapi.json").json()
+    weat = doc["paths"]["/weat"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    props = weat["properties"]
+    array = next(a for a in props["targets_x"]["anyOf"] if a.get("type") == "array")
+    assert array["minItems"] == 1 and array["maxItems"] == 500 and array["uniqueItems"] is True
+    assert not re.match(array["items"]["pattern"], " ") and re.match(array["items"]["pattern"], "infirmière")
+    store = next(a for a in props["vectors"]["anyOf"] if a.get("type") == "string")
+    for bad in ("", "é", "../x", ".hidden", "a..b"):
+        assert not re.match(store["pattern"], bad), bad
+    assert re.match(store["pattern"], "fr-spacy-md") and store["maxLength"] == 64
+    lang = next(a for a in props["lang"]["anyOf"] if a.get("type") == "string")
+    assert re.match(lang["pattern"], "fr") and re.match(lang["pattern"], "ZH-cn") and not re.match(lang["pattern"], "")
+    assert props["permutations"]["maximum"] == 7_000 and props["permutations"]["minimum"] == 1
+    assert props["subwords"] == {"const": False}  # refused by the service when true
+    assert weat["allOf"]  # a store or a language; the test or all four sets
+    upload = {p["name"]: p["schema"] for p in doc["paths"]["/stores"]["post"]["parameters"]}
+    assert not re.match(upload["name"]["pattern"], "") and upload["format"]["enum"][0] == "auto"
+    jobs = doc["paths"]["/jobs"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    align = next(b for b in jobs["oneOf"] if b["properties"]["kind"]["const"] == "align")
+    assert align["required"] == ["kind", "params"] and "src" in align["properties"]["params"]["required"]

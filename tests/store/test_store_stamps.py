@@ -73,7 +73,8 @@ def test_a_file_changed_in_place_is_refused_naming_the_store_and_file(tmp_path):
     assert "store 's'" in msg and "vectors.npy changed since the store was saved" in msg and "\n" not in msg
 
 
-def test_touch_only_is_accepted_and_the_new_time_recorded(tmp_path):
+def test_touch_only_is_accepted_and_the_new_time_recorded(tmp_path, monkeypatch):
+    monkeypatch.setenv("GEOBIAS_HASH_AT_OPEN_MB", "0")  # a store above the threshold: the stat path
     save_store(_store(), tmp_path / "s")
     for name in ("vectors.npy", "words.txt"):
         _touch(tmp_path / "s" / name)
@@ -91,6 +92,48 @@ def test_touch_only_is_accepted_and_the_new_time_recorded(tmp_path):
         cache_mod.sha256_file = real
     meta = json.loads((tmp_path / "s" / "meta.json").read_text())
     assert meta["files"]["vectors.npy"]["mtime_ns"] == (tmp_path / "s" / "vectors.npy").stat().st_mtime_ns
+
+
+def _restore_mtime_after(store_dir: Path, change) -> None:
+    st = (store_dir / "vectors.npy").stat()
+    change(store_dir)
+    os.utime(store_dir / "vectors.npy", ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert json.loads((store_dir / "meta.json").read_text())["files"] == cache_mod.file_stamps(store_dir)
+
+
+def test_a_change_with_its_mtime_restored_is_refused_at_open_below_the_threshold(tmp_path, monkeypatch):
+    """Size and time as recorded: only a hash sees it. A store of at most GEOBIAS_HASH_AT_OPEN_MB
+    is hashed at every open; above it the open trusts the stamps and `vectors verify` finds it."""
+    from geobias.store.verify import verify_stores
+
+    save_store(_store(), tmp_path / "s")
+    load_store(tmp_path / "s")
+    _restore_mtime_after(tmp_path / "s", _overwrite_in_place)
+    with pytest.raises(StoreChangedError, match="vectors.npy changed"):
+        load_store(tmp_path / "s")
+    monkeypatch.setenv("GEOBIAS_HASH_AT_OPEN_MB", "1")  # 2.4 MB is now above the threshold
+    assert len(load_store(tmp_path / "s")) == ROWS  # the stamps alone cannot see it
+    with pytest.raises(StoreChangedError, match="store 's': vectors.npy changed") as exc:
+        verify_stores(["s"], tmp_path)
+    assert "\n" not in str(exc.value)
+    save_store(_store(), tmp_path / "t")
+    result = verify_stores(["t"], tmp_path)
+    assert result.ok and result.stores[0].changed == [] and result.stores[0].bytes > ROWS * DIM * 4
+
+
+def test_vectors_verify_cli_exits_1_naming_the_changed_file(tmp_path):
+    vectors = tmp_path / "vectors"
+    vectors.mkdir()
+    save_store(_store(), vectors / "good")
+    save_store(_store(), vectors / "bad")
+    env_dir = {"GEOBIAS_VECTORS_DIR": str(vectors)}
+    ok = _cli("vectors", "verify", "good", "--json", cwd=tmp_path, env=env_dir)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["result"]["ok"] is True
+    _restore_mtime_after(vectors / "bad", _overwrite_in_place)
+    r = _cli("vectors", "verify", cwd=tmp_path, env=env_dir)  # every store
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "store 'bad': vectors.npy changed" in r.stderr and "good" not in r.stderr
 
 
 def test_an_older_store_without_stamps_is_verified_once_then_recorded(tmp_path):
@@ -125,8 +168,8 @@ def test_a_read_only_store_still_opens_after_touch(tmp_path):
         os.chmod(tmp_path / "s", 0o755)
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+def _cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]), **(env or {}))
     env.pop("GEOBIAS_DEBUG", None)
     return subprocess.run([sys.executable, "-c", "from geobias.cli import main; main()", *args],
                           capture_output=True, text=True, timeout=120, env=env, cwd=cwd)

@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
 from geobias._progress import CancelFlag
 from geobias.commands import Command, commands
@@ -37,7 +38,9 @@ def _quick_route(cmd: Command) -> None:
     from geobias.service.commands import run_quick
 
     async def route(request: Request) -> Any:
-        body = await http.json_body(request)
+        client = http.client_key(request)
+        request.app.state.admission.check(client)  # a client past its share: refused before its body is parsed
+        body = await http.json_body(request, cmd.params)  # the size caps, before the model runs
         config, stores = http.config(request), http.stores(request)
         flag = CancelFlag()
 
@@ -45,16 +48,20 @@ def _quick_route(cmd: Command) -> None:
             await client_gone(request.receive)
             flag.cancel()
 
+        timing: dict[str, float] = {}
         try:
             envelope = await request.app.state.admission.run_command(
-                cmd.name, body, flag, watch=watch, fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
+                cmd.name, body, flag, watch=watch, client=client, timing=timing,
+                fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
         except Cancelled:
             if not flag.cancelled():
                 raise
             rid = getattr(request.state, "request_id", "-")
             log.info("%s stopped: the client went away (request id %s)", cmd.kind, rid)
             return http.error(499, "ClientClosedRequest", "the client closed the connection; the analysis was stopped")
-        return request.app.state.redact(envelope)
+        # where the time went: waiting for a slot, computing in it (Server-Timing, W3C)
+        return JSONResponse(request.app.state.redact(envelope), headers={"Server-Timing": (
+            f"queue;dur={1e3 * timing.get('wait', 0):.1f}, run;dur={1e3 * timing.get('run', 0):.1f}")})
 
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
                          description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",

@@ -7,11 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from geobias.commands import get
 from geobias.errors import ParameterError
 from geobias.service import http
 from geobias.service.commands import job_kinds
 from geobias.service.config import check_name
 from geobias.service.jobs import JobNotFound
+from geobias.service.limits import check_body
 
 router = APIRouter(tags=["jobs"])
 KINDS = job_kinds()
@@ -34,6 +36,7 @@ async def submit(request: Request) -> JSONResponse:
         raise ParameterError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}", "kind")
     if not isinstance(params, dict):
         raise ParameterError("params must be an object", "params")
+    check_body(http.config(request), params, get(kind).params)  # comma lists of word sets, before the model
     jobs = http.jobs(request)
     job = await anyio.to_thread.run_sync(lambda: jobs.submit(kind, params))
     return JSONResponse(job, status_code=202, headers={"Location": f"/jobs/{job['id']}"})

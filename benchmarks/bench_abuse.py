@@ -1,0 +1,255 @@
+"""The service under abuse: what the cheap refusals, the per-client admission, cancellation,
+shutdown and content verification cost and buy, measured against the targets they serve.
+
+One `geobias serve` on a free loopback port (two quick workers, background verification off so
+that it does not compete), a small synthetic French store for `/neighbors` and a 4,000-word
+synthetic store on which a WEAT of four 1,000-word sets at the permutation cap (1,000,000) costs
+seconds. Printed:
+
+1. **Refusal time** of a 20,000-word set (a list, a comma list) on `/mweat`, `/weat` and `/jobs`,
+   and of a 100,000-deep nested body: median and max milliseconds (target: under 1 s).
+2. **Another client's `/neighbors` under abuse**: its p50/p99 alone, then while a greedy client
+   (its own loopback address) keeps 100 WEATs at the permutation cap in flight and a third client
+   sends 20,000-word sets in a loop; the ratio of p99s (target: ≤ 2) and how the greedy client
+   was answered (200 / 429 / 503).
+3. **Disconnect → 499**: a client abandons a WEAT at the cap after 0.5 s; the access log's 499
+   line gives when the server stopped it (target: within 1 s of the disconnect).
+4. **SIGTERM** of the server while two quick analyses and a job compute: seconds to exit
+   (target: under 5 s).
+5. **Hash throughput**: sha256 of a 256 MiB file (MB/s, one core), the cost of verifying a
+   store in full (`geobias vectors verify`, the service's first open and each ``--verify-every``
+   round) and of hashing a store at every open below ``HASH_AT_OPEN_BYTES``.
+
+The machine may be shared: the figures are ratios against a baseline taken in the same run, and
+the load average (``uptime``) is printed with them.
+
+Run: python benchmarks/bench_abuse.py [--rounds 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness lives in tests/
+from _server import ServerProcess, small_french_store  # noqa: E402
+
+WORDS = [f"w{i}" for i in range(4000)]
+HEAVY = {"store": "big", "targets_x": WORDS[0:1000], "targets_y": WORDS[1000:2000],
+         "attributes_a": WORDS[2000:3000], "attributes_b": WORDS[3000:4000], "permutations": 1_000_000}
+BIG_LIST = [f"x{i}" for i in range(20_000)]
+
+
+def load() -> str:
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+
+
+def refusals(c: httpx.Client) -> None:
+    cases = {
+        "/mweat 20,000-word list": ("/mweat", {"store": "small-fr", "targets_x": BIG_LIST}),
+        "/weat 20,000-word comma list": ("/weat", {"store": "small-fr", "targets_x": ",".join(BIG_LIST)}),
+        "/jobs 20,000-word list": ("/jobs", {"kind": "weat", "params": {"store": "small-fr", "targets_x": BIG_LIST}}),
+    }
+    for label, (route, body) in cases.items():
+        times = []
+        for _ in range(10):
+            t = time.perf_counter()
+            r = c.post(route, json=body)
+            times.append(time.perf_counter() - t)
+            assert r.status_code == 422, r.text[:200]
+        print(f"  {label}: 422 in median {1e3 * statistics.median(times):.1f} ms, max {1e3 * max(times):.1f} ms")
+    nested = b"[" * 100_000 + b"]" * 100_000
+    times = []
+    for _ in range(10):
+        t = time.perf_counter()
+        r = c.post("/mweat", content=nested, headers={"Content-Type": "application/json"})
+        times.append(time.perf_counter() - t)
+        assert r.status_code == 422, r.text[:200]
+    print(f"  /mweat 100,000-deep nesting: 422 in median {1e3 * statistics.median(times):.1f} ms, max {1e3 * max(times):.1f} ms")
+
+
+def neighbors_under_abuse(url: str, rounds: int) -> None:
+    """The victim's /neighbors alone, then beside each kind of abuse and both together."""
+    body = {"store": "small-fr", "word": "homme", "k": 10}
+
+    def sample(c: httpx.Client, n: int) -> tuple[list[float], list[float], list[float]]:
+        total, queue, run = [], [], []
+        for _ in range(n):
+            t = time.perf_counter()
+            r = c.post("/neighbors", json=body)
+            total.append(time.perf_counter() - t)
+            assert r.status_code == 200, r.text[:200]
+            timing = dict(p.split(";dur=") for p in r.headers["server-timing"].split(", "))
+            queue.append(float(timing["queue"]) / 1e3)
+            run.append(float(timing["run"]) / 1e3)
+        return total, queue, run
+
+    victim = httpx.Client(base_url=url, timeout=300, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    sample(victim, 10)
+    idle = sample(victim, rounds)
+    print(f"  /neighbors alone: p50 {1e3 * pct(idle[0], 0.5):.1f} ms, p99 {1e3 * pct(idle[0], 0.99):.1f} ms "
+          f"(slot {1e3 * pct(idle[2], 0.99):.1f} ms at p99; {rounds} requests)")
+
+    def greedy(stop, status):
+        async def go():
+            async with httpx.AsyncClient(base_url=url, timeout=600, limits=httpx.Limits(max_connections=100),
+                                         transport=httpx.AsyncHTTPTransport(local_address="127.0.0.3")) as c:
+                async def one():
+                    while not stop.is_set():
+                        try:
+                            r = await c.post("/weat", json=HEAVY)
+                            status[r.status_code] = status.get(r.status_code, 0) + 1
+                            if r.status_code in (429, 503):
+                                await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+                        except httpx.HTTPError:
+                            status[-1] = status.get(-1, 0) + 1
+                await asyncio.gather(*(one() for _ in range(100)))
+        asyncio.run(go())
+
+    def big_lists(stop, pause):
+        with httpx.Client(base_url=url, timeout=60, transport=httpx.HTTPTransport(local_address="127.0.0.4")) as c:
+            while not stop.is_set():
+                c.post("/mweat", json={"store": "small-fr", "targets_x": BIG_LIST})
+                time.sleep(pause)
+
+    scenarios = {
+        "a greedy client: 100 WEATs at the permutation cap in flight": (True, None),
+        "two clients each sending a 20,000-word set every 0.5 s": (False, 0.5),
+        "both (the issue's case)": (True, 0.5),
+        "both, the 20,000-word sets back to back (a stress case)": (True, 0.0),
+    }
+    for label, (with_greedy, pause) in scenarios.items():
+        stop, status = threading.Event(), {}
+        threads = []
+        if with_greedy:
+            threads.append(threading.Thread(target=greedy, args=(stop, status), daemon=True))
+        if pause is not None:
+            threads += [threading.Thread(target=big_lists, args=(stop, pause), daemon=True) for _ in range(2)]
+        for th in threads:
+            th.start()
+        time.sleep(3.0)  # the greedy client's share is taken and its queue full
+        busy = sample(victim, rounds)
+        stop.set()
+        ratio = pct(busy[0], 0.99) / pct(idle[0], 0.99)
+        print(f"  beside {label}: p50 {1e3 * pct(busy[0], 0.5):.1f} ms, p99 {1e3 * pct(busy[0], 0.99):.1f} ms, "
+              f"p99 ratio {ratio:.2f} (≤ 2 wanted); at p99 queue {1e3 * pct(busy[1], 0.99):.1f} ms, slot "
+              f"{1e3 * pct(busy[2], 0.99):.1f} ms" + (f"; greedy answered {dict(sorted(status.items()))}" if status else ""))
+        for th in threads:
+            th.join(timeout=5)
+        time.sleep(2.0)  # the greedy client's last analysis drains
+    victim.close()
+
+
+def disconnect(srv: ServerProcess) -> None:
+    stops = []
+    for _ in range(3):
+        before = srv.log.read_text(errors="replace") if srv.log.exists() else ""
+        try:
+            httpx.post(srv.url + "/weat", json=HEAVY, timeout=0.5)
+        except httpx.TimeoutException:
+            pass
+        deadline = time.monotonic() + 30
+        found = None
+        while time.monotonic() < deadline and found is None:
+            new = srv.log.read_text(errors="replace")[len(before):]
+            m = re.search(r'"POST /weat" 499 ([0-9.]+) ms', new)
+            found = float(m.group(1)) if m else None
+            time.sleep(0.1)
+        stops.append(found)
+    shown = ", ".join("none" if s is None else f"{s - 500:.0f} ms" for s in stops)
+    print(f"  stopped after the client left (499 in the access log): {shown} (within 1,000 ms wanted)")
+
+
+def sigterm(vectors: Path, data: Path) -> None:
+    srv = ServerProcess(vectors, data, "--quick-workers", "2", "--workers", "1", "--verify-every", "0").start()
+    c = srv.client(timeout=5)
+    job = c.post("/jobs", json={"kind": "weat", "params": HEAVY}).json()
+    for _ in range(2):
+        threading.Thread(target=lambda: _quiet_post(srv.url + "/weat", HEAVY), daemon=True).start()
+    deadline = time.monotonic() + 60
+    while c.get(f"/jobs/{job['id']}").json()["state"] != "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    t = time.perf_counter()
+    srv.proc.send_signal(signal.SIGTERM)
+    srv.proc.wait(timeout=120)
+    print(f"  SIGTERM with two quick analyses and a job computing: exited in {time.perf_counter() - t:.2f} s "
+          "(under 5 s wanted)")
+    c.close()
+
+
+def _quiet_post(url, body):
+    try:
+        httpx.post(url, json=body, timeout=120)
+    except httpx.HTTPError:
+        pass
+
+
+def hashing(tmp: Path) -> None:
+    from geobias.store import VectorStore, save_store
+    from geobias.store.cache import HASH_AT_OPEN_BYTES, sha256_file
+    from geobias.store.verify import verify_stores
+
+    f = tmp / "blob"
+    with open(f, "wb") as fh:
+        fh.write(np.random.default_rng(0).bytes(256 << 20))
+    sha256_file(f)  # in the page cache
+    t = time.perf_counter()
+    sha256_file(f)
+    rate = (256 << 20) / (time.perf_counter() - t) / 1e6
+    print(f"  sha256: {rate:,.0f} MB/s on one core (file in the page cache)")
+    n, d = 200_000, 300  # a 240 MB store
+    rng = np.random.default_rng(1)
+    save_store(VectorStore([f"w{i}" for i in range(n)], rng.standard_normal((n, d)).astype(np.float32)), tmp / "s240")
+    t = time.perf_counter()
+    verify_stores(["s240"], tmp)
+    print(f"  full verification of a 200,000 × 300 store (240 MB): {time.perf_counter() - t:.2f} s; "
+          f"hashing at every open below {HASH_AT_OPEN_BYTES >> 20} MiB costs up to "
+          f"{1e3 * HASH_AT_OPEN_BYTES / 1e6 / rate:.0f} ms per open")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=200, help="/neighbors requests per measurement.")
+    args = ap.parse_args()
+    from geobias.store import VectorStore, save_store
+
+    tmp = Path(tempfile.mkdtemp(prefix="geobias-bench-abuse-"))
+    vectors = tmp / "vectors"
+    vectors.mkdir()
+    save_store(small_french_store(), vectors / "small-fr")
+    save_store(VectorStore(WORDS, np.random.default_rng(0).normal(size=(4000, 50)).astype(np.float32)), vectors / "big")
+    print(f"cores: {os.cpu_count()}; {load()} (the machine may be shared)")
+    with ServerProcess(vectors, tmp / "data", "--quick-workers", "2", "--verify-every", "0",
+                       "--max-permutations", "1000000") as srv, srv.client(timeout=120) as c:
+        print("1. refusals")
+        refusals(c)
+        print(f"2. another client's /neighbors under abuse ({load()})")
+        neighbors_under_abuse(srv.url, args.rounds)
+        print("3. disconnect")
+        disconnect(srv)
+    print(f"4. SIGTERM ({load()})")
+    sigterm(vectors, tmp / "data2")
+    print(f"5. hashing ({load()})")
+    hashing(tmp)
+
+
+if __name__ == "__main__":
+    main()

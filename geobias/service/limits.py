@@ -1,0 +1,368 @@
+"""Cheap refusals: the service's size caps checked on a request's parsed JSON before any
+parameter model sees it.
+
+A parameter model validates field by field, with validators written for correctness, not for
+hostile sizes; a request far above the caps should cost the server no more than reading it.
+:func:`check_body` walks the parsed body once (iteratively: no recursion), in the server's own
+thread, and refuses with one line:
+
+* nesting deeper than :data:`MAX_DEPTH` (a JSON body is at most a few levels deep);
+* a list longer than ``config.max_words`` (a word set, a list of anything);
+* more than ``config.max_total_words`` strings in lists in all (many sets, each within its cap);
+* a list entry longer than :data:`MAX_ENTRY_CHARS` characters (no word or name is that long);
+* a text with more than ``config.max_words * 10`` lines (a dictionary, a sentence file);
+* a word set given as a comma list with more than ``config.max_words`` entries.
+
+Cost: one pass over the parsed values; ``str.count`` for lines and commas (C speed). The
+parameter model and :func:`geobias.service.commands.check_caps` still run afterwards: these
+caps are the same numbers, enforced before anything that could be slower than linear.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from typing import Any
+
+from geobias.errors import ParameterError
+
+#: The deepest nesting a request body may have (objects and arrays): ours need four.
+MAX_DEPTH = 32
+#: The longest entry of a list (a word, a model id, a method name).
+MAX_ENTRY_CHARS = 1000
+
+
+def check_body(config, body: Any, model=None) -> None:
+    """Refuse ``body`` (parsed JSON) if it exceeds a cap (see the module docstring); ``model``, a
+    parameter model class, names the fields that are word sets (their comma lists are counted).
+
+    Raises
+    ------
+    ParameterError
+        One line naming the field and the cap (HTTP 422).
+    """
+    max_list, max_total = config.max_words, config.max_total_words
+    max_lines = config.max_words * 10
+    total = 0
+    stack: list[tuple[Any, str, int]] = [(body, "body", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep", where)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(item, (dict, list)):
+                    stack.append((item, key if where == "body" else f"{where}.{key}", depth + 1))
+                elif isinstance(item, str):
+                    _check_text(item, key if where == "body" else f"{where}.{key}", max_lines)
+        elif isinstance(value, list):
+            if len(value) > max_list:
+                raise ParameterError(f"{where}: {len(value):,} entries, more than this service's cap of "
+                                     f"{max_list:,}", where)
+            for item in value:
+                if isinstance(item, str):
+                    total += 1
+                    if len(item) > MAX_ENTRY_CHARS:
+                        raise ParameterError(f"{where}: an entry of {len(item):,} characters (the cap is "
+                                             f"{MAX_ENTRY_CHARS:,})", where)
+                elif isinstance(item, (dict, list)):
+                    stack.append((item, where, depth + 1))
+            if total > max_total:
+                raise ParameterError(f"more than {max_total:,} words in all (this service's cap); "
+                                     f"the excess is in {where}", where)
+    if model is not None and isinstance(body, dict):
+        _check_comma_lists(body, model, max_list)
+
+
+def _check_text(text: str, where: str, max_lines: int) -> None:
+    lines = text.count("\n") + 1
+    if lines > max_lines:
+        raise ParameterError(f"{where}: {lines:,} lines, more than this service's cap of {max_lines:,}", where)
+
+
+def _check_comma_lists(body: dict, model, cap: int) -> None:
+    for key in word_set_keys(model):
+        value = body.get(key)
+        if isinstance(value, str):
+            n = value.count(",") + 1
+            if n > cap:
+                raise ParameterError(f"{key}: {n:,} comma-separated entries, more than this service's cap of "
+                                     f"{cap:,}", key)
+
+
+_WORD_SET_KEYS: dict[type, frozenset[str]] = {}
+
+
+def word_set_keys(model) -> frozenset[str]:
+    """The body keys (field names and their aliases) of ``model``'s word-set fields."""
+    keys = _WORD_SET_KEYS.get(model)
+    if keys is None:
+        found = set()
+        for name, info in model.model_fields.items():
+            if _is_word_set(info.annotation) or any(_is_word_set_marker(m) for m in info.metadata):
+                found.add(name)
+                alias = info.validation_alias
+                for choice in getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else []):
+                    if isinstance(choice, str):
+                        found.add(choice)
+        keys = _WORD_SET_KEYS[model] = frozenset(found)
+    return keys
+
+
+def _is_word_set_marker(meta) -> bool:
+    from geobias.commands._fields import _word_set
+
+    return getattr(meta, "func", None) is _word_set
+
+
+def _is_word_set(annotation) -> bool:
+    if any(_is_word_set_marker(m) for m in getattr(annotation, "__metadata__", ())):
+        return True
+    return any(_is_word_set(a) for a in typing.get_args(annotation) if a is not type(None))
+
+
+
+
+# ----------------------------------------------------------------------------- the schema
+#: A store or artefact name as :func:`geobias.service.config.check_name` accepts it, without
+#: look-arounds (JSON Schema patterns are ECMA-262; generators read them too): no leading dot, no '..'.
+NAME_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-])*\.?$"
+#: A character Python's ``str.strip`` keeps (ECMA's ``\s`` misses \x1c-\x1f and \x85, which it strips).
+_SOLID = r"[^\s\x1c-\x1f\x85]"
+#: A word: something besides spaces, no tab or line break (words are stripped).
+WORD_PATTERN = r"^[^\t\n\r]*" + _SOLID + r"[^\t\n\r]*$"
+_STORE_FIELDS = ("vectors", "src_vectors", "tgt_vectors", "en_vectors", "store", "src_store", "tgt_store", "en_store")
+_LANG_FIELDS = ("lang", "src", "tgt")
+
+
+def _lang_pattern() -> str:
+    """Every language code, any letter case, surrounding spaces allowed (as ``get_language`` reads it)."""
+    from geobias.languages import LANGUAGES
+
+    def case_free(code: str) -> str:
+        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in code)
+
+    return r"^\s*(?:" + "|".join(case_free(c) for c in LANGUAGES) + r")\s*$"
+
+
+def _non_null(node: dict) -> list[dict]:
+    """The non-null alternatives of a property's schema (``anyOf`` or the schema itself)."""
+    return [a for a in node.get("anyOf", [node]) if a.get("type") != "null"]
+
+
+def _constrain(node: dict, **extra) -> None:
+    """Add ``extra`` to each non-null alternative, keeping a tighter bound the model states."""
+    for alt in _non_null(node):
+        for key, value in extra.items():
+            if key in ("minimum", "minLength", "minItems") and key in alt:
+                alt[key] = max(alt[key], value)
+            elif key in ("maximum", "maxLength", "maxItems") and key in alt:
+                alt[key] = min(alt[key], value)
+            else:
+                alt[key] = value
+
+
+def _given(field: str) -> dict:
+    """JSON Schema: ``field`` is present and not null."""
+    return {"required": [field], "properties": {field: {"not": {"type": "null"}}}}
+
+
+def _rules(cmd, props: dict) -> list[dict]:
+    """The parameter model's rules across fields, where JSON Schema can say them: a store or a
+    language to find one; a word query's sets (all four or none, both attributes or neither, a
+    built-in test or your own sets, a language for the built-in lists); pairs of two words."""
+    from geobias.commands._query import WordQueryParams
+
+    rules: list[dict] = []
+    if "lang" in props and "vectors" in props:
+        rules.append({"anyOf": [_given("lang"), _given("vectors")]})
+    if "pairs" in props and "lang" in props:  # the built-in pairs and occupations are per language
+        rules.append({"anyOf": [_given("lang"), {"allOf": [_given(f) for f in ("pairs", "targets") if f in props]}]})
+    for whole, parts in (("targets", ("targets_x", "targets_y")), ("attributes", ("attributes_a", "attributes_b"))):
+        if whole in props and any(p in props for p in parts):  # one form or the other, not both
+            rules.append({"not": {"allOf": [_given(whole), {"anyOf": [_given(p) for p in parts if p in props]}]}})
+    if not issubclass(cmd.params, WordQueryParams) and "targets_x" in props and "targets_y" in props:
+        pair = ("targets_x", "targets_y")  # paired forms: both or neither
+        rules.append({"anyOf": [{"allOf": [_given(r) for r in pair]}, {"not": {"anyOf": [_given(r) for r in pair]}}]})
+    if "variant" in props and "targets_x" in props:  # the grammatical variant pairs forms by position
+        rules.append({"anyOf": [{"not": {"required": ["variant"], "properties": {"variant": {"const": "grammatical"}}}},
+                                {"allOf": [_given("targets_x"), _given("targets_y")]}]})
+    if issubclass(cmd.params, WordQueryParams):
+        roles = [r for r in cmd.params._ROLES if r in props]
+        if cmd.params.FULL:
+            rules.append({"anyOf": [{"allOf": [_given(r) for r in roles]}, {"not": {"anyOf": [_given(r) for r in roles]}}]})
+        if "attributes_a" in props and "attributes_b" in props:
+            both = ("attributes_a", "attributes_b")
+            rules.append({"anyOf": [{"allOf": [_given(r) for r in both]}, {"not": {"anyOf": [_given(r) for r in both]}}]})
+        if "targets_y" in props and "targets_x" in props:
+            rules.append({"anyOf": [{"not": _given("targets_y")}, _given("targets_x")]})
+        if "test" in props:
+            rules.append({"not": {"allOf": [_given("test"), {"anyOf": [_given(r) for r in roles]}]}})
+        if "lang" in props:  # the built-in lists (a test, the missing sets) are per language
+            rules.append({"anyOf": [_given("lang"), {"allOf": [_given(r) for r in roles]}]})
+    return rules
+
+
+def enrich_openapi(schema: dict, config, commands) -> dict:
+    """``schema`` (FastAPI's OpenAPI document) with what this service enforces written into it:
+    word sets' sizes and word shape, store-name patterns, language codes, the permutation, ``k``
+    and size caps, counts' minimums, the output and engine fields a request may not set, and the
+    patterns of path and query parameters. A request the document allows then passes every check
+    that depends on one field (the rules across fields — "give test or all four sets" — are the
+    parameter model's and answer 4xx with one line). Changes ``schema`` in place and returns it."""
+    from geobias.service.stores import UPLOAD_FORMATS
+
+    lang_pattern = _lang_pattern()
+    by_kind = {c.kind: c for c in commands}
+    for path, ops in schema.get("paths", {}).items():
+        for method, op in ops.items():
+            for param in op.get("parameters", []):
+                _enrich_parameter(param, lang_pattern, UPLOAD_FORMATS, path)
+            cmd = by_kind.get(path.strip("/")) if method == "post" else None
+            body = (op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema"))
+            if cmd is not None and body is not None:
+                _enrich_params(body, cmd, config, lang_pattern)
+            if path == "/jobs" and method == "post" and body is not None:
+                body["properties"]["params"] = {"description": body["properties"]["params"].get("description", ""),
+                                                "type": "object"}
+                body["oneOf"] = []
+                for c in commands:
+                    if not c.job:
+                        continue
+                    params = inline_params_schema(c)
+                    _enrich_params(params, c, config, lang_pattern, job=True)
+                    branch = {"type": "object", "properties": {"kind": {"const": c.kind}, "params": params}}
+                    if params.get("required") or params.get("allOf"):
+                        branch["required"] = ["kind", "params"]
+                    body["oneOf"].append(branch)
+    return schema
+
+
+def inline_params_schema(cmd) -> dict:
+    return inline_defs(cmd.params.model_json_schema(mode="validation"))
+
+
+def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every ``{"$ref": "#/$defs/X"}`` replaced by the definition (no recursion in ours)."""
+    defs = schema.get("$defs", {})
+
+    def walk(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(defs[ref.split("/")[-1]])
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
+
+
+def _enrich_parameter(param: dict, lang_pattern: str, formats, path: str = "") -> None:
+    name, where = param.get("name"), param.get("in")
+    sch = param.setdefault("schema", {})
+    if name == "job_id":
+        sch.update(pattern=r"^[0-9a-f]{16}$")
+    elif name == "name" and where in ("path", "query"):
+        sch.update(pattern=NAME_PATTERN, minLength=1, maxLength=64)
+    elif name == "fmt" and "/plots/" in path:
+        sch.update(enum=["png", "svg"])
+    elif name == "fmt" and "/data." in path:
+        sch.update(enum=["csv", "parquet"])
+    elif name == "index":
+        sch.update(minimum=0)
+    elif name == "lang" and where == "query":
+        _constrain(sch, pattern=lang_pattern)
+    elif name == "format" and where == "query":
+        sch.update(enum=list(formats))
+
+
+def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = False) -> None:
+    """A command's parameter schema for this service (see :func:`enrich_openapi`); ``job``: as
+    ``POST /jobs`` takes it."""
+    from geobias.commands._fields import _non_negative, _positive
+
+    props = body.get("properties", {})
+    fields = cmd.params.model_fields
+    word_sets = word_set_keys(cmd.params)
+    for name in getattr(cmd.params, "local_only", ()):  # refused by the service when set
+        if name in props:
+            props[name] = {"type": "null"} if name == "limit" else {"const": False}
+    rules = _rules(cmd, props)
+    if rules:
+        body["allOf"] = [*body.get("allOf", []), *rules]
+    outputs = {getattr(o, "field", o) for o in cmd.outputs}  # names, or declarations naming their field
+    for name in list(props):
+        info = fields.get(name)
+        node = props[name]
+        if name in outputs:
+            del props[name]  # the service chooses where outputs go: never a request's field
+            if name in body.get("required", []):
+                body["required"].remove(name)
+            continue
+        if name in word_sets:
+            array = {"type": "array", "minItems": 1, "maxItems": config.max_words, "uniqueItems": True,
+                     "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS,
+                               "pattern": WORD_PATTERN}}
+            comma = {"type": "string", "pattern": r"^[^\t\n\r]*[^,\s\x1c-\x1f\x85][^\t\n\r]*$",
+                     "maxLength": MAX_ENTRY_CHARS * config.max_words}
+            nullable = any(a.get("type") == "null" for a in node.get("anyOf", []))
+            keep = {k: v for k, v in node.items() if k in ("default", "description", "title")}
+            props[name] = {**keep, "anyOf": [array, comma, *([{"type": "null"}] if nullable else [])]}
+        elif name == "pairs":
+            _constrain(node, minItems=1, items={"type": "array", "minItems": 2, "maxItems": 2,
+                                                "items": {"type": "string", "minLength": 1, "pattern": WORD_PATTERN}})
+        elif name == "attributes" and cmd.name == "mweat":  # [male words, female words]
+            _constrain(node, minItems=2, maxItems=2, items={
+                "type": "array", "minItems": 1, "maxItems": config.max_words, "uniqueItems": True,
+                "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS, "pattern": WORD_PATTERN}})
+        elif name == "targets" and cmd.name == "mweat":  # [feminine, masculine(, english)] per occupation
+            _constrain(node, minItems=1, maxItems=config.max_words, items={
+                "type": "array", "minItems": 2, "maxItems": 3,
+                "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS, "pattern": WORD_PATTERN}})
+        elif name in ("dictionary", "train_dictionary", "test_dictionary"):  # lines of two words (or 'identical')
+            lines = r"^(?:[ \t]*[^\s]+[ \t]+[^\s]+[ \t]*(?:\r?\n|$))+$"
+            identical = cmd.name in ("align", "mitigate") and name == "dictionary"
+            _constrain(node, pattern=r"^\s*identical\s*$|" + lines if identical else lines,
+                       maxLength=config.max_words * 100)
+        elif name in ("model", "compare"):  # a registry name, or a hub id 'org/name' (a local folder by its name)
+            from geobias.models import REGISTRY
+
+            hub = r"[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-])*"
+            pattern = "^(?:" + "|".join(re.escape(n) for n in REGISTRY) + ")$|^" + hub + "/" + hub + "$"
+            for alt in _non_null(node):
+                (alt["items"] if alt.get("type") == "array" and "items" in alt else alt).update(pattern=pattern)
+        elif name in _STORE_FIELDS:
+            _constrain(node, pattern=NAME_PATTERN, minLength=1, maxLength=64)
+        elif name in _LANG_FIELDS:
+            _constrain(node, pattern=lang_pattern)
+        elif name == "permutations":
+            _constrain(node, minimum=1, maximum=config.max_permutations)
+        elif name == "k":
+            _constrain(node, minimum=1, maximum=config.max_k)
+        elif name == "batch_size":
+            _constrain(node, minimum=1, maximum=1024)
+        elif name == "max_per_class":
+            _constrain(node, minimum=1, maximum=config.max_words)
+        elif name in ("engine", "ray_address", "threads", "actors"):
+            fixed = {"engine": "local", "ray_address": "local", "threads": None, "actors": None}[name]
+            props[name] = {"const": fixed} if fixed is not None else {"type": "null"}
+        elif info is not None:
+            validators = [getattr(m, "func", None) for m in info.metadata]
+            annotation = info.annotation
+            for arg in typing.get_args(annotation):
+                validators += [getattr(m, "func", None) for m in getattr(arg, "__metadata__", ())]
+            if _positive in validators:
+                _constrain(node, minimum=1)
+            elif _non_negative in validators:
+                _constrain(node, minimum=0)
+        for alt in _non_null(props.get(name, {})):
+            if alt.get("type") == "array" and name not in word_sets:
+                alt.setdefault("maxItems", config.max_words)
+            if alt.get("type") == "string" and name not in word_sets:
+                alt.setdefault("maxLength", config.max_words * 100)
+
+
+__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "check_body", "enrich_openapi", "inline_defs", "word_set_keys"]
