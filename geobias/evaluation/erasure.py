@@ -404,6 +404,7 @@ class _SeedProbes:
 
 def _seed_probes(src: VectorStore, aligned: VectorStore, aligner, draw: _SeedDraw,
                  persons: _HeldOutPersons) -> _SeedProbes:
+    """d_g of the seed's training nouns and the probes trained on the original space (:class:`_SeedProbes`)."""
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
     g_src, d_g = _grammatical_direction(src, aligner, draw)
