@@ -266,7 +266,7 @@ class ErasureWords:
                    [o for o in occ if o[0] in store and o[1] in store], nm, nf)
 
 
-# ------------------------------------------------------------------------------- the table
+# ------------------------------------------------------------------------------- fitting a method
 def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorStore, dictionary, *,
                 fit_pairs: list, g_src: GenderSubspace, d_g: np.ndarray,
                 nouns: tuple[list, list], seed: int, lexicon_two_form: list) -> tuple[VectorStore, VectorStore, int]:
@@ -300,6 +300,266 @@ def _fit_method(name: str, aligned: VectorStore, src: VectorStore, en: VectorSto
                              nouns=nouns, two_form=lexicon_two_form, random_state=seed).set_params(**params)
     s_out, e_out = est.fit_transform_pair(src if aligns else aligned, en=en, dictionary=dictionary)
     return s_out, e_out, est.dimensions_removed_
+
+
+
+# ------------------------------------------------------------------------------- one seed's draw
+@dataclass(frozen=True)
+class _HeldOutPersons:
+    """The semantic probe's held-out person words: the attribute words (paired by position when
+    the lists are parallel) and both forms of each occupation; a pair is one group (one fold).
+
+    ``y`` is 1 for masculine and 0 for feminine; ``kind`` is ``"attribute"`` or ``"occupation"``
+    (ndarrays of shape (n,), aligned with ``words``).
+    """
+
+    words: list
+    y: np.ndarray
+    group: np.ndarray
+    kind: np.ndarray
+
+    @classmethod
+    def of(cls, w: ErasureWords) -> _HeldOutPersons:
+        words, y, group, kind = [], [], [], []
+        for k, wm in enumerate(w.attributes_male):
+            words.append(wm), y.append(1), group.append(f"a{k}"), kind.append("attribute")
+        for k, wf in enumerate(w.attributes_female):
+            words.append(wf), y.append(0), group.append(f"a{k}"), kind.append("attribute")
+        for k, (f, m, _) in enumerate(w.occupations):
+            words += [m, f]
+            y += [1, 0]
+            group += [f"o{k}", f"o{k}"]
+            kind += ["occupation", "occupation"]
+        return cls(words, np.array(y), np.array(group), np.array(kind))
+
+
+@dataclass(frozen=True)
+class _SeedDraw:
+    """One seed's random draw: the fit pairs, then the balanced grammatical nouns (masculine
+    draw first), split in half into probe train / test."""
+
+    fit_pairs: list
+    nouns_masculine: list
+    nouns_feminine: list
+
+    @property
+    def half(self) -> int:
+        return len(self.nouns_masculine) // 2
+
+    @property
+    def train_nouns(self) -> tuple[list, list]:
+        return self.nouns_masculine[:self.half], self.nouns_feminine[:self.half]
+
+    @property
+    def train_words(self) -> list:
+        return self.nouns_masculine[:self.half] + self.nouns_feminine[:self.half]
+
+    @property
+    def test_words(self) -> list:
+        return self.nouns_masculine[self.half:] + self.nouns_feminine[self.half:]
+
+    @property
+    def train_y(self) -> np.ndarray:
+        return np.array([1] * self.half + [0] * self.half)
+
+    @property
+    def test_y(self) -> np.ndarray:
+        rest = len(self.nouns_masculine) - self.half
+        return np.array([1] * rest + [0] * rest)
+
+
+def _draw_seed(w: ErasureWords, seed: int, *, fit_fraction: float, max_nouns: int) -> _SeedDraw:
+    """The seed's fit pairs (a sorted ``fit_fraction`` subsample, at least 4) and ``max_nouns``
+    nouns per gender at most, drawn in that order from ``default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
+    fit_pairs = [w.fit_pairs[i] for i in sorted(rng.choice(len(w.fit_pairs), n_fit, replace=False))]
+    n_noun = min(max_nouns, len(w.nouns_masculine), len(w.nouns_feminine))
+    nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
+    nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
+    return _SeedDraw(fit_pairs, nm, nf)
+
+
+def _grammatical_direction(src: VectorStore, aligner, draw: _SeedDraw) -> tuple[GenderSubspace, np.ndarray]:
+    """d_g (LDA) of the seed's training nouns in the source space, and carried into the shared
+    space by the alignment (float64, unit norm)."""
+    from geobias.mitigation._directions import grammatical_direction
+
+    g_src = grammatical_direction(src, *draw.train_nouns)
+    d_g = g_src.direction.astype(np.float64) @ aligner.W_
+    return g_src, d_g / np.linalg.norm(d_g)
+
+
+@dataclass(frozen=True)
+class _SeedProbes:
+    """What a seed fixes before any method: d_g, the frozen grammatical classifiers (trained on
+    the original training nouns) and the original rows of the held-out person words."""
+
+    g_src: GenderSubspace
+    d_g: np.ndarray
+    grammar_logreg: object
+    grammar_lda: object
+    persons_original: np.ndarray
+
+
+def _seed_probes(src: VectorStore, aligned: VectorStore, aligner, draw: _SeedDraw,
+                 persons: _HeldOutPersons) -> _SeedProbes:
+    """d_g of the seed's training nouns and the probes trained on the original space (:class:`_SeedProbes`)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    g_src, d_g = _grammatical_direction(src, aligner, draw)
+    x_tr0 = aligned[draw.train_words].astype(np.float64)
+    tr_y = draw.train_y
+    frozen_g = _logreg().fit(x_tr0, tr_y)
+    frozen_lda = LinearDiscriminantAnalysis().fit(x_tr0, tr_y)
+    return _SeedProbes(g_src, d_g, frozen_g, frozen_lda, aligned[persons.words].astype(np.float64))
+
+
+# ------------------------------------------------------------------------------- rows of one method
+@dataclass(frozen=True)
+class _TableInputs:
+    """What every (seed, method) cell of :func:`erasure_table` measures with, the same for every seed:
+    the shared (aligned) original space, the test dictionary, the word sets, the control WEAT
+    test, the similarity pairs (``None`` without a file), the counts and the recovery rows."""
+
+    aligned: VectorStore
+    test_dictionary: object
+    words: ErasureWords
+    persons: _HeldOutPersons
+    control: object
+    sim_pairs: list | None
+    n_permutations: int
+    n_pairs: int
+    csls_k: int
+    recover: RecoveryRows | None
+
+
+def _mweat_rows(s_out: VectorStore, w: ErasureWords, *, n_permutations: int, seed: int) -> tuple[dict, dict]:
+    """MWEAT on the held-out occupations and attribute words, with its coverage."""
+    from geobias.metrics import mweat
+
+    mw = mweat(s_out, WordQuery.two_form(w.occupations, w.attributes_male, w.attributes_female),
+               n_permutations=n_permutations, seed=seed, oov="ignore")
+    rows = {"mweat_statistic": mw.statistic, "mweat_p_value": mw.p_value,
+            "sum_x_minus_sum_y": mw.sum_masculine - mw.sum_feminine}
+    return rows, {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
+
+
+def _grammar_rows(s_out: VectorStore, draw: _SeedDraw, probes: _SeedProbes) -> dict:
+    """Grammatical probes on the held-out nouns: retrained, frozen logistic, frozen LDA."""
+    x_tr = s_out[draw.train_words].astype(np.float64)
+    x_te = s_out[draw.test_words].astype(np.float64)
+    te_y = draw.test_y
+    return {"grammar_probe_retrained": probe_accuracy(x_tr, draw.train_y, x_te, te_y),
+            "grammar_probe_frozen": float(probes.grammar_logreg.score(x_te, te_y)),
+            "grammar_probe_frozen_lda": float(probes.grammar_lda.score(x_te, te_y))}
+
+
+def _semantic_rows(s_out: VectorStore, persons: _HeldOutPersons, probes: _SeedProbes, seed: int) -> dict:
+    """Semantic probe on the held-out person words (grouped 5-fold): retrained (overall, on
+    attribute words, on occupation forms) and frozen (trained on the original rows)."""
+    hp1 = s_out[persons.words].astype(np.float64)
+    pred = grouped_cv_predictions(hp1, hp1, persons.y, persons.group, seed=seed)
+    ok = pred == persons.y
+    rows = {"semantic_probe_retrained": float(ok.mean()),
+            "semantic_probe_retrained_attributes": float(ok[persons.kind == "attribute"].mean()),
+            "semantic_probe_retrained_occupations": float(ok[persons.kind == "occupation"].mean())}
+    pred_f = grouped_cv_predictions(probes.persons_original, hp1, persons.y, persons.group, seed=seed)
+    rows["semantic_probe_frozen"] = float((pred_f == persons.y).mean())
+    return rows
+
+
+def _translation_rows(s_out: VectorStore, e_out: VectorStore, test_dictionary, csls_k: int) -> tuple[dict, dict]:
+    """P@1 source → English by nearest neighbour and by CSLS on one index, with the coverage."""
+    from geobias.alignment import CslsIndex, translation_accuracy
+
+    index = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
+    rows, coverage = {}, {}
+    for how in ("nn", "csls"):
+        r = translation_accuracy(s_out, e_out, test_dictionary, method=how, ks=(1,), csls_k=csls_k, index=index)
+        rows[f"p_at_1_{how}"] = r.precision["p_at_1"]
+        coverage = {"queries": r.n_queries, "coverage": r.coverage}
+    return rows, coverage
+
+
+def _similarity_rows(s_out: VectorStore, sim_pairs: list | None) -> tuple[dict, dict | None]:
+    """Word-similarity Spearman of the source language (``None`` without a similarity file)."""
+    from geobias.evaluation.similarity import word_similarity
+
+    if sim_pairs is None:
+        return {"similarity_spearman": None}, None
+    sim = word_similarity(s_out, sim_pairs)
+    return {"similarity_spearman": sim.spearman}, {"covered": sim.n_covered, "pairs": sim.n_pairs}
+
+
+def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed: int) -> tuple[dict, dict]:
+    """The flowers/insects control WEAT, with its coverage."""
+    from geobias.metrics import weat
+
+    # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
+    cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
+              n_permutations=n_permutations, seed=seed, oov="ignore")
+    rows = {"control_weat_effect_size": cw.effect_size, "control_weat_p_value": cw.p_value}
+    return rows, {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b, "exact": cw.exact}
+
+
+def _method_rows(name: str, s_out: VectorStore, e_out: VectorStore, rank: int, t: _TableInputs,
+                 draw: _SeedDraw, probes: _SeedProbes, seed: int) -> tuple[dict, dict]:
+    """Every row of one (seed, method) cell, and the coverage it reports.
+
+    Returns
+    -------
+    (dict, dict)
+        ``{metric: value}`` for each key of :data:`ERASURE_METRICS` (and the recovery metrics
+        when ``t.recover`` is set); coverage keyed ``translation``, ``similarity`` (with a
+        similarity file), ``mweat``, ``control_weat``.
+    """
+    rows: dict = {"rank_removed": rank}
+    mweat_rows, mweat_coverage = _mweat_rows(s_out, t.words, n_permutations=t.n_permutations, seed=seed)
+    rows |= mweat_rows
+    rows |= _grammar_rows(s_out, draw, probes)
+    rows |= _semantic_rows(s_out, t.persons, probes, seed)
+    rows["distortion_mean_abs_dcos"] = mean_abs_dcos(t.aligned, s_out, n_pairs=t.n_pairs, seed=seed)
+    translation_rows, coverage = _translation_rows(s_out, e_out, t.test_dictionary, t.csls_k)
+    rows |= translation_rows
+    similarity_rows, similarity_coverage = _similarity_rows(s_out, t.sim_pairs)
+    rows |= similarity_rows
+    control_rows, control_coverage = _control_weat_rows(s_out, t.control, n_permutations=t.n_permutations, seed=seed)
+    rows |= control_rows
+    if t.recover is not None:
+        rows |= t.recover.row(name, s_out, seed)
+    cell_coverage = {"translation": coverage}
+    if similarity_coverage is not None:
+        cell_coverage["similarity"] = similarity_coverage
+    cell_coverage |= {"mweat": mweat_coverage, "control_weat": control_coverage}
+    return rows, cell_coverage
+
+
+# ------------------------------------------------------------------------------- the table
+def _check_table_request(src: VectorStore, en: VectorStore, methods: Sequence[str], seeds: Sequence[int],
+                         fit_fraction: float) -> None:
+    """Raise :class:`InputError` for a request :func:`erasure_table` cannot serve."""
+    if src.lang == "en":
+        raise InputError("the erasure table is for a grammatical-gender language (fr, es, de); got en")
+    unknown = [m for m in methods if m not in ERASURE_METHODS]
+    if unknown:
+        raise InputError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(ERASURE_METHODS)}")
+    if not seeds:
+        raise InputError("no seed given")
+    if not 0 < fit_fraction <= 1:
+        raise InputError(f"fit_fraction must be in (0, 1]; got {fit_fraction}")
+    if src.dim != en.dim:
+        raise InputError(f"dimensions differ: {src.lang} {src.dim}, en {en.dim}")
+
+
+def _summarise(per: dict[str, dict[str, list]]) -> dict:
+    """``table[method][metric]`` = :func:`seed_summary` of the per-seed values."""
+    return {m: {k: seed_summary(v, k) for k, v in rows.items()} for m, rows in per.items()}
+
+
+def _append_rows(row: dict[str, list], values: dict) -> None:
+    for k, v in values.items():
+        row[k].append(v)
 
 
 def erasure_table(
@@ -372,21 +632,10 @@ def erasure_table(
     Belrose et al. (2023) (LEACE); Ravfogel et al. (2020) (INLP); Bolukbasi et al. (2016).
     """
     from geobias import wordlists
-    from geobias.alignment import CslsIndex, ProcrustesAligner, translation_accuracy
-    from geobias.evaluation.similarity import read_similarity_file, word_similarity
-    from geobias.metrics import mweat, weat
+    from geobias.alignment import ProcrustesAligner
+    from geobias.evaluation.similarity import read_similarity_file
 
-    if src.lang == "en":
-        raise InputError("the erasure table is for a grammatical-gender language (fr, es, de); got en")
-    unknown = [m for m in methods if m not in ERASURE_METHODS]
-    if unknown:
-        raise InputError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(ERASURE_METHODS)}")
-    if not seeds:
-        raise InputError("no seed given")
-    if not 0 < fit_fraction <= 1:
-        raise InputError(f"fit_fraction must be in (0, 1]; got {fit_fraction}")
-    if src.dim != en.dim:
-        raise InputError(f"dimensions differ: {src.lang} {src.dim}, en {en.dim}")
+    _check_table_request(src, en, methods, seeds, fit_fraction)
     lang = src.lang or "xx"
     src = src.normalized()
     en = en.normalized()
@@ -398,102 +647,39 @@ def erasure_table(
     two_form = [(o.feminine, o.masculine, o.english) for o in wordlists.occupations(lang)]
     aligner = ProcrustesAligner().fit(src, en, dictionary)
     aligned = aligner.transform(src)
-    # held-out person words for the semantic probe: attribute words (paired by position when
-    # the lists are parallel) and occupation forms; a pair = one group
-    hp_words, hp_y, hp_group, hp_kind = [], [], [], []
-    for k, wm in enumerate(w.attributes_male):
-        hp_words.append(wm), hp_y.append(1), hp_group.append(f"a{k}"), hp_kind.append("attribute")
-    for k, wf in enumerate(w.attributes_female):
-        hp_words.append(wf), hp_y.append(0), hp_group.append(f"a{k}"), hp_kind.append("attribute")
-    for k, (f, m, _) in enumerate(w.occupations):
-        hp_words += [m, f]
-        hp_y += [1, 0]
-        hp_group += [f"o{k}", f"o{k}"]
-        hp_kind += ["occupation", "occupation"]
-    hp_y_arr, hp_group_arr, hp_kind_arr = np.array(hp_y), np.array(hp_group), np.array(hp_kind)
+    persons = _HeldOutPersons.of(w)
     keys = [*ERASURE_METRICS, *(RECOVERY_METRICS if recoverability else ())]
     per: dict[str, dict[str, list]] = {m: {k: [] for k in keys} for m in methods}
     timings = dict.fromkeys(methods, 0.0)
     coverage: dict = {}
     recover = RecoveryRows(src, lang, recovery_options) if recoverability else None
+    inputs = _TableInputs(aligned, test_dictionary, w, persons, control, sim_pairs, n_permutations, n_pairs, csls_k,
+                          recover)
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
-        fit_pairs = [w.fit_pairs[i] for i in sorted(rng.choice(len(w.fit_pairs), n_fit, replace=False))]
-        n_noun = min(max_nouns, len(w.nouns_masculine), len(w.nouns_feminine))
-        nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
-        nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
-        half = n_noun // 2
-        tr_words = nm[:half] + nf[:half]
-        te_words = nm[half:] + nf[half:]
-        tr_y = np.array([1] * half + [0] * half)
-        te_y = np.array([1] * (n_noun - half) + [0] * (n_noun - half))
-        from geobias.mitigation._directions import grammatical_direction
-
-        g_src = grammatical_direction(src, nm[:half], nf[:half])
-        d_g = g_src.direction.astype(np.float64) @ aligner.W_
-        d_g = d_g / np.linalg.norm(d_g)
-        x_tr0 = aligned[tr_words].astype(np.float64)
-        frozen_g = _logreg().fit(x_tr0, tr_y)
-        from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-
-        frozen_lda = LinearDiscriminantAnalysis().fit(x_tr0, tr_y)
-        hp0 = aligned[hp_words].astype(np.float64)
+        draw = _draw_seed(w, seed, fit_fraction=fit_fraction, max_nouns=max_nouns)
+        probes = _seed_probes(src, aligned, aligner, draw, persons)
         for name in methods:
             if progress:
                 progress(f"seed {seed}: {name}")
             t0 = time.perf_counter()
-            s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=fit_pairs,
-                                             g_src=g_src, d_g=d_g, nouns=(nm[:half], nf[:half]),
+            s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=draw.fit_pairs,
+                                             g_src=probes.g_src, d_g=probes.d_g, nouns=draw.train_nouns,
                                              seed=seed, lexicon_two_form=two_form)
-            row = per[name]
-            row["rank_removed"].append(rank)
-            mw = mweat(s_out, WordQuery.two_form(w.occupations, w.attributes_male, w.attributes_female),
-                       n_permutations=n_permutations, seed=seed, oov="ignore")
-            row["mweat_statistic"].append(mw.statistic)
-            row["mweat_p_value"].append(mw.p_value)
-            row["sum_x_minus_sum_y"].append(mw.sum_masculine - mw.sum_feminine)
-            x_tr = s_out[tr_words].astype(np.float64)
-            x_te = s_out[te_words].astype(np.float64)
-            row["grammar_probe_retrained"].append(probe_accuracy(x_tr, tr_y, x_te, te_y))
-            row["grammar_probe_frozen"].append(float(frozen_g.score(x_te, te_y)))
-            row["grammar_probe_frozen_lda"].append(float(frozen_lda.score(x_te, te_y)))
-            hp1 = s_out[hp_words].astype(np.float64)
-            pred = grouped_cv_predictions(hp1, hp1, hp_y_arr, hp_group_arr, seed=seed)
-            ok = pred == hp_y_arr
-            row["semantic_probe_retrained"].append(float(ok.mean()))
-            row["semantic_probe_retrained_attributes"].append(float(ok[hp_kind_arr == "attribute"].mean()))
-            row["semantic_probe_retrained_occupations"].append(float(ok[hp_kind_arr == "occupation"].mean()))
-            pred_f = grouped_cv_predictions(hp0, hp1, hp_y_arr, hp_group_arr, seed=seed)
-            row["semantic_probe_frozen"].append(float((pred_f == hp_y_arr).mean()))
-            row["distortion_mean_abs_dcos"].append(mean_abs_dcos(aligned, s_out, n_pairs=n_pairs, seed=seed))
-            index = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
-            for how in ("nn", "csls"):
-                r = translation_accuracy(s_out, e_out, test_dictionary, method=how, ks=(1,), csls_k=csls_k, index=index)
-                row[f"p_at_1_{how}"].append(r.precision["p_at_1"])
-                coverage["translation"] = {"queries": r.n_queries, "coverage": r.coverage}
-            if sim_pairs is not None:
-                sim = word_similarity(s_out, sim_pairs)
-                row["similarity_spearman"].append(sim.spearman)
-                coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
-            else:
-                row["similarity_spearman"].append(None)
-            # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
-            cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
-                      n_permutations=n_permutations,
-                      seed=seed, oov="ignore")
-            row["control_weat_effect_size"].append(cw.effect_size)
-            row["control_weat_p_value"].append(cw.p_value)
-            if recover is not None:
-                for k, v in recover.row(name, s_out, seed).items():
-                    row[k].append(v)
-            coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
-            coverage["control_weat"] = {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b,
-                                        "exact": cw.exact}
+            rows, cell_coverage = _method_rows(name, s_out, e_out, rank, inputs, draw, probes, seed)
+            _append_rows(per[name], rows)
+            coverage |= cell_coverage
             timings[name] += time.perf_counter() - t0
-        coverage.setdefault("fit_pairs_per_seed", {})[str(seed)] = [list(p) for p in fit_pairs]
-    table = {m: {k: seed_summary(v, k) for k, v in per[m].items()} for m in methods}
-    settings = {
+        coverage.setdefault("fit_pairs_per_seed", {})[str(seed)] = [list(p) for p in draw.fit_pairs]
+    settings = _table_settings(w, dictionary, test_dictionary, similarity=similarity, seeds=seeds,
+                               fit_fraction=fit_fraction, max_nouns=max_nouns, n_permutations=n_permutations,
+                               n_pairs=n_pairs, csls_k=csls_k)
+    return ErasureTableResult(lang, _summarise(per), settings, coverage, timings)
+
+
+def _table_settings(w: ErasureWords, dictionary, test_dictionary, *, similarity, seeds: Sequence[int],
+                    fit_fraction: float, max_nouns: int, n_permutations: int, n_pairs: int, csls_k: int) -> dict:
+    """The settings recorded with :func:`erasure_table`'s result."""
+    return {
         "seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pairs_pool": len(w.fit_pairs),
         "n_fit_pairs_per_seed": max(4, int(round(fit_fraction * len(w.fit_pairs)))),
         "n_attribute_words": [len(w.attributes_male), len(w.attributes_female)],
@@ -504,7 +690,6 @@ def erasure_table(
         "similarity": str(similarity) if similarity else None, "interval": INTERVALS,
         "space": "source unit-normalised and Procrustes-aligned to English; erasers fitted there",
     }
-    return ErasureTableResult(lang, table, settings, coverage, timings)
 
 
 # ------------------------------------------------------------------------------- English
@@ -571,12 +756,7 @@ def english_erasure_table(
     ----------
     Bolukbasi et al. (2016), §5.2 (DirectBias); Caliskan et al. (2017) (WEAT).
     """
-    from geobias import wordlists
-    from geobias.evaluation.similarity import read_similarity_file, word_similarity
-    from geobias.metrics import weat
-    from geobias.mitigation import METHODS, direct_bias
-    from geobias.mitigation._directions import semantic_direction
-    from geobias.mitigation._erasure import semantic_gender_words
+    from geobias.evaluation.similarity import read_similarity_file
 
     unknown = [m for m in methods if m not in ENGLISH_METHODS]
     if unknown:
@@ -585,69 +765,115 @@ def english_erasure_table(
     if not seeds:
         raise InputError("no seed given")
     en = en.normalized()
-    tests = {t: wordlists.weat_test("en", t) for t in ENGLISH_WEATS}
-    defs = [p for p in wordlists.definitional_pairs("en") if p[0] in en and p[1] in en]
-    male, female = wordlists.attribute_words("en")
-    held = {w for p in defs for w in p} | set(male) | set(female)
-    for t in tests.values():
-        held |= set(t.X) | set(t.Y) | set(t.A) | set(t.B)
-    masc_all, fem_all = semantic_gender_words("en", exclude=sorted(held))
-    masc_all = [w for w in masc_all if w in en]
-    fem_all = [w for w in fem_all if w in en]
-    neutral = [o.masculine for o in wordlists.occupations("en") if o.feminine == o.masculine]
-    hp = [(m, 1) for _, m in defs] + [(f, 0) for f, _ in defs]
-    hp += [(w, 1) for w in male if w in en] + [(w, 0) for w in female if w in en]
-    hp = list(dict(hp).items())
-    hp_words = [w for w, _ in hp]
-    hp_y = np.array([y for _, y in hp])
-    hp_groups = np.arange(len(hp))
+    ew = _EnglishWords.for_store(en)
     sim_pairs = read_similarity_file(similarity) if similarity is not None else None
     keys = [*ENGLISH_METRICS, *(RECOVERY_METRICS if recoverability else ())]
     per: dict[str, dict[str, list]] = {m: {k: [] for k in keys} for m in methods}
     recover = RecoveryRows(en, "en", recovery_options) if recoverability else None
     timings = dict.fromkeys(methods, 0.0)
-    coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in tests.items()}
+    coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in ew.tests.items()}
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        fm = [masc_all[i] for i in sorted(rng.choice(len(masc_all), max(2, int(round(fit_fraction * len(masc_all)))), replace=False))]
-        ff = [fem_all[i] for i in sorted(rng.choice(len(fem_all), max(2, int(round(fit_fraction * len(fem_all)))), replace=False))]
-        # what a method takes of the seed's draw (hard debias takes none: the project's lists)
-        fit_words = {"masculine": fm, "feminine": ff, "random_state": seed}
+        fit_words = _draw_english_fit(ew, seed, fit_fraction)
         for name in methods:
             if progress:
                 progress(f"en seed {seed}: {name}")
             t0 = time.perf_counter()
-            if name == "original":
-                out, rank = en, 0
-            else:
-                est = METHODS[name]()
-                est.set_params(**{k: v for k, v in fit_words.items() if k in est.get_params()})
-                out, rank = est.fit_transform_pair(en)[0], est.dimensions_removed_
-            row = per[name]
-            row["rank_removed"].append(rank)
-            g = semantic_direction(out.normalized(), defs).direction.astype(np.float64)
-            row["direct_bias"].append(direct_bias(out, g, neutral).direct_bias)
-            for t, sets in tests.items():
-                r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=n_permutations,
-                         seed=seed, oov="ignore")
-                row[f"weat_{t}_effect_size"].append(r.effect_size)
-                row[f"weat_{t}_p_value"].append(r.p_value)
-            x = out[hp_words].astype(np.float64)
-            pred = grouped_cv_predictions(x, x, hp_y, hp_groups, seed=seed)
-            row["semantic_probe_retrained"].append(float((pred == hp_y).mean()))
-            row["distortion_mean_abs_dcos"].append(mean_abs_dcos(en, out, n_pairs=n_pairs, seed=seed))
-            row["similarity_spearman"].append(word_similarity(out, sim_pairs).spearman if sim_pairs else None)
+            out, rank = _fit_english_method(name, en, fit_words)
+            rows = {"rank_removed": rank}
+            rows |= _english_rows(out, en, ew, sim_pairs, n_permutations=n_permutations, n_pairs=n_pairs, seed=seed)
             if recover is not None:
-                for k, v in recover.row(name, out, seed).items():
-                    row[k].append(v)
+                rows |= recover.row(name, out, seed)
+            _append_rows(per[name], rows)
             timings[name] += time.perf_counter() - t0
-    table = {m: {k: seed_summary(v, k) for k, v in per[m].items()} for m in methods}
-    settings = {"seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pool": [len(masc_all), len(fem_all)],
-                "n_heldout_person_words": len(hp_words), "n_neutral_occupations": len(neutral),
+    settings = {"seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pool": [len(ew.masculine), len(ew.feminine)],
+                "n_heldout_person_words": len(ew.persons_words), "n_neutral_occupations": len(ew.neutral),
                 "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,
                 "similarity": str(similarity) if similarity else None, "interval": INTERVALS,
                 "hard_debias": "Bolukbasi et al. 2016 with the project's full English lists (in-sample)"}
-    return ErasureTableResult("en", table, settings, coverage, timings)
+    return ErasureTableResult("en", _summarise(per), settings, coverage, timings)
+
+
+@dataclass(frozen=True)
+class _EnglishWords:
+    """The word sets of :func:`english_erasure_table`: the WEAT tests, the definitional pairs in
+    the store, the fit pool (semantic-gender words minus every held-out word), the one-form
+    occupations of DirectBias and the held-out person words of the semantic probe (``y`` 1 for
+    masculine, 0 for feminine; one group per word)."""
+
+    tests: dict
+    defs: list
+    masculine: list
+    feminine: list
+    neutral: list
+    persons_words: list
+    persons_y: np.ndarray
+    persons_group: np.ndarray
+
+    @classmethod
+    def for_store(cls, en: VectorStore) -> _EnglishWords:
+        from geobias import wordlists
+        from geobias.mitigation._erasure import semantic_gender_words
+
+        tests = {t: wordlists.weat_test("en", t) for t in ENGLISH_WEATS}
+        defs = [p for p in wordlists.definitional_pairs("en") if p[0] in en and p[1] in en]
+        male, female = wordlists.attribute_words("en")
+        held = {w for p in defs for w in p} | set(male) | set(female)
+        for t in tests.values():
+            held |= set(t.X) | set(t.Y) | set(t.A) | set(t.B)
+        masc_all, fem_all = semantic_gender_words("en", exclude=sorted(held))
+        masc_all = [w for w in masc_all if w in en]
+        fem_all = [w for w in fem_all if w in en]
+        neutral = [o.masculine for o in wordlists.occupations("en") if o.feminine == o.masculine]
+        hp = [(m, 1) for _, m in defs] + [(f, 0) for f, _ in defs]
+        hp += [(w, 1) for w in male if w in en] + [(w, 0) for w in female if w in en]
+        hp = list(dict(hp).items())
+        return cls(tests, defs, masc_all, fem_all, neutral, [w for w, _ in hp], np.array([y for _, y in hp]),
+                   np.arange(len(hp)))
+
+
+def _draw_english_fit(ew: _EnglishWords, seed: int, fit_fraction: float) -> dict:
+    """The seed's fit words (a sorted ``fit_fraction`` subsample of each gender, at least 2,
+    masculine drawn first from ``default_rng(seed)``) as the parameters a method takes."""
+    rng = np.random.default_rng(seed)
+    masc_all, fem_all = ew.masculine, ew.feminine
+    fm = [masc_all[i] for i in sorted(rng.choice(len(masc_all), max(2, int(round(fit_fraction * len(masc_all)))), replace=False))]
+    ff = [fem_all[i] for i in sorted(rng.choice(len(fem_all), max(2, int(round(fit_fraction * len(fem_all)))), replace=False))]
+    return {"masculine": fm, "feminine": ff, "random_state": seed}
+
+
+def _fit_english_method(name: str, en: VectorStore, fit_words: dict) -> tuple[VectorStore, int]:
+    """The English store after method ``name`` and the dimensions it removed; a method takes the
+    parameters of ``fit_words`` it has (hard debias takes none: the project's lists)."""
+    from geobias.mitigation import METHODS
+
+    if name == "original":
+        return en, 0
+    est = METHODS[name]()
+    est.set_params(**{k: v for k, v in fit_words.items() if k in est.get_params()})
+    return est.fit_transform_pair(en)[0], est.dimensions_removed_
+
+
+def _english_rows(out: VectorStore, en: VectorStore, ew: _EnglishWords, sim_pairs: list | None, *,
+                  n_permutations: int, n_pairs: int, seed: int) -> dict:
+    """DirectBias, the WEAT rows, the semantic probe, distortion and similarity of one English space."""
+    from geobias.evaluation.similarity import word_similarity
+    from geobias.metrics import weat
+    from geobias.mitigation import direct_bias
+    from geobias.mitigation._directions import semantic_direction
+
+    g = semantic_direction(out.normalized(), ew.defs).direction.astype(np.float64)
+    rows = {"direct_bias": direct_bias(out, g, ew.neutral).direct_bias}
+    for t, sets in ew.tests.items():
+        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=n_permutations,
+                 seed=seed, oov="ignore")
+        rows[f"weat_{t}_effect_size"] = r.effect_size
+        rows[f"weat_{t}_p_value"] = r.p_value
+    x = out[ew.persons_words].astype(np.float64)
+    pred = grouped_cv_predictions(x, x, ew.persons_y, ew.persons_group, seed=seed)
+    rows["semantic_probe_retrained"] = float((pred == ew.persons_y).mean())
+    rows["distortion_mean_abs_dcos"] = mean_abs_dcos(en, out, n_pairs=n_pairs, seed=seed)
+    rows["similarity_spearman"] = word_similarity(out, sim_pairs).spearman if sim_pairs else None
+    return rows
 
 
 # ------------------------------------------------------------------------------- plot
@@ -697,11 +923,7 @@ def erasure_plane(src: VectorStore, en: VectorStore, dictionary, *,
         See :func:`erasure_table`.
     """
     from geobias.alignment import ProcrustesAligner
-    from geobias.mitigation._directions import (
-        grammatical_direction,
-        orthogonal_semantic,
-        semantic_direction,
-    )
+    from geobias.mitigation._directions import orthogonal_semantic, semantic_direction
 
     lang = src.lang or "xx"
     src = src.normalized()
@@ -709,16 +931,9 @@ def erasure_plane(src: VectorStore, en: VectorStore, dictionary, *,
     w = words or ErasureWords.for_language(lang, src)
     aligner = ProcrustesAligner().fit(src, en, dictionary)
     aligned = aligner.transform(src)
-    rng = np.random.default_rng(seed)
-    n_fit = max(4, int(round(fit_fraction * len(w.fit_pairs))))
-    fit_pairs = [w.fit_pairs[i] for i in sorted(rng.choice(len(w.fit_pairs), n_fit, replace=False))]
-    n_noun = min(2000, len(w.nouns_masculine), len(w.nouns_feminine))
-    nm = [w.nouns_masculine[i] for i in rng.choice(len(w.nouns_masculine), n_noun, replace=False)]
-    nf = [w.nouns_feminine[i] for i in rng.choice(len(w.nouns_feminine), n_noun, replace=False)]
-    half = n_noun // 2
-    g_src = grammatical_direction(src, nm[:half], nf[:half])
-    d_g = g_src.direction.astype(np.float64) @ aligner.W_
-    d_g /= np.linalg.norm(d_g)
+    draw = _draw_seed(w, seed, fit_fraction=fit_fraction, max_nouns=2000)
+    fit_pairs, nm, nf, half = draw.fit_pairs, draw.nouns_masculine, draw.nouns_feminine, draw.half
+    g_src, d_g = _grammatical_direction(src, aligner, draw)
     d_pca = semantic_direction(aligned, fit_pairs).direction.astype(np.float64)
     d_s = orthogonal_semantic(d_pca, d_g)
     nouns = nm[half:half + n_nouns] + nf[half:half + n_nouns]
