@@ -274,9 +274,9 @@ def ripa_grammatical(
     --------
     >>> import numpy as np
     >>> from geobias.store import VectorStore
-    >>> s = VectorStore(["infirmier", "infirmière"], np.array([[1.0, -0.3], [-1.0, -0.3]]))
+    >>> s = VectorStore(["infirmier", "infirmière"], np.array([[1.0, -0.25], [-1.0, -0.25]]))
     >>> ripa_grammatical(s, ["infirmier"], ["infirmière"], np.array([0.0, 1.0])).ripa   # grammar (axis 0) cancels
-    [-0.3]
+    [-0.25]
     """
     if len(masculine) != len(feminine):
         raise InputError(f"{len(masculine)} masculine and {len(feminine)} feminine forms; they pair by position")

@@ -32,7 +32,7 @@ def vectors(tmp_path_factory):
 COMMANDS = {
     "weat": {"test": "career-family-terms", "permutations": 200},
     "mweat": {"permutations": 200},
-    "ripa": {},
+    "ripa": {"variant": "english"},  # the grammatical variant (fr's default) has no bootstrap: see below
     "rnd": {"permutations": 200},
     "rnsb": {},
     "ect": {},
@@ -118,3 +118,13 @@ def test_the_work_budget_counts_resamples(vectors):
     assert ect.units >= 500_000 and ect.over == (ect.units > ect.limit)
     huge = get("mweat").params(lang="fr", permutations=100, bootstrap=1_000_000).work()
     assert huge.units > 1_000_000 * 50
+
+
+def test_the_grammatical_ripa_refuses_a_bootstrap_in_one_line(vectors):
+    """French RIPA defaults to the gender-aware variant, whose relation vector d_s is fitted on the
+    language's lists: it has no bootstrap over words, and says so rather than ignore the request."""
+    from geobias.errors import GeobiasError
+
+    with pytest.raises(GeobiasError) as info:
+        run("ripa", lang="fr", vectors="small-fr", bootstrap=100)
+    assert "bootstrap" in str(info.value) and "\n" not in str(info.value)
