@@ -409,8 +409,9 @@ class WordQuery:
         dropped: list[tuple[str, str]] = []
         missing: list[str] = []
         if paired:
-            keep = [i for i, (m, f) in enumerate(zip(self.X, self.Y, strict=True)) if m in store and f in store]
-            dropped = [(self.X[i], self.Y[i]) for i in range(len(self.X)) if i not in set(keep)]
+            present = [m in store and f in store for m, f in zip(self.X, self.Y, strict=True)]
+            keep = [i for i, ok in enumerate(present) if ok]
+            dropped = [(self.X[i], self.Y[i]) for i, ok in enumerate(present) if not ok]
             missing = [w for m, f in dropped for w in dict.fromkeys((m, f)) if w not in store]
             if not keep:
                 raise InputError(f"all {len(self.X)} two-form words have a form out of vocabulary; no pair to score")
@@ -421,8 +422,9 @@ class WordQuery:
         a_words, b_words = list(self.A), list(self.B)
         dropped_attr: list[tuple[str, str]] = []
         if self.paired_attributes:
-            keep_ab = [i for i in range(len(a_words)) if a_words[i] in store and b_words[i] in store]
-            dropped_attr = [(a_words[i], b_words[i]) for i in range(len(a_words)) if i not in set(keep_ab)]
+            present_ab = [a in store and b in store for a, b in zip(a_words, b_words, strict=True)]
+            keep_ab = [i for i, ok in enumerate(present_ab) if ok]
+            dropped_attr = [(a_words[i], b_words[i]) for i, ok in enumerate(present_ab) if not ok]
             missing += [w for pair in dropped_attr for w in pair if w not in store]
             if not keep_ab:
                 raise InputError(f"all {len(a_words)} word pairs have a word out of vocabulary")
