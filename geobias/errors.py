@@ -6,8 +6,34 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+def _restore(cls: type, args: tuple, state: dict) -> BaseException:
+    """An error of class ``cls`` with ``args`` and attributes ``state``, built without calling
+    its ``__init__`` (whose signature may differ from ``args``): the other end of
+    :meth:`GeobiasError.__reduce__`."""
+    exc = cls.__new__(cls)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
+
 class GeobiasError(Exception):
-    """Base class of every error caused by the user's input or environment."""
+    """Base class of every error caused by the user's input or environment.
+
+    Every one pickles as itself (class, message, attributes: ``field``, ``words``, ``lost``…), so
+    that an error raised in a worker process arrives in the server as the same error.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> back = pickle.loads(pickle.dumps(OutOfVocabularyError(["xyz"], "in set A")))
+    >>> type(back).__name__, back.words, str(back).split(" (")[0]
+    ('OutOfVocabularyError', ['xyz'], "1 word(s) out of vocabulary in set A: 'xyz'")
+    """
+
+    def __reduce__(self):
+        # Exception's own reduce rebuilds with ``cls(*args)``, which runs a subclass's __init__ on
+        # the formatted message (OutOfVocabularyError) or fails (one with required extra arguments)
+        return _restore, (type(self), self.args, dict(self.__dict__))
 
 
 class InputError(GeobiasError, ValueError):

@@ -7,34 +7,48 @@ collection pauses them all: the latency of a request depends on what else runs (
 p99 at 50 clients was 4.2 times the mean wait a fair queue gives; ``benchmarks/bench_serve.py``
 compares the two modes). In ``quick_workers`` processes (forked from the jobs' pre-warmed
 fork server), each analysis has an interpreter to itself, the event loop only parses, admits and
-answers, and the admission queue in front of them (:class:`~geobias.service.http.Admission`, first
-come first served) is the only place a request waits.
+answers, and the admission queue in front of them (:class:`~geobias.service.http.Admission`,
+round-robin across clients) is the only place a request waits.
+
+Each slot has its own worker process and a pipe to it, which the event loop itself writes the
+call to and watches for the answer (``loop.add_reader``): no thread of the server stands between
+a request and its worker. (A :class:`concurrent.futures.ProcessPoolExecutor` hands each call
+through its management thread and a queue's feeder thread; each hand-over waits for the
+interpreter lock, and while the event loop parses another client's large body that wait was
+most of a cheap request's tail: 17–95 ms of the slowest 5 % of ``/neighbors`` in
+``benchmarks/bench_abuse.py``, against 1–2 ms of computing.)
+
+An analysis runs in a thread of its worker; one still running after :data:`DEMOTE_AFTER`
+seconds is lowered to the lowest CPU priority (``nice`` 19: its thread and the threads it
+started, not the worker's main thread), so that while a
+client's long permutation test runs, another client's cheap request, in another worker at normal
+priority, gets a core first (the next analysis starts in a new thread at normal priority; no
+privilege is needed to lower a priority).
 
 Each worker opens the stores it is asked for itself (memory-mapped: the pages are shared through
 the page cache; each keeps its own normalised copy) with its own
 :class:`~geobias.service.stores.StoreManager`, so the checks of a store changed on disk hold there
 too. A request's slot has a byte in shared memory: the parent sets it when the client goes away and
 the worker's run stops at its next cancel check (:class:`_SlotFlag`). Errors come back as the same
-exception types (rebuilt from their class and message where they do not survive pickling); a bug's
-traceback is logged by the parent. A worker that dies (killed, out of memory) fails its request
-(500) and the pool is started again for the next one.
+exception: every :class:`~geobias.errors.GeobiasError` pickles as itself (class, message,
+attributes), pydantic's validation errors become the :class:`~geobias.errors.ParameterError` the
+model's own would, and anything else is a bug whose traceback the parent logs (HTTP 500). A
+worker that dies (killed, out of memory) fails its request (500) and its slot starts a new one
+for the next.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import os
 import pickle
 import signal
 import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from geobias._progress import Progress
-from geobias.errors import GeobiasError, ParameterError
+from geobias.errors import GeobiasError, ParameterError, _restore
 
 log = logging.getLogger("geobias.service")
 
@@ -70,53 +84,93 @@ def _init(config, flags) -> None:
 
 
 def _portable(exc: BaseException) -> tuple:
-    """``exc`` in a form that crosses the process boundary with its type and message intact."""
-    try:
-        back = pickle.loads(pickle.dumps(exc))
-        if type(back) is type(exc) and str(back) == str(exc):
-            return ("exc", back)
-    except Exception:  # noqa: BLE001 - not picklable as it is: sent by name below
-        pass
+    """``exc`` in a form that crosses the process boundary as the same error."""
     if isinstance(exc, GeobiasError):
-        return ("named", type(exc).__module__, type(exc).__qualname__, str(exc), getattr(exc, "field", None))
+        try:
+            pickle.dumps(exc)
+            return ("exc", exc)
+        except Exception:  # noqa: BLE001 - an attribute that does not pickle: the error without it
+            return ("exc", _restore(type(exc), tuple(str(a) for a in exc.args), {}))
     errors = getattr(exc, "errors", None)
     if type(exc).__name__ == "ValidationError" and callable(errors):  # pydantic's: a 422 like the model's own
         parts = [f"{'.'.join(str(x) for x in e.get('loc', ())) or 'body'}: {e.get('msg')}" for e in errors()[:5]]
-        return ("named", ParameterError.__module__, "ParameterError", "; ".join(parts), None)
+        return ("exc", ParameterError("; ".join(parts)))
     return ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
 
+#: Seconds an analysis runs at normal CPU priority before its thread is lowered to ``nice`` 19.
+DEMOTE_AFTER = 0.05
+
+
 def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
-    """In a worker: the quick command ``name`` on ``body``; ``("ok", envelope)`` or ``("raise", ...)``."""
+    """In a worker: the quick command ``name`` on ``body``, in a thread lowered to the lowest
+    priority once it has run :data:`DEMOTE_AFTER` seconds; ``("ok", envelope, (wall, cpu))`` or
+    ``("raise", error, (wall, cpu))``, ``wall`` and ``cpu`` the seconds it took on the clock and on
+    the CPU."""
+    import threading
+    import time
+
     from geobias.service.commands import run_quick
 
     w = _WORKER
+    out: list[tuple] = []
+
+    def analysis() -> None:
+        try:
+            out.append(("ok", run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))))
+        except Exception as exc:  # noqa: BLE001 - every error goes back to the request
+            out.append(("raise", _portable(exc)))
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    before = _threads()
+    thread = threading.Thread(target=analysis, name=f"quick-{name}")
+    thread.start()
+    thread.join(DEMOTE_AFTER)
+    if thread.is_alive():
+        # the analysis's thread and those it started (a permutation test draws in a second one);
+        # threads it starts from now on inherit the priority
+        for tid in (_threads() - before) | {thread.native_id}:
+            try:
+                os.setpriority(os.PRIO_PROCESS, tid, 19)  # on Linux: that thread alone
+            except (OSError, AttributeError):
+                pass
+        thread.join()
+    return (*out[0], (time.perf_counter() - wall, time.process_time() - cpu))
+
+
+def _threads() -> set[int]:
+    """The ids of this process's threads (Linux; empty elsewhere)."""
     try:
-        return ("ok", run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot)))
-    except Exception as exc:  # noqa: BLE001 - every error goes back to the request
-        return ("raise", _portable(exc))
+        return {int(t) for t in os.listdir("/proc/self/task")}
+    except OSError:
+        return set()
+
+
+def _serve(conn, config, flags, slot: int) -> None:
+    """A worker process's life: answer calls from its pipe, one at a time, until it closes."""
+    _init(config, flags)
+    while True:
+        try:
+            name, body = conn.recv()
+        except (EOFError, OSError):  # the server closed the pipe (or died)
+            os._exit(0)
+        reply = _run(slot, name, body)
+        try:
+            conn.send(reply)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an answer that does not pickle: a bug
+            conn.send(("raise", ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc()), reply[2]))
 
 
 def _rebuild(info: tuple) -> BaseException:
-    kind = info[0]
-    if kind == "exc":
+    if info[0] == "exc":
         return info[1]
-    if kind == "named":
-        _, module, qualname, message, field = info
-        try:
-            cls = getattr(importlib.import_module(module), qualname)
-        except (ImportError, AttributeError):
-            cls = GeobiasError
-        if not (isinstance(cls, type) and issubclass(cls, GeobiasError)):
-            cls = GeobiasError
-        exc = cls.__new__(cls)
-        Exception.__init__(exc, message)  # the message as raised; the class's own __init__ may format
-        if isinstance(exc, ParameterError):
-            exc.field = field
-        return exc
     _, text, trace = info
     log.error("quick analysis failed in its worker process: %s\n%s", text, trace)
     return RuntimeError(text)
+
+
+class _Died(Exception):
+    """The worker process's end of the pipe closed: it died."""
 
 
 class QuickPool:
@@ -129,17 +183,38 @@ class QuickPool:
         self._ctx = context()
         self._flags = self._ctx.RawArray("b", workers)
         self._free = list(range(workers))
-        self._executor: ProcessPoolExecutor | None = None
+        self._procs: list = [None] * workers  # per slot: (process, the server's end of its pipe)
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=self._ctx, initializer=_init,
-                                                 initargs=(self.config, self._flags))
-        return self._executor
+    def _worker(self, slot: int):
+        held = self._procs[slot]
+        if held is not None and held[0].is_alive():
+            return held
+        self._drop(slot)
+        ours, theirs = self._ctx.Pipe(duplex=True)
+        proc = self._ctx.Process(target=_serve, args=(theirs, self.config, self._flags, slot),
+                                 name=f"geobias-quick-{slot}")
+        proc.start()
+        theirs.close()  # the worker's end lives in the worker alone: its death reads as EOF here
+        self._procs[slot] = (proc, ours)
+        return self._procs[slot]
 
-    async def run(self, name: str, body: dict[str, Any], flag: Progress) -> dict[str, Any]:
+    def _drop(self, slot: int) -> None:
+        """Kill slot ``slot``'s worker (if any) and close its pipe."""
+        held, self._procs[slot] = self._procs[slot], None
+        if held is None:
+            return
+        proc, conn = held
+        try:
+            proc.kill()
+        except (OSError, ValueError, AttributeError):
+            pass
+        conn.close()
+
+    async def run(self, name: str, body: dict[str, Any], flag: Progress, timing: dict | None = None) -> dict[str, Any]:
         """The envelope of quick command ``name``; at most ``workers`` calls at once (the
         admission's limiter sees to it). ``flag.cancelled()`` is passed on to the worker.
+        ``timing``, a dict, receives ``compute`` and ``cpu``: the seconds the worker spent on the
+        call, on the clock and on the CPU (their difference is time the worker waited for a core).
 
         Raises
         ------
@@ -149,22 +224,39 @@ class QuickPool:
         """
         slot = self._free.pop()
         self._flags[slot] = 0
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+        conn = None
         try:
-            future = asyncio.wrap_future(self._pool().submit(_run, slot, name, body))
+            proc, conn = self._worker(slot)
+
+            def readable() -> None:
+                loop.remove_reader(conn.fileno())
+                if answer.done():
+                    return
+                try:
+                    answer.set_result(conn.recv())
+                except (EOFError, OSError):
+                    answer.set_exception(_Died())
+
+            conn.send((name, body))
+            loop.add_reader(conn.fileno(), readable)
             try:
-                while not (await asyncio.wait({future}, timeout=0.1))[0]:
+                while not (await asyncio.wait({answer}, timeout=0.1))[0]:
                     if flag.cancelled():
                         self._flags[slot] = 1
             except asyncio.CancelledError:  # the request itself was cancelled (the server is stopping)
-                self._flags[slot] = 1
+                self._drop(slot)  # its answer would otherwise wait in the pipe for the next call
                 raise
-            status, payload = future.result()
-        except BrokenProcessPool:
-            broken, self._executor = self._executor, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
+            status, payload, (compute, cpu) = answer.result()
+            if timing is not None:
+                timing.update(compute=compute, cpu=cpu)
+        except (_Died, BrokenPipeError, EOFError, ConnectionError):
+            self._drop(slot)
             raise RuntimeError("the process computing this analysis died (killed, or out of memory)") from None
         finally:
+            if conn is not None and not conn.closed:
+                loop.remove_reader(conn.fileno())
             self._free.append(slot)
         if status == "ok":
             return payload
@@ -173,13 +265,5 @@ class QuickPool:
     def close(self) -> None:
         """Stop the workers now (the service is shutting down): an analysis in progress is
         killed, not waited for, so that the server exits within seconds whatever they compute."""
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        procs = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:  # the interpreter's exit would otherwise join them, however long they run
-            try:
-                proc.kill()
-            except (OSError, ValueError):
-                pass
+        for slot in range(self.workers):
+            self._drop(slot)

@@ -90,3 +90,62 @@ def _alive(pid: int) -> bool:
         return (Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0]) != "Z"
     except (OSError, IndexError):
         return False
+
+
+def test_an_error_raised_in_a_worker_arrives_as_the_same_error(tmp_path):
+    """Each error a quick command raises in a worker process reaches the server as the error the
+    same call raises in the server's own process: same class, message and attributes (the words
+    out of vocabulary, the sets that lost words, the parameter's name), with no class looked up
+    by name."""
+    import asyncio
+
+    from geobias.errors import GeobiasError
+    from geobias.service import ServiceConfig
+    from geobias.service.commands import run_quick
+    from geobias.service.quick import QuickPool
+    from geobias.service.stores import StoreManager
+    from geobias.store import save_store
+
+    vectors = tmp_path / "vectors"
+    vectors.mkdir()
+    save_store(small_french_store(), vectors / SMALL)
+    config = ServiceConfig(vectors_dir=vectors, data_dir=tmp_path / "data", verify_every=0)
+    bodies = {
+        "neighbors": {"store": SMALL, "word": "no-such-word-here", "k": 3},
+        "weat": {"store": SMALL, "targets_x": ["zz1", "zz2", "zz3"], "targets_y": ["homme", "femme"],
+                 "attributes_a": ["roi", "reine"], "attributes_b": ["zz4", "zz5"], "permutations": 100},
+        "mweat": {"store": "no-such-store", "lang": "fr"},
+    }
+    here = StoreManager(config)
+    expected = {}
+    for name, body in bodies.items():
+        with pytest.raises(GeobiasError) as caught:
+            run_quick(config, here, name, body)
+        expected[name] = caught.value
+
+    async def in_workers():
+        pool = QuickPool(config, 1)
+        try:
+            got = {}
+            for name, body in bodies.items():
+                try:
+                    await pool.run(name, body, _Never())
+                except GeobiasError as exc:
+                    got[name] = exc
+            return got
+        finally:
+            pool.close()
+
+    got = asyncio.run(in_workers())
+    assert set(got) == set(bodies)
+    for name, exc in expected.items():
+        back = got[name]
+        assert type(back) is type(exc) and str(back) == str(exc), (name, back, exc)
+        assert vars(back) == vars(exc), name
+    assert {type(e).__name__ for e in got.values()} >= {"OutOfVocabularyError", "LostVocabularyError"}
+    assert got["neighbors"].words == ["no-such-word-here"]
+
+
+class _Never:
+    def cancelled(self) -> bool:
+        return False
