@@ -25,13 +25,17 @@ ERROR_SCHEMA = {"type": "object", "required": ["error"], "additionalProperties":
                              "request_id": {"type": "string"}}}}}
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
-    for status, text in ((400, "Bad input (the message says what)"), (401, "Missing or wrong bearer token"),
+    for status, text in ((400, "Input the schema allows that this service's data refuses (the message says what): "
+                               "words the store does not hold, a word set that loses too many of its words to the "
+                               "store's vocabulary, a file or dictionary that holds no usable entries"),
+                         (401, "Missing or wrong bearer token"),
                          (404, "No such store, job or route"), (405, "Method not allowed"),
                          (403, "Cross-origin request refused"),
                          (408, "The request body did not arrive in time"),
                          (409, "Name taken, or job already finished"), (413, "Body or upload too large"),
                          (415, "A body that is not application/json"),
-                         (422, "A parameter of the wrong type, out of range or above a cap; a word out of vocabulary"),
+                         (422, "A request the schema refuses: a parameter of the wrong type, out of range or above a cap; "
+                               "a rule across parameters"),
                          (429, "Job queue full, or this client's share of quick analyses taken (Retry-After)"),
                          (503, "Too many quick analyses waiting; retry after Retry-After seconds"))
 }
@@ -136,7 +140,7 @@ class Admission:
         """
         if self.pool is None:
             return await self.run(fallback, watch=watch, client=client, flag=flag, timing=timing)
-        return await self._admit(lambda: self.pool.run(name, body, flag), watch, client, flag, timing)
+        return await self._admit(lambda: self.pool.run(name, body, flag, timing), watch, client, flag, timing)
 
     # ------------------------------------------------------------------ slots
     def _may_start(self, client: str) -> bool:

@@ -59,9 +59,12 @@ def _quick_route(cmd: Command) -> None:
             rid = getattr(request.state, "request_id", "-")
             log.info("%s stopped: the client went away (request id %s)", cmd.kind, rid)
             return http.error(499, "ClientClosedRequest", "the client closed the connection; the analysis was stopped")
-        # where the time went: waiting for a slot, computing in it (Server-Timing, W3C)
-        return JSONResponse(request.app.state.redact(envelope), headers={"Server-Timing": (
-            f"queue;dur={1e3 * timing.get('wait', 0):.1f}, run;dur={1e3 * timing.get('run', 0):.1f}")})
+        # where the time went (Server-Timing, W3C): waiting for a slot, in the slot, and of that the
+        # worker's own clock and CPU time (a worker process; the CPU time is the thread's otherwise)
+        spent = f"queue;dur={1e3 * timing.get('wait', 0):.1f}, run;dur={1e3 * timing.get('run', 0):.1f}"
+        if "compute" in timing:
+            spent += f", compute;dur={1e3 * timing['compute']:.1f}, cpu;dur={1e3 * timing['cpu']:.1f}"
+        return JSONResponse(request.app.state.redact(envelope), headers={"Server-Timing": spent})
 
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
                          description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",
