@@ -27,7 +27,9 @@ def _langs(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         from geobias.languages import get_language
 
-        codes = [get_language(v).code if isinstance(v, str) else v for v in value]
+        if not all(isinstance(v, str) for v in value):
+            raise ParameterError("langs: each entry is a language code (a string)", "langs")
+        codes = [get_language(v).code for v in value]
         if not codes:
             raise InputError("langs is empty; give language codes (es,fr) or leave it out for every language")
         if len(set(codes)) != len(codes):

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from geobias.commands import WorkBudgetError
-from geobias.errors import GeobiasError, OutOfVocabularyError, ParameterError
+from geobias.errors import GeobiasError, ParameterError
 from geobias.service.config import ServiceConfig
 from geobias.service.guard import BodyTimeout, Guard
 from geobias.service.http import Admission, Busy, TooManyRequests, UnsupportedMediaType, error
@@ -28,7 +28,7 @@ from geobias.service.stores import StoreExists, StoreManager, StoreNotFound, Ver
 log = logging.getLogger("geobias.service")
 
 _STATUS = {StoreNotFound: 404, JobNotFound: 404, StoreExists: 409, JobConflict: 409, QueueFull: 429,
-           UnsupportedMediaType: 415, OutOfVocabularyError: 422, ParameterError: 422, WorkBudgetError: 422}
+           UnsupportedMediaType: 415, ParameterError: 422, WorkBudgetError: 422}
 _HTTP_TYPES = {400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed",
                408: "RequestTimeout", 413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: "ValidationError",
                429: "QueueFull", 503: "Busy"}

@@ -19,6 +19,7 @@ from geobias.commands._base import refuse_outputs
 from geobias.commands._fields import Inline
 from geobias.errors import InputError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
+from geobias.service.limits import DICTIONARY_FIELDS, dictionary_pattern
 
 _HF_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 
@@ -59,6 +60,9 @@ def check_caps(config: ServiceConfig, params: Params) -> None:
             if lines > config.max_words * 10:
                 raise ParameterError(f"{name}: {lines:,} lines, more than this service's cap of "
                                      f"{config.max_words * 10:,}", name)
+            if name in DICTIONARY_FIELDS and not re.fullmatch(dictionary_pattern(type(params), name), value.text):
+                raise ParameterError(f"{name}: not a dictionary of two words per line, as this service's "
+                                     "schema states", name)
         if name in _ENGINE_FIXED and value != _ENGINE_FIXED[name]:
             raise ParameterError(f"{name} is fixed by this service", name)
 

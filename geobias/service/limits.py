@@ -72,6 +72,113 @@ def check_body(config, body: Any, model=None) -> None:
                                      f"the excess is in {where}", where)
     if model is not None and isinstance(body, dict):
         _check_comma_lists(body, model, max_list)
+        _check_local_only(body, model)
+        _check_types(body, model)
+        _check_lengths(body, model, max_list)
+
+
+def _check_lengths(body: dict, model, max_words: int) -> None:
+    """A string field is at most as long as the schema states: ``max_words × 100`` characters (a
+    text, a dictionary given inline), ``max_words × MAX_ENTRY_CHARS`` for a word set's comma list."""
+    sets = word_set_keys(model)
+    for name, value in body.items():
+        text = value.get("text") if isinstance(value, dict) and name in DICTIONARY_FIELDS else value
+        if not isinstance(text, str):
+            continue
+        cap = max_words * (MAX_ENTRY_CHARS if name in sets else 100)
+        if len(text) > cap:
+            raise ParameterError(f"{name}: {len(text):,} characters, more than this service's cap of {cap:,}", name)
+
+
+#: The fields that take a bilingual dictionary: lines of two words, as a path's text or inline.
+DICTIONARY_FIELDS = ("dictionary", "train_dictionary", "test_dictionary")
+#: A dictionary word's character: neither ECMA's nor Python's whitespace (they differ: Python's
+#: ``\s`` has \x1c-\x1f and \x85, ECMA's has \ufeff), so that the pattern reads alike in both.
+_WORD_CHAR = r"[^\s\x1c-\x1f\x85\ufeff]"
+_LINES = r"^(?:[ \t]*" + _WORD_CHAR + r"+[ \t]+" + _WORD_CHAR + r"+[ \t]*(?:\r?\n|$))+$"
+
+
+def dictionary_pattern(model, name: str) -> str:
+    """The text a dictionary field ``name`` of ``model`` may hold (ECMA and Python alike): lines
+    of two words, or ``identical`` where the model takes it (align and mitigate's ``dictionary``)."""
+    from geobias.commands import commands
+
+    identical = name == "dictionary" and any(c.params is model and c.name in ("align", "mitigate") for c in commands())
+    return r"^[ \t\r\n]*identical[ \t\r\n]*$|" + _LINES if identical else _LINES
+
+
+_NUMERIC = {"boolean", "integer", "number", "null"}
+#: A comma list of non-negative integers below 10^18, as a string (ECMA and Python read it alike).
+INT_LIST_PATTERN = r"^[ \t]*[0-9]{1,18}[ \t]*(?:,[ \t]*[0-9]{1,18}[ \t]*)*$"
+_JSON_TYPES: dict[type, dict[str, list[dict]]] = {}
+
+
+def _numeric(node: dict) -> bool:
+    """A schema alternative of a boolean or a number, or an array of them."""
+    kind = node.get("type")
+    if kind == "array":
+        return isinstance(node.get("items"), dict) and node["items"].get("type") in _NUMERIC - {"null"}
+    return kind in _NUMERIC
+
+
+def _json_types(model) -> dict[str, list[dict]]:
+    """``{field: its schema's alternatives}`` for ``model``'s booleans and numbers and arrays of
+    them (where pydantic's lax mode reads other types: ``0`` as false, ``"5"`` as 5); other fields
+    are left to the model."""
+    types = _JSON_TYPES.get(model)
+    if types is None:
+        schema = model.model_json_schema(mode="validation")
+        types = {}
+        for name, node in schema.get("properties", {}).items():
+            alts = node.get("anyOf", [node])
+            if alts and all(_numeric(a) for a in alts):
+                types[name] = alts
+        _JSON_TYPES[model] = types
+    return types
+
+
+def _is(value, node: dict) -> bool:
+    kind = node.get("type")
+    if kind == "null":
+        return value is None
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":  # 1.0 is an integer to JSON Schema
+        return not isinstance(value, bool) and (isinstance(value, int) or (isinstance(value, float) and value.is_integer()))
+    if kind == "number":
+        return not isinstance(value, bool) and isinstance(value, (int, float))
+    if kind == "array":  # a string: the comma form some list fields take (pydantic never reads one as a list)
+        if isinstance(value, str):
+            return node["items"].get("type") != "integer" or re.fullmatch(INT_LIST_PATTERN, value) is not None
+        return isinstance(value, list) and all(_is(v, node["items"]) for v in value)
+    return True
+
+
+def _json_type(value) -> str:
+    return ("null" if value is None else "boolean" if isinstance(value, bool) else
+            "number" if isinstance(value, (int, float)) else "string" if isinstance(value, str) else
+            "array" if isinstance(value, list) else "object")
+
+
+def _check_types(body: dict, model) -> None:
+    """Each boolean or numeric field of ``body`` (or array of them) has the JSON type its schema
+    names: the model would read ``0`` as false and ``"5"`` as 5 (pydantic's lax mode), where the
+    document, and so a client, says boolean or integer."""
+    for name, alts in _json_types(model).items():
+        if name in body and name not in getattr(model, "local_only", ()) and not any(_is(body[name], a) for a in alts):
+            kinds = sorted({a["type"] if a["type"] != "array" else f"array of {a['items']['type']}" for a in alts})
+            raise ParameterError(f"{name}: expected {' or '.join(kinds)}, got {_json_type(body[name])}", name)
+
+
+def _check_local_only(body: dict, model) -> None:
+    """The fields this service refuses (``model.local_only``) may be sent only as their "off"
+    value, as the schema states it: ``false`` (``null`` for ``limit``), not another false value
+    (``0``, ``""``) that the model would read as off."""
+    for name in getattr(model, "local_only", ()):
+        if name in body and body[name] is not (None if name == "limit" else False):
+            off = "null" if name == "limit" else "false"
+            raise ParameterError(f"{name} is a choice for a local run; this service takes it only as {off} "
+                                 f"(or left out)", name)
 
 
 def _check_text(text: str, where: str, max_lines: int) -> None:
@@ -135,14 +242,15 @@ _STORE_FIELDS = ("vectors", "src_vectors", "tgt_vectors", "en_vectors", "store",
 _LANG_FIELDS = ("lang", "src", "tgt")
 
 
-def _lang_pattern() -> str:
-    """Every language code, any letter case, surrounding spaces allowed (as ``get_language`` reads it)."""
+def _lang_pattern(codes=None) -> str:
+    """Every language code (or those of ``codes``), any letter case, surrounding spaces allowed
+    (as ``get_language`` reads it)."""
     from geobias.languages import LANGUAGES
 
     def case_free(code: str) -> str:
         return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in code)
 
-    return r"^\s*(?:" + "|".join(case_free(c) for c in LANGUAGES) + r")\s*$"
+    return r"^\s*(?:" + "|".join(case_free(c) for c in (LANGUAGES if codes is None else codes)) + r")\s*$"
 
 
 def _non_null(node: dict) -> list[dict]:
@@ -174,16 +282,34 @@ def _rules(cmd, props: dict) -> list[dict]:
     from geobias.commands._query import WordQueryParams
 
     rules: list[dict] = []
+
+    def lang_given() -> dict:  # a language with a default is always there
+        return {} if props.get("lang", {}).get("default") is not None else _given("lang")
     if "lang" in props and "vectors" in props:
-        rules.append({"anyOf": [_given("lang"), _given("vectors")]})
+        rules.append({"anyOf": [lang_given(), _given("vectors")]})
+    if not issubclass(cmd.params, WordQueryParams) and {"lang", "targets", "attributes"} <= set(props):
+        # MWEAT's built-in occupations and attribute words are per language
+        sets = [{"anyOf": [_given(f) for f in forms if f in props]}
+                for forms in (("targets", "targets_x"), ("attributes", "attributes_a"))]
+        rules.append({"anyOf": [lang_given(), {"allOf": sets}]})
+    if cmd.name == "ripa" and {"bootstrap", "variant", "lang"} <= set(props):
+        # no bootstrap for the grammatical variant, the default for a language with grammatical gender
+        from geobias.languages import LANGUAGES, get_language
+
+        plain = [c for c in LANGUAGES if not get_language(c).grammatical_gender]
+        variant_is = lambda v: {"required": ["variant"], "properties": {"variant": {"const": v}}}  # noqa: E731
+        rules.append({"anyOf": [{"not": _given("bootstrap")}, variant_is("english"), {"allOf": [
+            {"not": variant_is("grammatical")},
+            {"anyOf": [{"not": lang_given()}, {"properties": {"lang": {"pattern": _lang_pattern(plain)}}},
+                       *([_given("pairs")] if "pairs" in props else [])]}]}]})
     if "pairs" in props and "lang" in props:  # the built-in pairs and occupations are per language
-        rules.append({"anyOf": [_given("lang"), {"allOf": [_given(f) for f in ("pairs", "targets") if f in props]}]})
+        rules.append({"anyOf": [lang_given(), {"allOf": [_given(f) for f in ("pairs", "targets") if f in props]}]})
     for whole, parts in (("targets", ("targets_x", "targets_y")), ("attributes", ("attributes_a", "attributes_b"))):
         if whole in props and any(p in props for p in parts):  # one form or the other, not both
             rules.append({"not": {"allOf": [_given(whole), {"anyOf": [_given(p) for p in parts if p in props]}]}})
-    if not issubclass(cmd.params, WordQueryParams) and "targets_x" in props and "targets_y" in props:
-        pair = ("targets_x", "targets_y")  # paired forms: both or neither
-        rules.append({"anyOf": [{"allOf": [_given(r) for r in pair]}, {"not": {"anyOf": [_given(r) for r in pair]}}]})
+    for pair in (("targets_x", "targets_y"), ("attributes_a", "attributes_b")):
+        if not issubclass(cmd.params, WordQueryParams) and all(p in props for p in pair):  # both or neither
+            rules.append({"anyOf": [{"allOf": [_given(r) for r in pair]}, {"not": {"anyOf": [_given(r) for r in pair]}}]})
     if "variant" in props and "targets_x" in props:  # the grammatical variant pairs forms by position
         rules.append({"anyOf": [{"not": {"required": ["variant"], "properties": {"variant": {"const": "grammatical"}}}},
                                 {"allOf": [_given("targets_x"), _given("targets_y")]}]})
@@ -199,7 +325,7 @@ def _rules(cmd, props: dict) -> list[dict]:
         if "test" in props:
             rules.append({"not": {"allOf": [_given("test"), {"anyOf": [_given(r) for r in roles]}]}})
         if "lang" in props:  # the built-in lists (a test, the missing sets) are per language
-            rules.append({"anyOf": [_given("lang"), {"allOf": [_given(r) for r in roles]}]})
+            rules.append({"anyOf": [lang_given(), {"allOf": [_given(r) for r in roles]}]})
     return rules
 
 
@@ -232,10 +358,35 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
                     params = inline_params_schema(c)
                     _enrich_params(params, c, config, lang_pattern, job=True)
                     branch = {"type": "object", "properties": {"kind": {"const": c.kind}, "params": params}}
-                    if params.get("required") or params.get("allOf"):
-                        branch["required"] = ["kind", "params"]
+                    if params.get("required") or not all(_holds_for_empty(r) for r in params.get("allOf", [])):
+                        branch["required"] = ["kind", "params"]  # (without params, the job runs with none)
                     body["oneOf"].append(branch)
     return schema
+
+
+def _takes_a_string(model, name: str) -> bool:
+    """Whether ``model``'s list field ``name`` reads a string too (as a comma list): validating
+    ``{name: "x"}`` fails, if at all, on other fields or on the string's content, not on its type."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate({name: "x"}, context={"front": "service"})
+    except ValidationError as exc:
+        return not any(e["type"] == "list_type" and tuple(e["loc"][:1]) == (name,) for e in exc.errors())
+    except Exception:  # noqa: BLE001 - refused otherwise (a rule across fields): the string was read
+        return True
+    return True
+
+
+def _holds_for_empty(rule: dict) -> bool:
+    """Whether ``{}`` satisfies ``rule``, one of :func:`_rules`'s (required, properties, not, anyOf, allOf)."""
+    if rule.get("required"):
+        return False
+    if "not" in rule and _holds_for_empty(rule["not"]):
+        return False
+    if "anyOf" in rule and not any(_holds_for_empty(r) for r in rule["anyOf"]):
+        return False
+    return all(_holds_for_empty(r) for r in rule.get("allOf", []))
 
 
 def inline_params_schema(cmd) -> dict:
@@ -293,7 +444,9 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
     rules = _rules(cmd, props)
     if rules:
         body["allOf"] = [*body.get("allOf", []), *rules]
-    outputs = {getattr(o, "field", o) for o in cmd.outputs}  # names, or declarations naming their field
+    # the service chooses where outputs go, except a store a job publishes, whose name the client gives
+    outputs = {getattr(o, "field", o) for o in cmd.outputs if getattr(o, "kind", None) != "store"}
+    published = {o.field for o in cmd.outputs if getattr(o, "kind", None) == "store"}
     for name in list(props):
         info = fields.get(name)
         node = props[name]
@@ -302,7 +455,11 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             if name in body.get("required", []):
                 body["required"].remove(name)
             continue
-        if name in word_sets:
+        if name in published:
+            _constrain(node, pattern=NAME_PATTERN, minLength=1, maxLength=64)
+            if job and name not in body.setdefault("required", []):
+                body["required"].append(name)
+        elif name in word_sets:
             array = {"type": "array", "minItems": 1, "maxItems": config.max_words, "uniqueItems": True,
                      "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS,
                                "pattern": WORD_PATTERN}}
@@ -311,6 +468,15 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             nullable = any(a.get("type") == "null" for a in node.get("anyOf", []))
             keep = {k: v for k, v in node.items() if k in ("default", "description", "title")}
             props[name] = {**keep, "anyOf": [array, comma, *([{"type": "null"}] if nullable else [])]}
+        elif info is not None and {a.get("type") for a in _non_null(node)} == {"array"} \
+                and _takes_a_string(cmd.params, name):
+            # a list, or a comma list (the model reads a string as one)
+            keep = {k: v for k, v in node.items() if k in ("default", "description", "title")}
+            alts = [a for a in node.get("anyOf", [{k: v for k, v in node.items() if k not in keep}])]
+            comma: dict[str, Any] = {"type": "string", "maxLength": config.max_words * 100}
+            if any(a.get("items", {}).get("type") == "integer" for a in alts):
+                comma["pattern"] = INT_LIST_PATTERN
+            props[name] = {**keep, "anyOf": [*alts, comma]}
         elif name == "pairs":
             _constrain(node, minItems=1, items={"type": "array", "minItems": 2, "maxItems": 2,
                                                 "items": {"type": "string", "minLength": 1, "pattern": WORD_PATTERN}})
@@ -322,11 +488,12 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             _constrain(node, minItems=1, maxItems=config.max_words, items={
                 "type": "array", "minItems": 2, "maxItems": 3,
                 "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS, "pattern": WORD_PATTERN}})
-        elif name in ("dictionary", "train_dictionary", "test_dictionary"):  # lines of two words (or 'identical')
-            lines = r"^(?:[ \t]*[^\s]+[ \t]+[^\s]+[ \t]*(?:\r?\n|$))+$"
-            identical = cmd.name in ("align", "mitigate") and name == "dictionary"
-            _constrain(node, pattern=r"^\s*identical\s*$|" + lines if identical else lines,
-                       maxLength=config.max_words * 100)
+        elif name in DICTIONARY_FIELDS:  # lines of two words (or 'identical')
+            pattern = dictionary_pattern(cmd.params, name)
+            for alt in _non_null(node):  # a path's text, or the text given inline ({"text": ...})
+                text = alt.get("properties", {}).get("text") if alt.get("type") == "object" else alt
+                if text is not None:
+                    _constrain(text, pattern=pattern, maxLength=config.max_words * 100)
         elif name in ("model", "compare"):  # a registry name, or a hub id 'org/name' (a local folder by its name)
             from geobias.models import REGISTRY
 
@@ -346,6 +513,13 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             _constrain(node, minimum=1, maximum=1024)
         elif name == "max_per_class":
             _constrain(node, minimum=1, maximum=config.max_words)
+        elif name == "format" and any("kv" in a.get("enum", ()) for a in _non_null(node)):
+            for alt in _non_null(node):  # a gensim KeyedVectors file is a pickle: the service writes none
+                alt["enum"] = [f for f in alt["enum"] if f != "kv"]
+        elif name == "bootstrap":
+            from geobias.commands._bootstrap import MAX_BOOTSTRAP
+
+            _constrain(node, minimum=1, maximum=MAX_BOOTSTRAP)
         elif name in ("engine", "ray_address", "threads", "actors"):
             fixed = {"engine": "local", "ray_address": "local", "threads": None, "actors": None}[name]
             props[name] = {"const": fixed} if fixed is not None else {"type": "null"}
@@ -359,6 +533,10 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             elif _non_negative in validators:
                 _constrain(node, minimum=0)
         for alt in _non_null(props.get(name, {})):
+            for bound, key in (("le", "maximum"), ("ge", "minimum"), ("lt", "exclusiveMaximum"),
+                               ("gt", "exclusiveMinimum")):  # pydantic's keywords, where it left them
+                if bound in alt:
+                    alt.setdefault(key, alt.pop(bound))
             if alt.get("type") == "array" and name not in word_sets:
                 alt.setdefault("maxItems", config.max_words)
             if alt.get("type") == "string" and name not in word_sets:

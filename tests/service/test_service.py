@@ -324,14 +324,14 @@ def test_path_like_names(server, name):
         ("/weat", {"store": SMALL, "X": ["zzz"], "Y": ["yyy"], "A": ["homme"], "B": ["femme"]}, 400,
          "LostVocabularyError"),
         ("/weat", {"store": SMALL, "X": ["a"] * 10_001, "Y": ["b"], "A": ["c"], "B": ["d"]}, 422, "ValidationError"),  # above the cap: refused before the model looks for duplicates
-        ("/neighbors", {"store": SMALL, "word": "zzzz"}, 422, "OutOfVocabularyError"),
+        ("/neighbors", {"store": SMALL, "word": "zzzz"}, 400, "OutOfVocabularyError"),
         ("/neighbors", {"store": SMALL, "word": "homme", "k": -1}, 422, "ValidationError"),
         ("/neighbors", {"store": SMALL, "word": "homme", "k": 10**6}, 422, "ValidationError"),
         ("/mweat", {"lang": "fr", "store": SMALL, "seed": -1}, 422, "ValidationError"),  # a bad value, never a 500
         ("/mweat", {"lang": "fr", "store": SMALL, "targets": "/etc/passwd"}, 400, "InputError"),  # no server files
         ("/directions", {"lang": "fr", "store": SMALL, "cv": 1}, 422, "ValidationError"),
-        ("/translate-eval", {"src": "fr", "tgt": "fr", "src_store": SMALL, "tgt_store": SMALL, "dictionary": "a b c\n"}, 400, "InputError"),
-        ("/translate-eval", {"src": "fr", "tgt": "fr", "src_store": SMALL, "tgt_store": SMALL, "dictionary": ""}, 400, "InputError"),
+        ("/translate-eval", {"src": "fr", "tgt": "fr", "src_store": SMALL, "tgt_store": SMALL, "dictionary": "a b c\n"}, 422, "ValidationError"),
+        ("/translate-eval", {"src": "fr", "tgt": "fr", "src_store": SMALL, "tgt_store": SMALL, "dictionary": ""}, 422, "ValidationError"),
     ],
 )
 def test_bad_requests(server, route, body, status, type_):

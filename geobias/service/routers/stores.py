@@ -28,7 +28,10 @@ def get_store(request: Request, name: str) -> dict[str, Any]:
     return http.stores(request).describe(name)
 
 
-@router.post("/stores", status_code=201)
+@router.post("/stores", status_code=201, openapi_extra={"requestBody": {"required": True, "content": {
+    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+    "multipart/form-data": {"schema": {"type": "object", "required": ["file"],
+                                       "properties": {"file": {"type": "string", "format": "binary"}}}}}}})
 async def upload_store(request: Request, name: str, lang: str | None = None, format: str = "auto",
                        filename: str | None = None) -> dict[str, Any]:
     """Upload a vector file as the body (``curl --data-binary @file``) or as the ``file`` field
