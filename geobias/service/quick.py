@@ -48,7 +48,7 @@ import traceback
 from typing import Any
 
 from geobias._progress import Progress
-from geobias.errors import GeobiasError, ParameterError, _restore
+from geobias.errors import Cancelled, GeobiasError, ParameterError, _restore
 
 log = logging.getLogger("geobias.service")
 
@@ -184,11 +184,16 @@ class QuickPool:
         self._flags = self._ctx.RawArray("b", workers)
         self._free = list(range(workers))
         self._procs: list = [None] * workers  # per slot: (process, the server's end of its pipe)
+        self._starting: dict[int, asyncio.Future] = {}  # slot → its worker's start, while under way
+
+    def _alive(self, slot: int):
+        """Slot ``slot``'s worker and pipe, or ``None`` when it has none that lives."""
+        held = self._procs[slot]
+        return held if held is not None and held[0].is_alive() else None
 
     def _worker(self, slot: int):
-        held = self._procs[slot]
-        if held is not None and held[0].is_alive():
-            return held
+        """Start slot ``slot``'s worker (in a thread: starting the fork server, the first time,
+        imports for seconds)."""
         self._drop(slot)
         ours, theirs = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(target=_serve, args=(theirs, self.config, self._flags, slot),
@@ -197,6 +202,27 @@ class QuickPool:
         theirs.close()  # the worker's end lives in the worker alone: its death reads as EOF here
         self._procs[slot] = (proc, ours)
         return self._procs[slot]
+
+    async def _ready(self, slot: int, flag: Progress):
+        """Slot ``slot``'s worker and pipe, started (in a thread) if it has none; a client that
+        leaves meanwhile is answered at once, and the start goes on for the next call.
+
+        Raises
+        ------
+        Cancelled
+            ``flag`` was cancelled while the worker started.
+        """
+        held = self._alive(slot)
+        if held is not None:
+            return held
+        start = self._starting.get(slot)
+        if start is None:
+            start = self._starting[slot] = asyncio.ensure_future(asyncio.to_thread(self._worker, slot))
+            start.add_done_callback(lambda _: self._starting.pop(slot, None))
+        while not (await asyncio.wait({start}, timeout=0.1))[0]:
+            if flag.cancelled():
+                raise Cancelled("the client went away while its analysis waited")
+        return start.result()
 
     def _drop(self, slot: int) -> None:
         """Kill slot ``slot``'s worker (if any) and close its pipe."""
@@ -228,7 +254,7 @@ class QuickPool:
         answer = loop.create_future()
         conn = None
         try:
-            proc, conn = self._worker(slot)
+            proc, conn = await self._ready(slot, flag)
 
             def readable() -> None:
                 loop.remove_reader(conn.fileno())
