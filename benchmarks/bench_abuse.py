@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import queue
 import re
 import signal
 import statistics
@@ -148,11 +149,14 @@ def neighbors_under_abuse(url: str, rounds: int) -> None:
         time.sleep(4.0)  # the clients are up, the greedy client's share is taken and its queue full
         busy = sample(victim, rounds)
         stop.set()
-        status = answers.get(timeout=60) if with_greedy else {}
+        try:
+            status = answers.get(timeout=60) if with_greedy else {}
+        except queue.Empty:
+            status = {"no report from the greedy client": 1}
         ratio = pct(busy[0], 0.99) / pct(idle[0], 0.99)
         print(f"  beside {label}: p50 {1e3 * pct(busy[0], 0.5):.1f} ms, p99 {1e3 * pct(busy[0], 0.99):.1f} ms, "
               f"p99 ratio {ratio:.2f} (≤ 2 wanted); at p99 queue {1e3 * pct(busy[1], 0.99):.1f} ms, slot "
-              f"{1e3 * pct(busy[2], 0.99):.1f} ms" + (f"; greedy answered {dict(sorted(status.items()))}" if status else "")
+              f"{1e3 * pct(busy[2], 0.99):.1f} ms" + (f"; greedy answered {dict(sorted(status.items(), key=str))}" if status else "")
               + f"\n    {tail(busy[3])}")
         for proc in procs:
             proc.join(timeout=10)
@@ -165,7 +169,7 @@ def neighbors_under_abuse(url: str, rounds: int) -> None:
 def _greedy(url: str, stop, answers) -> None:
     """A client keeping 100 WEATs at the permutation cap in flight (its own loopback address);
     puts the count of each status it got on ``answers`` when ``stop`` is set."""
-    status: dict[int, int] = {}
+    status: dict = {}
 
     async def go():
         async with httpx.AsyncClient(base_url=url, timeout=600, limits=httpx.Limits(max_connections=100),
@@ -177,8 +181,8 @@ def _greedy(url: str, stop, answers) -> None:
                         status[r.status_code] = status.get(r.status_code, 0) + 1
                         if r.status_code in (429, 503):
                             await asyncio.sleep(float(r.headers.get("retry-after", "1")))
-                    except httpx.HTTPError:
-                        status[-1] = status.get(-1, 0) + 1
+                    except httpx.HTTPError as exc:
+                        status[type(exc).__name__] = status.get(type(exc).__name__, 0) + 1
 
             async def until_stopped():
                 while not stop.is_set():
