@@ -41,7 +41,8 @@ def test_every_figure_block_is_rendered_from_its_reproduction():
         _, changed = figures.render(text)
         assert changed == [], f"{page.name}: blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
     assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr", "service-session", "erasure-fr",
-            "erasure-fr-reading", "erasure-en", "evaluate-es", "evaluate-es-reading"} <= set(names)
+            "erasure-fr-reading", "erasure-en", "evaluate-es", "evaluate-es-reading", "seat-may",
+            "seat-may-use-m3"} <= set(names)
     assert set(names) <= set(figures.RENDERERS)
 
 
@@ -55,6 +56,21 @@ def test_a_changed_figure_is_caught():
                             f"| MRR difference (m − f) | {rec['result']['table']['original']['mrr_difference']:.3f} | 0.183", 1)
     assert tampered != text
     assert figures.render(tampered)[1] == ["evaluate-fr"]
+
+
+@pytest.mark.parametrize("name", ["seat-may", "seat-may-use-m3"])
+def test_seat_on_the_published_files_agrees_with_sent_bias(name):
+    """The stored SEAT runs on May et al.'s files (scripts/conformance/seat_published.py): sent-bias's
+    weat.py on the same vectors gives our effect sizes to 1e-5 and, on the same partitions, our p-values."""
+    figures = _script("readme_figures")
+    rec = figures.load(name)
+    assert [t["test"] for t in rec["result"]["tests"]] == ["sent-weat6", "sent-weat6b", "sent-weat7", "sent-weat7b",
+                                                           "sent-weat8", "sent-weat8b"]
+    assert rec["provenance"]["repository"] == "github:W4ngatang/sent-bias" and len(rec["provenance"]["commit"]) == 40
+    for t in rec["result"]["tests"]:
+        assert abs(t["effect_size"] - t["sentbias_effect_size"]) == pytest.approx(t["difference"], abs=1e-15)
+        assert t["difference"] < 1e-5 and t["p_value"] == t["sentbias_p_value"], t["test"]
+        assert t["n_permutations"] == 100_000 and not t["exact"]
 
 
 def test_reproductions_carry_no_machine_paths():
