@@ -505,8 +505,11 @@ def recoverability_table(rec: dict) -> str:
     en = load("recoverability-en")["result"]
     lines = [f"English, en-w2v-gnews (Bolukbasi et al.'s subset of the paper's word2vec), the paper's protocol "
              f"(`geobias recoverability --lang en`): {en['n_eligible']:,} words, bias {en['direction']}, "
-             f"{en['n_professions']} of Bolukbasi et al.'s professions; the SVM's range over "
-             f"{len(en['rows'][0]['classifier_spread']['seeds'])} draws of its training words in brackets:",
+             f"{en['n_professions']} of Bolukbasi et al.'s professions; the SVM's training words drawn as the "
+             f"authors' notebook draws them (Python's `random.seed({en['split_seed']})`, then a shuffle of each "
+             "side's list), and in brackets its range over "
+             f"{len(en['rows'][0]['classifier_spread']['seeds'])} draws (seeds "
+             f"{min(en['rows'][0]['classifier_spread']['seeds'])}–{max(en['rows'][0]['classifier_spread']['seeds'])}):",
              "",
              "| space | k-means: paper | ours | SVM: paper | ours | r (100-NN): paper | ours | r (professions): "
              "paper | ours |",
