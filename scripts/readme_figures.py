@@ -169,6 +169,11 @@ ZHOU_FR = {"original": {"mweat": 2.3437, "mrr_f": 0.166, "mrr_m": 0.655, "asd": 
 #: Tables 1-2): d_g's 5-fold cross-validated LDA accuracy (ES, FR) and cos(d_PCA, d_g) (ES only).
 ZHOU_DIRECTIONS = {"es": {"lda_cv_accuracy": 0.92, "cos_pca_grammatical": 0.389}, "fr": {"lda_cv_accuracy": 0.83}}
 
+#: Lines (distinct words) of the masculine and feminine noun lists Zhou et al. (2019) published with
+#: their data (``masculine_nouns_fr``, ``feminine_nouns_fr``, ``masculine_nouns_es``,
+#: ``feminine_nouns_es``); how many of them their LDA used is not recorded.
+ZHOU_NOUN_LISTS = {"fr": (5110, 5001), "es": (5001, 7232)}
+
 #: Zhou et al. (2019), Spanish: Table 1's Original MWEAT and its occupation pairs (the only Spanish table cell
 #: this repository records).
 ZHOU_ES = {"mweat": 3.69, "n_pairs": 58}
@@ -702,9 +707,9 @@ def use_m3_table(rec: dict) -> str:
         "|---|---|---|---|---|---|---|",
         "| LDA 5-fold CV accuracy | " + cells(lambda x: f"{x['lda_cv_accuracy']:.3f}")
         + f" | {fr_p['lda_cv_accuracy']} | {es_p['lda_cv_accuracy']} |",
-        "| LDA solver (nouns per dimension) | " + cells(_solver) + " | plain | plain |",
+        "| LDA solver (nouns per dimension) | " + cells(_solver) + " | not recorded | not recorded |",
         "| nouns (masc. + fem.) | " + cells(lambda x: f"{x['n_nouns']['masculine']:,} + {x['n_nouns']['feminine']:,}")
-        + " | ~2–3k each | ~2–3k each |",
+        + " | lists of {:,} + {:,} | lists of {:,} + {:,} |".format(*ZHOU_NOUN_LISTS["fr"], *ZHOU_NOUN_LISTS["es"]),
         "| cos(d_PCA, d_g) | " + cells(lambda x: f"{x['cos_pca_grammatical']:.3f}") + f" | not recorded | "
         f"{es_p['cos_pca_grammatical']} |",
         "| 1st PC of definitional pairs | " + cells(lambda x: f"{100 * x['explained_variance_ratio'][0]:.1f} %")
@@ -720,7 +725,8 @@ def use_m3_table(rec: dict) -> str:
         f"\n\n`geobias directions` and `geobias mweat` with their defaults (seed 0, 100,000 permutations, all nouns "
         f"of our lists, classes balanced). The paper's columns hold the figures this repository records: d_g's LDA "
         f"accuracy (FR, ES) and cos(d_PCA, d_g) (ES) on MUSE vectors, from Zhou et al.'s text; Table 1's Original "
-        f"MWEAT (FR, ES) and its occupation pairs. "
+        f"MWEAT (FR, ES) and its occupation pairs; the sizes of the noun lists they published (their LDA's solver and "
+        f"how many of the nouns it used are not recorded). "
         f"{ZHOU_NOT_RECORDED} How this compares with the paper (different vectors, so the pattern is what to "
         f"compare):\n\n"
         f"- **Spanish MWEAT is {sig(es)} (p = {es['mweat_p_value']:.4f})**, as in Zhou et al.: Σ s = "

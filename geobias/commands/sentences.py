@@ -14,7 +14,7 @@ from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
-from geobias.errors import ParameterError
+from geobias.errors import InputError, ParameterError
 
 
 def _test_files(value: Any, info: ValidationInfo) -> Any:
@@ -97,11 +97,12 @@ class SeatParams(BootstrapParams, WeatQuery):
                 out += parse_seat_tests(item.text, name=label, source=label)
             else:
                 out += read_seat_tests(item)
-        names = [t.name for t in out]
+        seen: dict[str, str] = {}
         for t in out:
-            if names.count(t.name) > 1:
-                raise ParameterError(f"two SEAT tests are named {t.name!r} ({t.source}): give files with "
-                                     "different names", "tests")
+            if t.name in seen:  # the files' content, not the command line: bad input (exit 1)
+                raise InputError(f"two SEAT tests are named {t.name!r} ({seen[t.name]} and {t.source}): give "
+                                 "files with different names")
+            seen[t.name] = t.source
         return out
 
     def work(self):

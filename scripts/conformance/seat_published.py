@@ -9,7 +9,7 @@ the sent-bias interpreter (``--sentbias-side``: numpy < 1.24, scipy) on those ex
 
     python -m venv /tmp/venv-sentbias && /tmp/venv-sentbias/bin/pip install "numpy<1.24" scipy
     .venv/bin/python scripts/conformance/seat_published.py /path/to/sent-bias \\
-        --sentbias-python /tmp/venv-sentbias/bin/python [--encoder use-m3] [--store-vectors]
+        --sentbias-python /tmp/venv-sentbias/bin/python [--encoder use-m3]
 
 Effect sizes: ``weat.effect_size`` on ``weat.construct_cossim_lookup``, as their ``run_test``.
 p-values: ``weat.p_val_permutation_test`` (non-parametric) with ``n_samples`` = B + 1, whose
@@ -19,11 +19,8 @@ counting (``>=``, plus the one "hallucinated" observation) on our draws. Two ind
 streams would differ by the Monte-Carlo error (about 1e-3 at p = 0.05); on the same draws the two
 p-values must agree exactly, so a wrong replay or a wrong count shows.
 
-``--store-vectors`` also writes the conformance inputs of ``tests/conformance/
-test_conformance_seat_published.py``: the vectors of the files' distinct sentences quantised to
-int8 with a float32 scale per vector, each set a list of row numbers (no sentence is stored;
-``tests/conformance/data/seat_may_<encoder>.npz``), and ``weat.py``'s effect sizes and p-values on
-exactly those vectors (``tests/conformance/expected/sentbias_may_<encoder>.json``).
+The published files' sentences, and anything derived from them (their vectors included), stay
+out of the repository: only the figures are stored, with their provenance.
 
 May et al.'s own figures are for encoders not installed here (ELMo, BERT, GPT, USE-T, InferSent,
 GenSen, CBoW), so the page shows ours on their files, with sent-bias's statistic on the same vectors.
@@ -40,7 +37,7 @@ import types
 from pathlib import Path
 
 import numpy as np
-from _common import DATA, EXPECTED, ROOT, git_commit, git_file, write_json
+from _common import ROOT, git_commit, git_file, write_json
 
 TESTS = ["sent-weat6", "sent-weat6b", "sent-weat7", "sent-weat7b", "sent-weat8", "sent-weat8b"]
 SETS = ("X", "Y", "A", "B")
@@ -96,27 +93,6 @@ def sentbias_side(repo: str, vectors: str, draws: str) -> None:
     print(json.dumps(out))
 
 
-def quantise(paths: list[str], vectors: dict[str, list[np.ndarray]]):
-    """The distinct sentences' vectors as int8 ``q`` with a float32 ``scale`` per row (``q * scale``
-    within half a step of the vector), and each test's sets as row numbers: ``(q, scale, index)``."""
-    from geobias.metrics.seat import read_seat_test
-
-    rows, where, index = [], {}, {}
-    for path, (name, sets) in zip(paths, vectors.items(), strict=True):
-        test = read_seat_test(path)
-        index[name] = []
-        for sentences, v in zip(test.sets, sets, strict=True):
-            for s, row in zip(sentences, v, strict=True):
-                if s not in where:
-                    where[s] = len(rows)
-                    rows.append(row)
-            index[name].append(np.array([where[s] for s in sentences], dtype=np.int32))
-    m = np.stack(rows).astype(np.float32)
-    scale = (np.abs(m).max(axis=1) / 127).astype(np.float32)
-    q = np.rint(m / scale[:, None]).astype(np.int8)
-    return q, scale, index
-
-
 def run_sentbias(args, vectors: dict[str, list[np.ndarray]], seed: int, tmp: Path) -> dict:
     """sent-bias's figures on ``vectors`` (test → [X, Y, A, B] arrays), replaying geobias's draws."""
     arrays, draws = {}, {}
@@ -138,8 +114,6 @@ def main() -> int:
     ap.add_argument("--sentbias-python", default=sys.executable)
     ap.add_argument("--encoder", default="minilm-l6")
     ap.add_argument("--permutations", type=int, default=100_000)
-    ap.add_argument("--store-vectors", action="store_true",
-                    help="also write the int8 vectors and weat.py's figures on them for tests/conformance/")
     ap.add_argument("--sentbias-side", metavar="VECTORS", help=argparse.SUPPRESS)
     ap.add_argument("--draws", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -165,10 +139,6 @@ def main() -> int:
         theirs = run_sentbias(args, vectors, seed, tmp)
         r, _ = execute("seat", {"tests": paths, "encoder": args.encoder, "permutations": args.permutations,
                                 "seed": seed})
-        if args.store_vectors:
-            q, scale, index = quantise(paths, vectors)
-            rows_ = q.astype(np.float32) * scale[:, None]
-            stored = run_sentbias(args, {n: [rows_[i] for i in sets] for n, sets in index.items()}, seed, tmp)
     rows = []
     for t in [r, *r.more_tests]:
         rows.append({"test": t.test, "categories": t.categories, "n_sentences": t.n_sentences,
@@ -190,21 +160,6 @@ def main() -> int:
         "provenance": provenance,
         "result": {"encoder": args.encoder, "tests": rows},
     })
-    if args.store_vectors:
-        slug = args.encoder.replace("-", "_")
-        np.savez_compressed(DATA / f"seat_may_{slug}.npz", q=q, scale=scale,
-                            **{f"{n}/{s}": i for n, sets in index.items() for s, i in zip(SETS, sets, strict=True)})
-        write_json(EXPECTED / f"sentbias_may_{slug}.json", {
-            "outputs": {n: {**stored[n], "n_permutations": args.permutations, "seed": seed,
-                            "categories": next(t.categories for t in [r, *r.more_tests] if t.test == n)}
-                        for n in TESTS},
-            "provenance": {**provenance, "inputs": f"tests/conformance/data/seat_may_{slug}.npz",
-                           "note": f"{args.encoder} vectors of the files' distinct sentences quantised to int8 "
-                                   "with one float32 scale per vector (q * scale), each set a list of row numbers (no "
-                                   "sentence stored); weat.py's effect_size and p_val_permutation_test on exactly those "
-                                   f"vectors, the p-value on the {args.permutations:,} partitions geobias draws for "
-                                   f"seed {seed}"},
-        })
     return 0
 
 
