@@ -165,6 +165,23 @@ ZHOU_FR = {"original": {"mweat": 2.3437, "mrr_f": 0.166, "mrr_m": 0.655, "asd": 
            "shift-ori": {"mweat": 0.2446},
            "hybrid-ori": {"mweat": 0.2446, "mrr_f": 0.3128, "mrr_m": 0.6393, "asd": 0.0735}}
 
+#: Zhou et al. (2019), the grammatical gender direction d_g on MUSE vectors (figures in their text, not in
+#: Tables 1-2): d_g's 5-fold cross-validated LDA accuracy (ES, FR) and cos(d_PCA, d_g) (ES only).
+ZHOU_DIRECTIONS = {"es": {"lda_cv_accuracy": 0.92, "cos_pca_grammatical": 0.389}, "fr": {"lda_cv_accuracy": 0.83}}
+
+#: Lines (distinct words) of the masculine and feminine noun lists Zhou et al. (2019) published with
+#: their data (``masculine_nouns_fr``, ``feminine_nouns_fr``, ``masculine_nouns_es``,
+#: ``feminine_nouns_es``); how many of them their LDA used is not recorded.
+ZHOU_NOUN_LISTS = {"fr": (5110, 5001), "es": (5001, 7232)}
+
+#: Zhou et al. (2019), Spanish: Table 1's Original MWEAT and its occupation pairs (the only Spanish table cell
+#: this repository records).
+ZHOU_ES = {"mweat": 3.69, "n_pairs": 58}
+
+#: What the pages say Zhou et al.'s figures here do not include (kept true by the constants above).
+ZHOU_NOT_RECORDED = ("The rest of the paper's Spanish rows (Tables 1–2 beyond the Original MWEAT), its MWEAT "
+                     "p-values and its P@1 are not recorded in this repository, so the pages do not quote them.")
+
 
 def zhou_paper_table(rec: dict) -> str:
     """Zhou et al.'s French figures that this repository records, beside ours: paper | ours |
@@ -185,12 +202,18 @@ def zhou_paper_table(rec: dict) -> str:
             ours = t[m][key]
             lines.append(f"| {label[m]} | {name} | {v} | {ours:.{digits}f} | {ours - v:+.{digits}f} | "
                          f"{why.get(k, why['mrr_f'])} |")
+    fr = load("use-m3")["result"]["fr-spacy-md"]
+    paper_lda = ZHOU_DIRECTIONS["fr"]["lda_cv_accuracy"]
+    lines.append(f"| Original | d_g: LDA 5-fold CV accuracy (their text) | {paper_lda} | {fr['lda_cv_accuracy']:.3f} | "
+                 f"{fr['lda_cv_accuracy'] - paper_lda:+.3f} | fr-spacy-md (spaCy's fastText, subword n-grams) and "
+                 f"{fr['n_nouns']['masculine']:,} + {fr['n_nouns']['feminine']:,} nouns of our lists (the paper: MUSE "
+                 "vectors); `geobias directions --lang fr`, `reproductions/use-m3.json` |")
     n = t["shift-ori"]
     return "\n".join(lines) + (
-        f"\n\nThe other cells of Tables 1–2 (their MWEAT p-values, P@1, the Spanish rows) are not recorded in "
-        f"this repository, so the page does not quote them; ours are in the table above. Shift and Hybrid "
-        f"neutralise {n['n_neutralized']:,} French words by eq. 2 and move {n['n_pairs_shifted']} "
-        f"two-form pairs by eq. 4.\n")
+        f"\n\n{ZHOU_NOT_RECORDED} Nor are the other French cells of Tables 1–2 (ours are in the table above). "
+        f"Zhou et al.'s Spanish figures that are recorded (d_g's LDA accuracy, cos(d_PCA, d_g), the Original "
+        f"MWEAT) stand beside ours in [multilingual](multilingual.md). Shift and Hybrid neutralise {n['n_neutralized']:,} French words by eq. 2 "
+        f"and move {n['n_pairs_shifted']} two-form pairs by eq. 4.\n")
 
 
 def ripa_fr(rec: dict) -> str:
@@ -217,20 +240,30 @@ def neutralised_fr(rec: dict) -> str:
 
 
 def seat_may(rec: dict) -> str:
-    """SEAT on May et al.'s published files: ours and sent-bias's weat.py on the same vectors."""
+    """SEAT on May et al.'s published files: ours and sent-bias's weat.py on the same vectors (its p-value
+    on the partitions our test draws, where the reproduction has it)."""
     r = rec["result"]
-    lines = [f"| test | X / Y vs A / B | sentences | effect size (ours) | sent-bias `weat.py` | difference | p (ours, "
-             f"{r['tests'][0]['n_permutations']:,} permutations) |", "|---|---|---|---|---|---|---|"]
+    n_perm = f"{r['tests'][0]['n_permutations']:,}"
+    with_p = all("sentbias_p_value" in t for t in r["tests"])
+    head = (f"| test | X / Y vs A / B | sentences | effect size (ours) | sent-bias `weat.py` | difference | p (ours, "
+            f"{n_perm} permutations) |")
+    lines = [head + (" p (`weat.py`, the same partitions) |" if with_p else ""),
+             "|---|---|---|---|---|---|---|" + ("---|" if with_p else "")]
     for t in r["tests"]:
         c, n = t["categories"], t["n_sentences"]
         lines.append(f"| {t['test']} | {c['X']} / {c['Y']} vs {c['A']} / {c['B']} | {n['X']}+{n['Y']}, {n['A']}+{n['B']} | "
                      f"{t['effect_size']:.4f} | {t['sentbias_effect_size']:.4f} | {t['difference']:.1e} | "
-                     f"{t['p_value']:.2g} |")
+                     f"{t['p_value']:.2g} |" + (f" {t['sentbias_p_value']:.2g} |" if with_p else ""))
     worst = max(t["difference"] for t in r["tests"])
+    p_note = ""
+    if with_p:
+        worst_p = max(t["p_difference"] for t in r["tests"])
+        p_note = ("; the p-values are " + ("equal" if worst_p == 0 else f"within {worst_p:.1e}")
+                  + f" (`weat.py`'s test run on the {n_perm} partitions ours drew, seed 0)")
     return "\n".join(lines) + (
-        f"\n\nEncoder {r['encoder']}; largest difference {worst:.1e}. May et al.'s published figures are for "
-        "encoders not installed here (ELMo, BERT, GPT, USE-T, InferSent, GenSen, CBoW), so no paper column: the "
-        "check is their code on our encoder's vectors.\n")
+        f"\n\nEncoder {r['encoder']}; largest effect-size difference {worst:.1e}{p_note}. May et al.'s published "
+        "figures are for encoders not installed here (ELMo, BERT, GPT, USE-T, InferSent, GenSen, CBoW), so no paper "
+        "column: the check is their code on our encoder's vectors.\n")
 
 
 def mweat_demo(rec: dict) -> str:
@@ -428,7 +461,7 @@ def evaluate_es_reading(rec: dict) -> str:
     sig = lambda r: "significant" if r["mweat_p_value"] < 0.05 else "not significant"  # noqa: E731
     diffs = [t[m]["mweat_difference"] for m in METHODS]
     return (
-        f"Against Zhou et al.'s Spanish columns (fastText/MUSE; Original MWEAT 3.69): the original space is "
+        f"Against Zhou et al.'s Spanish columns (fastText/MUSE; Original MWEAT {ZHOU_ES['mweat']}): the original space is "
         f"biased (MWEAT {o['mweat_statistic']:.2f}, p = {o['mweat_p_value']:.3f}); De-Align leaves Table 1 "
         f"unchanged ({da['mweat_statistic']:.4f}, a rotation); Shift Ori and Hybrid Ori lower eq. 1 to "
         f"{so['mweat_statistic']:.2f} (p = {so['mweat_p_value']:.2f}, {sig(so)}) and {ho['mweat_statistic']:.2f} "
@@ -477,8 +510,11 @@ def recoverability_table(rec: dict) -> str:
     en = load("recoverability-en")["result"]
     lines = [f"English, en-w2v-gnews (Bolukbasi et al.'s subset of the paper's word2vec), the paper's protocol "
              f"(`geobias recoverability --lang en`): {en['n_eligible']:,} words, bias {en['direction']}, "
-             f"{en['n_professions']} of Bolukbasi et al.'s professions; the SVM's range over "
-             f"{len(en['rows'][0]['classifier_spread']['seeds'])} draws of its training words in brackets:",
+             f"{en['n_professions']} of Bolukbasi et al.'s professions; the SVM's training words drawn as the "
+             f"authors' notebook draws them (Python's `random.seed({en['split_seed']})`, then a shuffle of each "
+             "side's list), and in brackets its range over "
+             f"{len(en['rows'][0]['classifier_spread']['seeds'])} draws (seeds "
+             f"{min(en['rows'][0]['classifier_spread']['seeds'])}–{max(en['rows'][0]['classifier_spread']['seeds'])}):",
              "",
              "| space | k-means: paper | ours | SVM: paper | ours | r (100-NN): paper | ours | r (professions): "
              "paper | ours |",
@@ -663,38 +699,50 @@ def use_m3_table(rec: dict) -> str:
     stores = [("fr-spacy-md", "FR fastText (`fr-spacy-md`)"), ("use-m3-fr", "FR USE (`use-m3-fr`)"),
               ("use-m3-es", "ES USE (`use-m3-es`)"), ("use-m3-de", "DE USE (`use-m3-de`)")]
     cells = lambda fn: " | ".join(fn(r[s]) for s, _ in stores)  # noqa: E731
+    es_p, fr_p = ZHOU_DIRECTIONS["es"], ZHOU_DIRECTIONS["fr"]
+    fr_mweat = ZHOU_FR["original"]["mweat"]
     lines = [
-        "| | " + " | ".join(f"{label}, {r[s]['dim']} d" for s, label in stores) + " | Zhou et al. ES (MUSE) |",
-        "|---|---|---|---|---|---|",
-        "| LDA 5-fold CV accuracy | " + cells(lambda x: f"{x['lda_cv_accuracy']:.3f}") + " | 0.92 |",
-        "| LDA solver (nouns per dimension) | " + cells(_solver) + " | plain |",
+        "| | " + " | ".join(f"{label}, {r[s]['dim']} d" for s, label in stores)
+        + " | Zhou et al. FR (paper) | Zhou et al. ES (paper) |",
+        "|---|---|---|---|---|---|---|",
+        "| LDA 5-fold CV accuracy | " + cells(lambda x: f"{x['lda_cv_accuracy']:.3f}")
+        + f" | {fr_p['lda_cv_accuracy']} | {es_p['lda_cv_accuracy']} |",
+        "| LDA solver (nouns per dimension) | " + cells(_solver) + " | not recorded | not recorded |",
         "| nouns (masc. + fem.) | " + cells(lambda x: f"{x['n_nouns']['masculine']:,} + {x['n_nouns']['feminine']:,}")
-        + " | ~2–3k each |",
-        "| cos(d_PCA, d_g) | " + cells(lambda x: f"{x['cos_pca_grammatical']:.3f}") + " | 0.389 |",
-        "| 1st PC of definitional pairs | " + cells(lambda x: f"{100 * x['explained_variance_ratio'][0]:.1f} %") + " | — |",
+        + " | lists of {:,} + {:,} | lists of {:,} + {:,} |".format(*ZHOU_NOUN_LISTS["fr"], *ZHOU_NOUN_LISTS["es"]),
+        "| cos(d_PCA, d_g) | " + cells(lambda x: f"{x['cos_pca_grammatical']:.3f}") + f" | not recorded | "
+        f"{es_p['cos_pca_grammatical']} |",
+        "| 1st PC of definitional pairs | " + cells(lambda x: f"{100 * x['explained_variance_ratio'][0]:.1f} %")
+        + " | — | — |",
         "| MWEAT statistic (p) | " + cells(lambda x: f"{x['mweat_statistic']:.4f} ({x['mweat_p_value']:.4f})")
-        + " | 3.69 (significant) |",
-        "| occupation pairs | " + cells(lambda x: str(x["n_pairs"])) + " | 58 |",
+        + f" | {fr_mweat} (Table 1; p not recorded) | {ZHOU_ES['mweat']} (significant) |",
+        "| occupation pairs | " + cells(lambda x: str(x["n_pairs"])) + f" | 23 | {ZHOU_ES['n_pairs']} |",
     ]
     es, fr_use, de, fr = r["use-m3-es"], r["use-m3-fr"], r["use-m3-de"], r["fr-spacy-md"]
     sig = lambda x: "significant" if x["mweat_p_value"] < 0.05 else "not significant"  # noqa: E731
     uses = [r[s] for s in ("use-m3-fr", "use-m3-es", "use-m3-de")]
     return "\n".join(lines) + (
         f"\n\n`geobias directions` and `geobias mweat` with their defaults (seed 0, 100,000 permutations, all nouns "
-        f"of our lists, classes balanced). How this compares with the paper (different vectors, so the pattern is "
-        f"what to compare):\n\n"
+        f"of our lists, classes balanced). The paper's columns hold the figures this repository records: d_g's LDA "
+        f"accuracy (FR, ES) and cos(d_PCA, d_g) (ES) on MUSE vectors, from Zhou et al.'s text; Table 1's Original "
+        f"MWEAT (FR, ES) and its occupation pairs; the sizes of the noun lists they published (their LDA's solver and "
+        f"how many of the nouns it used are not recorded). "
+        f"{ZHOU_NOT_RECORDED} How this compares with the paper (different vectors, so the pattern is what to "
+        f"compare):\n\n"
         f"- **Spanish MWEAT is {sig(es)} (p = {es['mweat_p_value']:.4f})**, as in Zhou et al.: Σ s = "
         f"{es['sum_masculine']:+.2f} for the masculine forms, {es['sum_feminine']:+.2f} for the feminine. The "
-        f"statistic, {es['mweat_statistic']:.2f} against the paper's 3.69, is not comparable in size: other vectors "
-        f"(unit-norm 512-d encoder outputs), {es['n_pairs']} of our own occupation pairs instead of their 58, our "
+        f"statistic, {es['mweat_statistic']:.2f} against the paper's {ZHOU_ES['mweat']}, is not comparable in size: "
+        f"other vectors (unit-norm 512-d encoder outputs), {es['n_pairs']} of our own occupation pairs instead of "
+        f"their {ZHOU_ES['n_pairs']}, our "
         f"attribute words.\n"
         f"- **The grammatical pattern does not appear on the encoder, and that is a finding about it**: LDA separates "
         f"masculine from feminine nouns at {min(x['lda_cv_accuracy'] for x in uses):.2f}–"
-        f"{max(x['lda_cv_accuracy'] for x in uses):.2f} ({fr['lda_cv_accuracy']:.3f} on French fastText, 0.92 for the "
-        f"paper's Spanish MUSE), and the semantic and grammatical directions are nearly orthogonal (cos "
-        f"{min(x['cos_pca_grammatical'] for x in uses):.2f}–{max(x['cos_pca_grammatical'] for x in uses):.2f} against "
-        f"{fr['cos_pca_grammatical']:.3f} / 0.389). A sentence encoder trained for meaning across languages washes out "
-        f"agreement morphology; fastText's character n-grams keep it.\n"
+        f"{max(x['lda_cv_accuracy'] for x in uses):.2f} ({fr['lda_cv_accuracy']:.3f} on French fastText; the paper "
+        f"{es_p['lda_cv_accuracy']} on Spanish and {fr_p['lda_cv_accuracy']} on French MUSE), and the semantic and "
+        f"grammatical directions are nearly orthogonal (cos {min(x['cos_pca_grammatical'] for x in uses):.2f}–"
+        f"{max(x['cos_pca_grammatical'] for x in uses):.2f} against {fr['cos_pca_grammatical']:.3f} on French fastText "
+        f"and the paper's {es_p['cos_pca_grammatical']} on Spanish). A sentence encoder trained for meaning across "
+        f"languages washes out agreement morphology; fastText's character n-grams keep it.\n"
         f"- **French on the encoder is {sig(fr_use)}** ({fr_use['mweat_statistic']:.2f}, p = "
         f"{fr_use['mweat_p_value']:.2f}) where French fastText is {sig(fr)} ({fr['mweat_statistic']:.2f}, p = "
         f"{fr['mweat_p_value']:.3f}).\n"
@@ -781,6 +829,7 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "neutralised-fr": ("evaluate-fr", neutralised_fr),
     "ripa-fr": ("ripa-fr", ripa_fr),
     "seat-may": ("seat-may", seat_may),
+    "seat-may-use-m3": ("seat-may-use-m3", seat_may),
     "mweat-fr": ("mweat-fr", mweat_demo),
     "service-session": ("mweat-fr", service_session),
     "evaluate-es": ("evaluate-es", evaluate_table),

@@ -6,7 +6,9 @@ choice, a ``bool`` a flag, a list or word set a string that the model parses: a 
 list), its description the option's help, plus ``--quiet``, ``--json``, ``--csv`` and ``--parquet``.
 A field may say how the command line spells it, in its metadata:
 ``Field(..., json_schema_extra={"cli": {"argument": True}})`` (a positional argument),
-``{"cli": {"short": "-k"}}`` (a short flag) or ``{"cli": {"name": "--from"}}`` (another long name).
+``{"cli": {"short": "-k"}}`` (a short flag), ``{"cli": {"name": "--from"}}`` (another long name) or
+``{"cli": {"multiple": True}}`` (an option given once per value, ``--tests a.jsonl --tests b.jsonl``,
+whose values go to the model as a list; the model may still split a comma list inside one value).
 So adding a metric needs no CLI code.
 
 ``geobias --help`` must stay fast, so the command modules are not imported to list these
@@ -99,7 +101,7 @@ def build(name: str) -> typer.Typer:
     from geobias.commands import get
 
     cmd = get(name)
-    params, annotations = [], {}
+    params, annotations, multiple = [], {}, set()
     for field, info in cmd.params.model_fields.items():
         kind = _option_type(info.annotation)
         required = info.is_required()
@@ -109,11 +111,15 @@ def build(name: str) -> typer.Typer:
         if kind is not bool and not required:
             kind = kind | None
         cli = (info.json_schema_extra or {}).get("cli", {}) if isinstance(info.json_schema_extra, dict) else {}
+        if cli.get("multiple"):  # repeated: `--tests a --tests b` → ["a", "b"]
+            kind, default = (list[str] if required else list[str] | None), (... if required else None)
+            multiple.add(field)
         if cli.get("argument"):  # spelled on the field: `Field(..., json_schema_extra={"cli": {"argument": True}})`
             option = typer.Argument(help=info.description or "", show_default=not required)
         else:
             names = [cli.get("name") or f"--{field.replace('_', '-')}", *([cli["short"]] if cli.get("short") else [])]
-            option = typer.Option(*names, help=info.description or "")
+            option = typer.Option(*names, help=info.description or "",
+                                  **({"metavar": cli.get("metavar", "<file>")} if cli.get("multiple") else {}))
         annotations[field] = Annotated[kind, option]
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=annotations[field]))
@@ -138,6 +144,9 @@ def build(name: str) -> typer.Typer:
 
         token = PARQUET.set(options.pop("parquet_out", None))
         plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in options.items()}
+        for k in multiple & plain.keys():  # a repeatable option never given: the model's default
+            if not plain[k]:
+                plain[k] = None
         for k in lists & plain.keys():  # a plain list field on the command line: a comma list
             if isinstance(plain[k], str):
                 plain[k] = [w.strip() for w in plain[k].split(",") if w.strip()]

@@ -246,7 +246,9 @@ class RecoverabilityParams(StoreParams):
         "'paper' (English only, the default there): Gonen & Goldberg's bias b(w) = w·he − w·she, their "
         "vocabulary (the 50,000 most frequent lower-case words without digits or punctuation, less Bolukbasi "
         "et al.'s gender-specific, definitional and equalise words), Bolukbasi et al.'s professions, k-means "
-        "random_state 1, SVM gamma 'auto' on 500 + 500 words, hard debias with Bolukbasi et al.'s lists. "
+        "random_state 1, SVM gamma 'auto' on 500 + 500 words drawn as the authors' notebook draws them "
+        "(Python's random.seed(10), then a shuffle of each side; --seed does not change it), hard debias "
+        "with Bolukbasi et al.'s lists. "
         "'geobias' (the default for es/fr/de): bias on d_PCA (en) or d_s, our lists and occupations, SVM "
         "gamma 'scale' on a pooled draw."))
     seed: Seed = 0

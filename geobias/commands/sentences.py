@@ -14,23 +14,29 @@ from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
-from geobias.errors import ParameterError
+from geobias.errors import InputError, ParameterError
 
 
 def _test_files(value: Any, info: ValidationInfo) -> Any:
-    """One test file or several: a list, one path or inline text, or (CLI, Python) a comma list of paths."""
+    """One test file or several: a list (the CLI's repeated ``--tests``), one path or inline text,
+    or (CLI, Python) a comma list of paths, also inside a list's items."""
     from geobias.commands._base import front_of
 
-    if value is None or isinstance(value, list):
+    if value is None:
         return value
-    if isinstance(value, tuple):
-        return list(value)
-    if isinstance(value, str) and front_of(info) != "service" and "," in value:
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return [value]
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    if front_of(info) == "service":
+        return items
+    out = []
+    for item in items:
+        if isinstance(item, str) and "," in item:
+            out += [v.strip() for v in item.split(",") if v.strip()]
+        else:
+            out.append(item)
+    return out
 
 
-#: SEAT test files: paths (CLI, Python; a comma list on the CLI) or their texts (service).
+#: SEAT test files: paths (CLI, Python: repeated ``--tests``, a list or a comma list) or their texts (service).
 SeatTestFiles = Annotated[TextInput | list[TextInput] | None, BeforeValidator(_test_files)]
 
 
@@ -43,8 +49,10 @@ class SeatParams(BootstrapParams, WeatQuery):
 
     tests: SeatTestFiles = Field(None, description=(
         "SEAT test files in May et al.'s JSON format (targ1, targ2, attr1, attr2, each with a category and "
-        "examples), e.g. sent-bias's tests/sent-weat6.jsonl; several as a comma list (in the service: the file's "
-        "text). Their sentences are encoded as written: no templates, no lang needed."))
+        "examples), e.g. sent-bias's tests/sent-weat6.jsonl; several by repeating the option (--tests a.jsonl "
+        "--tests b.jsonl) or as a comma list. In the service: the file's text, or a list of texts; one text may "
+        "also hold several tests, one JSON object after another. Their sentences are encoded as written: no "
+        "templates, no lang needed."), json_schema_extra={"cli": {"multiple": True}})
     lang: Lang | None = Field(None, description="Language of the words and templates (en, es, fr, de); needed "
                                                 "unless tests are given.")
     encoder: str = Field("use-m3", description=(
@@ -80,15 +88,21 @@ class SeatParams(BootstrapParams, WeatQuery):
         InputError
             A file that cannot be read or is not a SEAT test (one line naming it)."""
         from geobias.commands._fields import Inline
-        from geobias.metrics.seat import parse_seat_test, read_seat_test
+        from geobias.metrics.seat import parse_seat_tests, read_seat_tests
 
         out = []
         for i, item in enumerate(self.tests or []):
             if isinstance(item, Inline):
                 label = f"tests[{i}]" if len(self.tests) > 1 else "tests"
-                out.append(parse_seat_test(item.text, name=label, source=label))
+                out += parse_seat_tests(item.text, name=label, source=label)
             else:
-                out.append(read_seat_test(item))
+                out += read_seat_tests(item)
+        seen: dict[str, str] = {}
+        for t in out:
+            if t.name in seen:  # the files' content, not the command line: bad input (exit 1)
+                raise InputError(f"two SEAT tests are named {t.name!r} ({seen[t.name]} and {t.source}): give "
+                                 "files with different names")
+            seen[t.name] = t.source
         return out
 
     def work(self):

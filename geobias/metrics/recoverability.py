@@ -85,6 +85,12 @@ class RecoverabilityResult(Result):
         from both sides together.
     kmeans_seed : int
         k-means' ``random_state`` (the paper's 1).
+    split_draw : str
+        How the SVM's training words were drawn: ``"numpy"`` (``numpy.random.default_rng``
+        permutations) or ``"notebook"`` (the authors' notebook: Python's ``random`` seeded, then
+        ``shuffle`` of the female-biased list and of the male-biased list).
+    split_seed : int
+        The seed of that draw (the notebook's ``random.seed(10)`` by the paper's protocol).
     """
 
     rows: list[RecoveryScores]
@@ -103,6 +109,8 @@ class RecoverabilityResult(Result):
     svm_gamma: str = "scale"
     balanced_split: bool = False
     kmeans_seed: int = 0
+    split_draw: str = "numpy"
+    split_seed: int = 0
 
     def __rich__(self):
         """The CLI's table: one row per space."""
@@ -167,6 +175,8 @@ def recovery_scores(
     balanced_split: bool = True,
     kmeans_seed: int | None = 1,
     spread_seeds: Sequence[int] = (),
+    split_draw: str = "numpy",
+    split_seed: int | None = None,
 ) -> RecoveryScores:
     """The four tests on one space's rows (aligned with ``bias``, the original projections).
 
@@ -187,6 +197,14 @@ def recovery_scores(
         k-means' ``random_state`` (the paper's 1); ``None``: ``seed``.
     spread_seeds : sequence of int
         Other draws of the training words; their accuracies go into ``classifier_spread``.
+    split_draw : {"numpy", "notebook"}, default "numpy"
+        ``"numpy"``: permutations from ``numpy.random.default_rng(seed)``. ``"notebook"``: the
+        authors' notebook's draw (balanced only): ``random.Random(seed)`` shuffles the female-biased
+        list (most female first), then the male-biased list (least male first), and the first
+        ``n_train / 2`` of each train. Python 3's ``shuffle``; the paper ran Python 2.7, whose
+        ``shuffle`` maps the same seed to another order, so the 2019 draw itself is not reproducible.
+    split_seed : int, optional
+        The seed of the headline draw (default ``seed``).
     """
     from scipy.stats import pearsonr
     from sklearn.cluster import KMeans
@@ -206,15 +224,16 @@ def recovery_scores(
     def svm(split_seed: int) -> float:
         from sklearn.svm import SVC
 
-        train = _training_rows(len(pool), n_classify, n_train, split_seed, balanced_split)
+        train = _training_rows(len(pool), n_classify, n_train, split_seed, balanced_split, split_draw)
         test = np.setdiff1d(np.arange(len(pool)), train)
         clf = SVC(gamma=svm_gamma).fit(x[pool[train]], y[train])
         return float(clf.score(x[pool[test]], y[test]))
 
-    svm_acc = svm(seed)
+    headline = seed if split_seed is None else split_seed
+    svm_acc = svm(headline)
     spread = None
     if len(spread_seeds):
-        accs = [svm_acc if s == seed else svm(s) for s in spread_seeds]
+        accs = [svm_acc if s == headline else svm(s) for s in spread_seeds]
         spread = {"seeds": [int(s) for s in spread_seeds], "accuracy": accs, "mean": float(np.mean(accs)),
                   "sd": float(np.std(accs, ddof=1)) if len(accs) > 1 else 0.0, "min": min(accs), "max": max(accs)}
 
@@ -227,9 +246,22 @@ def recovery_scores(
     return RecoveryScores(name, cluster_acc, svm_acc, r_all, r_prof, spread)
 
 
-def _training_rows(n_pool: int, n_classify: int, n_train: int, seed: int, balanced: bool) -> np.ndarray:
-    """Row indices (into a pool of the ``n_classify`` most male- then most female-biased words)
-    of the SVM's training words."""
+def _training_rows(n_pool: int, n_classify: int, n_train: int, seed: int, balanced: bool,
+                   draw: str = "numpy") -> np.ndarray:
+    """Row indices (into a pool of the ``n_classify`` most male-biased words, then the
+    ``n_classify`` most female-biased, each block in ascending order of bias) of the SVM's
+    training words; ``draw`` as in :func:`recovery_scores`."""
+    if draw == "notebook":
+        import random
+
+        if not balanced:
+            raise InputError("the notebook's draw takes n_train / 2 words from each side: it needs balanced_split")
+        shuffler = random.Random(seed)
+        female, male = list(range(n_classify)), list(range(n_classify))
+        shuffler.shuffle(female)  # the notebook shuffles its female list first
+        shuffler.shuffle(male)
+        half = n_train // 2
+        return np.array(male[:half] + [n_classify + i for i in female[:half]], dtype=np.int64)
     rng = np.random.default_rng(seed)
     if not balanced:
         return rng.permutation(n_pool)[:n_train]
@@ -305,6 +337,8 @@ def recoverability(
     kmeans_seed: int | None = None,
     spread_seeds: Sequence[int] = (),
     protocol: str = "geobias",
+    split_draw: str = "numpy",
+    split_seed: int | None = None,
 ) -> RecoverabilityResult:
     """Gonen & Goldberg's recovery tests of gender bias, before and after debiasing.
 
@@ -349,9 +383,9 @@ def recoverability(
     vocabulary : sequence of str, optional
         The candidate words, in order (default the store's); ``exclude``, ``inanimate`` and
         ``limit`` apply to them (:func:`paper_vocabulary` gives the paper's).
-    svm_gamma, balanced_split, kmeans_seed, spread_seeds
+    svm_gamma, balanced_split, kmeans_seed, spread_seeds, split_draw, split_seed
         As in :func:`recovery_scores`; the defaults here are geobias's earlier settings
-        (``"scale"``, a pooled draw, k-means seeded by ``seed``, no spread);
+        (``"scale"``, a pooled numpy draw seeded by ``seed``, k-means seeded by ``seed``, no spread);
         :func:`geobias.evaluation.recovery.recoverability_for` passes the paper's.
     protocol : str, default "geobias"
         A label copied into the result.
@@ -390,6 +424,8 @@ def recoverability(
     direction = direction / np.linalg.norm(direction)
     if n_train >= 2 * n_classify:
         raise InputError(f"n_train ({n_train}) must be below 2 × n_classify ({2 * n_classify})")
+    if split_draw not in ("numpy", "notebook"):
+        raise InputError(f"split_draw must be 'numpy' or 'notebook', not {split_draw!r}")
     skip = set(exclude)
     inanimate_set = set(inanimate) - skip
     candidates = original.words if vocabulary is None else [w for w in vocabulary if w in original]
@@ -416,7 +452,7 @@ def recoverability(
     prof = np.array(sorted({index[w] for w in professions if w in index}), dtype=np.int64)
     sizes = dict(n_biased=n_biased, n_classify=n_classify, n_train=n_train, k=k, professions=prof, seed=seed,
                  svm_gamma=svm_gamma, balanced_split=balanced_split, kmeans_seed=kmeans_seed,
-                 spread_seeds=tuple(spread_seeds))
+                 spread_seeds=tuple(spread_seeds), split_draw=split_draw, split_seed=split_seed)
     rows = [recovery_scores(orig, bias, name="original", **sizes)] if include_original else []
     for name, store in debiased.items():
         rows.append(recovery_scores(store.lookup(words).vectors, bias, name=name, **sizes))
@@ -425,5 +461,6 @@ def recoverability(
         n_train=n_train, k=k, n_professions=len(prof), excluded=len(skip & set(original.words)),
         inanimate_excluded=len(inanimate_set & set(original.words)), inanimate_among_biased=inanimate_share,
         seed=seed, protocol=protocol, svm_gamma=svm_gamma, balanced_split=balanced_split,
-        kmeans_seed=seed if kmeans_seed is None else kmeans_seed,
+        kmeans_seed=seed if kmeans_seed is None else kmeans_seed, split_draw=split_draw,
+        split_seed=seed if split_seed is None else split_seed,
     )

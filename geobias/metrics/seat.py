@@ -35,7 +35,7 @@ from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
-           "parse_seat_test", "read_seat_test", "read_templates", "read_word_kinds", "seat", "seat_sentences",
+           "parse_seat_test", "parse_seat_tests", "read_seat_test", "read_seat_tests", "read_templates", "read_word_kinds", "seat", "seat_sentences",
            "sentences_for"]
 
 
@@ -491,6 +491,73 @@ def parse_seat_test(text: str, *, name: str, source: str) -> SeatTestFile:
     return SeatTestFile(name=name, source=source, categories=categories, sets=tuple(sets))
 
 
+def parse_seat_tests(text: str, *, name: str, source: str) -> list[SeatTestFile]:
+    """The SEAT tests of a text holding one test file's JSON object, or several one after another
+    (as ``cat sent-weat6.jsonl sent-weat7.jsonl`` gives, or a form's one text box).
+
+    One object is :func:`parse_seat_test` of the text. Several are named ``name:1``, ``name:2``...
+    and their messages name ``source (test k)``.
+
+    Raises
+    ------
+    InputError
+        As :func:`parse_seat_test`, naming ``source`` (and the test's place when there are several);
+        a text with no test at all.
+
+    Examples
+    --------
+    >>> one = ('{"targ1": {"category": "M", "examples": ["He is here."]}, '
+    ...        '"targ2": {"category": "F", "examples": ["She is here."]}, '
+    ...        '"attr1": {"category": "C", "examples": ["Work."]}, '
+    ...        '"attr2": {"category": "H", "examples": ["Home."]}}')
+    >>> [t.name for t in parse_seat_tests(one + "\\n" + one, name="pasted", source="tests")]
+    ['pasted:1', 'pasted:2']
+    """
+    import json
+
+    decoder, chunks, at = json.JSONDecoder(), [], 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            break
+        try:
+            _, end = decoder.raw_decode(text, at)
+        except ValueError as exc:
+            if not chunks:  # the whole text: the message of one file
+                return [parse_seat_test(text, name=name, source=source)]
+            raise InputError(f"{source}: not a SEAT test file (not JSON after test {len(chunks)}: {exc})") from None
+        chunks.append(text[at:end])
+        at = end
+    if not chunks:
+        raise InputError(f"{source}: not a SEAT test file (no JSON object; the text is empty)")
+    if len(chunks) == 1:
+        return [parse_seat_test(chunks[0], name=name, source=source)]
+    return [parse_seat_test(c, name=f"{name}:{k}", source=f"{source} (test {k})") for k, c in enumerate(chunks, 1)]
+
+
+def read_seat_tests(path) -> list[SeatTestFile]:
+    """:func:`parse_seat_tests` of a file: its test, or its tests one after another.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, or as :func:`parse_seat_tests`.
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    name = path.name.split(".")[0] or path.name
+    return parse_seat_tests(_read_seat_text(path), name=name, source=str(path))
+
+
+def _read_seat_text(path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the SEAT test file ({type(exc).__name__}: {exc})") from None
+
+
 def read_seat_test(path) -> SeatTestFile:
     """:func:`parse_seat_test` of a file (its name without extension names the test).
 
@@ -502,12 +569,8 @@ def read_seat_test(path) -> SeatTestFile:
     from pathlib import Path
 
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the SEAT test file ({type(exc).__name__}: {exc})") from None
     name = path.name.split(".")[0] or path.name
-    return parse_seat_test(text, name=name, source=str(path))
+    return parse_seat_test(_read_seat_text(path), name=name, source=str(path))
 
 
 def seat_sentences(

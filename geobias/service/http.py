@@ -308,10 +308,12 @@ class UnsupportedMediaType(GeobiasError):
     """A state-changing JSON route got another media type (HTTP 415)."""
 
 
-async def json_body(request: Request, model=None) -> dict[str, Any]:
+async def json_body(request: Request, model=None, *, check: bool = True) -> dict[str, Any]:
     """The request body as a JSON object (an empty body is ``{}``), checked against the
     service's size caps before anything else reads it (:func:`geobias.service.limits.check_body`;
     ``model``, a parameter model class, names the fields whose comma lists are counted too).
+    ``check=False`` leaves the caps to the caller, for a body whose model only its content names
+    (``POST /jobs``: ``kind`` names it, and ``check_body`` then runs on ``params`` with that model).
 
     Raises
     ------
@@ -335,7 +337,8 @@ async def json_body(request: Request, model=None) -> dict[str, Any]:
         raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(body, dict):
         raise ParameterError("the body must be a JSON object")
-    check_body(request.app.state.config, body, model)
+    if check:
+        check_body(request.app.state.config, body, model)
     return body
 
 

@@ -10,7 +10,9 @@ thread, and refuses with one line:
 * a list longer than ``config.max_words`` (a word set, a list of anything);
 * more than ``config.max_total_words`` strings in lists in all (many sets, each within its cap);
 * a list entry longer than :data:`MAX_ENTRY_CHARS` characters (no word or name is that long);
-* a text with more than ``config.max_words * 10`` lines (a dictionary, a sentence file);
+* a text with more than ``config.max_words * 10`` lines (a dictionary, a sentence file); a list
+  under a text field of ``model`` (SEAT's ``tests``: one file's text per entry) is a list of texts,
+  each held to this cap instead of the entry cap;
 * a word set given as a comma list with more than ``config.max_words`` entries.
 
 Cost: one pass over the parsed values; ``str.count`` for lines and commas (C speed). The
@@ -43,6 +45,7 @@ def check_body(config, body: Any, model=None) -> None:
     """
     max_list, max_total = config.max_words, config.max_total_words
     max_lines = config.max_words * 10
+    texts = text_keys(model) if model is not None else frozenset()
     total = 0
     stack: list[tuple[Any, str, int]] = [(body, "body", 0)]
     while stack:
@@ -51,7 +54,16 @@ def check_body(config, body: Any, model=None) -> None:
             raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep", where)
         if isinstance(value, dict):
             for key, item in value.items():
-                if isinstance(item, (dict, list)):
+                if where == "body" and key in texts and isinstance(item, list):  # texts, not words
+                    if len(item) > max_list:
+                        raise ParameterError(f"{key}: {len(item):,} entries, more than this service's cap of "
+                                             f"{max_list:,}", key)
+                    for entry in item:
+                        if isinstance(entry, str):
+                            _check_text(entry, key, max_lines)
+                        elif isinstance(entry, (dict, list)):
+                            stack.append((entry, key, depth + 2))
+                elif isinstance(item, (dict, list)):
                     stack.append((item, key if where == "body" else f"{where}.{key}", depth + 1))
                 elif isinstance(item, str):
                     _check_text(item, key if where == "body" else f"{where}.{key}", max_lines)
@@ -214,6 +226,31 @@ def word_set_keys(model) -> frozenset[str]:
                         found.add(choice)
         keys = _WORD_SET_KEYS[model] = frozenset(found)
     return keys
+
+
+_TEXT_KEYS: dict[type, frozenset[str]] = {}
+
+
+def text_keys(model) -> frozenset[str]:
+    """The body keys of ``model``'s text-input fields (a file's text, or a list of them)."""
+    keys = _TEXT_KEYS.get(model)
+    if keys is None:
+        keys = _TEXT_KEYS[model] = frozenset(
+            name for name, info in model.model_fields.items()
+            if _is_text(info.annotation) or any(_is_text_marker(m) for m in info.metadata))
+    return keys
+
+
+def _is_text_marker(meta) -> bool:
+    from geobias.commands._fields import _text
+
+    return getattr(meta, "func", None) is _text
+
+
+def _is_text(annotation) -> bool:
+    if any(_is_text_marker(m) for m in getattr(annotation, "__metadata__", ())):
+        return True
+    return any(_is_text(a) for a in typing.get_args(annotation) if a is not type(None))
 
 
 def _is_word_set_marker(meta) -> bool:

@@ -1,118 +1,174 @@
-"""Gonen & Goldberg's (2019) recovery tests by their notebook's logic, on
-``tests/conformance/data/recovery_inputs.json``; outputs stored in
+"""Run Gonen & Goldberg's (2019) notebook ``source/remaining_bias_2016.ipynb`` on
+``tests/conformance/data/recovery_inputs.json`` and store what it prints in
 ``tests/conformance/expected/gonen_goldberg.json``.
 
-The authors' notebook (github:gonenhila/gender_bias_lipstick, ``source/remaining_bias_2016.ipynb``)
-could not be read in full here (the fetched snapshot lacks its blob), so this script re-runs its
-logic as written in the notebook's cells we could read (``limit_vocab``: the first ``limit`` words,
-lower case, shorter than 20 characters, no digit, no punctuation except ``_`` between clean parts,
-less the excluded words; ``compute_bias_by_projection``: b(w) = w·he − w·she in the original
-space) and in the paper (§3: k-means with ``random_state=1`` on the ``n_biased`` most biased
-words of each side; an RBF SVM, scikit-learn's 2019 default ``gamma='auto'``, trained on
-``n_train / 2`` words of each side drawn from the ``n_classify`` most biased, tested on the rest;
-Pearson r of b(w) with the male share of the k nearest neighbours), plainly, with loops, without
-geobias. The training draw is the one geobias makes for seed 0 (numpy ``default_rng(0)``: a
-permutation of the male block, then one of the female block), so both sides train on the same
-words. Run under any interpreter with numpy, scipy and scikit-learn (e.g. the WEFE virtualenv):
+The notebook is read at run time from a checkout (or ``fetch`` mirror) and never copied here.
+The authors' repository (github:gonenhila/gender_bias_lipstick) lists the notebook, but its blob
+cannot be read here, so the script reads the copy in github:hyoungjo/lipstick-on-a-pig, whose
+cells are the authors' with Python 3 ``print`` calls and added ``pickle`` dumps of intermediate
+lists (dropped below). Their code runs in a virtualenv of the paper's time, where ``SVC()``
+defaults to ``gamma='auto'`` and ``KMeans`` to ``n_init=10``:
 
-    /tmp/venv-wefe/bin/python scripts/conformance/gonen_goldberg_outputs.py /path/to/gender_bias_lipstick
+    python3.7 -m venv /tmp/venv-gonen
+    /tmp/venv-gonen/bin/pip install numpy==1.16.6 scipy==1.2.3 scikit-learn==0.20.3 tqdm
+    /tmp/venv-gonen/bin/python scripts/conformance/gonen_goldberg_outputs.py /path/to/lipstick-on-a-pig \\
+        /path/to/gender_bias_lipstick
 
-(the checkout is read only for its commit, recorded as provenance).
+What runs, cell by cell, is the notebook's own code, with four kinds of change and no others:
+
+- the embeddings are not loaded from files: ``vocab``, ``wv`` and ``w2i`` hold the inputs'
+  original (``'bef'``) and debiased (``'aft'``) spaces, normalised by the notebook's
+  ``normalize``; the word lists it reads from ``data/lists`` are the inputs' (``gender_specific`` =
+  the excluded words, no definitional or equalise pairs, ``professions``);
+- ``with`` blocks (file reads and ``pickle`` dumps), IPython magics and plotting imports are
+  dropped; plotting calls go to a stub and ``visualize`` (t-SNE) does nothing;
+- the notebook's sizes are scaled to the small inputs, literally: the hard-coded 300 dimensions
+  → the inputs' (padding with zeros instead would change the SVM's ``gamma='auto'`` = 1 / dim),
+  50,000 → ``limit``, 100 and 105
+  neighbours → ``k`` and ``k + 5``, 500 (clustered and training words per side) → ``n_biased``
+  (= ``n_train / 2``), 2,000 test words per side → ``n_classify − n_train / 2``;
+- what the cells print is parsed: ``precision bef/aft`` (k-means: the agreement of cluster 1
+  with the male side, not the better of the two assignments), the ``accuracy`` of the SVM, the
+  Pearson r of bias and neighbour counts over the vocabulary and over the professions.
+
+The SVM's training words are the notebook's draw: ``random.seed(10)``, ``shuffle(females)``,
+``shuffle(males)`` under Python 3 (the paper ran Python 2.7, whose ``shuffle`` orders the same
+seed differently).
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import io
 import json
-import string
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
-from _common import DATA, EXPECTED, git_commit, write_json
+from _common import DATA, EXPECTED, git_commit, git_file, write_json
+
+NOTEBOOK = "source/remaining_bias_2016.ipynb"
+DROPPED_IMPORTS = {"matplotlib", "matplotlib.pyplot", "mpld3", "cycler", "pickle5", "sklearn.manifold"}
+FLOAT = re.compile(r"[-+]?\d*\.\d+(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+")
 
 
-def limit_vocab(vocab, exclude, limit):
-    """The notebook's ``limit_vocab`` (frequency order kept)."""
-    out = []
-    for w in vocab[:limit]:
-        if w.lower() != w or len(w) >= 20 or any(c in "0123456789" for c in w):
-            continue
-        if "_" in w:
-            if not any(any(c in string.punctuation for c in sub) for sub in w.split("_")):
-                out.append(w)
-            continue
-        if any(c in string.punctuation for c in w):
-            continue
-        out.append(w)
-    return [w for w in out if w not in set(exclude)]
+class _Sizes(ast.NodeTransformer):
+    """The notebook's integer sizes, scaled to the small inputs."""
+
+    def __init__(self, mapping: dict[int, int]):
+        self.mapping = mapping
+
+    def visit_Constant(self, node):  # noqa: N802 - ast's visitor name
+        if type(node.value) is int and node.value in self.mapping:
+            return ast.copy_location(ast.Constant(self.mapping[node.value]), node)
+        return node
+
+    def visit_Num(self, node):  # noqa: N802 - Python 3.7's literal node
+        if type(node.n) is int and node.n in self.mapping:
+            return ast.copy_location(ast.Num(self.mapping[node.n]), node)
+        return node
 
 
-def main(repo: Path) -> None:
+def _keep(node: ast.stmt) -> bool:
+    if isinstance(node, ast.With):
+        return False
+    if isinstance(node, ast.Import):
+        return not any(a.name in DROPPED_IMPORTS for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.module not in DROPPED_IMPORTS
+    if isinstance(node, (ast.Expr, ast.Assign)):  # mpld3.enable_notebook(), mpl.rc(...), mpl.rcParams[...] = ...
+        text = ast.dump(node)
+        return "id='mpl'" not in text and "id='mpld3'" not in text
+    return True
+
+
+def _cell(source: str, sizes: _Sizes, functions_only: bool = False) -> ast.Module:
+    source = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
+    tree = ast.parse(source)
+    body = [n for n in tree.body if _keep(n)]
+    if functions_only:
+        body = [n for n in body if isinstance(n, (ast.FunctionDef, ast.Import, ast.ImportFrom))]
+    tree.body = body
+    return ast.fix_missing_locations(sizes.visit(tree))
+
+
+class _Plot:
+    """Stands in for matplotlib: every attribute is a callable that returns stubs."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: (_Plot(), [_Plot(), _Plot()]) if name == "subplots" else _Plot()
+
+
+def main(copy: Path, authors: Path) -> None:
+    import scipy
     import sklearn
-    from scipy.stats import pearsonr
-    from sklearn.cluster import KMeans
-    from sklearn.svm import SVC
 
     data = json.loads((DATA / "recovery_inputs.json").read_text(encoding="utf-8"))
     size = data["sizes"]
-    w2i = {w: i for i, w in enumerate(data["words"])}
-    spaces = {"original": np.asarray(data["rows"], dtype=np.float64),
-              "debiased": np.asarray(data["debiased"], dtype=np.float64)}
-    for name in spaces:
-        spaces[name] /= np.linalg.norm(spaces[name], axis=1, keepdims=True)
-    vocab = limit_vocab(data["words"], data["exclude"], size["limit"])
-    orig = spaces["original"]
-    he, she = orig[w2i["he"]], orig[w2i["she"]]
-    bias = {w: float(orig[w2i[w]] @ he - orig[w2i[w]] @ she) for w in vocab}
-    sorted_g = sorted(bias.items(), key=lambda kv: kv[1])
-    n, nc, half = size["n_biased"], size["n_classify"], size["n_train"] // 2
-    female, male = [w for w, _ in sorted_g[:n]], [w for w, _ in sorted_g[-n:]]
-    females, males = [w for w, _ in sorted_g[:nc]], [w for w, _ in sorted_g[-nc:]]
-    rng = np.random.default_rng(0)
-    male_train = set(rng.permutation(nc)[:half].tolist())
-    female_train = set(rng.permutation(nc)[:half].tolist())
-    out = {"n_vocabulary": len(vocab)}
-    for name, wv in spaces.items():
-        X = np.array([wv[w2i[w]] for w in male + female])
-        y_true = [1] * n + [0] * n
-        pred = KMeans(n_clusters=2, random_state=1, n_init=10).fit(X).predict(X)
-        correct = [1 if a == b else 0 for a, b in zip(y_true, pred, strict=True)]
-        cluster = max(sum(correct) / len(correct), 1 - sum(correct) / len(correct))
+    half = size["n_train"] // 2
+    assert half == size["n_biased"], "the notebook uses one size (500) for both; the inputs must too"
+    dim = len(data["rows"][0])
+    sizes = _Sizes({300: dim, 50000: size["limit"], 100: size["k"], 105: size["k"] + 5, 500: half,
+                    2000: size["n_classify"] - half})
+    notebook = json.loads(git_file(copy, NOTEBOOK))
+    cells = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
 
-        def vec(w, wv=wv):
-            return wv[w2i[w]]
+    ns: dict = {"__name__": "remaining_bias_2016"}
+    exec(compile(_cell(cells[0], sizes, functions_only=True), NOTEBOOK, "exec"), ns)  # normalize
+    words = data["words"]
+    vocab, wv, w2i = {}, {}, {}
+    for space, key in (("bef", "rows"), ("aft", "debiased")):
+        rows = np.asarray(data[key], dtype=np.float64)
+        vocab[space], wv[space], w2i[space] = list(words), ns["normalize"](rows), {w: i for i, w in enumerate(words)}
+    ns.update(vocab=vocab, wv=wv, w2i=w2i, gender_specific=list(data["exclude"]), definitional_pairs=[],
+              equalize_pairs=[], professions=list(data["professions"]))
 
-        X_train = [vec(w) for i, w in enumerate(males) if i in male_train] + \
-                  [vec(w) for i, w in enumerate(females) if i in female_train]
-        y_train = [1] * half + [0] * half
-        X_test = [vec(w) for i, w in enumerate(males) if i not in male_train] + \
-                 [vec(w) for i, w in enumerate(females) if i not in female_train]
-        y_test = [1] * (nc - half) + [0] * (nc - half)
-        clf = SVC(gamma="auto").fit(X_train, y_train)
-        svm = float(np.mean(clf.predict(X_test) == np.array(y_test)))
+    printed = {}
 
-        limited = np.array([wv[w2i[w]] for w in vocab])
-        shares = []
-        for i in range(len(vocab)):
-            sims = limited @ limited[i]
-            sims[i] = -np.inf
-            top = np.argsort(-sims, kind="stable")[:size["k"]]
-            shares.append(sum(1 for j in top if bias[vocab[j]] > 0) / size["k"])
-        b = [bias[w] for w in vocab]
-        r_all = float(pearsonr(b, shares)[0])
-        prof = [i for i, w in enumerate(vocab) if w in set(data["professions"])]
-        r_prof = float(pearsonr([b[i] for i in prof], [shares[i] for i in prof])[0])
-        out[name] = {"cluster_accuracy": cluster, "classifier_accuracy": svm, "neighbour_correlation": r_all,
-                     "profession_correlation": r_prof, "n_professions": len(prof)}
+    def run(i: int, functions_only: bool = False) -> None:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            exec(compile(_cell(cells[i], sizes, functions_only), NOTEBOOK, "exec"), ns)
+        printed[i] = out.getvalue()
+
+    def find(i: int, label: str = "") -> list[float]:
+        lines = [ln for ln in printed[i].splitlines() if label in ln]
+        return [float(FLOAT.findall(ln.split(label, 1)[1] if label else ln)[0]) for ln in lines]
+
+    run(2, functions_only=True)  # topK, similarity
+    run(3, functions_only=True)  # has_punct, has_digit, limit_vocab
+    run(4)                       # the limited vocabularies, less the excluded words
+    run(5)                       # bias by projection, before and after
+    run(7)                       # bias by neighbours
+    run(8)                       # compute_corr over the vocabulary
+    run(9, functions_only=True)  # extract_vectors, cluster_and_visualize (visualize stubbed below)
+    ns.update(plt=_Plot(), visualize=lambda *args, **kwargs: None)
+    run(10)                      # k-means on the most biased words
+    run(12)                      # professions
+    run(14)                      # the SVM
+    r_all, r_prof = find(8), find(12)
+    cluster = [find(10, "precision bef")[0], find(10, "precision aft")[0]]
+    svm = find(14, "accuracy:")
+    n_prof = sum(1 for w in ns["professions"] if w in ns["gender_bias_bef"])
+    out = {"n_vocabulary": len(vocab["limit_bef"])}
+    for j, name in enumerate(("original", "debiased")):
+        out[name] = {"cluster_agreement": cluster[j], "classifier_accuracy": svm[j],
+                     "neighbour_correlation": r_all[j], "profession_correlation": r_prof[j],
+                     "n_professions": n_prof}
     write_json(EXPECTED / "gonen_goldberg.json", {
-        "provenance": {"repository": "github:gonenhila/gender_bias_lipstick",
-                       "commit": git_commit(repo),
-                       "file": "source/remaining_bias_2016.ipynb (logic re-run; see the script's docstring)",
-                       "scikit-learn": sklearn.__version__, "inputs": "tests/conformance/data/recovery_inputs.json",
-                       "script": "scripts/conformance/gonen_goldberg_outputs.py"},
+        "provenance": {
+            "repository": "github:gonenhila/gender_bias_lipstick", "commit": git_commit(authors), "file": NOTEBOOK,
+            "read_from": {"repository": "github:hyoungjo/lipstick-on-a-pig", "commit": git_commit(copy),
+                          "file": NOTEBOOK},
+            "cells_run": [2, 3, 4, 5, 7, 8, 9, 10, 12, 14], "python": sys.version.split()[0],
+            "numpy": np.__version__, "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
+            "inputs": "tests/conformance/data/recovery_inputs.json",
+            "script": "scripts/conformance/gonen_goldberg_outputs.py"},
         "outputs": out,
     })
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]))

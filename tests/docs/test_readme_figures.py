@@ -41,7 +41,8 @@ def test_every_figure_block_is_rendered_from_its_reproduction():
         _, changed = figures.render(text)
         assert changed == [], f"{page.name}: blocks differ from reproductions/: {changed} (run scripts/readme_figures.py)"
     assert {"evaluate-fr", "evaluate-fr-reading", "hard-debias-en", "mweat-fr", "service-session", "erasure-fr",
-            "erasure-fr-reading", "erasure-en", "evaluate-es", "evaluate-es-reading"} <= set(names)
+            "erasure-fr-reading", "erasure-en", "evaluate-es", "evaluate-es-reading", "seat-may",
+            "seat-may-use-m3"} <= set(names)
     assert set(names) <= set(figures.RENDERERS)
 
 
@@ -55,6 +56,42 @@ def test_a_changed_figure_is_caught():
                             f"| MRR difference (m − f) | {rec['result']['table']['original']['mrr_difference']:.3f} | 0.183", 1)
     assert tampered != text
     assert figures.render(tampered)[1] == ["evaluate-fr"]
+
+
+def test_zhou_et_al_s_direction_figures_stand_in_a_paper_column():
+    """The paper's d_g LDA accuracy (0.92 ES, 0.83 FR) and cos(d_PCA, d_g) (0.389 ES) beside ours on both
+    pages, and the sentence saying what is not recorded stays true: no recorded figure is a p-value or a P@1,
+    and the only Spanish table cells are the Original MWEAT and its pairs."""
+    figures = _script("readme_figures")
+    table = figures.use_m3_table(figures.load("use-m3"))
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in table.splitlines() if line.startswith("| ")}
+    assert rows["LDA 5-fold CV accuracy"].endswith("| 0.83 | 0.92 |")
+    assert rows["cos(d_PCA, d_g)"].endswith("| not recorded | 0.389 |")
+    assert "Zhou et al. FR (paper) | Zhou et al. ES (paper) |" in table.splitlines()[0]
+    paper = figures.zhou_paper_table(figures.load("evaluate-fr"))
+    lda = next(line for line in paper.splitlines() if "LDA 5-fold CV accuracy" in line)
+    ours = figures.load("use-m3")["result"]["fr-spacy-md"]["lda_cv_accuracy"]
+    assert lda.startswith("| Original |") and f"| 0.83 | {ours:.3f} | {ours - 0.83:+.3f} |" in lda
+    for text in (table, paper):
+        assert figures.ZHOU_NOT_RECORDED in text
+    recorded = [k for fig in (figures.ZHOU_DIRECTIONS, figures.ZHOU_FR) for cell in fig.values() for k in cell]
+    assert not [k for k in recorded + list(figures.ZHOU_ES) if "p_value" in k or "p_at" in k]
+    assert set(figures.ZHOU_ES) == {"mweat", "n_pairs"}
+
+
+@pytest.mark.parametrize("name", ["seat-may", "seat-may-use-m3"])
+def test_seat_on_the_published_files_agrees_with_sent_bias(name):
+    """The stored SEAT runs on May et al.'s files (scripts/conformance/seat_published.py): sent-bias's
+    weat.py on the same vectors gives our effect sizes to 1e-5 and, on the same partitions, our p-values."""
+    figures = _script("readme_figures")
+    rec = figures.load(name)
+    assert [t["test"] for t in rec["result"]["tests"]] == ["sent-weat6", "sent-weat6b", "sent-weat7", "sent-weat7b",
+                                                           "sent-weat8", "sent-weat8b"]
+    assert rec["provenance"]["repository"] == "github:W4ngatang/sent-bias" and len(rec["provenance"]["commit"]) == 40
+    for t in rec["result"]["tests"]:
+        assert abs(t["effect_size"] - t["sentbias_effect_size"]) == pytest.approx(t["difference"], abs=1e-15)
+        assert t["difference"] < 1e-5 and t["p_value"] == t["sentbias_p_value"], t["test"]
+        assert t["n_permutations"] == 100_000 and not t["exact"]
 
 
 def test_reproductions_carry_no_machine_paths():

@@ -27,13 +27,17 @@ async def submit(request: Request) -> JSONResponse:
     """Submit a long analysis as a job; ``params`` are the command's parameters."""
     import anyio
 
-    body = await http.json_body(request)
+    # the size caps: on all but params at once, on params with the model its kind names (a list of texts
+    # is not a list of words)
+    body = await http.json_body(request, check=False)
+    check_body(http.config(request), {k: v for k, v in body.items() if k != "params"})
     unknown = sorted(set(body) - {"kind", "params"})
     if unknown:
         raise ParameterError(f"{unknown[0]}: unknown field (a job is {{kind, params}})", unknown[0])
     kind, params = body.get("kind"), body.get("params", {})
-    if kind not in KINDS:
-        raise ParameterError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}", "kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        got = repr(kind) if isinstance(kind, str) else f"a {type(kind).__name__}"
+        raise ParameterError(f"kind must be one of {', '.join(KINDS)}; got {got}", "kind")
     if not isinstance(params, dict):
         raise ParameterError("params must be an object", "params")
     check_body(http.config(request), params, get(kind).params)  # comma lists of word sets, before the model
