@@ -252,12 +252,12 @@ class QuickPool:
         self._flags[slot] = 0
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
-        conn = None
+        fd = None
         try:
             proc, conn = await self._ready(slot, flag)
 
             def readable() -> None:
-                loop.remove_reader(conn.fileno())
+                loop.remove_reader(fd)
                 if answer.done():
                     return
                 try:
@@ -266,12 +266,14 @@ class QuickPool:
                     answer.set_exception(_Died())
 
             conn.send((name, body))
-            loop.add_reader(conn.fileno(), readable)
+            fd = conn.fileno()
+            loop.add_reader(fd, readable)
             try:
                 while not (await asyncio.wait({answer}, timeout=0.1))[0]:
                     if flag.cancelled():
                         self._flags[slot] = 1
             except asyncio.CancelledError:  # the request itself was cancelled (the server is stopping)
+                loop.remove_reader(fd)  # before the pipe closes: the loop watches no closed descriptor
                 self._drop(slot)  # its answer would otherwise wait in the pipe for the next call
                 raise
             status, payload, (compute, cpu) = answer.result()
@@ -281,8 +283,8 @@ class QuickPool:
             self._drop(slot)
             raise RuntimeError("the process computing this analysis died (killed, or out of memory)") from None
         finally:
-            if conn is not None and not conn.closed:
-                loop.remove_reader(conn.fileno())
+            if fd is not None:  # (by number: the pipe may be closed by now; the selector ignores that)
+                loop.remove_reader(fd)
             self._free.append(slot)
         if status == "ok":
             return payload
