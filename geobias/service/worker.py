@@ -130,6 +130,29 @@ class JobProgress(Progress):
         self._write(text)
 
 
+#: The CPU priority (``nice``) of a job process: jobs are batch work, and yield the cores to the
+#: quick analyses that clients wait for.
+JOB_NICE = 10
+
+
+def yield_to_quick() -> None:
+    """Lower this job process to :data:`JOB_NICE`, and its session's scheduling group too: a job
+    is a session of its own (:func:`run_job`), and with Linux's automatic session groups the
+    kernel shares the CPU between sessions before it looks at ``nice``, so that a job's session
+    would otherwise get as much CPU as the whole service's (the server and every quick worker).
+    Raising a priority number needs no privilege; where either is refused, it stays as it is."""
+    try:
+        if os.nice(0) < JOB_NICE:
+            os.nice(JOB_NICE - os.nice(0))
+    except OSError:
+        pass
+    try:
+        with open("/proc/self/autogroup", "w") as fh:
+            fh.write(str(JOB_NICE))
+    except OSError:
+        pass
+
+
 def run_job(kind: str, params: dict, cwd: str, job_dir: str, env: dict[str, str]) -> None:
     """Entry point of a job process: a new session (so a cancel kills the whole group) with a
     reaper (:func:`start_reaper`), the
@@ -142,6 +165,7 @@ def run_job(kind: str, params: dict, cwd: str, job_dir: str, env: dict[str, str]
     _release_forkserver()
     os.setsid()
     start_reaper()
+    yield_to_quick()
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -102,6 +103,10 @@ def test_a_cancelled_job_stops_long_before_its_work_would_end(vectors, tmp_path)
         with sqlite3.connect(data / "jobs.sqlite3") as db:
             pid = db.execute("SELECT pid FROM jobs WHERE id = ?", (job["id"],)).fetchone()[0]
         assert process_alive(pid)
+        from geobias.service.worker import JOB_NICE
+
+        nice = int(Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[16])
+        assert nice == JOB_NICE, "a job runs at a lower CPU priority than the quick analyses"
         answer = c.delete(f"/jobs/{job['id']}").json()
         deadline = time.monotonic() + 30  # the job's own work takes minutes: only the cancel ends it by then
         while process_alive(pid) and time.monotonic() < deadline:
