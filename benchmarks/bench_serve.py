@@ -276,14 +276,21 @@ def main() -> None:
                   f"\n             {routes}"
                   f"\n             slowest 1 %: " + ", ".join(f"{k} {v:.0f} ms" for k, v in level["p99_tail_split_ms"].items()))
         deadline = time.monotonic() + 600  # the jobs submitted under load: all done, same result as the CLI
-        bad_jobs = 0
+        bad_jobs, bad_states = 0, {}
         for job_id in jobs:
-            while (job := c.get(f"/jobs/{job_id}").json())["state"] in ("queued", "running") and time.monotonic() < deadline:
+            while (job := c.get(f"/jobs/{job_id}").json())["state"] not in ("done", "failed", "cancelled") \
+                    and time.monotonic() < deadline:
                 time.sleep(0.2)
-            bad_jobs += job["state"] != "done" or not same(job["result"]["result"], job_want)
+            bad = job["state"] != "done" or not same(job["result"]["result"], job_want)
+            bad_jobs += bad
+            if bad:
+                why = job["state"] if job["state"] != "done" else "another result"
+                why += f" ({job['error']['type']}: {job['error']['message'][:80]})" if job.get("error") else ""
+                bad_states[why] = bad_states.get(why, 0) + 1
         report["jobs"] = {"submitted": len(jobs), "not_done_or_different": bad_jobs}
         report["server_rss_mb_end"] = proc_stats(srv.proc.pid)[1] / 2**20
-    print(f"jobs: {len(jobs)} submitted under load, {bad_jobs} not done or with another result than the CLI's")
+    print(f"jobs: {len(jobs)} submitted under load, {bad_jobs} not done or with another result than the CLI's"
+          + (f": {bad_states}" if bad_jobs else ""))
 
     by = {lv["clients"]: lv for lv in report["levels"]}
     top = max(by)
