@@ -270,10 +270,14 @@ def mweat_demo(rec: dict) -> str:
     """The `make demo` line."""
     r = rec["result"]
     lo, hi = r["p_value_ci"]
+    boot = r.get("bootstrap")
+    interval = "" if boot is None else (
+        f"; 95% bootstrap interval over the words {boot['low']:.4f}–{boot['high']:.4f} "
+        f"({boot['n_resamples']:,} resamples, occupations as pairs)")
     return (
         f"MWEAT = {r['statistic']:.4f} over {r['n_pairs']} occupation pairs ({r['n_a']} + {r['n_b']} attribute "
         f"words), one-sided p = {r['p_value']:.4f} (95% CI {lo:.4f}–{hi:.4f}, {r['n_permutations']:,} "
-        f"permutations, seed {r['seed']}); effect size of Σ_X s − Σ_Y s = {r['difference']:.4f}: "
+        f"permutations, seed {r['seed']}){interval}; effect size of Σ_X s − Σ_Y s = {r['difference']:.4f}: "
         f"{r['effect_size']:.3f} (ours).\n"
     )
 

@@ -102,6 +102,15 @@ SEAT_TESTS = ("career-family", "career-family-terms", "math-arts", "math-arts-na
               "science-arts-names")  # SEAT 6, 6b, 7, 7b, 8, 8b
 
 
+def _interval(result: dict) -> dict:
+    """The bootstrap over the words of a result (every association command's default): its interval,
+    standard error and resamples, or the note saying why there is none."""
+    boot = result.get("bootstrap")
+    if boot is None:
+        return {"bootstrap_note": result.get("bootstrap_note")}
+    return {"bootstrap": {k: boot[k] for k in ("low", "high", "standard_error", "n_resamples", "seed")}}
+
+
 def _seat(shared: Path) -> dict:
     """SEAT on the two sentence encoders installed here: USE-m3 in four languages, MiniLM in English."""
     from geobias.commands import execute
@@ -113,8 +122,9 @@ def _seat(shared: Path) -> dict:
                 params = {"lang": lang, "encoder": encoder, "test": test, "device": "cpu"}
                 _, env = execute("seat", params)
                 r = env["result"]
-                rows.append({k: r[k] for k in ("encoder", "lang", "test", "statistic", "effect_size", "p_value",
-                                               "n_sentences", "n_gendered_words", "n_permutations")})
+                rows.append({**{k: r[k] for k in ("encoder", "lang", "test", "statistic", "effect_size", "p_value",
+                                                  "n_sentences", "n_gendered_words", "n_permutations")},
+                             **_interval(r)})
     return {"rows": rows}
 
 
@@ -162,8 +172,8 @@ def _ripa_fr(shared: Path) -> dict:
     for variant in ("grammatical", "english"):
         _, env = execute("ripa", {"lang": "fr", "variant": variant})
         r = env["result"]
-        out[variant] = {k: r[k] for k in ("words", "ripa", "mean", "mean_abs", "n_pairs", "variant", "relation",
-                                          "warning")}
+        out[variant] = {**{k: r[k] for k in ("words", "ripa", "mean", "mean_abs", "n_pairs", "variant", "relation",
+                                             "warning")}, **_interval(r)}
     return out
 
 
@@ -183,7 +193,7 @@ def _metrics_fr(shared: Path) -> dict:
         for name, extra in variants.items():
             _, env = execute(metric, {"lang": "fr", **extra})
             r = env["result"]
-            kept = {k: v for k, v in r.items() if not isinstance(v, (list, dict))}
+            kept = {k: v for k, v in r.items() if not isinstance(v, (list, dict))} | _interval(r)
             if "permutation" in r and isinstance(r["permutation"], dict):
                 kept["p_value"] = r["permutation"]["p_value"]
                 kept["n_permutations"] = r["permutation"]["n_permutations"]
@@ -209,6 +219,7 @@ def _use_m3(shared: Path) -> dict:
             "cos_pca_grammatical": d["cos_pca_grammatical"], "explained_variance_ratio": d["explained_variance_ratio"][:1],
             "dim": len(d["d_pca"]), "mweat_statistic": m["statistic"], "mweat_p_value": m["p_value"],
             "sum_masculine": m["sum_masculine"], "sum_feminine": m["sum_feminine"], "n_pairs": m["n_pairs"],
+            **{f"mweat_{k}": v for k, v in _interval(m).items()},
         }
     return out
 

@@ -64,7 +64,7 @@ def mweat_command(
         "--attributes-a", help="Male attribute words: a file or a comma list (with --attributes-b, instead of --attributes).")] = None,
     attributes_b: Annotated[str | None, typer.Option(
         "--attributes-b", help="Female attribute words: a file or a comma list.")] = None,
-    bootstrap: Annotated[int | None, typer.Option("--bootstrap", help="Bootstrap over the words: resample each set with replacement this many times (e.g. 1000) and report the percentile interval and standard error.")] = None,
+    bootstrap: Annotated[int | None, typer.Option("--bootstrap", help="Bootstrap over the words: resample each set with replacement this many times and report the percentile interval and standard error; default 1000, 0 for none.")] = None,
     bootstrap_seed: Annotated[int | None, typer.Option("--bootstrap-seed", help="Seed of the bootstrap (default: --seed).")] = None,
     quiet: Quiet = False,
     as_json: Json = False,

@@ -57,7 +57,7 @@ def weat_command(
     alternative: Annotated[AlternativeChoice, typer.Option("--alternative", help="greater (Caliskan et al.), less or two-sided.")] = "greater",
     oov: Oov = "ignore",
     lost_vocabulary_threshold: LostVocabulary = 0.2,
-    bootstrap: Annotated[int | None, typer.Option("--bootstrap", help="Bootstrap over the words: resample each set with replacement this many times (e.g. 1000) and report the percentile interval and standard error.")] = None,
+    bootstrap: Annotated[int | None, typer.Option("--bootstrap", help="Bootstrap over the words: resample each set with replacement this many times and report the percentile interval and standard error; default 1000, 0 for none.")] = None,
     bootstrap_seed: Annotated[int | None, typer.Option("--bootstrap-seed", help="Seed of the bootstrap (default: --seed).")] = None,
     quiet: Quiet = False,
     as_json: Json = False,

@@ -166,16 +166,19 @@ def rnd(p: RndParams, *, progress=None):
         draws = permutation_draws(n_items, len(X), p.permutations, p.permutation_method, paired=paired)
     store = p.store(progress, query.words)
     if draws is None:
-        return rnd_metric(store, query, variant=variant, oov=p.oov, **p.bootstrap_kwargs())
+        return p.with_bootstrap_result(rnd_metric, store, query, variant=variant, oov=p.oov)
     n_items = 2 * len(X) if variant == "grammatical" else len(X) + len(Y)
     with permutation_bar(progress, draws, n_items, len(X), variant == "grammatical") as advance:
-        return rnd_metric(store, query, variant=variant, oov=p.oov, n_permutations=p.permutations,
-                          seed=p.seed, alternative=p.alternative, method=p.permutation_method, progress=advance,
-                          **p.bootstrap_kwargs())
+        return p.with_bootstrap_result(rnd_metric, store, query, variant=variant, oov=p.oov,
+                                       n_permutations=p.permutations, seed=p.seed, alternative=p.alternative,
+                                       method=p.permutation_method, progress=advance)
 
 
 class RnsbParams(QueryParams):
     """Parameters of RNSB (Sweeney & Najafian 2019)."""
+
+    #: RNSB retrains its classifier on every resample: 1,000 take seconds (docs/bootstrap.md).
+    DEFAULT_BOOTSTRAP: ClassVar[int] = 200
 
     C: float = Field(1.0, gt=0, le=1e6, description="Inverse L2 regularisation of the logistic regression "
                                                     "(scikit-learn's C; liblinear, as WEFE).")
@@ -192,7 +195,7 @@ def rnsb(p: RnsbParams, *, progress=None):
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return rnsb_metric(store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed, **p.bootstrap_kwargs())
+    return p.with_bootstrap_result(rnsb_metric, store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
 
 
 @command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
@@ -205,7 +208,7 @@ def ect(p: QueryParams, *, progress=None):
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return ect_metric(store, query, variant=variant, oov=p.oov, **p.bootstrap_kwargs())
+    return p.with_bootstrap_result(ect_metric, store, query, variant=variant, oov=p.oov)
 
 
 @command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
@@ -218,7 +221,7 @@ def mac(p: QueryParams, *, progress=None):
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return mac_metric(store, query, variant=variant, oov=p.oov, **p.bootstrap_kwargs())
+    return p.with_bootstrap_result(mac_metric, store, query, variant=variant, oov=p.oov)
 
 
 def _comma_list(value: Any) -> Any:

@@ -74,11 +74,16 @@ class SeatParams(BootstrapParams, WeatQuery):
         if self.tests is not None and not self.tests:
             raise ParameterError("no SEAT test file given", "tests")
         if self.tests is not None and self.bootstrap:
-            raise ParameterError("bootstrap resamples the words of a template test; a test file has sentences only",
-                                 "bootstrap")
+            raise ParameterError(f"bootstrap: {self.no_bootstrap_reason()}", "bootstrap")
         if self.tests is not None:
             self.test_files()  # a file that is not the format fails here: before a job is queued
         return self
+
+    def no_bootstrap_reason(self) -> str | None:
+        """Test files have sentences only: the bootstrap resamples the words of a template test."""
+        if self.tests is not None:
+            return "it resamples the words of a template test; a test file has sentences only"
+        return None
 
     def test_files(self) -> list:
         """The :class:`~geobias.metrics.seat.SeatTestFile` of each ``tests`` entry, in order.
@@ -145,12 +150,13 @@ def seat(p: SeatParams, *, progress=None):
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)
     if files is not None:
-        results = [seat_sentences(encode, t, lang=p.lang or "en", encoder_name=p.encoder,
-                                  n_permutations=p.permutations, seed=p.seed) for t in files]
+        note = p.bootstrap_note()
+        results = [dataclasses.replace(seat_sentences(encode, t, lang=p.lang or "en", encoder_name=p.encoder,
+                                                      n_permutations=p.permutations, seed=p.seed),
+                                       bootstrap_note=note) for t in files]
         return dataclasses.replace(results[0], more_tests=results[1:])
-    return run_seat(encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
-                    n_permutations=p.permutations, seed=p.seed, show_sentences=p.show_sentences,
-                    **p.bootstrap_kwargs())
+    return p.with_bootstrap_result(run_seat, encode, query, lang=p.lang, encoder_name=p.encoder, test=query.name,
+                                   n_permutations=p.permutations, seed=p.seed, show_sentences=p.show_sentences)
 
 
 class SentenceSetParams(EngineParams):

@@ -222,9 +222,9 @@ def mweat(p: MweatParams, *, progress=None):
     query = WordQuery.two_form(occupations, male, female, lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
-        return mweat_metric(store, query, n_permutations=p.permutations, seed=p.seed,
-                            similarity=p.similarity, paired=p.paired, oov=p.oov, method=p.permutation_method,
-                            progress=advance, **p.bootstrap_kwargs())
+        return p.with_bootstrap_result(mweat_metric, store, query, n_permutations=p.permutations, seed=p.seed,
+                                       similarity=p.similarity, paired=p.paired, oov=p.oov,
+                                       method=p.permutation_method, progress=advance)
 
 
 class WeatQuery(WordQueryParams):
@@ -272,9 +272,9 @@ def weat(p: WeatParams, *, progress=None):
     draws = permutation_draws(n_x + n_y, n_x, p.permutations, p.permutation_method)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
-        return weat_metric(store, query, n_permutations=p.permutations, seed=p.seed, similarity=p.similarity,
-                           oov=p.oov, alternative=p.alternative, method=p.permutation_method, test=query.name,
-                           progress=advance, **p.bootstrap_kwargs())
+        return p.with_bootstrap_result(weat_metric, store, query, n_permutations=p.permutations, seed=p.seed,
+                                       similarity=p.similarity, oov=p.oov, alternative=p.alternative,
+                                       method=p.permutation_method, test=query.name, progress=advance)
 
 
 #: Inanimate nouns of each gender drawn on the directions plot.
@@ -410,6 +410,21 @@ class RipaParams(StoreParams, BootstrapParams):
         "language its figures follow each form's grammatical gender (a warning says so)."))
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
+    def resolved_variant(self) -> str:
+        """``variant``, or its default: grammatical for a grammatical-gender language without ``pairs``."""
+        if self.variant is not None:
+            return self.variant
+        from geobias.languages import get_language
+
+        gendered = self.lang is not None and get_language(self.lang).grammatical_gender
+        return "grammatical" if gendered and self.pairs is None else "english"
+
+    def no_bootstrap_reason(self) -> str | None:
+        """The grammatical variant has no bootstrap yet (its d_s is fitted on the language's lists)."""
+        if self.resolved_variant() == "grammatical":
+            return "not yet for the grammatical variant of RIPA (use variant english)"
+        return None
+
 
 @command("ripa", RipaParams, quick=True, result="geobias.metrics.ripa.RipaResult")
 def ripa(p: RipaParams, *, progress=None):
@@ -424,8 +439,7 @@ def ripa(p: RipaParams, *, progress=None):
 
     language = get_language(p.lang) if p.lang is not None else None
     gendered = language is not None and language.grammatical_gender
-    variant = p.variant or ("grammatical" if gendered and p.pairs is None else "english")
-    if variant == "grammatical":
+    if p.resolved_variant() == "grammatical":
         return _ripa_grammatical(p, progress)
     if p.pairs is not None:
         pairs = [(x, y) for x, y in p.pairs]
@@ -438,7 +452,7 @@ def ripa(p: RipaParams, *, progress=None):
         targets = list(dict.fromkeys(w for o in occupations for w in (o.masculine, o.feminine)))
     query = WordQuery.with_pairs(targets, pairs, name="RIPA", lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
-    result = ripa_metric(store, query, unit=p.unit, **p.bootstrap_kwargs())
+    result = p.with_bootstrap_result(ripa_metric, store, query, unit=p.unit)
     if gendered:
         warning = (f"the english variant on {language.name}, a language with grammatical gender: each form is scored "
                    "on its own, and the pairs' relation vector carries grammatical agreement, so masculine forms lean "
@@ -465,8 +479,7 @@ def _ripa_grammatical(p: RipaParams, progress):
     if p.pairs is not None:
         raise InputError("the grammatical variant's relation vector is d_s, fitted on the language's lists; give "
                          "pairs with variant english")
-    if p.bootstrap:
-        raise ParameterError("bootstrap: not yet for the grammatical variant of RIPA (use variant english)", "bootstrap")
+    p.resamples()  # an explicit count is refused here: the grammatical variant has no bootstrap yet
     if p.targets is not None:
         masculine = feminine = list(p.targets)
     else:
@@ -477,4 +490,5 @@ def _ripa_grammatical(p: RipaParams, progress):
     check_lost_vocabulary(counts, p.lost_vocabulary_threshold, test="RIPA", store=store_name(store, p.vectors))
     with reporter(progress).stage("fitting d_s"):
         dirs = gender_directions(store, lang, oov="ignore")
-    return ripa_grammatical(store, masculine, feminine, dirs.d_s, unit=p.unit)
+    result = ripa_grammatical(store, masculine, feminine, dirs.d_s, unit=p.unit)
+    return dataclasses.replace(result, bootstrap_note=p.bootstrap_note())

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
 
@@ -442,11 +443,12 @@ def rnsb_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.nd
     x, y, a, b = _f64(x, y, a, b)
     gram = variant == "grammatical"
     sets = {"X": x} if y is None else {"X": x, "Y": y}
+    state = None if seed is None else legacy_seed(seed)  # as rnsb(): our seeds go beyond scikit-learn's 2**32
 
     def one(ia, ib, targets):
         train = np.concatenate([a[ia], b[ib]])
         labels = np.concatenate([np.ones(len(ia)), -np.ones(len(ib))])
-        clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=seed).fit(train, labels)
+        clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=state).fit(train, labels)
         neg = int(np.flatnonzero(clf.classes_ == -1)[0])
         return {k: clf.predict_proba(v)[:, neg] for k, v in targets.items()}
 

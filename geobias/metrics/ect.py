@@ -11,7 +11,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
+from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
 from geobias.store import VectorStore
 
 __all__ = ["EctResult", "EctWord", "ect"]
@@ -52,6 +52,9 @@ class EctResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
         unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     ect: float
@@ -64,6 +67,7 @@ class EctResult(Result):
     per_word: list[EctWord]
     per_pair: list[PairScore]
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
     def __rich__(self):
         """The CLI's table: ρ and the profiles of the ten targets whose profiles differ most."""
@@ -78,7 +82,7 @@ class EctResult(Result):
         for e in sorted(self.per_word, key=lambda e: -abs(e.similarity_a - e.similarity_b))[:10]:
             t.add_row(e.word, f"{e.similarity_a:+.4f}", f"{e.similarity_b:+.4f}")
         return Group(t, f"ECT ρ = {self.ect:+.4f} over {self.n_targets} targets (A {self.n_a}, B {self.n_b} "
-                        f"words); missing {len(self.missing)}; no p-value (see the docs)", *([] if self.bootstrap is None else [self.bootstrap]))
+                        f"words); missing {len(self.missing)}; no p-value (see the docs)", *bootstrap_lines(self))
 
 
 def _cos_to_mean(rows: np.ndarray, group: np.ndarray) -> np.ndarray:

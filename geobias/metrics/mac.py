@@ -10,7 +10,7 @@ import numpy as np
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
+from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
 from geobias.store import VectorStore
 
 __all__ = ["MacResult", "MacWord", "mac"]
@@ -48,6 +48,9 @@ class MacResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
         unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     mac: float
@@ -61,6 +64,7 @@ class MacResult(Result):
     per_word: list[MacWord]
     per_pair: list[PairScore]
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
     def __rich__(self):
         """The CLI's table: MAC and the ten targets closest to the attribute words."""
@@ -74,7 +78,7 @@ class MacResult(Result):
         for e in sorted(self.per_word, key=lambda e: e.distance_a + e.distance_b)[:10]:
             t.add_row(e.word, e.target, f"{e.distance_a:.4f}", f"{e.distance_b:.4f}")
         return Group(t, f"MAC = {self.mac:.4f} (X {self.n_x}, Y {self.n_y}, A {self.n_a}, B {self.n_b} words; "
-                        f"missing {len(self.missing)}); no p-value (see the docs)", *([] if self.bootstrap is None else [self.bootstrap]))
+                        f"missing {len(self.missing)}); no p-value (see the docs)", *bootstrap_lines(self))
 
 
 def mac(

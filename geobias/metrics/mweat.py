@@ -137,6 +137,9 @@ class MweatResult(PermutationFields, Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (eq. 1 statistic; occupations resampled as pairs): percentile interval, standard error, resamples,
         seed and set sizes; ``None`` unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     permutation: PermutationResult
@@ -153,13 +156,14 @@ class MweatResult(PermutationFields, Result):
     difference_p_value: float | None = None
     effect_size: float | None = None
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
     _json_keys: ClassVar[tuple[str, ...]] = (
         *PERMUTATION_KEYS, "n_pairs", "sum_masculine", "sum_feminine", "missing", "dropped_pairs", "per_word",
         "similarity", "paired", "n_a", "n_b", "difference", "difference_p_value", "effect_size",
-        "bootstrap",
+        "bootstrap", "bootstrap_note",
     )
 
 

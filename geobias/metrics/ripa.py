@@ -11,7 +11,7 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
+from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
 from geobias.store import VectorStore
 
 __all__ = ["RipaResult", "relation_vector", "ripa", "ripa_grammatical"]
@@ -42,6 +42,9 @@ class RipaResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (mean RIPA; targets and pairs resampled, b re-fitted on each
         resample of the pairs); ``None`` unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     variant : {"english", "grammatical"}
         ``english``: each word scored on the pairs' relation vector (Ethayarajh et al.'s RIPA);
         ``grammatical``: each two-form word scored through the mean of its forms on d_s (see
@@ -62,6 +65,7 @@ class RipaResult(Result):
     unit: bool
     missing: list[str]
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
     variant: str = "english"
     relation: str = "pairs"
     warning: str | None = None
@@ -85,7 +89,7 @@ class RipaResult(Result):
             t.add_row(self.words[i], f"{self.ripa[i]:+.4f}")
         summary = (f"mean {self.mean:+.4f}, mean |RIPA| {self.mean_abs:.4f} over {len(self.words)} words "
                    f"({'unit' if self.unit else 'raw'} vectors); missing: {len(self.missing)}")
-        extras = ([] if self.bootstrap is None else [self.bootstrap]) + (
+        extras = bootstrap_lines(self) + (
             [f"warning: {self.warning}"] if self.warning else [])
         return Group(t, summary, *extras)
 

@@ -12,7 +12,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
+from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
 from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
 from geobias.store import VectorStore
 
@@ -81,6 +81,9 @@ class RndResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
         unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     rnd: float
@@ -98,6 +101,7 @@ class RndResult(Result):
     per_word: list[WordScore]
     per_pair: list[PairScore]
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
     @property
     def p_value(self) -> float | None:
@@ -139,7 +143,7 @@ class RndResult(Result):
                 rows.add_column(c, justify="right" if c == "r(w)" else "left")
             for e in sorted(self.per_word, key=lambda e: -abs(e.score))[:10]:
                 rows.add_row(e.word, e.target, f"{e.score:+.4f}")
-        return Group(t, rows, *([] if self.bootstrap is None else [self.bootstrap]))
+        return Group(t, rows, *bootstrap_lines(self))
 
 
 def rnd(

@@ -12,7 +12,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
+from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
 from geobias.store import VectorStore
 
 __all__ = ["RnsbResult", "RnsbWord", "rnsb"]
@@ -55,6 +55,9 @@ class RnsbResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
         unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     rnsb: float
@@ -69,6 +72,7 @@ class RnsbResult(Result):
     per_word: list[RnsbWord]
     per_pair: list[PairScore]
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
     def __rich__(self):
         """The CLI's table: KL and the targets with the largest negative-class probability."""
@@ -83,7 +87,7 @@ class RnsbResult(Result):
             t.add_row(e.word, f"{e.probability:.4f}", f"{e.share:.4f}")
         return Group(t, f"RNSB = KL(P ‖ uniform) = {self.rnsb:.6f} nats over {self.n_targets} targets; classifier "
                         f"{self.classifier}, training accuracy {self.train_accuracy:.3f}; missing "
-                        f"{len(self.missing)}; no p-value (see the docs)", *([] if self.bootstrap is None else [self.bootstrap]))
+                        f"{len(self.missing)}; no p-value (see the docs)", *bootstrap_lines(self))
 
 
 def rnsb(

@@ -266,6 +266,9 @@ class SeatResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap of the effect size over the words of each set (resampled with replacement
         within the set, each drawn word bringing all its sentences); ``None`` unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     test: str
@@ -286,6 +289,7 @@ class SeatResult(Result):
     more_tests: list[SeatResult] = field(default_factory=list)
     sentences: dict | None = None
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
 
 def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int, seed: int | None,

@@ -130,6 +130,9 @@ class WeatResult(PermutationFields, Result):
     bootstrap : BootstrapResult or None
         The bootstrap over the words (effect size): percentile interval, standard error, resamples,
         seed and set sizes; ``None`` unless asked for.
+    bootstrap_note : str or None
+        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
+        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     permutation: PermutationResult
@@ -145,12 +148,13 @@ class WeatResult(PermutationFields, Result):
     missing: list[str]
     per_word: list[WordAssociation]
     bootstrap: BootstrapResult | None = None
+    bootstrap_note: str | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
     _json_keys: ClassVar[tuple[str, ...]] = (
         "statistic", "effect_size", "effect_size_ddof", "effect_size_ddof0", *PERMUTATION_KEYS[1:],
-        "similarity", "test", "n_x", "n_y", "n_a", "n_b", "missing", "per_word", "bootstrap",
+        "similarity", "test", "n_x", "n_y", "n_a", "n_b", "missing", "per_word", "bootstrap", "bootstrap_note",
     )
 
 

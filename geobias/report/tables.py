@@ -79,9 +79,11 @@ def mweat_table(result, top: int = 10) -> Group:
 
 
 def _bootstrap(result) -> list:
-    """The result's bootstrap table, when it has one (a ``BootstrapResult`` renders itself)."""
-    boot = getattr(result, "bootstrap", None)
-    return [] if boot is None else [boot]
+    """The result's bootstrap table, when it has one (a ``BootstrapResult`` renders itself), else
+    the note saying why it has none."""
+    from geobias.stats.bootstrap import bootstrap_lines
+
+    return bootstrap_lines(result)
 
 
 def weat_table(result, top: int = 5) -> Group:

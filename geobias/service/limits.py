@@ -330,12 +330,14 @@ def _rules(cmd, props: dict) -> list[dict]:
                 for forms in (("targets", "targets_x"), ("attributes", "attributes_a"))]
         rules.append({"anyOf": [lang_given(), {"allOf": sets}]})
     if cmd.name == "ripa" and {"bootstrap", "variant", "lang"} <= set(props):
-        # no bootstrap for the grammatical variant, the default for a language with grammatical gender
+        # no explicit bootstrap count for the grammatical variant, the default for a language with
+        # grammatical gender (left out, it gives no interval there; 0 is none)
         from geobias.languages import LANGUAGES, get_language
 
         plain = [c for c in LANGUAGES if not get_language(c).grammatical_gender]
         variant_is = lambda v: {"required": ["variant"], "properties": {"variant": {"const": v}}}  # noqa: E731
-        rules.append({"anyOf": [{"not": _given("bootstrap")}, variant_is("english"), {"allOf": [
+        no_count = {"anyOf": [{"not": _given("bootstrap")}, {"properties": {"bootstrap": {"const": 0}}}]}
+        rules.append({"anyOf": [no_count, variant_is("english"), {"allOf": [
             {"not": variant_is("grammatical")},
             {"anyOf": [{"not": lang_given()}, {"properties": {"lang": {"pattern": _lang_pattern(plain)}}},
                        *([_given("pairs")] if "pairs" in props else [])]}]}]})
@@ -553,10 +555,10 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
         elif name == "format" and any("kv" in a.get("enum", ()) for a in _non_null(node)):
             for alt in _non_null(node):  # a gensim KeyedVectors file is a pickle: the service writes none
                 alt["enum"] = [f for f in alt["enum"] if f != "kv"]
-        elif name == "bootstrap":
+        elif name == "bootstrap":  # 0: no interval
             from geobias.commands._bootstrap import MAX_BOOTSTRAP
 
-            _constrain(node, minimum=1, maximum=MAX_BOOTSTRAP)
+            _constrain(node, minimum=0, maximum=MAX_BOOTSTRAP)
         elif name in ("engine", "ray_address", "threads", "actors"):
             fixed = {"engine": "local", "ray_address": "local", "threads": None, "actors": None}[name]
             props[name] = {"const": fixed} if fixed is not None else {"type": "null"}

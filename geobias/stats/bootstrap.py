@@ -31,7 +31,7 @@ from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
 
-__all__ = ["MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "index_counts"]
+__all__ = ["MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines", "index_counts"]
 
 #: The most resamples one call accepts (the command layer's work budget usually binds first).
 MAX_RESAMPLES = 1_000_000
@@ -127,6 +127,23 @@ class BootstrapResult(Result):
         if self.low is None or self.high is None:
             return None
         return self.low <= 0.0 <= self.high
+
+
+def bootstrap_lines(result) -> list:
+    """What a result's table shows of its bootstrap: the :class:`BootstrapResult` (which renders
+    itself), else its ``bootstrap_note`` (why there is none), else nothing.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> bootstrap_lines(SimpleNamespace(bootstrap=None, bootstrap_note="no bootstrap: 0 resamples asked for"))
+    ['no bootstrap: 0 resamples asked for']
+    """
+    boot = getattr(result, "bootstrap", None)
+    if boot is not None:
+        return [boot]
+    note = getattr(result, "bootstrap_note", None)
+    return [note] if note else []
 
 
 def index_counts(idx: np.ndarray, n: int) -> np.ndarray:

@@ -150,7 +150,9 @@ def test_huge_permutation_count_refused_with_an_estimate(store_npz, capsys, comm
     rc, out, err = cli(capsys, command, "--lang", lang, "--vectors", store_npz, "-n", str(10**12),
                        "--permutation-method", "monte-carlo")
     line = one_line(rc, err)
-    assert "1,000,000,000,000 permutations would take about" in line and "--force" in line and out == ""
+    # the default bootstrap's resamples are counted beside the partitions
+    assert "permutations (1,000,000,000,000 partitions + 1,000 bootstrap resamples" in line
+    assert "would take about" in line and "--force" in line and out == ""
     assert any(unit in line for unit in ("days", "hours"))
 
 

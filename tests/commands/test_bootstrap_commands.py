@@ -1,6 +1,8 @@
 """``--bootstrap N`` on every association command: the result carries the interval the library
-computes on the same resolved query, in JSON and in the tables (``--csv``); bad counts and sets too
-small to resample are one usage line; the work budget counts the resamples."""
+computes on the same resolved query, in JSON and in the tables (``--csv``); it is on by default
+(1,000 resamples, RNSB 200) and ``0`` turns it off; bad counts and explicit counts on sets too small to
+resample are one usage line, while the default there gives the figure and says why it has no
+interval; the work budget counts the resamples, the default ones included."""
 
 from __future__ import annotations
 
@@ -50,7 +52,17 @@ def test_every_association_command_reports_its_bootstrap(vectors, name):
     assert json.loads(r.to_json())["bootstrap"]["high"] == pytest.approx(b.high)
     again = run(name, lang="fr", vectors="small-fr", bootstrap=n, bootstrap_seed=3, **COMMANDS[name])
     assert again.bootstrap == b
-    assert run(name, lang="fr", vectors="small-fr", **COMMANDS[name]).bootstrap is None  # off by default
+    default = run(name, lang="fr", vectors="small-fr", **COMMANDS[name])
+    resamples = 200 if name == "rnsb" else 1000  # RNSB retrains a classifier per resample: fewer by default
+    assert default.bootstrap.n_resamples == resamples and default.bootstrap_note is None
+    assert default.bootstrap.seed == 0  # the command's seed (0)
+    off = run(name, lang="fr", vectors="small-fr", bootstrap=0, **COMMANDS[name])
+    assert off.bootstrap is None and off.bootstrap_note == "no bootstrap: 0 resamples asked for"
+    assert off.bootstrap_note in str(off.to_dict()["bootstrap_note"])
+    # the figure itself does not depend on the bootstrap
+    figure = {"weat": "effect_size", "mweat": "statistic", "ripa": "mean", "rnd": "rnd", "rnsb": "rnsb",
+              "ect": "ect", "mac": "mac"}[name]
+    assert getattr(off, figure) == getattr(default, figure) == pytest.approx(default.bootstrap.estimate)
 
 
 def test_the_bootstrap_seed_defaults_to_the_seed(vectors):
@@ -60,29 +72,34 @@ def test_the_bootstrap_seed_defaults_to_the_seed(vectors):
     assert a.bootstrap.paired == [["X", "Y"]] and a.bootstrap.estimate == pytest.approx(a.statistic)
 
 
-@pytest.mark.parametrize("count", [0, -4, 10**12])
+@pytest.mark.parametrize("count", [-1, -4, 10**12])
 def test_bad_counts_are_usage_errors(vectors, count):
     with pytest.raises(ParameterError) as info:
         run("weat", lang="fr", vectors="small-fr", bootstrap=count)
     assert info.value.field == "bootstrap" and "\n" not in str(info.value)
 
 
-def test_a_set_too_small_to_resample_is_a_usage_error(vectors):
+def test_a_set_too_small_to_resample_is_a_usage_error_when_asked_for(vectors):
     from geobias import wordlists
 
     male, female = wordlists.attribute_words("fr")
     occ = wordlists.occupations("fr")
+    sets = dict(targets_x=[occ[0].masculine], targets_y=[o.feminine for o in occ[:4]], attributes_a=male,
+                attributes_b=female)
     with pytest.raises(ParameterError, match="bootstrap: word set X has 1 word") as info:
-        run("weat", lang="fr", vectors="small-fr", permutations=10, bootstrap=100,
-            targets_x=[occ[0].masculine], targets_y=[o.feminine for o in occ[:4]], attributes_a=male,
-            attributes_b=female)
+        run("weat", lang="fr", vectors="small-fr", permutations=10, bootstrap=100, **sets)
     assert info.value.field == "bootstrap"
+    # by default: the figure and its p-value, no interval, and the reason
+    r = run("weat", lang="fr", vectors="small-fr", permutations=10, **sets)
+    assert r.bootstrap is None and r.n_x == 1 and r.p_value is not None
+    assert r.bootstrap_note == "no bootstrap by default: word set X has 1 word(s); the bootstrap needs at least 2 to resample"
+    assert r.effect_size == run("weat", lang="fr", vectors="small-fr", permutations=10, bootstrap=0, **sets).effect_size
 
 
 def test_cli_prints_one_line_and_exits_2(vectors, capsys):
     from geobias.cli import main
 
-    for value in ("0", "-3", "5000000"):
+    for value in ("-1", "-3", "5000000"):
         with pytest.raises(SystemExit) as info:
             main(["mweat", "--lang", "fr", "--vectors", "small-fr", "--bootstrap", value])
         err = capsys.readouterr().err.strip().splitlines()
@@ -109,7 +126,7 @@ def test_cli_json_and_csv_carry_the_interval(vectors, capsys):
 
 def test_the_work_budget_counts_resamples(vectors):
     params = get("weat").params
-    base = params(lang="fr", vectors="small-fr", permutations=1000).work()
+    base = params(lang="fr", vectors="small-fr", permutations=1000, bootstrap=0).work()
     more = params(lang="fr", vectors="small-fr", permutations=1000, bootstrap=1000).work()
     X, Y, A, B, _ = params(lang="fr", permutations=1000).sets()
     assert more.units - base.units == 1000 * (len(X) + len(Y) + len(A) + len(B))
@@ -118,6 +135,23 @@ def test_the_work_budget_counts_resamples(vectors):
     assert ect.units >= 500_000 and ect.over == (ect.units > ect.limit)
     huge = get("mweat").params(lang="fr", permutations=100, bootstrap=1_000_000).work()
     assert huge.units > 1_000_000 * 50
+    # the default resamples are counted; 0 counts none
+    default = params(lang="fr", vectors="small-fr", permutations=1000).work()
+    assert default == more
+    assert "bootstrap" not in base.detail
+    rnsb = get("rnsb").params(lang="fr").work()
+    assert rnsb.units == 200 * sum(len(s or ()) for s in get("rnsb").params(lang="fr").query()[:4])
+
+
+def test_the_cli_runs_the_default_bootstrap_and_0_turns_it_off(vectors, capsys):
+    from geobias.cli import main
+
+    for extra, resamples in (([], 1000), (["--bootstrap", "0"], None)):
+        with pytest.raises(SystemExit) as info:
+            main(["mweat", "--lang", "fr", "--vectors", "small-fr", "--permutations", "100", "--json", *extra])
+        assert info.value.code == 0
+        result = json.loads(capsys.readouterr().out)["result"]
+        assert (result["bootstrap"] or {}).get("n_resamples") == resamples
 
 
 def test_the_grammatical_ripa_refuses_a_bootstrap_in_one_line(vectors):
@@ -128,3 +162,9 @@ def test_the_grammatical_ripa_refuses_a_bootstrap_in_one_line(vectors):
     with pytest.raises(GeobiasError) as info:
         run("ripa", lang="fr", vectors="small-fr", bootstrap=100)
     assert "bootstrap" in str(info.value) and "\n" not in str(info.value)
+    # by default it gives its figures without an interval, and says why; 0 is accepted
+    r = run("ripa", lang="fr", vectors="small-fr")
+    assert r.variant == "grammatical" and r.bootstrap is None
+    assert r.bootstrap_note == ("no bootstrap by default: not yet for the grammatical variant of RIPA "
+                                "(use variant english)")
+    assert run("ripa", lang="fr", vectors="small-fr", bootstrap=0).ripa == r.ripa

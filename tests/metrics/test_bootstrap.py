@@ -233,3 +233,14 @@ def test_seat_statistic_resamples_words_with_all_their_sentences(quantity):
         lists = [[s for w in ix[k][r] for s, g in zip(names_[k], groups[k], strict=True) if g == w] for k in "XYAB"]
         w = weat(store, WordQuery(*lists, minimum_words=1), n_permutations=10)
         assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-6, abs=1e-9)
+
+
+def test_rnsb_resampling_takes_a_seed_beyond_scikit_learns_range(store):
+    """Our seeds go up to 2**63 - 1; scikit-learn's random_state stops at 2**32 - 1. The bootstrap's
+    classifiers map a larger seed as rnsb() does, so the default bootstrap never fails on a valid seed."""
+    q = WordQuery(names("X"), names("Y"), names("A"), names("B"))
+    big = rnsb(store, q, seed=2**63 - 1, bootstrap=20, bootstrap_seed=2**63 - 1)
+    assert big.bootstrap.n_finite == 20 and big.bootstrap.low <= big.bootstrap.high
+    # liblinear's primal solver draws nothing: the classifier seed does not move the figures
+    assert big.bootstrap.standard_error == pytest.approx(
+        rnsb(store, q, seed=0, bootstrap=20, bootstrap_seed=2**63 - 1).bootstrap.standard_error)

@@ -228,7 +228,9 @@ def test_every_permutation_command_estimates_its_work():
      "12,000,000,000,000 permutations (6 methods × 2 MWEATs × 1,000,000,000,000 partitions)"),
     (["erasure", "--lang", "fr", "--dictionary", "absent.txt", "--test-dictionary", "absent.txt", "--seeds", "0,1"],
      "28,000,000,000,000 permutations (2 seeds × 7 methods × 2 tests × 1,000,000,000,000 partitions)"),
-    (["mweat", "--lang", "fr"], "1,000,000,000,000 permutations would take about"),
+    # the default bootstrap (1,000 resamples of the 76 words) is counted beside the partitions
+    (["mweat", "--lang", "fr"], "1,000,000,076,000 permutations (1,000,000,000,000 partitions + 1,000 bootstrap "
+                                "resamples × 76 words) would take about"),
 ])
 def test_over_budget_runs_are_refused_before_any_work(argv, count, capsys):
     # the dictionaries do not exist: a refusal naming the budget shows nothing was read or loaded
@@ -241,7 +243,7 @@ def test_the_budget_api_for_other_front_doors(store_dir):
     from geobias.commands import WorkBudgetError, check_budget, get, validate
 
     cmd = get("weat")
-    params = validate(cmd, {"vectors": store_dir, "permutations": 50_000, **_sets()})
+    params = validate(cmd, {"vectors": store_dir, "permutations": 50_000, "bootstrap": 0, **_sets()})  # partitions only
     est = cmd.work(params)
     # 16 targets: C(16, 8) = 12,870 partitions ≤ 50,000, so auto enumerates them exactly
     assert (est.units, est.unit, est.over) == (12_870, "permutations", False)
@@ -250,7 +252,7 @@ def test_the_budget_api_for_other_front_doors(store_dir):
         check_budget(cmd, params, factor=1e-4)
     assert exc.value.estimate.units == 12_870 and exc.value.estimate.limit == 10_000
     assert "weat: 12,870 permutations" in str(exc.value) and "`force`" in str(exc.value)
-    forced = validate(cmd, {"vectors": store_dir, "permutations": 50_000, "force": True, **_sets()})
+    forced = validate(cmd, {"vectors": store_dir, "permutations": 50_000, "bootstrap": 0, "force": True, **_sets()})
     assert check_budget(cmd, forced, factor=1e-4).units == 12_870  # force: estimated, never refused
     assert get("neighbors").work(validate("neighbors", {"word": "x0", "vectors": store_dir})) is None
 
@@ -295,7 +297,7 @@ def test_a_job_runs_past_the_budget_when_its_front_door_says_so(store_dir, monke
 
     monkeypatch.setattr(_permutations, "MAX_PERMUTATIONS", 1_000)  # a small budget, a quick run
     args = dict(vectors=store_dir, permutations=5_000, permutation_method="monte-carlo", **_sets())
-    with pytest.raises(WorkBudgetError, match="5,000 permutations"):
+    with pytest.raises(WorkBudgetError, match=r"33,000 permutations \(5,000 partitions \+ 1,000 bootstrap"):
         execute("weat", args)
     result, env = execute("weat", args, budget=None)
     assert result.n_permutations == 5_000 and env["command"] == "weat"

@@ -7,7 +7,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from geobias.errors import InputError
+from geobias.errors import InputError, ParameterError
 from geobias.metrics.seat import SeatTemplates, read_templates, seat, sentences_for
 from geobias.query import WordQuery
 
@@ -222,6 +222,16 @@ def test_the_command_takes_files_on_the_cli_and_text_in_the_service(tmp_path, ca
     r, _ = execute("seat", {"tests": f"{good},{second}", "encoder": "hash", "permutations": 100})
     assert r.test == "own" and [t.test for t in r.more_tests] == ["second"]
     assert r.more_tests[0].categories["X"] == "Roses"
+    # test files have sentences only: by default no bootstrap, and each result says why ...
+    note = "no bootstrap by default: it resamples the words of a template test; a test file has sentences only"
+    assert r.bootstrap is None and r.bootstrap_note == note and r.more_tests[0].bootstrap_note == note
+    assert r.to_dict()["bootstrap_note"] == note
+    off, _ = execute("seat", {"tests": str(good), "encoder": "hash", "permutations": 100, "bootstrap": 0})
+    assert off.bootstrap is None and off.effect_size == r.effect_size
+    # ... while an explicit count is refused in one line before the encoder loads
+    with pytest.raises(ParameterError, match="^bootstrap: it resamples the words of a template test") as info:
+        validate("seat", {"tests": str(good), "encoder": "x", "bootstrap": 100})
+    assert info.value.field == "bootstrap" and "\n" not in str(info.value)
 
 
 # -- per-kind templates (May et al.'s bleaching, English) -------------------------------------------

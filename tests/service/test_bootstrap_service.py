@@ -1,6 +1,7 @@
 """The bootstrap over the words through the service and the web app: ``POST /mweat`` with
-``bootstrap`` answers the interval the command gives for the same seed, a bad count is a 422, and
-a web-app job shows the interval table in its view."""
+``bootstrap`` answers the interval the command gives for the same seed, a bad count is a 422, a
+request with the defaults is admitted and answers the default interval (0 turns it off), and a web-app
+job shows the interval table in its view."""
 
 from __future__ import annotations
 
@@ -36,8 +37,27 @@ def test_post_mweat_carries_the_interval_of_the_command(server, monkeypatch):
 
     direct = run("mweat", lang="fr", vectors="small-fr", permutations=200, bootstrap=300, bootstrap_seed=4)
     assert boot == direct.to_dict()["bootstrap"]
-    bad = client.post("/mweat", json={"lang": "fr", "store": "small-fr", "bootstrap": 0})
+    bad = client.post("/mweat", json={"lang": "fr", "store": "small-fr", "bootstrap": -1})
     assert bad.status_code == 422 and "bootstrap" in bad.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("route, body, resamples", [
+    ("/mweat", {"lang": "fr"}, 1000),
+    ("/weat", {"lang": "fr", "test": "career-family-terms"}, 1000),
+    ("/rnsb", {"lang": "fr"}, 200),
+])
+def test_default_requests_are_admitted_and_carry_the_default_interval(server, route, body, resamples):
+    """The default bootstrap is counted in the work budget; a request with the defaults stays within
+    the service's caps and answers the interval, and ``"bootstrap": 0`` turns it off."""
+    _, client, _ = server
+    r = client.post(route, json={**body, "store": "small-fr"})
+    assert r.status_code == 200, r.text
+    result = r.json()["result"]
+    assert result["bootstrap"]["n_resamples"] == resamples and result["bootstrap_note"] is None
+    off = client.post(route, json={**body, "store": "small-fr", "bootstrap": 0})
+    assert off.status_code == 200, off.text
+    assert off.json()["result"]["bootstrap"] is None
+    assert off.json()["result"]["bootstrap_note"] == "no bootstrap: 0 resamples asked for"
 
 
 def test_a_web_app_job_shows_the_interval(server):
