@@ -45,6 +45,7 @@ import os
 import pickle
 import signal
 import traceback
+import weakref
 from typing import Any
 
 from geobias._progress import Progress
@@ -185,6 +186,9 @@ class QuickPool:
         self._free = list(range(workers))
         self._procs: list = [None] * workers  # per slot: (process, the server's end of its pipe)
         self._starting: dict[int, asyncio.Future] = {}  # slot → its worker's start, while under way
+        # at the latest when the interpreter exits (before multiprocessing joins its children, which
+        # would otherwise wait forever for workers waiting for their next call)
+        weakref.finalize(self, _kill_all, self._procs)
 
     def _alive(self, slot: int):
         """Slot ``slot``'s worker and pipe, or ``None`` when it has none that lives."""
@@ -295,3 +299,18 @@ class QuickPool:
         killed, not waited for, so that the server exits within seconds whatever they compute."""
         for slot in range(self.workers):
             self._drop(slot)
+
+
+def _kill_all(procs: list) -> None:
+    """Kill every worker in ``procs`` (a pool's per-slot list) and close its pipe."""
+    for slot, held in enumerate(procs):
+        procs[slot] = None
+        if held is None:
+            continue
+        proc, conn = held
+        try:
+            proc.kill()
+            proc.join(5)
+        except (OSError, ValueError, AttributeError, AssertionError):
+            pass
+        conn.close()
