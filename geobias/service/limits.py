@@ -22,6 +22,7 @@ caps are the same numbers, enforced before anything that could be slower than li
 
 from __future__ import annotations
 
+import functools
 import re
 import typing
 from typing import Any
@@ -209,62 +210,40 @@ def _check_comma_lists(body: dict, model, cap: int) -> None:
                                      f"{cap:,}", key)
 
 
-_WORD_SET_KEYS: dict[type, frozenset[str]] = {}
-
-
 def word_set_keys(model) -> frozenset[str]:
     """The body keys (field names and their aliases) of ``model``'s word-set fields."""
-    keys = _WORD_SET_KEYS.get(model)
-    if keys is None:
-        found = set()
-        for name, info in model.model_fields.items():
-            if _is_word_set(info.annotation) or any(_is_word_set_marker(m) for m in info.metadata):
-                found.add(name)
-                alias = info.validation_alias
-                for choice in getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else []):
-                    if isinstance(choice, str):
-                        found.add(choice)
-        keys = _WORD_SET_KEYS[model] = frozenset(found)
-    return keys
+    from geobias.commands._fields import _word_set
 
-
-_TEXT_KEYS: dict[type, frozenset[str]] = {}
+    return _marked_keys(model, _word_set)
 
 
 def text_keys(model) -> frozenset[str]:
-    """The body keys of ``model``'s text-input fields (a file's text, or a list of them)."""
-    keys = _TEXT_KEYS.get(model)
-    if keys is None:
-        keys = _TEXT_KEYS[model] = frozenset(
-            name for name, info in model.model_fields.items()
-            if _is_text(info.annotation) or any(_is_text_marker(m) for m in info.metadata))
-    return keys
-
-
-def _is_text_marker(meta) -> bool:
+    """The body keys (field names and their aliases) of ``model``'s text-input fields (a file's
+    text, or a list of them)."""
     from geobias.commands._fields import _text
 
-    return getattr(meta, "func", None) is _text
+    return _marked_keys(model, _text)
 
 
-def _is_text(annotation) -> bool:
-    if any(_is_text_marker(m) for m in getattr(annotation, "__metadata__", ())):
+@functools.cache
+def _marked_keys(model, validator) -> frozenset[str]:
+    """The body keys of ``model``'s fields whose type (or one of its members) carries the
+    before-validator ``validator``: field names and their string aliases."""
+    found = set()
+    for name, info in model.model_fields.items():
+        if _carries(info.annotation, validator) or any(getattr(m, "func", None) is validator for m in info.metadata):
+            found.add(name)
+            alias = info.validation_alias
+            for choice in getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else []):
+                if isinstance(choice, str):
+                    found.add(choice)
+    return frozenset(found)
+
+
+def _carries(annotation, validator) -> bool:
+    if any(getattr(m, "func", None) is validator for m in getattr(annotation, "__metadata__", ())):
         return True
-    return any(_is_text(a) for a in typing.get_args(annotation) if a is not type(None))
-
-
-def _is_word_set_marker(meta) -> bool:
-    from geobias.commands._fields import _word_set
-
-    return getattr(meta, "func", None) is _word_set
-
-
-def _is_word_set(annotation) -> bool:
-    if any(_is_word_set_marker(m) for m in getattr(annotation, "__metadata__", ())):
-        return True
-    return any(_is_word_set(a) for a in typing.get_args(annotation) if a is not type(None))
-
-
+    return any(_carries(a, validator) for a in typing.get_args(annotation) if a is not type(None))
 
 
 # ----------------------------------------------------------------------------- the schema

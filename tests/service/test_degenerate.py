@@ -72,9 +72,10 @@ def _base(cmd) -> dict:
 
 
 def _is_word_set(annotation) -> bool:
-    from geobias.service.limits import _is_word_set
+    from geobias.commands._fields import _word_set
+    from geobias.service.limits import _carries
 
-    return _is_word_set(annotation)
+    return _carries(annotation, _word_set)
 
 
 def _degenerate(name: str, annotation) -> list:
