@@ -100,15 +100,15 @@ class BootstrapParams(Params):
         2 words or pairs after out-of-vocabulary words are dropped) gives the figure without an
         interval, the reason in the result's ``bootstrap_note``; an explicit count is refused.
         """
-        boot = self.bootstrap_kwargs()
-        try:
-            result = metric(*args, **kwargs, **boot)
-        except ParameterError as exc:
-            if self.bootstrap is not None or exc.field != "bootstrap" or not boot["bootstrap"]:
-                raise
-            result = metric(*args, **kwargs, bootstrap=0, bootstrap_seed=boot["bootstrap_seed"])
-            reason = str(exc).removeprefix("bootstrap: ")
-            return dataclasses.replace(result, bootstrap_note=f"no bootstrap by default: {reason}")
+        from geobias.metrics.bootstrap import lenient
+
+        if self.bootstrap is None:  # the default count: sets too small to resample give no interval
+            with lenient() as skipped:
+                result = metric(*args, **kwargs, **self.bootstrap_kwargs())
+            if skipped:
+                return dataclasses.replace(result, bootstrap_note=f"no bootstrap by default: {skipped[0]}")
+        else:
+            result = metric(*args, **kwargs, **self.bootstrap_kwargs())
         note = self.bootstrap_note()
         return dataclasses.replace(result, bootstrap_note=note) if note is not None else result
 

@@ -24,7 +24,9 @@ MAC        ``mac`` (mean cosine distance)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,7 +36,7 @@ from geobias.errors import InputError
 from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
 
 __all__ = [
-    "QUANTITIES", "Resampling", "bootstrap_query", "ect_resampling", "mac_resampling", "mweat_resampling", "ripa_resampling",
+    "QUANTITIES", "Resampling", "bootstrap_query", "ect_resampling", "lenient", "mac_resampling", "mweat_resampling", "ripa_resampling",
     "rnd_resampling", "rnsb_resampling", "run", "seat_resampling", "weat_resampling",
 ]
 
@@ -99,14 +101,14 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
 
     Returns
     -------
-    BootstrapResult
-        With ``quantity`` set.
+    BootstrapResult or None
+        With ``quantity`` set; ``None`` inside :func:`lenient` when the sets are too small to resample.
 
     Raises
     ------
     ParameterError
         ``n_resamples`` outside 1..1,000,000, or a set with fewer than 2 words (pairs) to resample
-        (field ``"bootstrap"``: a usage error).
+        (field ``"bootstrap"``: a usage error), the latter outside :func:`lenient` only.
 
     References
     ----------
@@ -153,8 +155,49 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
     except InputError as exc:
         if isinstance(exc, ParameterError):
             raise
-        raise ParameterError(f"bootstrap: {exc}", "bootstrap") from None
+        refuse_resampling(exc)
+        return None
     return replace(out, quantity=res.quantity)
+
+
+#: Inside :func:`lenient`: why a bootstrap was left out (one reason per refused resampling).
+_LENIENT: ContextVar[list[str] | None] = ContextVar("geobias_lenient_bootstrap", default=None)
+
+
+@contextmanager
+def lenient() -> Iterator[list[str]]:
+    """Within this block a bootstrap whose sets are too small to resample gives no interval
+    (``None``) instead of raising; the yielded list collects the reasons. The commands use it for
+    their default count, so that the figure is computed once either way; an explicit count is
+    refused as before.
+
+    Examples
+    --------
+    >>> from geobias.query import WordQuery
+    >>> from geobias.store import VectorStore
+    >>> s = VectorStore(["a", "b", "c", "d", "e"], np.eye(5))
+    >>> rows = WordQuery(["a"], ["b"], ["c", "d"], ["e", "a"], minimum_words=1).resolve(s)
+    >>> with lenient() as skipped:
+    ...     bootstrap_query(rows, "weat", n_resamples=10) is None, len(skipped)
+    (True, 1)
+    """
+    skipped: list[str] = []
+    token = _LENIENT.set(skipped)
+    try:
+        yield skipped
+    finally:
+        _LENIENT.reset(token)
+
+
+def refuse_resampling(exc: InputError) -> None:
+    """A resampling the sets do not allow: raise it as the bootstrap's :class:`ParameterError`
+    (field ``"bootstrap"``), or, inside :func:`lenient`, record its reason and return."""
+    from geobias.errors import ParameterError
+
+    skipped = _LENIENT.get()
+    if skipped is None:
+        raise ParameterError(f"bootstrap: {exc}", "bootstrap") from None
+    skipped.append(str(exc))
 
 
 def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0,

@@ -297,8 +297,7 @@ def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int
     """The bootstrap of the effect size over each set's words, each bringing its sentences."""
     from dataclasses import replace
 
-    from geobias.errors import ParameterError
-    from geobias.metrics.bootstrap import run, seat_resampling
+    from geobias.metrics.bootstrap import refuse_resampling, run, seat_resampling
 
     rows, groups = {}, {}
     for name, words, group in zip(("X", "Y", "A", "B"), sets, sentences, strict=True):
@@ -313,7 +312,8 @@ def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int
     try:
         out = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
     except InputError as exc:
-        raise ParameterError(f"bootstrap: {exc}", "bootstrap") from None
+        refuse_resampling(exc)
+        return None
     return replace(out, quantity="effect_size")
 
 

@@ -79,7 +79,7 @@ def test_bad_counts_are_usage_errors(vectors, count):
     assert info.value.field == "bootstrap" and "\n" not in str(info.value)
 
 
-def test_a_set_too_small_to_resample_is_a_usage_error_when_asked_for(vectors):
+def test_a_set_too_small_to_resample_is_a_usage_error_when_asked_for(vectors, monkeypatch):
     from geobias import wordlists
 
     male, female = wordlists.attribute_words("fr")
@@ -94,6 +94,14 @@ def test_a_set_too_small_to_resample_is_a_usage_error_when_asked_for(vectors):
     assert r.bootstrap is None and r.n_x == 1 and r.p_value is not None
     assert r.bootstrap_note == "no bootstrap by default: word set X has 1 word(s); the bootstrap needs at least 2 to resample"
     assert r.effect_size == run("weat", lang="fr", vectors="small-fr", permutations=10, bootstrap=0, **sets).effect_size
+    # and the figure is computed once, not again without the bootstrap
+    import geobias.metrics
+
+    calls = []
+    real = geobias.metrics.weat
+    monkeypatch.setattr(geobias.metrics, "weat", lambda *a, **k: calls.append(k["bootstrap"]) or real(*a, **k))
+    assert run("weat", lang="fr", vectors="small-fr", permutations=10, **sets).bootstrap_note == r.bootstrap_note
+    assert calls == [1000]
 
 
 def test_cli_prints_one_line_and_exits_2(vectors, capsys):
