@@ -187,7 +187,7 @@ def _greedy(url: str, stop, answers) -> None:
             async def until_stopped():
                 while not stop.is_set():
                     await asyncio.sleep(0.1)
-                answers.put(status)
+                answers.put(dict(status))  # a copy: the queue pickles later, when teardown has added its own errors
 
             await asyncio.wait([asyncio.create_task(until_stopped()), *(asyncio.create_task(one()) for _ in range(100))],
                                return_when=asyncio.FIRST_COMPLETED)

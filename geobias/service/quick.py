@@ -19,11 +19,15 @@ most of a cheap request's tail: 17–95 ms of the slowest 5 % of ``/neighbors`` 
 ``benchmarks/bench_abuse.py``, against 1–2 ms of computing.)
 
 An analysis runs in a thread of its worker; one still running after :data:`DEMOTE_AFTER`
-seconds is lowered to the lowest CPU priority (``nice`` 19: its thread and the threads it
-started, not the worker's main thread), so that while a
+seconds is lowered to the idle scheduling class (``SCHED_IDLE``: its thread and the threads it
+started, not the worker's main thread; ``nice`` 19 where the class is missing), so that while a
 client's long permutation test runs, another client's cheap request, in another worker at normal
-priority, gets a core first (the next analysis starts in a new thread at normal priority; no
-privilege is needed to lower a priority).
+priority, takes a core the moment it wakes (the next analysis starts in a new thread at normal
+priority; no privilege is needed to lower a priority). While a long analysis runs beside cheap
+ones, the two also get separate cores (:mod:`geobias.service.lanes`). BLAS and OpenMP compute in
+the analysis's own thread (one thread each per worker): a BLAS thread pool outlives the
+analysis that started it, so it could be neither lowered with one analysis nor raised for the
+next.
 
 Each worker opens the stores it is asked for itself (memory-mapped: the pages are shared through
 the page cache; each keeps its own normalised copy) with its own
@@ -50,6 +54,7 @@ from typing import Any
 
 from geobias._progress import Progress
 from geobias.errors import Cancelled, GeobiasError, ParameterError, _restore
+from geobias.service.lanes import Lanes
 
 log = logging.getLogger("geobias.service")
 
@@ -67,7 +72,7 @@ class _SlotFlag(Progress):
         return bool(self._flags[self._slot])
 
 
-def _init(config, flags) -> None:
+def _init(config, flags, lanes) -> None:
     """Start of a worker: die with the fork server (so with the service), ignore Ctrl-C (the
     server handles it), open stores with this process's own manager."""
     from geobias.service.worker import _release_forkserver, die_with_parent
@@ -81,7 +86,23 @@ def _init(config, flags) -> None:
     os.environ["GEOBIAS_VECTORS_DIR"] = str(config.vectors_dir)
     from geobias.service.stores import StoreManager
 
-    _WORKER.update(config=config, stores=StoreManager(config), flags=flags)
+    _WORKER.update(config=config, stores=StoreManager(config), flags=flags, lanes=lanes)
+    _one_compute_thread()
+
+
+def _one_compute_thread() -> None:
+    """BLAS and OpenMP compute in the analysis's own thread: the pool's parallelism is its
+    workers, and a BLAS thread pool outlives the analyses it serves, so a long analysis's share
+    of it could not be lowered with the analysis (its threads were started by an earlier one)."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
+    try:
+        import faiss
+
+        faiss.omp_set_num_threads(1)
+    except ImportError:  # pragma: no cover - faiss is a core dependency
+        pass
 
 
 def _portable(exc: BaseException) -> tuple:
@@ -99,13 +120,13 @@ def _portable(exc: BaseException) -> tuple:
     return ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
 
-#: Seconds an analysis runs at normal CPU priority before its thread is lowered to ``nice`` 19.
+#: Seconds an analysis runs at normal CPU priority before its threads are lowered to the idle class.
 DEMOTE_AFTER = 0.05
 
 
 def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
-    """In a worker: the quick command ``name`` on ``body``, in a thread lowered to the lowest
-    priority once it has run :data:`DEMOTE_AFTER` seconds; ``("ok", envelope, (wall, cpu))`` or
+    """In a worker: the quick command ``name`` on ``body``, in a thread lowered to the idle class
+    (and to the long analyses' lane) once it has run :data:`DEMOTE_AFTER` seconds; ``("ok", envelope, (wall, cpu))`` or
     ``("raise", error, (wall, cpu))``, ``wall`` and ``cpu`` the seconds it took on the clock and on
     the CPU."""
     import threading
@@ -131,12 +152,31 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
         # the analysis's thread and those it started (a permutation test draws in a second one);
         # threads it starts from now on inherit the priority
         for tid in (_threads() - before) | {thread.native_id}:
-            try:
-                os.setpriority(os.PRIO_PROCESS, tid, 19)  # on Linux: that thread alone
-            except (OSError, AttributeError):
-                pass
-        thread.join()
+            _demote(tid)
+        w["lanes"].set(w["lanes"].long, slot, 1)  # to the long analyses' cores while cheap ones run
+        thread.join(1.0)
+        while thread.is_alive():
+            w["lanes"].apply()  # every core again once the cheap ones have stopped
+            thread.join(1.0)
+        w["lanes"].set(w["lanes"].long, slot, 0)
     return (*out[0], (time.perf_counter() - wall, time.process_time() - cpu))
+
+
+def _demote(tid: int) -> None:
+    """Thread ``tid`` to the idle scheduling class (Linux ``SCHED_IDLE``): it runs only on a core
+    nothing else of its session wants, and any other thread that wakes takes the core at once
+    (``nice`` 19 still shares a core with a woken thread for a scheduler slice, milliseconds);
+    ``nice`` 19 where the class is missing. Lowering needs no privilege; the thread is the
+    analysis's own and ends with it, so nothing has to be raised again."""
+    try:
+        os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
+        return
+    except (OSError, AttributeError):
+        pass
+    try:
+        os.setpriority(os.PRIO_PROCESS, tid, 19)  # on Linux: that thread alone
+    except (OSError, AttributeError):
+        pass
 
 
 def _threads() -> set[int]:
@@ -147,9 +187,9 @@ def _threads() -> set[int]:
         return set()
 
 
-def _serve(conn, config, flags, slot: int) -> None:
+def _serve(conn, config, flags, lanes, slot: int) -> None:
     """A worker process's life: answer calls from its pipe, one at a time, until it closes."""
-    _init(config, flags)
+    _init(config, flags, lanes)
     while True:
         try:
             name, body = conn.recv()
@@ -183,6 +223,7 @@ class QuickPool:
         self.config, self.workers = config, workers
         self._ctx = context()
         self._flags = self._ctx.RawArray("b", workers)
+        self._lanes = Lanes(self._ctx, workers)
         self._free = list(range(workers))
         self._procs: list = [None] * workers  # per slot: (process, the server's end of its pipe)
         self._starting: dict[int, asyncio.Future] = {}  # slot → its worker's start, while under way
@@ -200,9 +241,10 @@ class QuickPool:
         imports for seconds)."""
         self._drop(slot)
         ours, theirs = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=_serve, args=(theirs, self.config, self._flags, slot),
+        proc = self._ctx.Process(target=_serve, args=(theirs, self.config, self._flags, self._lanes, slot),
                                  name=f"geobias-quick-{slot}")
         proc.start()
+        self._lanes.started(slot, proc.pid)
         theirs.close()  # the worker's end lives in the worker alone: its death reads as EOF here
         self._procs[slot] = (proc, ours)
         return self._procs[slot]
@@ -254,6 +296,8 @@ class QuickPool:
         """
         slot = self._free.pop()
         self._flags[slot] = 0
+        self._lanes.serving()
+        self._lanes.set(self._lanes.busy, slot, 1)
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
         fd = None
@@ -289,6 +333,7 @@ class QuickPool:
         finally:
             if fd is not None:  # (by number: the pipe may be closed by now; the selector ignores that)
                 loop.remove_reader(fd)
+            self._lanes.set(self._lanes.busy, slot, 0)
             self._free.append(slot)
         if status == "ok":
             return payload
@@ -299,6 +344,7 @@ class QuickPool:
         killed, not waited for, so that the server exits within seconds whatever they compute."""
         for slot in range(self.workers):
             self._drop(slot)
+        self._lanes.reset()  # the event loop's thread gets every core back
 
 
 def _kill_all(procs: list) -> None:
