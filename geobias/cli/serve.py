@@ -86,7 +86,7 @@ def serve_command(
         workers=workers, max_queue=max_queue, max_upload_bytes=max_upload_mb << 20, max_permutations=max_permutations,
         max_tries=max_tries, allowed_hosts=tuple(allowed_host or ()), bind_host=host, quick_workers=quick_workers,
         max_waiting=max_waiting, quick_threads=quick_threads, body_timeout=body_timeout, access_log=not quiet,
-        verify_every=verify_every, client_slots=client_slots, client_waiting=client_waiting,
+        verify_every=verify_every, client_slots=client_slots, client_waiting=client_waiting, prestart=True,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)

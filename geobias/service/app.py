@@ -57,6 +57,8 @@ def create_app(config: ServiceConfig) -> Guard:
         stores.cleanup_staging()
         jobs.start()
         verifier.start()  # every store re-hashed every config.verify_every seconds, in the background
+        if config.prestart and app.state.admission.pool is not None:
+            app.state.admission.pool.prestart()  # in threads: startup does not wait for them
         yield
         verifier.stop()
         app.state.admission.close()  # the quick analyses' worker processes

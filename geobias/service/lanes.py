@@ -99,17 +99,19 @@ class Lanes:
         except (OSError, AttributeError):
             self.cores, self.every = None, set()
 
-    def set(self, array, slot: int, value: int) -> None:
+    def set(self, array, slot: int, value: int, wait: float = 0.05) -> None:
         """``array[slot] = value`` (``array``: :attr:`busy` or :attr:`long`), then the lanes it
-        implies applied."""
+        implies applied (``wait`` as in :meth:`apply`)."""
         array[slot] = value
         if not self.long[slot]:
             self.cheap_seen.value = time.monotonic()
-        self.apply()
+        self.apply(wait)
 
-    def apply(self) -> None:
-        """Give each process the cores of its lane where that changed (see the module docstring)."""
-        if self.cores is None or not self.lock.acquire(timeout=0.05):
+    def apply(self, wait: float = 0.05) -> None:
+        """Give each process the cores of its lane where that changed (see the module docstring).
+        Another process applying them at the moment is waited for at most ``wait`` seconds (the
+        server's event loop passes 0 and leaves it to that one and the next change)."""
+        if self.cores is None or not self.lock.acquire(timeout=wait):
             return
         try:
             recent = time.monotonic() - self.cheap_seen.value < HOLD

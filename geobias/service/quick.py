@@ -263,12 +263,23 @@ class QuickPool:
             return held
         start = self._starting.get(slot)
         if start is None:
-            start = self._starting[slot] = asyncio.ensure_future(asyncio.to_thread(self._worker, slot))
-            start.add_done_callback(lambda _: self._starting.pop(slot, None))
+            start = self._start_in_thread(slot)
         while not (await asyncio.wait({start}, timeout=0.1))[0]:
             if flag.cancelled():
                 raise Cancelled("the client went away while its analysis waited")
         return start.result()
+
+    def prestart(self) -> None:
+        """Start every slot's worker now, each in a thread (call from the event loop): a slot's
+        first request then finds its worker running instead of waiting for it to start."""
+        for slot in range(self.workers):
+            if self._alive(slot) is None and slot not in self._starting:
+                self._start_in_thread(slot).add_done_callback(_log_failed_start)
+
+    def _start_in_thread(self, slot: int) -> asyncio.Future:
+        start = self._starting[slot] = asyncio.ensure_future(asyncio.to_thread(self._worker, slot))
+        start.add_done_callback(lambda _: self._starting.pop(slot, None))
+        return start
 
     def _drop(self, slot: int) -> None:
         """Kill slot ``slot``'s worker (if any) and close its pipe."""
@@ -297,7 +308,7 @@ class QuickPool:
         slot = self._free.pop()
         self._flags[slot] = 0
         self._lanes.serving()
-        self._lanes.set(self._lanes.busy, slot, 1)
+        self._lanes.set(self._lanes.busy, slot, 1, wait=0)  # the event loop never waits on it
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
         fd = None
@@ -333,7 +344,7 @@ class QuickPool:
         finally:
             if fd is not None:  # (by number: the pipe may be closed by now; the selector ignores that)
                 loop.remove_reader(fd)
-            self._lanes.set(self._lanes.busy, slot, 0)
+            self._lanes.set(self._lanes.busy, slot, 0, wait=0)
             self._free.append(slot)
         if status == "ok":
             return payload
@@ -345,6 +356,12 @@ class QuickPool:
         for slot in range(self.workers):
             self._drop(slot)
         self._lanes.reset()  # the event loop's thread gets every core back
+
+
+def _log_failed_start(start: asyncio.Future) -> None:
+    """A worker started ahead of need failed to start: logged (its slot's first request tries again)."""
+    if not start.cancelled() and start.exception() is not None:
+        log.warning("a quick worker failed to start: %s", start.exception())
 
 
 def _kill_all(procs: list) -> None:

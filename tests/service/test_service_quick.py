@@ -149,3 +149,23 @@ def test_an_error_raised_in_a_worker_arrives_as_the_same_error(tmp_path):
 class _Never:
     def cancelled(self) -> bool:
         return False
+
+
+def test_geobias_serve_starts_every_quick_worker_before_the_first_request(tmp_path):
+    """``geobias serve`` starts its workers at startup, in the background: the first request on a
+    slot does not wait for a worker to start (50-150 ms, seconds on a cold fork server)."""
+    from geobias.store import save_store
+
+    vectors = tmp_path / "vectors"
+    vectors.mkdir()
+    save_store(small_french_store(), vectors / SMALL)
+    with ServerProcess(vectors, tmp_path / "data", "--quick-workers", "2") as srv:
+        deadline = time.monotonic() + 60
+        while len(_quick_workers(srv.proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = sorted(_quick_workers(srv.proc.pid))
+        assert len(workers) == 2, "the quick workers were not started ahead of the first request"
+        with srv.client(timeout=60) as c:
+            for _ in range(4):
+                assert c.post("/neighbors", json={"store": SMALL, "word": "homme", "k": 3}).status_code == 200
+        assert sorted(_quick_workers(srv.proc.pid)) == workers, "a request started a worker of its own"
