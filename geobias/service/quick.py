@@ -284,6 +284,7 @@ class QuickPool:
     def _drop(self, slot: int) -> None:
         """Kill slot ``slot``'s worker (if any) and close its pipe."""
         held, self._procs[slot] = self._procs[slot], None
+        self._lanes.pids[slot] = 0  # its pid may be reused by a process the lanes must not pin
         if held is None:
             return
         proc, conn = held
