@@ -120,13 +120,19 @@ def _portable(exc: BaseException) -> tuple:
     return ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
 
-#: Seconds an analysis runs at normal CPU priority before its threads are lowered to the idle class.
+#: Seconds an analysis runs at normal CPU priority before its threads are lowered to the idle
+#: class; sooner once they have used :data:`DEMOTE_CPU` seconds of CPU (a permutation test uses
+#: two cores from its start, and every millisecond it competes at normal priority delays the cheap
+#: requests beside it).
 DEMOTE_AFTER = 0.05
+#: CPU seconds (all of the worker's threads) after which an analysis is lowered.
+DEMOTE_CPU = 0.02
 
 
 def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
     """In a worker: the quick command ``name`` on ``body``, in a thread lowered to the idle class
-    (and to the long analyses' lane) once it has run :data:`DEMOTE_AFTER` seconds; ``("ok", envelope, (wall, cpu))`` or
+    (and to the long analyses' lane) once it has run :data:`DEMOTE_AFTER` seconds or used
+    :data:`DEMOTE_CPU` seconds of CPU; ``("ok", envelope, (wall, cpu))`` or
     ``("raise", error, (wall, cpu))``, ``wall`` and ``cpu`` the seconds it took on the clock and on
     the CPU."""
     import threading
@@ -147,7 +153,9 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
     before = _threads()
     thread = threading.Thread(target=analysis, name=f"quick-{name}")
     thread.start()
-    thread.join(DEMOTE_AFTER)
+    thread.join(0.002)
+    while thread.is_alive() and time.process_time() - cpu < DEMOTE_CPU and time.perf_counter() - wall < DEMOTE_AFTER:
+        thread.join(0.005)
     if thread.is_alive():
         # the analysis's thread and those it started (a permutation test draws in a second one);
         # threads it starts from now on inherit the priority
