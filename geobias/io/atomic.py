@@ -86,16 +86,30 @@ def read_text(path: str | os.PathLike, *, what: str = "input") -> str:
         Missing file, a directory, an unreadable file, or not UTF-8; the message names the file.
     """
     p = Path(path)
+    name = shown(p)
     try:
         return p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise InputError(f"{p}: {what} file not found") from None
+        raise InputError(f"{name}: {what} file not found") from None
     except IsADirectoryError:
-        raise InputError(f"{p}: is a directory, expected a {what} file") from None
+        raise InputError(f"{name}: is a directory, expected a {what} file") from None
     except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: {what} file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise InputError(f"{name}: {what} file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
-        raise InputError(f"{p}: cannot read {what} file ({_reason(exc)})") from None
+        raise InputError(f"{name}: cannot read {what} file ({_reason(exc)})") from None
+
+
+def shown(path: str | Path) -> str:
+    r"""``path`` as an error message shows it: as given, or quoted with escapes where it holds a
+    character that does not print (a newline would break the message's one line).
+
+    >>> shown("words.txt")
+    'words.txt'
+    >>> print(shown("a\nb"))
+    'a\nb'
+    """
+    text = str(path)
+    return text if text.isprintable() else repr(text)
 
 
 def check_output_path(

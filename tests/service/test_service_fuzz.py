@@ -70,6 +70,9 @@ def check(resp) -> None:
     if resp.status_code >= 400:
         body = resp.json()
         assert set(body) == {"error"} and set(body["error"]) == {"type", "message"}, body
+    elif 300 <= resp.status_code < 400:  # a segment ending in %2F: "/stores/x/" is sent on to "/stores/x", on this server
+        origin = f"{resp.request.url.scheme}://{resp.request.url.netloc.decode()}/"
+        assert resp.headers["location"].startswith(origin), (resp.request.url, resp.headers["location"])
     else:
         assert resp.headers["content-type"].startswith(("application/json", "text/html"))
 
