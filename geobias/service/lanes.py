@@ -10,9 +10,8 @@ idle-class work as free. Measured on the 2-core development machine
 a p99 2.1–2.6 × its p99 alone with the idle class and 4–5 × with ``nice`` 19; in the worst
 cases the worker that was to answer was woken on the busy core and ran 4–13 ms later.
 
-So while at least one analysis is long and at least one other is running (cheap) or ran in the
-last :data:`HOLD` second, the cores
-this process may use are split in two (:func:`split`): the long analyses' threads get the first
+So while at least one analysis is long and another is running (cheap) or started within the
+last :data:`HOLD` second, the cores this process may use are split in two (:func:`split`): the long analyses' threads get the first
 part, the cheap analyses' worker processes and the server's event loop the other (at least one
 core, half of them where there are more). Once only one kind runs, every process gets every
 core again: an analysis alone on the service (a long one included) keeps all the cores.
@@ -30,7 +29,7 @@ import time
 
 #: A slot's lane: every core, the long analyses' cores, the cheap analyses' cores.
 ALL, LONG, CHEAP = 0, 1, 2
-#: Seconds the lanes stay split after the last cheap analysis ended.
+#: Seconds the lanes stay split after an analysis last started (each starts cheap).
 HOLD = 1.0
 
 
@@ -53,7 +52,7 @@ def split(cores: set[int]) -> tuple[set[int], set[int]] | None:
 def assignment(busy: list[int], long: list[int], recent: bool = False) -> list[int]:
     """Each slot's lane and, last, the event loop's: ``LONG`` for a long analysis and ``CHEAP``
     for the rest while both kinds run, ``ALL`` otherwise. ``busy[i]``: slot ``i`` runs an
-    analysis; ``long[i]``: that analysis has been lowered; ``recent``: a cheap analysis ran
+    analysis; ``long[i]``: that analysis has been lowered; ``recent``: an analysis started
     within the last :data:`HOLD` seconds (counts as one running: a client's next request
     follows its last within milliseconds, and the lanes should not flip between the two).
 
@@ -92,18 +91,18 @@ class Lanes:
         self.pids = ctx.RawArray("i", workers + 1)
         self.given = ctx.RawArray("b", workers + 1)
         self.lock = ctx.Lock()
-        self.cheap_seen = ctx.RawValue("d", 0.0)  # time.monotonic() when a cheap analysis last ran
+        self.cheap_seen = ctx.RawValue("d", 0.0)  # time.monotonic() when an analysis last started
         try:
-            self.cores = split(os.sched_getaffinity(0))
             self.every = os.sched_getaffinity(0)
         except (OSError, AttributeError):
-            self.cores, self.every = None, set()
+            self.every = set()
+        self.cores = split(self.every)
 
     def set(self, array, slot: int, value: int, wait: float = 0.05) -> None:
         """``array[slot] = value`` (``array``: :attr:`busy` or :attr:`long`), then the lanes it
         implies applied (``wait`` as in :meth:`apply`)."""
         array[slot] = value
-        if not self.long[slot]:
+        if array is self.busy and value:  # every analysis starts cheap
             self.cheap_seen.value = time.monotonic()
         self.apply(wait)
 
@@ -122,7 +121,7 @@ class Lanes:
                     continue
                 cores = self.every if lane == ALL else self.cores[0] if lane == LONG else self.cores[1]
                 # the server: its event loop's thread alone; a worker: every thread it has
-                tids = [pid] if index == self.workers else _threads_of(pid)
+                tids = [pid] if index == self.workers else threads_of(pid)
                 for tid in tids:
                     try:
                         os.sched_setaffinity(tid, cores)
@@ -151,15 +150,12 @@ class Lanes:
 
 
 def _thread_id() -> int:
-    try:
-        import threading
+    import threading
 
-        return threading.get_native_id()
-    except (ImportError, AttributeError):  # pragma: no cover
-        return os.getpid()
+    return threading.get_native_id()
 
 
-def _threads_of(pid: int) -> list[int]:
+def threads_of(pid: int) -> list[int]:
     """The thread ids of process ``pid`` (Linux; empty elsewhere or once it has ended)."""
     try:
         return [int(t) for t in os.listdir(f"/proc/{pid}/task")]

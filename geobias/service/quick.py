@@ -19,7 +19,7 @@ most of a cheap request's tail: 17–95 ms of the slowest 5 % of ``/neighbors`` 
 ``benchmarks/bench_abuse.py``, against 1–2 ms of computing.)
 
 An analysis runs in a thread of its worker; one still running after :data:`DEMOTE_AFTER`
-seconds is lowered to the idle scheduling class (``SCHED_IDLE``: its thread and the threads it
+seconds, or once it has used :data:`DEMOTE_CPU` seconds of CPU, is lowered to the idle scheduling class (``SCHED_IDLE``: its thread and the threads it
 started, not the worker's main thread; ``nice`` 19 where the class is missing), so that while a
 client's long permutation test runs, another client's cheap request, in another worker at normal
 priority, takes a core the moment it wakes (the next analysis starts in a new thread at normal
@@ -54,7 +54,7 @@ from typing import Any
 
 from geobias._progress import Progress
 from geobias.errors import Cancelled, GeobiasError, ParameterError, _restore
-from geobias.service.lanes import Lanes
+from geobias.service.lanes import Lanes, threads_of
 
 log = logging.getLogger("geobias.service")
 
@@ -150,16 +150,15 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
             out.append(("raise", _portable(exc)))
 
     wall, cpu = time.perf_counter(), time.process_time()
-    before = _threads()
+    before = set(threads_of(os.getpid()))
     thread = threading.Thread(target=analysis, name=f"quick-{name}")
     thread.start()
-    thread.join(0.002)
     while thread.is_alive() and time.process_time() - cpu < DEMOTE_CPU and time.perf_counter() - wall < DEMOTE_AFTER:
         thread.join(0.005)
     if thread.is_alive():
         # the analysis's thread and those it started (a permutation test draws in a second one);
         # threads it starts from now on inherit the priority
-        for tid in (_threads() - before) | {thread.native_id}:
+        for tid in (set(threads_of(os.getpid())) - before) | {thread.native_id}:
             _demote(tid)
         w["lanes"].set(w["lanes"].long, slot, 1)  # to the long analyses' cores while cheap ones run
         thread.join(1.0)
@@ -185,14 +184,6 @@ def _demote(tid: int) -> None:
         os.setpriority(os.PRIO_PROCESS, tid, 19)  # on Linux: that thread alone
     except (OSError, AttributeError):
         pass
-
-
-def _threads() -> set[int]:
-    """The ids of this process's threads (Linux; empty elsewhere)."""
-    try:
-        return {int(t) for t in os.listdir("/proc/self/task")}
-    except OSError:
-        return set()
 
 
 def _serve(conn, config, flags, lanes, slot: int) -> None:

@@ -72,7 +72,7 @@ def test_apply_pins_each_process_to_its_lane_and_gives_every_core_back():
         assert os.sched_getaffinity(sleepers[1].pid) == cheap_cores
         assert os.sched_getaffinity(loop_thread["tid"]) == cheap_cores
         assert os.sched_getaffinity(0) == every, "only the event loop's thread is pinned, not its process"
-        lanes.set(lanes.busy, 1, 0)  # the cheap one ended: the split holds for HOLD seconds
+        lanes.set(lanes.busy, 1, 0)  # the cheap one ended; it started less than HOLD ago: the split holds
         assert os.sched_getaffinity(sleepers[0].pid) == long_cores
         lanes.cheap_seen.value = time.monotonic() - HOLD - 0.1
         lanes.apply()  # as the long analysis's worker does each second
