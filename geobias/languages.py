@@ -86,6 +86,22 @@ def normalise_code(code: str) -> str:
     return str(code).strip().lower().replace("_", "-")
 
 
+def code_pattern(codes=None) -> str:
+    """A regular expression (ECMA and Python alike) matching every language code, or those of
+    ``codes``, in any letter case with surrounding spaces, as :func:`get_language` reads them
+    (a JSON Schema ``pattern``).
+
+    >>> import re
+    >>> bool(re.fullmatch(code_pattern(["zh-tw"]), " ZH-tw ")), bool(re.fullmatch(code_pattern(["fr"]), "es"))
+    (True, False)
+    """
+
+    def case_free(code: str) -> str:
+        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in code)
+
+    return r"^\s*(?:" + "|".join(case_free(c) for c in (LANGUAGES if codes is None else codes)) + r")\s*$"
+
+
 def get_language(code: str) -> Language:
     """Return the :class:`Language` for a code (ISO 639-1; ``zh-cn``/``zh-tw``).
 

@@ -54,6 +54,16 @@ class Params(BaseModel):
     local_only: ClassVar[tuple[str, ...]] = ("limit", "trust_pickle", "subwords")
 
 
+def present(field: str) -> dict[str, Any]:
+    """JSON Schema: ``field`` is present and not null (for a model's rules across fields, which
+    it states in its schema's ``allOf``).
+
+    >>> present("lang")
+    {'required': ['lang'], 'properties': {'lang': {'not': {'type': 'null'}}}}
+    """
+    return {"required": [field], "properties": {field: {"not": {"type": "null"}}}}
+
+
 @dataclasses.dataclass(frozen=True)
 class Estimate:
     """The work a run will do, estimated before it starts (see :meth:`Params.work`).

@@ -6,11 +6,18 @@ import dataclasses
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AliasChoices, BeforeValidator, Field, ValidationInfo, model_validator
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    model_validator,
+)
 
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
-from geobias.commands._base import Output, Params, command, front_of
+from geobias.commands._base import Output, Params, command, front_of, present
 from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
@@ -394,8 +401,25 @@ def neighbors(p: NeighborsParams, *, progress=None):
     return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)
 
 
+def _ripa_schema(schema: dict[str, Any], cls: type) -> None:
+    """RIPA's rule across fields in its JSON Schema, as :meth:`RipaParams.no_bootstrap_reason`
+    states it: an explicit bootstrap count (not 0) only where the variant resolves to english
+    (asked for; or not grammatical, with no language, one without grammatical gender, or pairs)."""
+    from geobias.languages import LANGUAGES, code_pattern, get_language
+
+    plain = [c for c in LANGUAGES if not get_language(c).grammatical_gender]
+    variant_is = lambda v: {"required": ["variant"], "properties": {"variant": {"const": v}}}  # noqa: E731
+    no_count = {"anyOf": [{"not": present("bootstrap")}, {"properties": {"bootstrap": {"const": 0}}}]}
+    english = {"allOf": [{"not": variant_is("grammatical")},
+                         {"anyOf": [{"not": present("lang")}, {"properties": {"lang": {"pattern": code_pattern(plain)}}},
+                                    present("pairs")]}]}
+    schema.setdefault("allOf", []).append({"anyOf": [no_count, variant_is("english"), english]})
+
+
 class RipaParams(StoreParams, BootstrapParams):
     """Parameters of RIPA (Ethayarajh et al. 2019)."""
+
+    model_config = ConfigDict(json_schema_extra=_ripa_schema)
 
     targets: WordSet | None = Field(None, description=(
         "Words to score: a file or a comma list; default: the language's occupations (both forms)."))

@@ -27,7 +27,9 @@ import re
 import typing
 from typing import Any
 
+from geobias.commands._base import present as _given
 from geobias.errors import ParameterError
+from geobias.languages import code_pattern
 
 #: The deepest nesting a request body may have (objects and arrays): ours need four.
 MAX_DEPTH = 32
@@ -258,17 +260,6 @@ _STORE_FIELDS = ("vectors", "src_vectors", "tgt_vectors", "en_vectors", "store",
 _LANG_FIELDS = ("lang", "src", "tgt")
 
 
-def _lang_pattern(codes=None) -> str:
-    """Every language code (or those of ``codes``), any letter case, surrounding spaces allowed
-    (as ``get_language`` reads it)."""
-    from geobias.languages import LANGUAGES
-
-    def case_free(code: str) -> str:
-        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in code)
-
-    return r"^\s*(?:" + "|".join(case_free(c) for c in (LANGUAGES if codes is None else codes)) + r")\s*$"
-
-
 def _non_null(node: dict) -> list[dict]:
     """The non-null alternatives of a property's schema (``anyOf`` or the schema itself)."""
     return [a for a in node.get("anyOf", [node]) if a.get("type") != "null"]
@@ -284,11 +275,6 @@ def _constrain(node: dict, **extra) -> None:
                 alt[key] = min(alt[key], value)
             else:
                 alt[key] = value
-
-
-def _given(field: str) -> dict:
-    """JSON Schema: ``field`` is present and not null."""
-    return {"required": [field], "properties": {field: {"not": {"type": "null"}}}}
 
 
 def _rules(cmd, props: dict) -> list[dict]:
@@ -308,18 +294,6 @@ def _rules(cmd, props: dict) -> list[dict]:
         sets = [{"anyOf": [_given(f) for f in forms if f in props]}
                 for forms in (("targets", "targets_x"), ("attributes", "attributes_a"))]
         rules.append({"anyOf": [lang_given(), {"allOf": sets}]})
-    if cmd.name == "ripa" and {"bootstrap", "variant", "lang"} <= set(props):
-        # no explicit bootstrap count for the grammatical variant, the default for a language with
-        # grammatical gender (left out, it gives no interval there; 0 is none)
-        from geobias.languages import LANGUAGES, get_language
-
-        plain = [c for c in LANGUAGES if not get_language(c).grammatical_gender]
-        variant_is = lambda v: {"required": ["variant"], "properties": {"variant": {"const": v}}}  # noqa: E731
-        no_count = {"anyOf": [{"not": _given("bootstrap")}, {"properties": {"bootstrap": {"const": 0}}}]}
-        rules.append({"anyOf": [no_count, variant_is("english"), {"allOf": [
-            {"not": variant_is("grammatical")},
-            {"anyOf": [{"not": lang_given()}, {"properties": {"lang": {"pattern": _lang_pattern(plain)}}},
-                       *([_given("pairs")] if "pairs" in props else [])]}]}]})
     if "pairs" in props and "lang" in props:  # the built-in pairs and occupations are per language
         rules.append({"anyOf": [lang_given(), {"allOf": [_given(f) for f in ("pairs", "targets") if f in props]}]})
     for whole, parts in (("targets", ("targets_x", "targets_y")), ("attributes", ("attributes_a", "attributes_b"))):
@@ -356,7 +330,7 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
     parameter model's and answer 4xx with one line). Changes ``schema`` in place and returns it."""
     from geobias.service.stores import UPLOAD_FORMATS
 
-    lang_pattern = _lang_pattern()
+    lang_pattern = code_pattern()
     by_kind = {c.kind: c for c in commands}
     for path, ops in schema.get("paths", {}).items():
         for method, op in ops.items():
