@@ -74,6 +74,11 @@ class TwoStores(Params):
                              option="--en-vectors")
 
 
+#: Field metadata of a dictionary that may be the word 'identical' (read by :func:`_dictionary`):
+#: the service's schema admits the word there and nowhere else.
+TAKES_IDENTICAL = {"dictionary": {"identical": True}}
+
+
 def _dictionary(value):
     """A dictionary argument: the word 'identical', a file, or inline text (service)."""
     from geobias.alignment import read_dictionary
@@ -93,7 +98,8 @@ class AlignParams(Params):
 
     src: Lang = Field(description="Source language (e.g. fr).")
     tgt: Lang = Field(description="Target language (e.g. en).")
-    dictionary: TextInput = Field(description="MUSE dictionary 'src tgt' per line, or 'identical'.")
+    dictionary: TextInput = Field(description="MUSE dictionary 'src tgt' per line, or 'identical'.",
+                                  json_schema_extra=TAKES_IDENTICAL)
     out: str = Field(description="Store name (saved under the vectors directory) or, outside the service, a "
                                  "directory path.")
     refine: NonNegative = Field(0, le=20, description="Refinement rounds (mutual CSLS nearest neighbours).")
@@ -160,7 +166,8 @@ class TranslateEvalParams(Params):
                                   description="ALIGNED source vectors (e.g. the output of align).")
     tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
     train_dictionary: TextInput | None = Field(None, description=(
-        "Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'."))
+        "Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'."),
+        json_schema_extra=TAKES_IDENTICAL)
     csls_k: Count = Field(10, le=100, description="CSLS neighbourhood size.")
     limit: Limit = None
     trust_pickle: bool = False
@@ -407,7 +414,8 @@ class MitigateParams(TwoStores):
 
     method: MitigationMethod = Field(description=f"One of {', '.join(get_args(MitigationMethod))}.")
     out: Path = Field(description="New (or empty) directory for the debiased vectors.")
-    dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.")
+    dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.",
+                                         json_schema_extra=TAKES_IDENTICAL)
     format: WriteFormat = Field("w2v-text", description="Vector file format.")
     refine: NonNegative = Field(0, le=20, description="Procrustes refinement rounds.")
     drop_whitespace_words: bool = Field(False, description=(

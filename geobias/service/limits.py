@@ -115,10 +115,10 @@ _LINES = r"^(?:[ \t]*" + _WORD_CHAR + r"+[ \t]+" + _WORD_CHAR + r"+[ \t]*(?:\r?\
 
 def dictionary_pattern(model, name: str) -> str:
     """The text a dictionary field ``name`` of ``model`` may hold (ECMA and Python alike): lines
-    of two words, or ``identical`` where the model takes it (align and mitigate's ``dictionary``)."""
-    from geobias.commands import commands
-
-    identical = name == "dictionary" and any(c.params is model and c.name in ("align", "mitigate") for c in commands())
+    of two words, or ``identical`` where the field's metadata says it takes the word
+    (``json_schema_extra={"dictionary": {"identical": True}}``)."""
+    extra = model.model_fields[name].json_schema_extra if name in model.model_fields else None
+    identical = isinstance(extra, dict) and extra.get("dictionary", {}).get("identical", False)
     return r"^[ \t\r\n]*identical[ \t\r\n]*$|" + _LINES if identical else _LINES
 
 

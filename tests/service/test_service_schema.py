@@ -124,3 +124,18 @@ def test_the_document_states_what_the_service_enforces(tmp_path):
     jobs = doc["paths"]["/jobs"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     align = next(b for b in jobs["oneOf"] if b["properties"]["kind"]["const"] == "align")
     assert align["required"] == ["kind", "params"] and "src" in align["properties"]["params"]["required"]
+
+
+def test_identical_is_a_dictionary_where_the_model_reads_it_as_one():
+    """'identical' is admitted exactly by the dictionary fields that read it (their metadata says
+    so): align's and mitigate's dictionary and translate-eval's train_dictionary, not the test
+    dictionary translate-eval scores on."""
+    import re
+
+    from geobias.commands import commands, get
+    from geobias.service.limits import DICTIONARY_FIELDS, dictionary_pattern
+
+    takes = {(c.name, f) for c in commands() for f in DICTIONARY_FIELDS if f in c.params.model_fields
+             and re.fullmatch(dictionary_pattern(c.params, f), " identical\n")}
+    assert takes == {("align", "dictionary"), ("mitigate", "dictionary"), ("translate-eval", "train_dictionary")}
+    assert re.fullmatch(dictionary_pattern(get("translate-eval").params, "dictionary"), "le the\nroi king\n")
