@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -47,11 +47,6 @@ class Params(BaseModel):
         """Whether a run with the (not yet validated) parameters ``data`` can write the output named
         by ``field`` (see :class:`Output`): a service job sets only those. Default: every declared one."""
         return True
-
-    #: Fields the service refuses when set: reading part of a file, unpickling, building subword
-    #: vectors are choices for a local run (the service opens its stores once, in full, and loads
-    #: no pickle).
-    local_only: ClassVar[tuple[str, ...]] = ("limit", "trust_pickle", "subwords")
 
 
 def present(field: str) -> dict[str, Any]:
@@ -344,7 +339,13 @@ def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: F
             raise type(cause)(_prefixed(field, message)) from None
         raise ParameterError(_prefixed(field, message), field) from None
     if front == "service":
-        local = next((f for f in params.local_only if f in type(params).model_fields and getattr(params, f)), None)
+        # a choice for a local run (its kind says so: reading part of a file, unpickling, building
+        # subword vectors): the service opens its stores once, in full, and loads no pickle
+        from geobias.commands._kinds import LOCAL, fields_of, spec_of
+
+        model = type(params)
+        local = next((f for f in fields_of(model, service=LOCAL) if getattr(params, f) != spec_of(model, f).value),
+                     None)
         if local is not None:
             raise ParameterError(f"{local} is not available in the service (stores are opened once, in full, and "
                                  "no pickle is loaded)", local)

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, field_validator
 
 from geobias.commands._base import Estimate, Params
 from geobias.commands._fields import Seed
+from geobias.commands._kinds import Spec, capped
 from geobias.errors import ParameterError
 
 #: The most resamples one command accepts (geobias.stats.bootstrap.MAX_RESAMPLES).
@@ -40,11 +41,11 @@ class BootstrapParams(Params):
     #: Resamples when ``bootstrap`` is left out.
     DEFAULT_BOOTSTRAP: ClassVar[int] = DEFAULT_BOOTSTRAP
 
-    bootstrap: int | None = Field(None, description=(
+    bootstrap: Annotated[int | None, capped(MAX_BOOTSTRAP, minimum=0, label="Bootstrap resamples")] = Field(None, description=(
         "Bootstrap over the words: resample each word set with replacement this many times (pairs as pairs) and "
         "report the percentile interval and standard error of the figure; default 1000 (rnsb: 200), none where "
         "a bootstrap does not apply (the result says why); 0 for none."))
-    bootstrap_seed: Seed | None = Field(None, description="Seed of the bootstrap (default: `seed`, else 0).")
+    bootstrap_seed: Annotated[Seed | None, Spec(label="Bootstrap seed")] = Field(None, description="Seed of the bootstrap (default: `seed`, else 0).")
 
     @field_validator("bootstrap", mode="after")
     @classmethod

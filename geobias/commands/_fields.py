@@ -20,6 +20,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 
 from geobias.commands._base import front_of
+from geobias.commands._kinds import LANGUAGE, STORE, WORDS, Spec, local
 from geobias.errors import InputError, ParameterError
 
 
@@ -63,7 +64,7 @@ def _word_set(value: Any, info: ValidationInfo) -> Any:
 
 
 #: A word set: a list of words, or a string read as a file or a comma list (see the module docstring).
-WordSet = Annotated[list[str], BeforeValidator(_word_set)]
+WordSet = Annotated[list[str], BeforeValidator(_word_set), WORDS]
 
 
 class Inline(BaseModel):
@@ -157,7 +158,7 @@ def _store_ref(value: Any, info: ValidationInfo) -> Any:
 
 #: A vector store: a registry name, a saved store's name, a cached store directory or a vector
 #: file (CLI, Python); a store name only in the service.
-StoreRef = Annotated[str | None, BeforeValidator(_store_ref)]
+StoreRef = Annotated[str | None, BeforeValidator(_store_ref), STORE]
 
 
 def _lang(value: Any) -> Any:
@@ -169,7 +170,7 @@ def _lang(value: Any) -> Any:
 
 
 #: A language code known to geobias (:mod:`geobias.languages`).
-Lang = Annotated[str, BeforeValidator(_lang), Field(description="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
+Lang = Annotated[str, BeforeValidator(_lang), LANGUAGE, Field(description="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
 
 def _positive(value: int) -> int:
     if value <= 0:
@@ -187,9 +188,9 @@ def _non_negative(value: int) -> int:
 Count = Annotated[int, AfterValidator(_positive)]
 #: An integer ≥ 0.
 NonNegative = Annotated[int, AfterValidator(_non_negative)]
-Seed = Annotated[int, AfterValidator(_non_negative), Field(le=2**63 - 1, description=(
+Seed = Annotated[int, AfterValidator(_non_negative), Spec(label="Random seed"), Field(le=2**63 - 1, description=(
     "Random seed (same seed, same p-value)."))]
-Limit = Annotated[int | None, AfterValidator(lambda v: v if v is None else _positive(v)),
+Limit = Annotated[int | None, AfterValidator(lambda v: v if v is None else _positive(v)), local(None),
                   Field(description="Read only the first N vectors.")]
 
 __all__ = ["PLOT_FORCE_HELP", "Count", "Inline", "Lang", "Limit", "NonNegative", "Seed", "StoreRef", "TextInput", "WordSet", "read_text_input",

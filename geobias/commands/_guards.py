@@ -11,6 +11,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from geobias.commands._kinds import Spec
 from geobias.query import (
     LOST_VOCABULARY_THRESHOLD,
     MIN_ATTRIBUTE_WORDS,
@@ -21,7 +22,7 @@ from geobias.query import (
 )
 
 #: The parameter field: a share in [0, 1] (1 disables the share check; the minimum sizes stay).
-LostVocabularyThreshold = Annotated[float, Field(
+LostVocabularyThreshold = Annotated[float, Spec(label="Largest share of a word set that may be missing"), Field(
     ge=0, le=1, allow_inf_nan=False, description=(
         "Refuse when more than this share of any word set is out of the store's vocabulary (WEFE's "
         "lost_vocabulary_threshold; checked per set; 1 turns the check off)."))]

@@ -15,17 +15,27 @@ lists) and the ``lost_vocabulary_threshold`` — and turns it into a ``WordQuery
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
 from pydantic import AliasChoices, Field, model_validator
 
 from geobias.commands._base import Params
 from geobias.commands._fields import WordSet
 from geobias.commands._guards import LOST_VOCABULARY_THRESHOLD, LostVocabularyThreshold
+from geobias.commands._kinds import Spec
 from geobias.errors import InputError, ParameterError
 
 if TYPE_CHECKING:  # numpy stays out of `geobias --help`: the query is imported on use
     from geobias.query import WordQuery
+
+
+#: A built-in test's name: what to run, shown after the store in a form.
+TEST = Spec(label="Built-in test", order=3, short="-t")
+#: The four sets of a query (word sets; the form labels them by role).
+TargetsX = Annotated[WordSet | None, Spec(label="Target words X")]
+TargetsY = Annotated[WordSet | None, Spec(label="Target words Y")]
+AttributesA = Annotated[WordSet | None, Spec(label="Attribute words A")]
+AttributesB = Annotated[WordSet | None, Spec(label="Attribute words B")]
 
 
 def need_lang(lang: str | None, what: str) -> str:
@@ -43,14 +53,14 @@ class WordQueryParams(Params):
     DEFAULT_TEST: ClassVar[str | None] = "career-family"
     _ROLES: ClassVar[tuple[str, ...]] = ("targets_x", "targets_y", "attributes_a", "attributes_b")
 
-    test: str | None = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
+    test: Annotated[str | None, TEST] = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
                                                "science-arts, math-arts-names, science-arts-names (May et al.'s "
                                                "7b, 8b) or flowers-insects (control).")
-    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
-    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
-    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
+    targets_x: TargetsX = Field(None, validation_alias=AliasChoices("targets_x", "X"), description="Target set X.")
+    targets_y: TargetsY = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description="Target set Y.")
+    attributes_a: AttributesA = Field(None, validation_alias=AliasChoices("attributes_a", "A"),
                                          description="Attribute set A (e.g. male words).")
-    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
+    attributes_b: AttributesB = Field(None, validation_alias=AliasChoices("attributes_b", "B"),
                                          description="Attribute set B (e.g. female words).")
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
 
@@ -89,4 +99,4 @@ class WordQueryParams(Params):
         return WordQuery(X, Y, A, B, name=name, lost_vocabulary_threshold=self.lost_vocabulary_threshold)
 
 
-__all__ = ["WordQueryParams", "need_lang"]
+__all__ = ["TEST", "AttributesA", "AttributesB", "TargetsX", "TargetsY", "WordQueryParams", "need_lang"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, model_validator
 
@@ -15,6 +15,7 @@ from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
 )
+from geobias.commands._kinds import Force, RayAddress, Spec, capped, engine_setting, local
 from geobias.errors import GeobiasError, InputError, ParameterError
 
 
@@ -41,36 +42,33 @@ def _langs(value: Any) -> Any:
 class AtlasParams(Params):
     """Parameters of ``atlas``: the languages of one source family, each through the same battery."""
 
-    family: AtlasFamily = Field("use-m3", description=(
+    family: Annotated[AtlasFamily, Spec(label="Store family")] = Field("use-m3", description=(
         "Source family: use-m3 (computed here from a PyPI encoder), fasttext-wiki or muse (downloads: "
         "install their stores first with `geobias vectors install`)."))
-    langs: Annotated[list[str] | None, BeforeValidator(_langs)] = Field(None, description=(
+    langs: Annotated[list[str] | None, BeforeValidator(_langs), Spec(label="Languages")] = Field(None, description=(
         "Languages, a comma list (es,fr); default: every language the family covers."))
-    engine: Engine = Field("local", description="local (this process, one cell after another) or ray (one Ray task "
+    engine: Annotated[Engine, engine_setting("local")] = Field("local", description="local (this process, one cell after another) or ray (one Ray task "
                                                 "per language).")
-    ray_address: str = Field("local", description="With engine ray: local (a private cluster, whatever RAY_ADDRESS "
+    ray_address: RayAddress = Field("local", description="With engine ray: local (a private cluster, whatever RAY_ADDRESS "
                                                   "says), auto (the running cluster of `ray start`, or RAY_ADDRESS) "
                                                   "or HOST:PORT.")
     out: Path | None = Field(None, description="Write the report here (a directory: atlas.json, atlas.parquet, "
                                                "index.html).")
-    force: bool = Field(False, description="Replace an existing report in `out`, and run above the work budget "
+    force: Force = Field(False, description="Replace an existing report in `out`, and run above the work budget "
                                            "(100,000,000 permutation partitions over every cell).")
-    vocab_size: Count | None = Field(None, description=(
+    vocab_size: Annotated[Count | None, local(None)] = Field(None, description=(
         "use-m3 only: a store that is not installed is installed first with this many wordfreq words (default "
         "50,000) plus the word lists."))
-    permutations: Count = Field(10_000, description="Permutations of each WEAT and MWEAT test (exact when fewer "
+    permutations: Annotated[Count, capped("max_permutations")] = Field(10_000, description="Permutations of each WEAT and MWEAT test (exact when fewer "
                                                     "partitions exist).")
-    bootstrap: int = Field(1000, ge=0, le=100_000, description=(
+    bootstrap: Annotated[int, capped(1_000_000, minimum=0, label="Bootstrap resamples")] = Field(1000, ge=0, le=100_000, description=(
         "Bootstrap resamples over the words of each association figure (its interval and standard error); 0 "
         "turns the intervals off."))
     seed: Seed = 0
-    max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender of the LDA (default: all).")
+    max_per_class: Annotated[int | None, capped("max_words", label="Nouns per gender (cap)")] = Field(None, ge=2, description="Cap the nouns per gender of the LDA (default: all).")
     lost_vocabulary_threshold: LostVocabularyThreshold = Field(LOST_VOCABULARY_THRESHOLD, description=(
         "A WEAT or MWEAT whose word set lost more than this share to the store's vocabulary is reported as an "
         "error instead of a figure (WEFE's lost_vocabulary_threshold; per set; 1 turns the check off)."))
-
-    #: Installing a store is a choice for a local run; the service opens the stores it has.
-    local_only: ClassVar[tuple[str, ...]] = ("vocab_size",)
 
     @model_validator(mode="after")
     def _vocab_size(self):

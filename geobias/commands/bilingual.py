@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import get_args
+from typing import Annotated, get_args
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
@@ -25,6 +25,16 @@ from geobias.commands._fields import (
     read_text_input,
     text_path,
 )
+from geobias.commands._kinds import (
+    DICTIONARY,
+    DICTIONARY_IDENTICAL,
+    METHOD,
+    WRITE_FORMAT,
+    Force,
+    LocalFlag,
+    Spec,
+    capped,
+)
 from geobias.commands._permutations import permutation_work
 from geobias.errors import InputError, ParameterError
 
@@ -39,6 +49,9 @@ def method_spelling(name: str) -> str:
 
 
 #: ``force``: run past the work budget (the estimate is given when refused).
+SOURCE, TARGET = Spec(label="Source language"), Spec(label="Target language")
+SOURCE_STORE, TARGET_STORE = Spec(label="Source store"), Spec(label="Target store")
+
 _FORCE = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 permutation "
                                   "partitions); replace an existing `plot` file.")
 
@@ -57,10 +70,10 @@ class TwoStores(Params):
     lang: Lang
     vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"),
                               description="Vectors of LANG; default: the language's default source.")
-    en_vectors: StoreRef = Field(None, validation_alias=AliasChoices("en_vectors", "en_store"),
+    en_vectors: Annotated[StoreRef, Spec(label="English store")] = Field(None, validation_alias=AliasChoices("en_vectors", "en_store"),
                                  description="English vectors: registry name or path.")
     limit: Limit = None
-    trust_pickle: bool = False
+    trust_pickle: LocalFlag = False
 
     def source(self):
         from geobias.sources import resolve_store
@@ -74,9 +87,9 @@ class TwoStores(Params):
                              option="--en-vectors")
 
 
-#: Field metadata of a dictionary that may be the word 'identical' (read by :func:`_dictionary`):
+#: The kind of a dictionary field that may be the word 'identical' (read by :func:`_dictionary`):
 #: the service's schema admits the word there and nowhere else.
-TAKES_IDENTICAL = {"dictionary": {"identical": True}}
+TAKES_IDENTICAL = DICTIONARY_IDENTICAL
 
 
 def _dictionary(value):
@@ -96,18 +109,18 @@ def _dictionary(value):
 class AlignParams(Params):
     """Parameters of ``align``: orthogonal Procrustes on a bilingual dictionary."""
 
-    src: Lang = Field(description="Source language (e.g. fr).")
-    tgt: Lang = Field(description="Target language (e.g. en).")
-    dictionary: TextInput = Field(description="MUSE dictionary 'src tgt' per line, or 'identical'.",
-                                  json_schema_extra=TAKES_IDENTICAL)
+    src: Annotated[Lang, SOURCE] = Field(description="Source language (e.g. fr).")
+    tgt: Annotated[Lang, TARGET] = Field(description="Target language (e.g. en).")
+    dictionary: Annotated[TextInput, TAKES_IDENTICAL] = Field(
+        description="MUSE dictionary 'src tgt' per line, or 'identical'.")
     out: str = Field(description="Store name (saved under the vectors directory) or, outside the service, a "
                                  "directory path.")
     refine: NonNegative = Field(0, le=20, description="Refinement rounds (mutual CSLS nearest neighbours).")
     center: bool = Field(False, description="Mean-centre unit rows before Procrustes.")
-    src_vectors: StoreRef = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"))
-    tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
+    src_vectors: Annotated[StoreRef, SOURCE_STORE] = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"))
+    tgt_vectors: Annotated[StoreRef, TARGET_STORE] = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
     limit: Limit = None
-    trust_pickle: bool = False
+    trust_pickle: LocalFlag = False
 
 
     @field_validator("out")
@@ -159,18 +172,17 @@ def align(p: AlignParams, *, progress=None):
 class TranslateEvalParams(Params):
     """Parameters of ``translate-eval``: word translation P@1/5/10, nearest neighbour and CSLS."""
 
-    src: Lang
-    tgt: Lang
-    dictionary: TextInput = Field(description="MUSE test dictionary 'src tgt' per line.")
-    src_vectors: StoreRef = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"),
+    src: Annotated[Lang, SOURCE]
+    tgt: Annotated[Lang, TARGET]
+    dictionary: Annotated[TextInput, DICTIONARY] = Field(description="MUSE test dictionary 'src tgt' per line.")
+    src_vectors: Annotated[StoreRef, SOURCE_STORE] = Field(None, validation_alias=AliasChoices("src_vectors", "src_store"),
                                   description="ALIGNED source vectors (e.g. the output of align).")
-    tgt_vectors: StoreRef = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
-    train_dictionary: TextInput | None = Field(None, description=(
-        "Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'."),
-        json_schema_extra=TAKES_IDENTICAL)
+    tgt_vectors: Annotated[StoreRef, TARGET_STORE] = Field(None, validation_alias=AliasChoices("tgt_vectors", "tgt_store"))
+    train_dictionary: Annotated[TextInput | None, TAKES_IDENTICAL] = Field(None, description=(
+        "Align the source to the target first (Procrustes) on this MUSE dictionary, or 'identical'."))
     csls_k: Count = Field(10, le=100, description="CSLS neighbourhood size.")
     limit: Limit = None
-    trust_pickle: bool = False
+    trust_pickle: LocalFlag = False
 
 
 
@@ -214,14 +226,14 @@ def translate_eval(p: TranslateEvalParams, *, progress=None):
 class EvaluateParams(TwoStores):
     """Parameters of ``evaluate``: bias and utility of every mitigation method (Zhou et al. 2019)."""
 
-    dictionary: TextInput = Field(description="Training dictionary LANG→en (alignment).")
-    test_dictionary: TextInput = Field(description="Test dictionary LANG→en (word translation).")
+    dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Training dictionary LANG→en (alignment).")
+    test_dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Test dictionary LANG→en (word translation).")
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
-    methods: str = Field("all", description=(
+    methods: Annotated[str, METHOD] = Field("all", description=(
         f"'all' or a comma list of {', '.join(TABLE_METHODS)}; naming a method that only the erasure table "
         "evaluates (an eraser or hard-debias) gives the erasure table (seeds SEED..SEED+4)."))
-    permutations: Count = Field(10_000, description="MWEAT permutations.")
+    permutations: Annotated[Count, capped("max_permutations", short="-n")] = Field(10_000, description="MWEAT permutations.")
     seed: Seed = 0
     neutralize: Neutralize = Field("inanimate", description=(
         "Words Shift neutralises (eq. 2): 'inanimate' (the paper: inanimate nouns) or 'all-other' (ours: every word "
@@ -234,7 +246,7 @@ class EvaluateParams(TwoStores):
         "r(bias, male share of 100-NN)), bias measured on d_s in the original space; not in Zhou et al."))
     plot: Path | None = Field(None, description="Write Zhou et al.'s Figure 2 (occupations on each Shift/Hybrid "
                                                 "method's d_s, before and after) here.")
-    force: bool = _FORCE
+    force: Force = _FORCE
 
     def method_names(self) -> list[str]:
         return [method_spelling(m) for m in self.methods.split(",") if m.strip()]
@@ -302,22 +314,22 @@ def evaluate(p: EvaluateParams, *, progress=None):
 class ErasureParams(TwoStores):
     """Parameters of ``erasure``: the erasure table on held-out words, over seeds."""
 
-    dictionary: TextInput | None = Field(None, description="Training dictionary LANG→en (alignment).")
-    test_dictionary: TextInput | None = Field(None, description="Test dictionary LANG→en (P@1).")
+    dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description="Training dictionary LANG→en (alignment).")
+    test_dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description="Test dictionary LANG→en (P@1).")
     wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
-    methods: list[str] | None = Field(None, description=(
+    methods: Annotated[list[str] | None, METHOD] = Field(None, description=(
         f"Methods (a list, or a comma list): {', '.join(TABLE_METHODS)}, or inlp-35 (INLP with 35 iterations, table "
         "only)."))
     seeds: list[int] = Field([0, 1, 2, 3, 4], min_length=1, max_length=100,
                              description="Seeds (intervals are over seeds).")
     fit_fraction: float = Field(0.8, gt=0, le=1, description="Share of the fit person pairs drawn per seed.")
-    permutations: Count = Field(10_000, description="MWEAT/WEAT permutations.")
+    permutations: Annotated[Count, capped("max_permutations", short="-n")] = Field(10_000, description="MWEAT/WEAT permutations.")
     plot: Path | None = Field(None, description="Write the erasure plane of the first seed here.")
     recoverability: bool = Field(False, description=(
         "Add Gonen & Goldberg's (2019) recovery tests as rows, per seed (bias measured on d_s, or d_PCA for en, in "
         "the original space)."))
-    force: bool = _FORCE
+    force: Force = _FORCE
 
     def work(self):
         """Per seed and method: MWEAT and the control WEAT (a gendered language), or the four
@@ -412,11 +424,11 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
 class MitigateParams(TwoStores):
     """Parameters of ``mitigate``: debias vectors and write them."""
 
-    method: MitigationMethod = Field(description=f"One of {', '.join(get_args(MitigationMethod))}.")
+    method: Annotated[MitigationMethod, METHOD] = Field(description=f"One of {', '.join(get_args(MitigationMethod))}.")
     out: Path = Field(description="New (or empty) directory for the debiased vectors.")
-    dictionary: TextInput | None = Field(None, description="MUSE dictionary LANG→en (or 'identical') for alignment.",
-                                         json_schema_extra=TAKES_IDENTICAL)
-    format: WriteFormat = Field("w2v-text", description="Vector file format.")
+    dictionary: Annotated[TextInput | None, TAKES_IDENTICAL] = Field(
+        None, description="MUSE dictionary LANG→en (or 'identical') for alignment.")
+    format: Annotated[WriteFormat, WRITE_FORMAT] = Field("w2v-text", description="Vector file format.")
     refine: NonNegative = Field(0, le=20, description="Procrustes refinement rounds.")
     drop_whitespace_words: bool = Field(False, description=(
         "Leave out words containing whitespace, which word2vec/fastText formats cannot hold; they are listed in "
@@ -480,10 +492,10 @@ class HardDebiasParams(Params):
         "Protected set: 'paper' (the gender-specific words) or 'extended' (ours: also their case variants, "
         "definitional and equalise words)."))
     out: Path | None = Field(None, description="Write the debiased vectors to this file.")
-    format: WriteFormat = Field("w2v-text", description="Vector file format of out.")
+    format: Annotated[WriteFormat, WRITE_FORMAT] = Field("w2v-text", description="Vector file format of out.")
     overwrite: bool = Field(False, description="Replace an existing out file (never the input).")
     limit: Limit = None
-    trust_pickle: bool = False
+    trust_pickle: LocalFlag = False
 
 
 @command("hard-debias", HardDebiasParams, outputs=("out", "neutral"), result="geobias.mitigation.hard_debias.HardDebiasReport")
@@ -523,7 +535,7 @@ class CorrelateParams(TwoStores):
     """Parameters of ``correlate`` (Zhou et al. 2019 §4.4, Figure 4)."""
 
     plot: Path | None = Field(None, description="Write the Figure 4 scatter here.")
-    force: bool = Field(False, description=PLOT_FORCE_HELP)
+    force: Force = Field(False, description=PLOT_FORCE_HELP)
 
 
 @command("correlate", CorrelateParams, outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")

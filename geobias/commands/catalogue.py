@@ -21,13 +21,22 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BeforeValidator, Field, model_validator
 
-from geobias.choices import Alternative, MitigationMethod, OOVPolicy
+from geobias.choices import Alternative, MitigationMethod
 from geobias.commands._base import command
 from geobias.commands._bootstrap import BootstrapParams
-from geobias.commands._fields import Lang, Seed, WordSet
+from geobias.commands._fields import Lang, Seed
+from geobias.commands._kinds import METHOD, Spec
 from geobias.commands._permutations import permutation_bar, permutation_draws
-from geobias.commands._query import WordQueryParams, need_lang
-from geobias.commands.static import PermutationParams, StoreParams
+from geobias.commands._query import (
+    TEST,
+    AttributesA,
+    AttributesB,
+    TargetsX,
+    TargetsY,
+    WordQueryParams,
+    need_lang,
+)
+from geobias.commands.static import Oov, PermutationParams, StoreParams
 from geobias.errors import InputError, ParameterError
 
 Variant = Literal["grammatical", "english"]
@@ -40,22 +49,22 @@ class QueryParams(StoreParams, BootstrapParams, WordQueryParams):
     FULL: ClassVar[bool] = False
     DEFAULT_TEST: ClassVar[str | None] = None
 
-    test: str | None = Field(None, description="Built-in WEAT test (english variant): career-family, "
+    test: Annotated[str | None, TEST] = Field(None, description="Built-in WEAT test (english variant): career-family, "
                                                "career-family-terms, math-arts, science-arts, math-arts-names, science-arts-names "
                                                "or flowers-insects.")
-    targets_x: WordSet | None = Field(None, validation_alias=AliasChoices("targets_x", "X"), description=(
+    targets_x: TargetsX = Field(None, validation_alias=AliasChoices("targets_x", "X"), description=(
         "Target set X (grammatical variant: the masculine forms); default: the language's occupations."))
-    targets_y: WordSet | None = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description=(
+    targets_y: TargetsY = Field(None, validation_alias=AliasChoices("targets_y", "Y"), description=(
         "Target set Y, optional in the english variant (grammatical variant: the feminine forms, paired with "
         "targets_x by position)."))
-    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "A"), description=(
+    attributes_a: AttributesA = Field(None, validation_alias=AliasChoices("attributes_a", "A"), description=(
         "Attribute set A (e.g. male words); default: the language's male attribute words."))
-    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "B"), description=(
+    attributes_b: AttributesB = Field(None, validation_alias=AliasChoices("attributes_b", "B"), description=(
         "Attribute set B (e.g. female words); default: the language's female attribute words."))
     variant: Variant | None = Field(None, description=(
         "grammatical (each form against its own gender's attribute words; the default for es/fr/de without "
         "`test`) or english (the paper's metric, every word on its own)."))
-    oov: OOVPolicy = "ignore"
+    oov: Oov = "ignore"
 
     @model_validator(mode="after")
     def _variant(self):
@@ -131,7 +140,7 @@ class QueryParams(StoreParams, BootstrapParams, WordQueryParams):
 class RndParams(QueryParams, PermutationParams):
     """Parameters of RND (Garg et al. 2018)."""
 
-    alternative: Alternative = Field("two-sided", description=(
+    alternative: Annotated[Alternative, Spec(label="Alternative hypothesis")] = Field("two-sided", description=(
         "Alternative of the permutation test of Σ_X r − Σ_Y r (english) or of the sign-flip test (grammatical)."))
 
     def work(self):
@@ -235,7 +244,7 @@ class RecoverabilityParams(StoreParams):
     """Parameters of the recovery tests (Gonen & Goldberg 2019)."""
 
     lang: Lang
-    methods: Annotated[list[MitigationMethod] | None, BeforeValidator(_comma_list)] = Field(None, description=(
+    methods: Annotated[list[MitigationMethod] | None, BeforeValidator(_comma_list), METHOD] = Field(None, description=(
         "Mitigation methods to test after (comma list); default: hard-debias for en, leace for es/fr/de. Methods "
         "that need English vectors (shift-en, de-align, hybrid-*) are not offered here."))
     n_biased: int = Field(500, ge=2, le=100_000, description="Most male- and most female-biased words clustered "

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, model_validator
 
@@ -21,6 +22,16 @@ from geobias.choices import (
 )
 from geobias.commands._base import Output, Params, command
 from geobias.commands._fields import PLOT_FORCE_HELP, Seed, TextInput, check_plot, read_text_input
+from geobias.commands._kinds import (
+    MODEL,
+    OTHER_MODEL,
+    Device,
+    Force,
+    LocalFlag,
+    Spec,
+    capped,
+    local,
+)
 from geobias.commands.vectors import EngineParams, record_engine
 from geobias.errors import InputError
 
@@ -46,7 +57,7 @@ def _bars(progress):
 class AssociationParams(EngineParams):
     """Parameters of ``probe association`` (Kurita et al. 2019)."""
 
-    model: str = Field(description=_MODEL)
+    model: Annotated[str, MODEL] = Field(description=_MODEL)
     sentences: TextInput = Field(description="TSV with columns sentence, target, attribute.")
 
 
@@ -68,14 +79,14 @@ def probe_association(p: AssociationParams, *, progress=None):
 class BecproParams(EngineParams):
     """Parameters of ``probe becpro`` (Bartl et al. 2020)."""
 
-    model: str = Field(description=_MODEL)
-    lang: BecProLang = Field("en", description="Language of the BEC-Pro templates.")
-    compare: str | None = Field(None, description="Second model (e.g. after fine-tuning): test pre vs post.")
+    model: Annotated[str, MODEL] = Field(description=_MODEL)
+    lang: Annotated[BecProLang, Spec(label="Language", order=0, short="-l")] = Field("en", description="Language of the BEC-Pro templates.")
+    compare: Annotated[str | None, OTHER_MODEL] = Field(None, description="Second model (e.g. after fine-tuning): test pre vs post.")
     prior_mask: PriorMask = Field("word", description=(
         "p_prior's profession mask: 'word' (Bartl et al.: one [MASK] per word) or 'subtoken' (ours: every sub-token "
         "masked)."))
     plot: Path | None = Field(None, description="Write the association bars (PNG) here.")
-    force: bool = Field(False, description=PLOT_FORCE_HELP)
+    force: Force = Field(False, description=PLOT_FORCE_HELP)
 
 
 @command("probe becpro", BecproParams, result="geobias.contextual.becpro.BecProResult",
@@ -108,7 +119,7 @@ def probe_becpro(p: BecproParams, *, progress=None):
 class MalorParams(EngineParams):
     """Parameters of ``probe malor`` (Hossain et al. 2025)."""
 
-    model: str = Field(description=_MODEL)
+    model: Annotated[str, MODEL] = Field(description=_MODEL)
     pair: MalorPair = Field("he-she", description=(
         "The gendered words compared: pronouns (he-she, his-her) or first names."))
 
@@ -130,23 +141,23 @@ def probe_malor(p: MalorParams, *, progress=None):
 class SentimentParams(Params):
     """Parameters of ``probe sentiment`` (Jentzsch & Turan 2022)."""
 
-    model: list[str] = Field([], description="Sequence classifiers (local directory or Hugging Face id).")
+    model: Annotated[list[str], MODEL] = Field([], description="Sequence classifiers (local directory or Hugging Face id).")
     corpus: list[Path] = Field([], description="Texts: .csv/.tsv with column, or one text per line.")
     column: str | None = Field(None, description="Text column of a .csv/.tsv corpus (GAP: Text, EEC: Sentence).")
     terms: list[TermSet] = Field(["all"], min_length=1, description="Term sets.")
-    limit: int | None = Field(None, ge=1, description="Use only the first N texts of each corpus.")
+    limit: Annotated[int | None, local(None)] = Field(None, ge=1, description="Use only the first N texts of each corpus.")
     vader: bool = Field(False, description="Add VADER as a lexicon baseline scorer (cannot show pronoun bias).")
     eec_paired: Path | None = Field(None, description="EEC CSV: add EEC's own male-vs-female sentence pairs as rows.")
     positive_class: str | None = Field(None, description="Positive class index or label (default: label 'pos…', "
                                                          "else 1).")
     zero_method: ZeroMethod = Field("wilcox", description=(
         "Wilcoxon zero handling: wilcox (drop zeros), pratt, zsplit."))
-    batch_size: int = Field(32, ge=1, le=4096, description="Distinct texts per forward pass.")
+    batch_size: Annotated[int, capped(1024)] = Field(32, ge=1, le=4096, description="Distinct texts per forward pass.")
     max_length: int = Field(256, ge=1, description="Truncate texts to this many tokens.")
-    device: str = "auto"
-    trust_pickle: bool = Field(False, description=_TRUST_PICKLE)
+    device: Device = "auto"
+    trust_pickle: LocalFlag = Field(False, description=_TRUST_PICKLE)
     plot: Path | None = Field(None, description="Write the bias bars (PNG) here.")
-    force: bool = Field(False, description=PLOT_FORCE_HELP)
+    force: Force = Field(False, description=PLOT_FORCE_HELP)
 
     @model_validator(mode="after")
     def _inputs(self):
@@ -188,7 +199,7 @@ def probe_sentiment(p: SentimentParams, *, progress=None):
 class GenerateParams(Params):
     """Parameters of ``becpro generate``."""
 
-    lang: BecProLang = Field("en", description="Language of the BEC-Pro templates.")
+    lang: Annotated[BecProLang, Spec(label="Language", order=0, short="-l")] = Field("en", description="Language of the BEC-Pro templates.")
     out: Path = Field(Path("becpro.tsv"), description="Output TSV file.")
     overwrite: bool = Field(False, description="Replace an existing file.")
 
@@ -231,20 +242,20 @@ class TrainingParams(Params):
     """The optimiser steps and output of a fine-tuning (one loop: :mod:`geobias.contextual._training`)."""
 
     epochs: int = Field(1, ge=1, description="Passes over the training texts.")
-    batch_size: int = Field(16, ge=1, description="Sequences per optimiser step.")
+    batch_size: Annotated[int, capped(1024)] = Field(16, ge=1, description="Sequences per optimiser step.")
     lr: float = Field(5e-5, gt=0, description="AdamW learning rate (constant).")
     max_steps: int | None = Field(None, ge=1, description="Total optimiser steps (overrides epochs).")
     max_length: int = Field(128, ge=8, description="Truncate texts to this many tokens.")
     seed: Seed = 0
-    device: str = "auto"
+    device: Device = "auto"
     overwrite: bool = Field(False, description="Replace an existing output directory.")
-    trust_pickle: bool = Field(False, description=_TRUST_PICKLE)
+    trust_pickle: LocalFlag = Field(False, description=_TRUST_PICKLE)
 
 
 class FinetuneParams(TrainingParams):
     """Parameters of ``finetune``: continued masked-LM pre-training."""
 
-    model: str = Field(description=_MODEL)
+    model: Annotated[str, MODEL] = Field(description=_MODEL)
     corpus: Path = Field(description="Training text: one document per line, or TSV with column.")
     out: Path = Field(description="Output directory for the fine-tuned model and tokenizer.")
     cda: FinetuneCda = Field("cds", description=(
@@ -270,7 +281,7 @@ def finetune(p: FinetuneParams, *, progress=None):
 class FinetuneClassifierParams(TrainingParams):
     """Parameters of ``finetune-classifier`` (Jentzsch & Turan 2022 §2.1 conditions)."""
 
-    model: str = Field(description="Starting model: a sequence classifier, or an encoder such as minilm-l6.")
+    model: Annotated[str, MODEL] = Field(description="Starting model: a sequence classifier, or an encoder such as minilm-l6.")
     train: Path = Field(description=(
         "Labelled texts: .csv (quoted) or tab-separated with a header; or the IMDB review corpus folder (aclImdb/, "
         "as Jentzsch & Turan used: its train/ split trains, its test/ split is held out)."))
@@ -285,7 +296,7 @@ class FinetuneClassifierParams(TrainingParams):
     freeze_encoder: bool = False
     test_size: float = Field(0.2, ge=0, lt=1, description="Held-out share of a file (not used for aclImdb/, "
                                                           "whose test/ split is held out).")
-    limit: int | None = Field(None, ge=1, description="Train on at most this many texts (and, for aclImdb/, test on "
+    limit: Annotated[int | None, local(None)] = Field(None, ge=1, description="Train on at most this many texts (and, for aclImdb/, test on "
                                                       "at most this many), a seeded sample.")
     clean_text: bool = Field(False, description=(
         "Lower-case every text and replace punctuation and <br /> tags by spaces (Jentzsch & Turan's IMDB "

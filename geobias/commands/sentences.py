@@ -12,6 +12,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo, model_validator
 from geobias.commands._base import command
 from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
+from geobias.commands._kinds import MODEL, Device, Force, LocalFlag, Spec, capped, local
 from geobias.commands.static import WeatQuery
 from geobias.commands.vectors import EngineParams
 from geobias.errors import InputError, ParameterError
@@ -47,7 +48,7 @@ class SeatParams(BootstrapParams, WeatQuery):
     DEFAULT_TEST: ClassVar[str] = "career-family-terms"
     KIND: ClassVar[str] = "SEAT"
 
-    tests: SeatTestFiles = Field(None, description=(
+    tests: Annotated[SeatTestFiles, Spec(label="Test file (the file's text)")] = Field(None, description=(
         "SEAT test files in May et al.'s JSON format (targ1, targ2, attr1, attr2, each with a category and "
         "examples), e.g. sent-bias's tests/sent-weat6.jsonl; several by repeating the option (--tests a.jsonl "
         "--tests b.jsonl) or as a comma list. In the service: the file's text, or a list of texts; one text may "
@@ -58,12 +59,12 @@ class SeatParams(BootstrapParams, WeatQuery):
     encoder: str = Field("use-m3", description=(
         "use-m3 (the multilingual Universal Sentence Encoder v3, installed with geobias), minilm-l6, a Hugging Face "
         "id or a local encoder folder (mean pooling over its last layer)."))
-    permutations: int = Field(10_000, ge=1, le=10_000_000, description="Monte-Carlo permutations of the sentences.")
+    permutations: Annotated[int, capped("max_permutations")] = Field(10_000, ge=1, le=10_000_000, description="Monte-Carlo permutations of the sentences.")
     seed: Seed = 0
-    device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
-    batch_size: int = Field(32, ge=1, le=4096, description="Sentences per forward pass.")
-    trust_pickle: bool = Field(False, description="Allow a local encoder folder with only pickled weights.")
-    force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
+    device: Device = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
+    batch_size: Annotated[int, capped(1024)] = Field(32, ge=1, le=4096, description="Sentences per forward pass.")
+    trust_pickle: LocalFlag = Field(False, description="Allow a local encoder folder with only pickled weights.")
+    force: Force = Field(False, description="Run a permutation test above 100,000,000 partitions.")
     show_sentences: bool = Field(False, description="Put every sentence encoded into the result, for review "
                                                     "(template tests).")
 
@@ -162,9 +163,9 @@ def seat(p: SeatParams, *, progress=None):
 class SentenceSetParams(EngineParams):
     """Parameters shared by the masked-LM benchmarks scored on a published file (CrowS-Pairs, StereoSet)."""
 
-    model: str = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
-    limit: int | None = Field(None, ge=1, description="Score only the first N rows or examples.")
-    trust_pickle: bool = Field(False, description="Allow a local model folder with only pickled weights.")
+    model: Annotated[str, MODEL] = Field(description="Masked LM: a Hugging Face id or a local folder with an MLM head.")
+    limit: Annotated[int | None, local(None)] = Field(None, ge=1, description="Score only the first N rows or examples.")
+    trust_pickle: LocalFlag = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
 def _score_file(p: SentenceSetParams, progress, read, score):
@@ -183,7 +184,7 @@ def _score_file(p: SentenceSetParams, progress, read, score):
 class CrowsPairsParams(SentenceSetParams):
     """Parameters of ``crows-pairs``: a masked LM's preference for the more stereotypical sentence."""
 
-    data: TextInput = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, "
+    data: Annotated[TextInput, Spec(label="Data (the file's text)")] = Field(description="CrowS-Pairs CSV (columns sent_more, sent_less, stereo_antistereo, "
                                         "bias_type), e.g. crows_pairs_anonymized.csv or the French CrowS-Pairs (in the "
                                         "service: its text).")
     comparison: Literal["metric-py", "unrounded"] = Field("metric-py", description=(
@@ -205,7 +206,7 @@ class StereoSetParams(SentenceSetParams):
     """Parameters of ``stereoset``: a masked LM's choice between a stereotype, an anti-stereotype
     and an unrelated word for a blank (the intrasentence task)."""
 
-    data: TextInput = Field(description="StereoSet JSON (dev.json or test.json: data.intrasentence; in the service: "
+    data: Annotated[TextInput, Spec(label="Data (the file's text)")] = Field(description="StereoSet JSON (dev.json or test.json: data.intrasentence; in the service: "
                                         "its text).")
 
 

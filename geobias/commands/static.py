@@ -33,11 +33,20 @@ from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
 )
+from geobias.commands._kinds import FORMS, PAIRS, SET_PAIR, Force, LocalFlag, Spec, capped
 from geobias.commands._permutations import permutation_bar, permutation_draws, permutation_work
-from geobias.commands._query import WordQueryParams, need_lang
+from geobias.commands._query import (
+    TEST,
+    AttributesA,
+    AttributesB,
+    TargetsX,
+    TargetsY,
+    WordQueryParams,
+    need_lang,
+)
 from geobias.errors import InputError, ParameterError
 
-Oov = OOVPolicy
+Oov = Annotated[OOVPolicy, Spec(label="Words not in the store")]
 
 
 class StoreParams(Params):
@@ -48,8 +57,8 @@ class StoreParams(Params):
         "Registry name, saved store name, cached store directory or vector file (in the service: a store "
         "name); default: the language's default source."))
     limit: Limit = None
-    trust_pickle: bool = Field(False, description="Allow gensim KeyedVectors files (unpickling can run code).")
-    subwords: bool = Field(False, description="fastText .bin only: build vectors for out-of-vocabulary list words "
+    trust_pickle: LocalFlag = Field(False, description="Allow gensim KeyedVectors files (unpickling can run code).")
+    subwords: LocalFlag = Field(False, description="fastText .bin only: build vectors for out-of-vocabulary list words "
                                               "from character n-grams.")
 
     def store(self, progress=None, wanted=None, *, lang: str | None = None):
@@ -71,13 +80,13 @@ class StoreParams(Params):
 class PermutationParams(Params):
     """A permutation test's budget: the single home of its checks."""
 
-    permutations: Count = Field(100_000, description="Monte-Carlo permutations (with permutation_method auto, the "
+    permutations: Annotated[Count, capped("max_permutations", short="-n")] = Field(100_000, description="Monte-Carlo permutations (with permutation_method auto, the "
                                                       "exact test when fewer partitions exist).")
-    permutation_method: PermutationMethod = Field(
+    permutation_method: Annotated[PermutationMethod, Spec(label="Permutation test", aliases=("--method",))] = Field(
         "auto", validation_alias=AliasChoices("permutation_method", "method"),
         description="exact (every partition), monte-carlo (random permutations) or auto (exact when there are at "
                     "most `permutations` partitions).")
-    force: bool = Field(False, description="Run a permutation test above 100,000,000 partitions.")
+    force: Force = Field(False, description="Run a permutation test above 100,000,000 partitions.")
     seed: Seed = 0
 
 
@@ -143,20 +152,20 @@ def _attribute_file(value: Any, info: ValidationInfo) -> Any:
 class MweatParams(StoreParams, PermutationParams, BootstrapParams):
     """Parameters of MWEAT (Zhou et al. 2019, eq. 1)."""
 
-    targets: OccupationRows = Field(None, description=(
+    targets: Annotated[OccupationRows, FORMS] = Field(None, description=(
         "Occupations: a TSV file (feminine<TAB>masculine[<TAB>english] per line: feminine first, as Zhou et al.'s "
         "lists, unlike targets_x/targets_y, masculine then feminine) or rows [feminine, masculine"
         "(, english)]; default: the language's list."))
-    attributes: Annotated[list[list[str]] | None, BeforeValidator(_attribute_file)] = Field(None, description=(
+    attributes: Annotated[list[list[str]] | None, BeforeValidator(_attribute_file), SET_PAIR] = Field(None, description=(
         "TSV file of attribute words: male<TAB>female per line (a cell may be empty or '-')."))
-    targets_x: WordSet | None = Field(None, description="Masculine forms (with targets_y, paired by position).")
-    targets_y: WordSet | None = Field(None, description="Feminine forms, same length and order as targets_x.")
-    attributes_a: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_a", "male"),
+    targets_x: TargetsX = Field(None, description="Masculine forms (with targets_y, paired by position).")
+    targets_y: TargetsY = Field(None, description="Feminine forms, same length and order as targets_x.")
+    attributes_a: AttributesA = Field(None, validation_alias=AliasChoices("attributes_a", "male"),
                                          description="Male attribute words (with attributes_b).")
-    attributes_b: WordSet | None = Field(None, validation_alias=AliasChoices("attributes_b", "female"),
+    attributes_b: AttributesB = Field(None, validation_alias=AliasChoices("attributes_b", "female"),
                                          description="Female attribute words.")
     similarity: Similarity = Field("cosine", description="cosine, or dot (raw dot products, to reproduce notebooks).")
-    paired: bool = Field(False, description="Permute only within each pair (an extension; the paper permutes X∪Y).")
+    paired: Annotated[bool, Spec(label="Permute within pairs")] = Field(False, description="Permute only within each pair (an extension; the paper permutes X∪Y).")
     oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
                                           "or raise (stop at the first).")
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
@@ -240,7 +249,7 @@ class WeatQuery(WordQueryParams):
     DEFAULT_TEST: ClassVar[str] = "career-family"
     KIND: ClassVar[str] = "WEAT"
 
-    test: str | None = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
+    test: Annotated[str | None, TEST] = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
                                                "science-arts, math-arts-names, science-arts-names (May et al.'s "
                                                "7b, 8b) or flowers-insects (control); default career-family "
                                                "(WEAT) or career-family-terms (SEAT).")
@@ -254,7 +263,7 @@ class WeatParams(StoreParams, PermutationParams, BootstrapParams, WeatQuery):
     """Parameters of WEAT (Caliskan et al. 2017): a built-in test or your own four sets."""
 
     similarity: Similarity = Field("cosine", description="cosine, or dot (raw dot products, to reproduce notebooks).")
-    alternative: Alternative = Field(
+    alternative: Annotated[Alternative, Spec(label="Alternative hypothesis")] = Field(
         "greater", description="greater (Caliskan et al.), less or two-sided.")
     oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
                                           "or raise (stop at the first).")
@@ -293,12 +302,13 @@ class DirectionsParams(StoreParams):
 
     lang: Lang
     seed: Seed = 0
-    cv: int = Field(5, ge=2, le=20, description="Cross-validation folds of the LDA.")
-    max_per_class: int | None = Field(None, ge=2, description="Cap the nouns per gender.")
+    cv: Annotated[int, Spec(label="Cross-validation folds")] = Field(5, ge=2, le=20, description="Cross-validation folds of the LDA.")
+    max_per_class: Annotated[int | None, capped("max_words", label="Nouns per gender (cap)")] = Field(
+        None, ge=2, description="Cap the nouns per gender.")
     oov: Oov = Field("ignore", description="Out-of-vocabulary list words: ignore (skip them and list them in the result) "
                                           "or raise (stop at the first).")
     plot: Path | None = Field(None, description="Write a PNG of the semantic × grammatical gender plane here.")
-    force: bool = Field(False, description=PLOT_FORCE_HELP)
+    force: Force = Field(False, description=PLOT_FORCE_HELP)
 
     @classmethod
     def produces(cls, field: str, data: dict[str, Any]) -> bool:
@@ -383,7 +393,7 @@ class NeighborsParams(StoreParams):
     """Parameters of the nearest-neighbour query."""
 
     word: str = Field(min_length=1, description="The query word.")
-    k: Count = Field(10, le=10_000, description="Number of neighbours.")
+    k: Annotated[Count, capped("max_k", label="Neighbours (k)", short="-k")] = Field(10, le=10_000, description="Number of neighbours.")
     approx: Approx = Field("exact", description=(
         "exact (brute force) or ivf (an approximate faiss IVF index for multi-million-word stores, built on first "
         "use and saved with an installed store)."))
@@ -423,7 +433,7 @@ class RipaParams(StoreParams, BootstrapParams):
 
     targets: WordSet | None = Field(None, description=(
         "Words to score: a file or a comma list; default: the language's occupations (both forms)."))
-    pairs: PairRows = Field(None, description=(
+    pairs: Annotated[PairRows, PAIRS] = Field(None, description=(
         "Word pairs defining the relation, first<TAB>second per line (a file) or rows [first, second]; "
         "default: the language's definitional pairs as (masculine, feminine), so RIPA > 0 leans male."))
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")

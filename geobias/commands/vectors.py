@@ -12,6 +12,16 @@ from geobias._progress import reporter
 from geobias.choices import Engine
 from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
+from geobias.commands._kinds import (
+    MODEL,
+    Device,
+    EngineCount,
+    Force,
+    LocalFlag,
+    RayAddress,
+    capped,
+    engine_setting,
+)
 
 
 class ListParams(Params):
@@ -93,7 +103,7 @@ class InfoParams(Params):
 
     target: str = Field(description="Registry name, store directory or vector file.")
     limit: Limit = None
-    trust_pickle: bool = False
+    trust_pickle: LocalFlag = False
     verify: bool = Field(False, description="Re-hash a store's vectors.npy against its meta.json (and the registry).")
 
 
@@ -127,15 +137,15 @@ def vectors_verify(p: VerifyParams, *, progress=None):
 class EngineParams(Params):
     """Where model batches run: this process or a Ray cluster."""
 
-    engine: Engine = Field("local", description="local (this process) or ray (a Ray cluster).")
-    ray_address: str = Field("local", description="With engine ray: local (a private cluster), auto (the running "
+    engine: Annotated[Engine, engine_setting("local")] = Field("local", description="local (this process) or ray (a Ray cluster).")
+    ray_address: RayAddress = Field("local", description="With engine ray: local (a private cluster), auto (the running "
                                                   "cluster of `ray start`) or HOST:PORT.")
-    threads: int | None = Field(None, ge=1, description="torch threads in this process (local) or per Ray actor.")
-    actors: int | None = Field(None, ge=1, description="Ray model replicas (default: one per GPU, else cluster "
+    threads: EngineCount = Field(None, description="torch threads in this process (local) or per Ray actor.")
+    actors: EngineCount = Field(None, description="Ray model replicas (default: one per GPU, else cluster "
                                                        "CPUs / threads).")
-    device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N.")
-    batch_size: int = Field(32, ge=1, le=4096, description="Distinct inputs per forward pass.")
-    trust_pickle: bool = Field(False, description=(
+    device: Device = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N.")
+    batch_size: Annotated[int, capped(1024)] = Field(32, ge=1, le=4096, description="Distinct inputs per forward pass.")
+    trust_pickle: LocalFlag = Field(False, description=(
         "Allow a local model folder with only pickled weights (pytorch_model.bin; unpickling can run code). "
         "Safetensors are loaded by default."))
 
@@ -168,7 +178,7 @@ def _pool_words(value: Any, info: ValidationInfo) -> Any:
 class PoolParams(EngineParams):
     """Parameters of ``vectors pool``: pooled contextual vectors saved as a store."""
 
-    model: str = Field(description="Hugging Face id, local directory or registry name (minilm-l6).")
+    model: Annotated[str, MODEL] = Field(description="Hugging Face id, local directory or registry name (minilm-l6).")
     words: Annotated[list[str], BeforeValidator(_pool_words)] = Field(
         description="Words: a file (one word, or tab-separated words, per line) or a list.")
     out: str = Field(description="Store name (under the vectors directory) or, outside the service, a path.")
@@ -210,7 +220,7 @@ class AuditParams(EngineParams):
     """Parameters of ``audit``: a grid of stores × tests × languages from a TOML config."""
 
     config: Path = Field(description="Audit config (TOML): stores, languages, tests, [options].")
-    force: bool = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 "
+    force: Force = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 "
                                            "permutation partitions over every cell).")
 
     def work(self):

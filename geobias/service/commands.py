@@ -17,14 +17,12 @@ from typing import Any
 from geobias.commands import Command, Params, dump, execute, get, validate
 from geobias.commands._base import refuse_outputs
 from geobias.commands._fields import Inline
+from geobias.commands._kinds import FIXED, SET, Kind, fields_of, spec_of
 from geobias.errors import InputError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
-from geobias.service.limits import DICTIONARY_FIELDS, dictionary_pattern
+from geobias.service.limits import cap_of, text_pattern
 
 _HF_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
-
-#: Engine settings a client may not change: jobs run in the service's own process tree.
-_ENGINE_FIXED = {"engine": "local", "ray_address": "local", "threads": None, "actors": None}
 
 
 def check_cap(value: int, cap: int, what: str, *, minimum: int = 1) -> None:
@@ -37,21 +35,21 @@ def check_cap(value: int, cap: int, what: str, *, minimum: int = 1) -> None:
 def check_caps(config: ServiceConfig, params: Params) -> None:
     """This service's limits on any command's parameters (the model checked everything else).
 
+    Each field is read by its kind (:mod:`geobias.commands._kinds`): a capped count, a text with a
+    pattern, an engine setting the service fixes.
+
     Raises
     ------
     ParameterError
-        Permutations, k, a word list, an inline text or a batch above its cap; engine options.
+        A capped count (permutations, k, a batch) above its cap, a word list or an inline text above
+        the service's sizes, a text not of its kind's form, an engine setting changed.
     """
+    model = type(params)
     fields = dict(params)
-    if "permutations" in fields:
-        check_cap(fields["permutations"], config.max_permutations, "permutations")
-    if "k" in fields:
-        check_cap(fields["k"], config.max_k, "k")
-    if "batch_size" in fields:
-        check_cap(fields["batch_size"], 1024, "batch_size")
-    if "max_per_class" in fields and fields["max_per_class"] is not None:
-        check_cap(fields["max_per_class"], config.max_words, "max_per_class")
     for name, value in fields.items():
+        spec = spec_of(model, name)
+        if spec.cap is not None and value is not None:
+            check_cap(value, cap_of(config, spec), name, minimum=spec.minimum)
         if isinstance(value, list) and len(value) > config.max_words:
             raise ParameterError(f"{name}: {len(value):,} entries, more than this service's cap of "
                                  f"{config.max_words:,}", name)
@@ -60,20 +58,22 @@ def check_caps(config: ServiceConfig, params: Params) -> None:
             if lines > config.max_words * 10:
                 raise ParameterError(f"{name}: {lines:,} lines, more than this service's cap of "
                                      f"{config.max_words * 10:,}", name)
-            if name in DICTIONARY_FIELDS and not re.fullmatch(dictionary_pattern(type(params), name), value.text):
-                raise ParameterError(f"{name}: not a dictionary of two words per line, as this service's "
-                                     "schema states", name)
-        if name in _ENGINE_FIXED and value != _ENGINE_FIXED[name]:
+            pattern = text_pattern(model, name)
+            if pattern is not None and not re.fullmatch(pattern, value.text):
+                raise ParameterError(f"{name}: not {spec.kind.value if spec.kind else 'of the form'}, as this "
+                                     "service's schema states", name)
+        if spec.service is FIXED and value != spec.value:
             raise ParameterError(f"{name} is fixed by this service", name)
 
 
 def within_caps(config: ServiceConfig, params: Params) -> Params:
-    """``params`` checked against this service's caps; a permutation test within them runs
-    (``force``: the service's ``max_permutations`` is its budget, not the command line's)."""
+    """``params`` checked against this service's caps, with the values the service sets itself
+    (:data:`~geobias.commands._kinds.SET`: a permutation test within the caps runs, ``force``: the
+    service's ``max_permutations`` is its budget, not the command line's)."""
     check_caps(config, params)
-    if "force" in type(params).model_fields:
-        params = params.model_copy(update={"force": True})
-    return params
+    model = type(params)
+    update = {f: spec_of(model, f).value for f in fields_of(model, service=SET) if spec_of(model, f).kind is Kind.BUDGET}
+    return params.model_copy(update=update) if update else params
 
 
 def opener(stores):
@@ -156,19 +156,21 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     refuse_outputs(cmd, body)
     extra = _outputs(cmd, body, job_dir / "artifacts")
     params = within_caps(config, validate(cmd, {**body, **extra}, front="service", outputs_given=True))
-    for field in ("vectors", "en_vectors", "src_vectors", "tgt_vectors"):
-        value = getattr(params, field, None)
+    model = type(params)
+    for field in fields_of(model, kind=Kind.STORE):
+        value = getattr(params, field)
         if value is not None:
             stores._path(value)  # an existing store (404 otherwise)
     extra = {}
-    for field in ("model", "compare"):
-        value = getattr(params, field, None)
+    for field in fields_of(model, kind=Kind.MODEL):
+        value = getattr(params, field)
         if value is not None:
             extra[field] = check_model(config, value)
     if cmd.publishes is not None:
         _new_store(config, getattr(params, cmd.publishes.field))
-    if "device" in dict(params):
-        extra["device"] = "cpu"
+    for field in fields_of(model, service=SET):  # e.g. a job's forward passes run on the CPU
+        if spec_of(model, field).kind is not Kind.BUDGET:
+            extra[field] = spec_of(model, field).value
     return cmd, {**dump(params), **extra}
 
 

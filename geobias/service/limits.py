@@ -23,18 +23,28 @@ caps are the same numbers, enforced before anything that could be slower than li
 from __future__ import annotations
 
 import functools
+import json
 import re
 import typing
 from typing import Any
 
-from geobias.commands._base import present as _given
+from geobias.commands._kinds import (
+    FIXED,
+    LOCAL,
+    MAX_ENTRY_CHARS,
+    NAME_PATTERN,
+    Kind,
+    body_keys,
+    constrain,
+    fields_of,
+    non_null,
+    spec_of,
+)
 from geobias.errors import ParameterError
 from geobias.languages import code_pattern
 
 #: The deepest nesting a request body may have (objects and arrays): ours need four.
 MAX_DEPTH = 32
-#: The longest entry of a list (a word, a model id, a method name).
-MAX_ENTRY_CHARS = 1000
 
 
 def check_body(config, body: Any, model=None) -> None:
@@ -96,8 +106,9 @@ def _check_lengths(body: dict, model, max_words: int) -> None:
     """A string field is at most as long as the schema states: ``max_words × 100`` characters (a
     text, a dictionary given inline), ``max_words × MAX_ENTRY_CHARS`` for a word set's comma list."""
     sets = word_set_keys(model)
+    texts = _keys_of_kind(model, Kind.DICTIONARY)
     for name, value in body.items():
-        text = value.get("text") if isinstance(value, dict) and name in DICTIONARY_FIELDS else value
+        text = value.get("text") if isinstance(value, dict) and name in texts else value
         if not isinstance(text, str):
             continue
         cap = max_words * (MAX_ENTRY_CHARS if name in sets else 100)
@@ -105,21 +116,15 @@ def _check_lengths(body: dict, model, max_words: int) -> None:
             raise ParameterError(f"{name}: {len(text):,} characters, more than this service's cap of {cap:,}", name)
 
 
-#: The fields that take a bilingual dictionary: lines of two words, as a path's text or inline.
-DICTIONARY_FIELDS = ("dictionary", "train_dictionary", "test_dictionary")
-#: A dictionary word's character: neither ECMA's nor Python's whitespace (they differ: Python's
-#: ``\s`` has \x1c-\x1f and \x85, ECMA's has \ufeff), so that the pattern reads alike in both.
-_WORD_CHAR = r"[^\s\x1c-\x1f\x85\ufeff]"
-_LINES = r"^(?:[ \t]*" + _WORD_CHAR + r"+[ \t]+" + _WORD_CHAR + r"+[ \t]*(?:\r?\n|$))+$"
+def text_pattern(model, name: str) -> str | None:
+    """The text ``model``'s field ``name`` may hold, where its kind states one (ECMA and Python
+    alike): a dictionary's lines of two words, or also ``identical`` where the field takes it."""
+    return spec_of(model, name).pattern
 
 
-def dictionary_pattern(model, name: str) -> str:
-    """The text a dictionary field ``name`` of ``model`` may hold (ECMA and Python alike): lines
-    of two words, or ``identical`` where the field's metadata says it takes the word
-    (``json_schema_extra={"dictionary": {"identical": True}}``)."""
-    extra = model.model_fields[name].json_schema_extra if name in model.model_fields else None
-    identical = isinstance(extra, dict) and extra.get("dictionary", {}).get("identical", False)
-    return r"^[ \t\r\n]*identical[ \t\r\n]*$|" + _LINES if identical else _LINES
+@functools.cache
+def _keys_of_kind(model, kind: Kind) -> frozenset[str]:
+    return frozenset(k for f in fields_of(model, kind=kind) for k in body_keys(model, f))
 
 
 _NUMERIC = {"boolean", "integer", "number", "null"}
@@ -180,20 +185,20 @@ def _check_types(body: dict, model) -> None:
     names: the model would read ``0`` as false and ``"5"`` as 5 (pydantic's lax mode), where the
     document, and so a client, says boolean or integer."""
     for name, alts in _json_types(model).items():
-        if name in body and name not in getattr(model, "local_only", ()) and not any(_is(body[name], a) for a in alts):
+        if name in body and spec_of(model, name).service is not LOCAL and not any(_is(body[name], a) for a in alts):
             kinds = sorted({a["type"] if a["type"] != "array" else f"array of {a['items']['type']}" for a in alts})
             raise ParameterError(f"{name}: expected {' or '.join(kinds)}, got {_json_type(body[name])}", name)
 
 
 def _check_local_only(body: dict, model) -> None:
-    """The fields this service refuses (``model.local_only``) may be sent only as their "off"
-    value, as the schema states it: ``false`` (``null`` for ``limit``), not another false value
-    (``0``, ``""``) that the model would read as off."""
-    for name in getattr(model, "local_only", ()):
-        if name in body and body[name] is not (None if name == "limit" else False):
-            off = "null" if name == "limit" else "false"
-            raise ParameterError(f"{name} is a choice for a local run; this service takes it only as {off} "
-                                 f"(or left out)", name)
+    """The fields this service refuses (of a :data:`~geobias.commands._kinds.LOCAL` kind) may be
+    sent only as their "off" value, as the schema states it (``false``, or ``null``), not another
+    false value (``0``, ``""``) that the model would read as off."""
+    for name in fields_of(model, service=LOCAL):
+        off = spec_of(model, name).value
+        if name in body and body[name] is not off:
+            raise ParameterError(f"{name} is a choice for a local run; this service takes it only as "
+                                 f"{json.dumps(off)} (or left out)", name)
 
 
 def _check_text(text: str, where: str, max_lines: int) -> None:
@@ -214,9 +219,7 @@ def _check_comma_lists(body: dict, model, cap: int) -> None:
 
 def word_set_keys(model) -> frozenset[str]:
     """The body keys (field names and their aliases) of ``model``'s word-set fields."""
-    from geobias.commands._fields import _word_set
-
-    return _marked_keys(model, _word_set)
+    return _keys_of_kind(model, Kind.WORD_SET)
 
 
 def text_keys(model) -> frozenset[str]:
@@ -249,78 +252,6 @@ def _carries(annotation, validator) -> bool:
 
 
 # ----------------------------------------------------------------------------- the schema
-#: A store or artefact name as :func:`geobias.service.config.check_name` accepts it, without
-#: look-arounds (JSON Schema patterns are ECMA-262; generators read them too): no leading dot, no '..'.
-NAME_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-])*\.?$"
-#: A character Python's ``str.strip`` keeps (ECMA's ``\s`` misses \x1c-\x1f and \x85, which it strips).
-_SOLID = r"[^\s\x1c-\x1f\x85]"
-#: A word: something besides spaces, no tab or line break (words are stripped).
-WORD_PATTERN = r"^[^\t\n\r]*" + _SOLID + r"[^\t\n\r]*$"
-_STORE_FIELDS = ("vectors", "src_vectors", "tgt_vectors", "en_vectors", "store", "src_store", "tgt_store", "en_store")
-_LANG_FIELDS = ("lang", "src", "tgt")
-
-
-def _non_null(node: dict) -> list[dict]:
-    """The non-null alternatives of a property's schema (``anyOf`` or the schema itself)."""
-    return [a for a in node.get("anyOf", [node]) if a.get("type") != "null"]
-
-
-def _constrain(node: dict, **extra) -> None:
-    """Add ``extra`` to each non-null alternative, keeping a tighter bound the model states."""
-    for alt in _non_null(node):
-        for key, value in extra.items():
-            if key in ("minimum", "minLength", "minItems") and key in alt:
-                alt[key] = max(alt[key], value)
-            elif key in ("maximum", "maxLength", "maxItems") and key in alt:
-                alt[key] = min(alt[key], value)
-            else:
-                alt[key] = value
-
-
-def _rules(cmd, props: dict) -> list[dict]:
-    """The parameter model's rules across fields, where JSON Schema can say them: a store or a
-    language to find one; a word query's sets (all four or none, both attributes or neither, a
-    built-in test or your own sets, a language for the built-in lists); pairs of two words."""
-    from geobias.commands._query import WordQueryParams
-
-    rules: list[dict] = []
-
-    def lang_given() -> dict:  # a language with a default is always there
-        return {} if props.get("lang", {}).get("default") is not None else _given("lang")
-    if "lang" in props and "vectors" in props:
-        rules.append({"anyOf": [lang_given(), _given("vectors")]})
-    if not issubclass(cmd.params, WordQueryParams) and {"lang", "targets", "attributes"} <= set(props):
-        # MWEAT's built-in occupations and attribute words are per language
-        sets = [{"anyOf": [_given(f) for f in forms if f in props]}
-                for forms in (("targets", "targets_x"), ("attributes", "attributes_a"))]
-        rules.append({"anyOf": [lang_given(), {"allOf": sets}]})
-    if "pairs" in props and "lang" in props:  # the built-in pairs and occupations are per language
-        rules.append({"anyOf": [lang_given(), {"allOf": [_given(f) for f in ("pairs", "targets") if f in props]}]})
-    for whole, parts in (("targets", ("targets_x", "targets_y")), ("attributes", ("attributes_a", "attributes_b"))):
-        if whole in props and any(p in props for p in parts):  # one form or the other, not both
-            rules.append({"not": {"allOf": [_given(whole), {"anyOf": [_given(p) for p in parts if p in props]}]}})
-    for pair in (("targets_x", "targets_y"), ("attributes_a", "attributes_b")):
-        if not issubclass(cmd.params, WordQueryParams) and all(p in props for p in pair):  # both or neither
-            rules.append({"anyOf": [{"allOf": [_given(r) for r in pair]}, {"not": {"anyOf": [_given(r) for r in pair]}}]})
-    if "variant" in props and "targets_x" in props:  # the grammatical variant pairs forms by position
-        rules.append({"anyOf": [{"not": {"required": ["variant"], "properties": {"variant": {"const": "grammatical"}}}},
-                                {"allOf": [_given("targets_x"), _given("targets_y")]}]})
-    if issubclass(cmd.params, WordQueryParams):
-        roles = [r for r in cmd.params._ROLES if r in props]
-        if cmd.params.FULL:
-            rules.append({"anyOf": [{"allOf": [_given(r) for r in roles]}, {"not": {"anyOf": [_given(r) for r in roles]}}]})
-        if "attributes_a" in props and "attributes_b" in props:
-            both = ("attributes_a", "attributes_b")
-            rules.append({"anyOf": [{"allOf": [_given(r) for r in both]}, {"not": {"anyOf": [_given(r) for r in both]}}]})
-        if "targets_y" in props and "targets_x" in props:
-            rules.append({"anyOf": [{"not": _given("targets_y")}, _given("targets_x")]})
-        if "test" in props:
-            rules.append({"not": {"allOf": [_given("test"), {"anyOf": [_given(r) for r in roles]}]}})
-        if "lang" in props:  # the built-in lists (a test, the missing sets) are per language
-            rules.append({"anyOf": [lang_given(), {"allOf": [_given(r) for r in roles]}]})
-    return rules
-
-
 def enrich_openapi(schema: dict, config, commands) -> dict:
     """``schema`` (FastAPI's OpenAPI document) with what this service enforces written into it:
     word sets' sizes and word shape, store-name patterns, language codes, the permutation, ``k``
@@ -417,23 +348,27 @@ def _enrich_parameter(param: dict, lang_pattern: str, formats, path: str = "") -
     elif name == "index":
         sch.update(minimum=0)
     elif name == "lang" and where == "query":
-        _constrain(sch, pattern=lang_pattern)
+        constrain(sch, pattern=lang_pattern)
     elif name == "format" and where == "query":
         sch.update(enum=list(formats))
 
 
 def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = False) -> None:
     """A command's parameter schema for this service (see :func:`enrich_openapi`); ``job``: as
-    ``POST /jobs`` takes it."""
+    ``POST /jobs`` takes it. Each field is read by its kind (:mod:`geobias.commands._kinds`): its
+    service policy, its constraints and its cap; the service names no field."""
     from geobias.commands._fields import _non_negative, _positive
+    from geobias.commands._rules import schema_rules
 
+    model = cmd.params
     props = body.get("properties", {})
-    fields = cmd.params.model_fields
-    word_sets = word_set_keys(cmd.params)
-    for name in getattr(cmd.params, "local_only", ()):  # refused by the service when set
+    fields = model.model_fields
+    word_sets = word_set_keys(model)
+    for name in fields_of(model, service=LOCAL):  # refused by the service when set
         if name in props:
-            props[name] = {"type": "null"} if name == "limit" else {"const": False}
-    rules = _rules(cmd, props)
+            off = spec_of(model, name).value
+            props[name] = {"type": "null"} if off is None else {"const": off}
+    rules = schema_rules(model, props)
     if rules:
         body["allOf"] = [*body.get("allOf", []), *rules]
     # the service chooses where outputs go, except a store a job publishes, whose name the client gives
@@ -441,6 +376,7 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
     published = {o.field for o in cmd.outputs if getattr(o, "kind", None) == "store"}
     for name in list(props):
         info = fields.get(name)
+        spec = spec_of(model, name)
         node = props[name]
         if name in outputs:
             del props[name]  # the service chooses where outputs go: never a request's field
@@ -448,20 +384,15 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
                 body["required"].remove(name)
             continue
         if name in published:
-            _constrain(node, pattern=NAME_PATTERN, minLength=1, maxLength=64)
+            constrain(node, pattern=NAME_PATTERN, minLength=1, maxLength=64)
             if job and name not in body.setdefault("required", []):
                 body["required"].append(name)
-        elif name in word_sets:
-            array = {"type": "array", "minItems": 1, "maxItems": config.max_words, "uniqueItems": True,
-                     "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS,
-                               "pattern": WORD_PATTERN}}
-            comma = {"type": "string", "pattern": r"^[^\t\n\r]*[^,\s\x1c-\x1f\x85][^\t\n\r]*$",
-                     "maxLength": MAX_ENTRY_CHARS * config.max_words}
-            nullable = any(a.get("type") == "null" for a in node.get("anyOf", []))
-            keep = {k: v for k, v in node.items() if k in ("default", "description", "title")}
-            props[name] = {**keep, "anyOf": [array, comma, *([{"type": "null"}] if nullable else [])]}
-        elif info is not None and {a.get("type") for a in _non_null(node)} == {"array"} \
-                and _takes_a_string(cmd.params, name):
+        elif spec.service is FIXED:  # an engine setting: the service's own
+            props[name] = {"const": spec.value} if spec.value is not None else {"type": "null"}
+        elif spec.schema is not None and spec.kind is Kind.WORD_SET:
+            spec.schema(node, config.max_words)
+        elif info is not None and {a.get("type") for a in non_null(node)} == {"array"} \
+                and _takes_a_string(model, name):
             # a list, or a comma list (the model reads a string as one)
             keep = {k: v for k, v in node.items() if k in ("default", "description", "title")}
             alts = [a for a in node.get("anyOf", [{k: v for k, v in node.items() if k not in keep}])]
@@ -469,62 +400,20 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
             if any(a.get("items", {}).get("type") == "integer" for a in alts):
                 comma["pattern"] = INT_LIST_PATTERN
             props[name] = {**keep, "anyOf": [*alts, comma]}
-        elif name == "pairs":
-            _constrain(node, minItems=1, items={"type": "array", "minItems": 2, "maxItems": 2,
-                                                "items": {"type": "string", "minLength": 1, "pattern": WORD_PATTERN}})
-        elif name == "attributes" and cmd.name == "mweat":  # [male words, female words]
-            _constrain(node, minItems=2, maxItems=2, items={
-                "type": "array", "minItems": 1, "maxItems": config.max_words, "uniqueItems": True,
-                "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS, "pattern": WORD_PATTERN}})
-        elif name == "targets" and cmd.name == "mweat":  # [feminine, masculine(, english)] per occupation
-            _constrain(node, minItems=1, maxItems=config.max_words, items={
-                "type": "array", "minItems": 2, "maxItems": 3,
-                "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY_CHARS, "pattern": WORD_PATTERN}})
-        elif name in DICTIONARY_FIELDS:  # lines of two words (or 'identical')
-            pattern = dictionary_pattern(cmd.params, name)
-            for alt in _non_null(node):  # a path's text, or the text given inline ({"text": ...})
-                text = alt.get("properties", {}).get("text") if alt.get("type") == "object" else alt
-                if text is not None:
-                    _constrain(text, pattern=pattern, maxLength=config.max_words * 100)
-        elif name in ("model", "compare"):  # a registry name, or a hub id 'org/name' (a local folder by its name)
-            from geobias.models import REGISTRY
-
-            hub = r"[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-])*"
-            pattern = "^(?:" + "|".join(re.escape(n) for n in REGISTRY) + ")$|^" + hub + "/" + hub + "$"
-            for alt in _non_null(node):
-                (alt["items"] if alt.get("type") == "array" and "items" in alt else alt).update(pattern=pattern)
-        elif name in _STORE_FIELDS:
-            _constrain(node, pattern=NAME_PATTERN, minLength=1, maxLength=64)
-        elif name in _LANG_FIELDS:
-            _constrain(node, pattern=lang_pattern)
-        elif name == "permutations":
-            _constrain(node, minimum=1, maximum=config.max_permutations)
-        elif name == "k":
-            _constrain(node, minimum=1, maximum=config.max_k)
-        elif name == "batch_size":
-            _constrain(node, minimum=1, maximum=1024)
-        elif name == "max_per_class":
-            _constrain(node, minimum=1, maximum=config.max_words)
-        elif name == "format" and any("kv" in a.get("enum", ()) for a in _non_null(node)):
-            for alt in _non_null(node):  # a gensim KeyedVectors file is a pickle: the service writes none
-                alt["enum"] = [f for f in alt["enum"] if f != "kv"]
-        elif name == "bootstrap":  # 0: no interval
-            from geobias.commands._bootstrap import MAX_BOOTSTRAP
-
-            _constrain(node, minimum=0, maximum=MAX_BOOTSTRAP)
-        elif name in ("engine", "ray_address", "threads", "actors"):
-            fixed = {"engine": "local", "ray_address": "local", "threads": None, "actors": None}[name]
-            props[name] = {"const": fixed} if fixed is not None else {"type": "null"}
+        elif spec.schema is not None:
+            spec.schema(node, config.max_words)
+        elif spec.cap is not None:
+            constrain(node, minimum=spec.minimum, maximum=cap_of(config, spec))
         elif info is not None:
             validators = [getattr(m, "func", None) for m in info.metadata]
             annotation = info.annotation
             for arg in typing.get_args(annotation):
                 validators += [getattr(m, "func", None) for m in getattr(arg, "__metadata__", ())]
             if _positive in validators:
-                _constrain(node, minimum=1)
+                constrain(node, minimum=1)
             elif _non_negative in validators:
-                _constrain(node, minimum=0)
-        for alt in _non_null(props.get(name, {})):
+                constrain(node, minimum=0)
+        for alt in non_null(props.get(name, {})):
             for bound, key in (("le", "maximum"), ("ge", "minimum"), ("lt", "exclusiveMaximum"),
                                ("gt", "exclusiveMinimum")):  # pydantic's keywords, where it left them
                 if bound in alt:
@@ -535,4 +424,17 @@ def _enrich_params(body: dict, cmd, config, lang_pattern: str, *, job: bool = Fa
                 alt.setdefault("maxLength", config.max_words * 100)
 
 
-__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "check_body", "enrich_openapi", "inline_defs", "word_set_keys"]
+def cap_of(config, spec) -> int | None:
+    """The largest value this service takes for a field of ``spec`` (its cap, a number or the name
+    of a :class:`~geobias.service.config.ServiceConfig` attribute); ``None``: uncapped."""
+    return getattr(config, spec.cap) if isinstance(spec.cap, str) else spec.cap
+
+
+def caps(config, model) -> dict[str, int]:
+    """``{field: largest value}`` of ``model``'s capped fields for this service (the web app's number
+    boxes)."""
+    return {f: cap_of(config, spec_of(model, f)) for f in model.model_fields if spec_of(model, f).cap is not None}
+
+
+__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "cap_of", "caps", "check_body", "enrich_openapi", "inline_defs",
+           "text_pattern", "word_set_keys"]

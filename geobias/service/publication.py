@@ -63,9 +63,10 @@ def reconcile(vectors_dir: Path, state_of: Callable[[str], str | None]) -> None:
 
 
 def publish(vectors_dir: Path, name: str, staged: Path, commit: Callable[[], bool], lock, *,
-            field: str = "out") -> dict | None:
+            field: str) -> dict | None:
     """Commit the job ``done`` (``commit()``, true when the record moved), then rename its staged
-    store to ``name``; or return the error that fails it (the store missing, the name taken meanwhile)."""
+    store to ``name``; or return the error that fails it (the store missing, the name taken meanwhile).
+    ``field`` is the parameter that named the store (the command's declared store output)."""
     dest = vectors_dir / name
     with lock:
         if not is_store(staged):

@@ -15,44 +15,32 @@ Everything a user typed reaches a page only through :func:`geobias.service.pages
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from geobias.commands import Command, commands
+from geobias.commands._kinds import spec_of
 from geobias.service.pages import esc, page, simple_table, when
 
-#: Fields the app never shows: outputs (the service places them), engine settings (fixed by the
-#: service), options the service refuses (``Params.local_only``) and ``force`` (the service's caps
-#: are its budget).
-HIDDEN = frozenset({"engine", "ray_address", "threads", "actors", "force", "device", "json_out"})
-STORE_FIELDS = frozenset({"vectors", "en_vectors", "src_vectors", "tgt_vectors", "store"})
-LANG_FIELDS = frozenset({"lang", "src", "tgt", "src_lang", "tgt_lang"})
 #: Widgets shown as text areas: the optional ones fold into a "your own word lists" section.
 TEXTAREAS = frozenset({"list", "rows", "inline", "json"})
 
-#: Labels that read as words where the field's name does not (the rest: the name, spaced and capitalised).
-LABELS = {
-    "lang": "Language", "vectors": "Store", "store": "Store", "en_vectors": "English store",
-    "src_vectors": "Source store", "tgt_vectors": "Target store", "src": "Source language", "tgt": "Target language",
-    "oov": "Words not in the store", "permutations": "Permutations", "permutation_method": "Permutation test",
-    "seed": "Random seed", "k": "Neighbours (k)", "cv": "Cross-validation folds", "max_per_class": "Nouns per gender (cap)",
-    "lost_vocabulary_threshold": "Largest share of a word set that may be missing",
-    "targets_x": "Target words X", "targets_y": "Target words Y", "attributes_a": "Attribute words A",
-    "attributes_b": "Attribute words B", "similarity": "Similarity", "alternative": "Alternative hypothesis",
-    "paired": "Permute within pairs", "n_permutations": "Permutations", "bootstrap": "Bootstrap resamples",
-    "bootstrap_seed": "Bootstrap seed", "model": "Model", "batch_size": "Batch size", "test": "Built-in test",
-    "variant": "Variant", "methods": "Methods", "method": "Method", "langs": "Languages", "family": "Store family",
-    "data": "Data (the file's text)", "tests": "Test file (the file's text)",
-}
-#: Fields shown first, in this order: what to run on comes before how.
-FIRST = ("lang", "src", "tgt", "vectors", "store", "src_vectors", "tgt_vectors", "en_vectors", "model", "test",
-         "method", "methods")
+
+def label(model, name: str) -> str:
+    """A form label for ``model``'s field ``name``: its kind's label, else its title, else its name
+    spaced and capitalised."""
+    info = model.model_fields.get(name)
+    return (spec_of(model, name).label or (info.title if info is not None else None)
+            or name.replace("_", " ").capitalize())
 
 
-def label(name: str) -> str:
-    """A form label for the field ``name``."""
-    return LABELS.get(name) or name.replace("_", " ").capitalize()
+def hidden(cmd: Command, name: str) -> bool:
+    """Whether the app leaves ``cmd``'s field ``name`` out: an output (the service places it), a
+    field the service decides (an engine setting, a local-only option, ``force``: the service's caps
+    are its budget; see :attr:`geobias.commands._kinds.Spec.hidden`)."""
+    return name in cmd.output_fields or spec_of(cmd.params, name).hidden
 
 #: The headers of the app's pages: its own script and requests only, nothing from elsewhere.
 APP_HEADERS = {"Content-Security-Policy": "default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; "
@@ -104,28 +92,28 @@ def form_fields(cmd: Command) -> list[FormField]:
     in the model's order, read from the model's JSON schema (validation mode)."""
     schema = cmd.params.model_json_schema(mode="validation")
     required = set(schema.get("required", ()))
-    hidden = HIDDEN | set(cmd.output_fields) | set(getattr(cmd.params, "local_only", ()))
-    out = []
-    for name, prop in schema.get("properties", {}).items():
-        if name in hidden:
-            continue
-        out.append(_field(name, prop, name in required))
-    rank = {name: i for i, name in enumerate(FIRST)}
-    return sorted(out, key=lambda f: rank.get(f.name, len(FIRST)))  # stable: the model's order after FIRST
+    out = [_field(cmd.params, name, prop, name in required)
+           for name, prop in schema.get("properties", {}).items() if not hidden(cmd, name)]
+    last = 1 + max((s.order for s in map(functools.partial(spec_of, cmd.params), cmd.params.model_fields)
+                    if s.order is not None), default=0)
+
+    def rank(f: FormField) -> int:  # what to run on comes before how: the kinds' order, then the model's
+        order = spec_of(cmd.params, f.name).order
+        return last if order is None else order
+    return sorted(out, key=rank)  # stable: the model's order within a rank
 
 
-def _field(name: str, prop: dict[str, Any], required: bool) -> FormField:
+def _field(model, name: str, prop: dict[str, Any], required: bool) -> FormField:
     options = prop.get("anyOf") or [prop]
     real = [o for o in options if o.get("type") != "null"] or [{"type": "string"}]
     first = real[0]
     description = prop.get("description") or first.get("description") or ""
-    common = dict(name=name, title=label(name), required=required, default=prop.get("default"),
+    common = dict(name=name, title=label(model, name), required=required, default=prop.get("default"),
                   description=description, minimum=_bound(prop, first, "minimum", "ge"),
                   maximum=_bound(prop, first, "maximum", "le"))
-    if name in STORE_FIELDS:
-        return FormField(widget="store", **common)
-    if name in LANG_FIELDS:
-        return FormField(widget="lang", **common)
+    widget = spec_of(model, name).widget
+    if widget is not None:  # the served stores or languages
+        return FormField(widget=widget, **common)
     if "enum" in first:
         return FormField(widget="choice", choices=tuple(str(x) for x in first["enum"]), **common)
     if any("$ref" in o and o["$ref"].endswith("/Inline") for o in real):
@@ -284,7 +272,7 @@ def _set_by_user(job: dict[str, Any], key: str) -> bool:
         cmd = get(job["kind"])
     except Exception:  # noqa: BLE001 - a record of a command this server no longer has
         return job["params"].get(key) is not None
-    if key in HIDDEN or key in cmd.output_fields or key in getattr(cmd.params, "local_only", ()):
+    if hidden(cmd, key):
         return False
     info = cmd.params.model_fields.get(key)
     if info is None:

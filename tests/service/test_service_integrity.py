@@ -213,7 +213,7 @@ def test_a_name_taken_while_the_job_ran_fails_the_job_and_keeps_the_other_store(
 
     error = publication.publish(config.vectors_dir, "taken", staged,
                                 lambda: jobs.records.transition(job_id, "done", result={"result": {}}),
-                                jobs.stores.publish_lock)
+                                jobs.stores.publish_lock, field="out")
     assert error is not None and error["type"] == "StoreExists" and "another out" in error["message"]
     assert jobs.get(job_id)["state"] == "running"  # the runner records the failure, not publish
     from geobias.store import load_store

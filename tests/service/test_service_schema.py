@@ -133,9 +133,11 @@ def test_identical_is_a_dictionary_where_the_model_reads_it_as_one():
     import re
 
     from geobias.commands import commands, get
-    from geobias.service.limits import DICTIONARY_FIELDS, dictionary_pattern
+    from geobias.commands._kinds import Kind, fields_of
+    from geobias.service.limits import text_pattern
 
-    takes = {(c.name, f) for c in commands() for f in DICTIONARY_FIELDS if f in c.params.model_fields
-             and re.fullmatch(dictionary_pattern(c.params, f), " identical\n")}
+    dictionaries = {(c.name, f) for c in commands() for f in fields_of(c.params, kind=Kind.DICTIONARY)}
+    assert {("evaluate", "test_dictionary"), ("translate-eval", "dictionary")} <= dictionaries
+    takes = {(c, f) for c, f in dictionaries if re.fullmatch(text_pattern(get(c).params, f), " identical\n")}
     assert takes == {("align", "dictionary"), ("mitigate", "dictionary"), ("translate-eval", "train_dictionary")}
-    assert re.fullmatch(dictionary_pattern(get("translate-eval").params, "dictionary"), "le the\nroi king\n")
+    assert re.fullmatch(text_pattern(get("translate-eval").params, "dictionary"), "le the\nroi king\n")

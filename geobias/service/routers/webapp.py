@@ -35,13 +35,13 @@ def catalogue() -> HTMLResponse:
 def form(request: Request, kind: str) -> HTMLResponse:
     """The form of one analysis, generated from its parameter model."""
     from geobias.languages import LANGUAGES
-    from geobias.service import webapp
+    from geobias.service import limits, webapp
 
     cmd = next((c for c in webapp.app_commands() if c.kind == kind), None)
     if cmd is None:
         raise JobNotFound(f"no analysis {kind!r} in the app; see /app")
     config = http.config(request)
-    caps = {"permutations": config.max_permutations, "k": config.max_k, "max_per_class": config.max_words}
+    caps = limits.caps(config, cmd.params)  # each capped field's largest value here, read from its kind
     langs = {code: lang.name for code, lang in LANGUAGES.items()}
     return _html(webapp.command_form(cmd, http.stores(request).listing(), langs, caps))
 
