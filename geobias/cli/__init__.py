@@ -1,6 +1,7 @@
 """Command-line interface: adapters over the command layer (:mod:`geobias.commands`).
 
-One command per module; each module registers on the apps of :mod:`geobias.cli._app`.
+Every command is generated from its parameter model (:mod:`geobias.cli._generated`), except
+``geobias serve`` (:mod:`geobias.cli.serve`), which registers on the app of :mod:`geobias.cli._app`.
 A :class:`~geobias.errors.GeobiasError` prints one line and exits 1; a usage error (unknown
 option, a value of the wrong type or outside an option's choices, a missing required option)
 prints one line and exits 2, as click does; any other exception prints one line with an
@@ -9,97 +10,18 @@ prints one line and exits 2, as click does; any other exception prints one line 
 
 from __future__ import annotations
 
-import functools
-import importlib
 import inspect
 import os
 import sys
-from enum import Enum
 
+from geobias.cli import serve as _serve  # noqa: F401  (registers `geobias serve`, the one hand-written command)
 from geobias.cli._app import app
 from geobias.cli._text import plain_roles
 from geobias.errors import GeobiasError, ParameterError
 
-# One line per command module. Heavy imports (torch, transformers, spaCy) stay inside the
-# command functions so that `geobias --help` is instant.
-COMMAND_MODULES: list[str] = [
-    "geobias.cli.vectors",
-    "geobias.cli.neighbors",
-    "geobias.cli.directions",
-    "geobias.cli.mweat",
-    "geobias.cli.weat",
-    "geobias.cli.align",
-    "geobias.cli.translate_eval",
-    "geobias.cli.hard_debias",
-    "geobias.cli.mitigate",
-    "geobias.cli.evaluate",
-    "geobias.cli.erasure_eval",
-    "geobias.cli.correlate",
-    "geobias.cli.probe_association",
-    "geobias.cli.probe_becpro",
-    "geobias.cli.probe_malor",
-    "geobias.cli.becpro",
-    "geobias.cli.pool",
-    "geobias.cli.cda",
-    "geobias.cli.finetune",
-    "geobias.cli.audit",
-    "geobias.cli.serve",
-    "geobias.cli.probe_sentiment",
-    "geobias.cli.finetune_classifier",
-]
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name)
-
-
-def _plain_choices(typer_app) -> None:
-    """Wrap every registered command so that choice options (:mod:`geobias.cli._choices`) reach
-    it as plain strings. Uses only Typer's public registration lists; the wrapper keeps the
-    signature Typer reads."""
-    for info in typer_app.registered_commands:
-        info.callback = _plain_options(info.callback)
-    for group in typer_app.registered_groups:
-        _plain_choices(group.typer_instance)
-
-
-def _plain_options(callback):
-    """``callback`` with its choice options as plain strings, and ``--parquet FILE`` added (every
-    command can write its result as data; :func:`geobias.cli._run.invoke` reads it)."""
-    from pathlib import Path
-    from typing import Annotated
-
-    import typer
-
-    from geobias.cli._run import PARQUET
-
-    @functools.wraps(callback)
-    def wrapper(*args, **kwargs):
-        token = PARQUET.set(kwargs.pop("parquet_out", None))
-        try:
-            return callback(*args, **{k: _plain(v) for k, v in kwargs.items()})
-        finally:
-            PARQUET.reset(token)
-
-    sig = inspect.signature(callback, eval_str=True)  # Typer reads the options from evaluated annotations
-    if "parquet_out" not in sig.parameters and any(p in sig.parameters for p in ("as_json", "as_csv")):
-        option = inspect.Parameter("parquet_out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-            Path | None, typer.Option("--parquet", help="Also write the result as data (one row per estimate) to "
-                                                        "this Parquet file.")])
-        wrapper.__signature__ = sig.replace(parameters=[*sig.parameters.values(), option])
-    return wrapper
-
-
-def _plain(value):
-    """A choice option's enum member (:mod:`geobias.cli._choices`) as its string value, also in
-    a list: commands, the library and the result envelope see exactly the string typed."""
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
-_plain_choices(app)
+# Every other command is generated from its parameter model when it is run or its help is asked
+# for (geobias.cli._generated); `geobias --help` lists them from the generated index, so listing
+# imports no command module and heavy imports (torch, transformers, spaCy) wait for a run.
 
 
 def _first_paragraph(text: str | None) -> str | None:

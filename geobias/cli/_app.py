@@ -6,7 +6,7 @@ from geobias.cli._generated import group_class
 
 app = typer.Typer(
     name="geobias",
-    cls=group_class(""),  # also offers registered commands without a hand-written one
+    cls=group_class(""),  # offers the registered commands, built from their models
     help="Measure and mitigate gender bias in word representations (static and contextual).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -1,15 +1,16 @@
-"""Command-line commands made from the command layer's parameter models.
+"""The command line, made from the command layer's parameter models.
 
-A command registered in :mod:`geobias.commands` that has no hand-written Typer command gets one
-here: each field of its parameter model becomes an option (``--field-name``; a ``Literal`` is a
-choice, a ``bool`` a flag, a list or word set a string that the model parses: a file or a comma
-list), its description the option's help, plus ``--quiet``, ``--json``, ``--csv`` and ``--parquet``.
-A field may say how the command line spells it, in its metadata:
-``Field(..., json_schema_extra={"cli": {"argument": True}})`` (a positional argument),
-``{"cli": {"short": "-k"}}`` (a short flag), ``{"cli": {"name": "--from"}}`` (another long name) or
-``{"cli": {"multiple": True}}`` (an option given once per value, ``--tests a.jsonl --tests b.jsonl``,
-whose values go to the model as a list; the model may still split a comma list inside one value).
-So adding a metric needs no CLI code.
+Every registered command (``serve`` aside) gets its Typer command here: each field of its parameter
+model becomes an option (``--field-name``; a ``Literal`` is a choice, a ``bool`` a flag, a list or
+word set a string that the model parses: a file or a comma list), its description the option's
+help (field names in it written as options), its default the model's; plus the table renderer's
+presentation options (``--top``), ``--quiet``, ``--json``, ``--csv`` and ``--parquet``. How the
+command line spells a field is its kind's (:class:`geobias.commands._kinds.Spec`): a positional
+argument, a short flag (``-l`` for a language, ``-v`` for a store), another long name (``--from``),
+hidden old spellings that still work (``--method``) or an option given once per value
+(``--tests a.jsonl --tests b.jsonl``, whose values go to the model as a list). A plug-in's field
+may say the same as ``json_schema_extra={"cli": {"argument": True, "short": "-k", "name": "--from",
+"multiple": True}}``. So adding a metric needs no CLI code.
 
 ``geobias --help`` must stay fast, so the command modules are not imported to list these
 commands: their names and one-line summaries come from a generated index (:func:`catalogue`),
@@ -19,6 +20,7 @@ and a command is built only when it is run or its help is asked for.
 from __future__ import annotations
 
 import inspect
+import types
 import typing
 from enum import Enum
 from pathlib import Path
@@ -73,7 +75,7 @@ def _option_type(annotation: Any) -> Any:
     origin = typing.get_origin(annotation)
     if origin is Annotated:
         return _option_type(typing.get_args(annotation)[0])
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         return _option_type(args[0]) if len(args) == 1 else str
     if origin is typing.Literal:
@@ -89,69 +91,130 @@ def _plain_list(annotation: Any) -> bool:
     origin = typing.get_origin(annotation)
     if origin is Annotated:
         return False  # WordSet and friends parse a string (a file or a comma list) themselves
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         return len(args) == 1 and _plain_list(args[0])
     return origin is list
 
 
+def _spelling(cmd, field: str) -> dict[str, Any]:
+    """How the command line spells ``cmd``'s field ``field``: its kind's spelling
+    (:class:`geobias.commands._kinds.Spec`), or for a plug-in the field's
+    ``json_schema_extra={"cli": {...}}``."""
+    from geobias.commands._kinds import spec_of
+
+    spec = spec_of(cmd.params, field)
+    extra = cmd.params.model_fields[field].json_schema_extra
+    cli = dict(extra.get("cli", {})) if isinstance(extra, dict) else {}
+    for key in ("argument", "short", "name", "aliases", "multiple", "metavar"):
+        if getattr(spec, key) is not None:
+            cli[key] = getattr(spec, key)
+    return cli
+
+
+def presentation(cmd) -> dict[str, Any]:
+    """``{option: default}`` the table renderer of ``cmd``'s result type reads besides the
+    parameters (``top``: rows shown): each becomes an option of the command."""
+    from geobias.report.draw import TABLES
+
+    fn = TABLES.get(cmd.result or "")
+    if fn is None:
+        return {}
+    return {n: p.default for n, p in list(inspect.signature(fn).parameters.items())[2:]
+            if p.default is not inspect.Parameter.empty and n not in cmd.params.model_fields
+            and n not in ("lang", "inputs") and isinstance(p.default, int)}
+
+
+#: The options every command has besides its parameters: ``(parameter, names, help)``.
+COMMON = (("quiet", ("--quiet", "-q"), "No progress on stderr (errors and warnings still print)."),
+          ("as_json", ("--json",), "Print the result as JSON on stdout."),
+          ("as_csv", ("--csv",), "Print the result as data on stdout: CSV, one row per estimate, every number in "
+                                 "full (load it with pandas or R)."))
+
+
 def build(name: str) -> typer.Typer:
-    """A one-command Typer app for the registered command ``name``."""
-    from geobias.cli._run import invoke
+    """A one-command Typer app for the registered command ``name``: an option per field of its
+    parameter model (spelled as the field's kind says, its help the field's description, its
+    default the model's), the renderer's presentation options, ``--quiet``, ``--json``, ``--csv``
+    and ``--parquet``."""
+    from geobias.cli._choices import hyphens
+    from geobias.cli._run import deprecated, invoke
     from geobias.commands import get
 
     cmd = get(name)
-    params, annotations, multiple = [], {}, set()
-    for field, info in cmd.params.model_fields.items():
+    params, annotations, multiple, aliases = [], {}, set(), {}
+    taken = {"-q"}
+
+    def add(pname: str, kind: Any, default: Any, option: Any) -> None:
+        annotations[pname] = Annotated[kind, option]
+        params.append(inspect.Parameter(pname, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=annotations[pname]))
+
+    flags = {f: _spelling(cmd, f).get("name") or f"--{f.replace('_', '-')}" for f in cmd.params.model_fields}
+    for field, info in sorted(cmd.params.model_fields.items(), key=lambda item: _rank(cmd, item[0])):
         kind = _option_type(info.annotation)
         required = info.is_required()
         default = ... if required else info.get_default(call_default_factory=True)
         if isinstance(default, (list, tuple)):
             default = ",".join(map(str, default)) if default else None
+        if isinstance(default, Path):
+            default = str(default)
         if kind is not bool and not required:
             kind = kind | None
-        cli = (info.json_schema_extra or {}).get("cli", {}) if isinstance(info.json_schema_extra, dict) else {}
+        cli = _spelling(cmd, field)
+        help_text = _in_flags(_description(info), flags)
         if cli.get("multiple"):  # repeated: `--tests a --tests b` → ["a", "b"]
             kind, default = (list[str] if required else list[str] | None), (... if required else None)
             multiple.add(field)
-        if cli.get("argument"):  # spelled on the field: `Field(..., json_schema_extra={"cli": {"argument": True}})`
-            option = typer.Argument(help=info.description or "", show_default=not required)
-        else:
-            names = [cli.get("name") or f"--{field.replace('_', '-')}", *([cli["short"]] if cli.get("short") else [])]
-            option = typer.Option(*names, help=info.description or "",
-                                  **({"metavar": cli.get("metavar", "<file>")} if cli.get("multiple") else {}))
-        annotations[field] = Annotated[kind, option]
-        params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                        annotation=annotations[field]))
-    for field, flag, text in (("quiet", "--quiet", "No progress on stderr."),
-                              ("as_json", "--json", "Print the result as JSON on stdout."),
-                              ("as_csv", "--csv", "Print the result as data on stdout: CSV, one row per estimate, every "
-                                                         "number in full.")):
-        annotations[field] = Annotated[bool, typer.Option(flag, help=text)]
-        params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=False,
-                                        annotation=annotations[field]))
+        if cli.get("argument"):  # a positional argument (a list: any number of them)
+            if typing.get_origin(_bare(info.annotation)) is list:
+                kind, default = list[str] | None, None
+                multiple.add(field)
+            add(field, kind, default, typer.Argument(help=help_text, show_default=not required))
+            continue
+        short = cli.get("short") or ""
+        names = [cli.get("name") or f"--{field.replace('_', '-')}", *([short] if short and short not in taken else [])]
+        taken.update(names)
+        add(field, kind, default, typer.Option(*names, help=help_text,
+                                              **({"metavar": cli.get("metavar", "<file>")} if cli.get("multiple") else {})))
+        for alias in cli.get("aliases") or ():  # an old spelling: still read, hidden, with a note when used
+            pname = "_alias_" + alias.lstrip("-").replace("-", "_")
+            aliases[pname] = (alias, names[0], field)
+            add(pname, kind if required else kind, None,
+                typer.Option(alias, hidden=True, help=f"Deprecated spelling of {names[0]}."))
+    shown = presentation(cmd)
+    for option, default in shown.items():
+        add(option, int, default, typer.Option(f"--{option.replace('_', '-')}", help=(
+            f"Rows shown in the table ({option}; the JSON, CSV and Parquet outputs have every row).")))
+    for pname, flags, text in COMMON:
+        add(pname, bool, False, typer.Option(*flags, help=text))
+    add("parquet_out", Path | None, None, typer.Option("--parquet", help=(
+        "Also write the result as data (one row per estimate) to this Parquet file.")))
 
     lists = {f for f, info in cmd.params.model_fields.items()
              if _plain_list(info.annotation) and not any(hasattr(m, "func") for m in info.metadata)}
-
-    annotations["parquet_out"] = Annotated[Path | None, typer.Option("--parquet", help=(
-        "Also write the result as data (one row per estimate) to this Parquet file."))]
-    params.append(inspect.Parameter("parquet_out", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                    annotation=annotations["parquet_out"]))
 
     def command_function(**options):
         from geobias.cli._run import PARQUET
 
         token = PARQUET.set(options.pop("parquet_out", None))
+        for pname, (alias, flag, field) in aliases.items():
+            value = options.pop(pname)
+            if value is not None:
+                deprecated(alias, flag)
+                options[field] = value
         plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in options.items()}
-        for k in multiple & plain.keys():  # a repeatable option never given: the model's default
+        plain = {k: ([x.value if isinstance(x, Enum) else x for x in v] if isinstance(v, list) else v)
+                 for k, v in plain.items()}
+        for k in multiple & plain.keys():  # a repeatable option or argument never given: the model's default
             if not plain[k]:
                 plain[k] = None
         for k in lists & plain.keys():  # a plain list field on the command line: a comma list
             if isinstance(plain[k], str):
                 plain[k] = [w.strip() for w in plain[k].split(",") if w.strip()]
+        shown_now = {k: plain.pop(k) for k in shown}
         try:
-            invoke(cmd.name, plain)
+            invoke(cmd.name, plain, presentation=shown_now)
         finally:
             PARQUET.reset(token)
 
@@ -161,13 +224,67 @@ def build(name: str) -> typer.Typer:
 
     command_function.__doc__ = plain_roles(cmd.run.__doc__)
     app = typer.Typer(rich_markup_mode=None, add_completion=False)
-    app.command(cmd.name.split()[-1], help=plain_roles(cmd.run.__doc__), short_help=plain_roles(cmd.summary))(
-        command_function)
+    app.command(cmd.name.split()[-1], help=plain_roles(_help(cmd)), short_help=plain_roles(cmd.summary),
+                context_settings={"token_normalize_func": hyphens})(command_function)
     return app
 
 
+def _rank(cmd, field: str) -> int:
+    """Options in the order of the web form: what to run on (language, store, model, test, method)
+    first, by the field's kind, then the model's order."""
+    from geobias.commands._kinds import spec_of
+
+    order = spec_of(cmd.params, field).order
+    return 100 if order is None else order
+
+
+def _description(info) -> str:
+    """A field's description, or its type's (``Lang``'s, inside ``Lang | None``)."""
+    if info.description:
+        return info.description
+
+    def walk(annotation: Any) -> str:
+        for m in getattr(annotation, "__metadata__", ()):
+            if getattr(m, "description", None):
+                return m.description
+        for arg in typing.get_args(annotation):
+            found = walk(arg)
+            if found:
+                return found
+        return ""
+    return walk(info.annotation)
+
+
+def _in_flags(text: str, flags: dict[str, str]) -> str:
+    """``text`` with the command's field names written as its options (```force``` and
+    ``permutation_method`` → ``--force``, ``--permutation-method``)."""
+    import re
+
+    text = re.sub(r"`([A-Za-z_]+)`", lambda m: flags.get(m.group(1), m.group(0)), text)
+    return re.sub(r"\b([a-z]+(?:_[a-z]+)+)\b", lambda m: flags.get(m.group(1), m.group(1)), text)
+
+
+def _bare(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated`` and ``None``."""
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        return _bare(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _bare(args[0]) if len(args) == 1 else annotation
+    return annotation
+
+
+def _help(cmd) -> str:
+    """The command's help: its ``run`` docstring without the Returns line (a Python detail)."""
+    import re
+
+    text = re.sub(r"\n*Returns an? :class:`[^`]+`\.?\s*$", "", inspect.cleandoc(cmd.run.__doc__ or cmd.summary))
+    return text.strip() + (f"\n\nExample: geobias {cmd.name} {cmd.example}" if cmd.example else "")
+
+
 class GeneratedGroup(TyperGroup):
-    """A Typer group that also offers the registered commands without a hand-written one.
+    """A Typer group that offers the registered commands (built from their models when asked for).
 
     ``prefix`` is the group's place in the command names (``""`` for ``geobias``, ``"probe "``
     for ``geobias probe``)."""

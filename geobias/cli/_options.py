@@ -1,67 +1,13 @@
-"""Options shared by every command (annotated once, reused), and output helpers."""
+"""Where the command line writes: the consoles of stdout and stderr, and progress on stderr."""
 
 from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated
 
-import typer
 from rich.console import Console
 
 from geobias._progress import Progress as _LibraryProgress
-from geobias.cli._choices import OovChoice, PermutationMethod, SimilarityChoice
-
-Lang = Annotated[str, typer.Option("--lang", "-l", help="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
-OptLang = Annotated[str | None, typer.Option("--lang", "-l", help="Language code: en, es, fr, de, ar, it, ja, ko, nl, pl, pt, ru, th, tr, zh-cn or zh-tw.")]
-Vectors = Annotated[
-    str | None,
-    typer.Option(
-        "--vectors",
-        "-v",
-        help="Registry name, cached store directory, or vector file (word2vec text/binary, "
-        "fastText .vec/.bin, gensim KeyedVectors with --trust-pickle). Default: the language's default source.",
-    ),
-]
-Limit = Annotated[int | None, typer.Option("--limit", help="Read only the first N vectors.")]
-TrustPickle = Annotated[
-    bool,
-    typer.Option(
-        "--trust-pickle",
-        help="Allow loading gensim KeyedVectors files, which unpickles them and can run arbitrary code.",
-    ),
-]
-ModelTrustPickle = Annotated[
-    bool,
-    typer.Option(
-        "--trust-pickle",
-        help="Allow a local model folder with only pickled weights (pytorch_model.bin), whose loading can run "
-        "arbitrary code. Safetensors weights load by default.",
-    ),
-]
-Subwords = Annotated[
-    bool,
-    typer.Option(
-        "--subwords",
-        help="fastText .bin only: build vectors for out-of-vocabulary list words from character n-grams "
-        "(opt-in; without it such words are reported missing).",
-    ),
-]
-Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
-Csv = Annotated[bool, typer.Option("--csv", help=(
-    "Print the result as data on stdout: CSV, one row per estimate, every number in full (load it with pandas or R)."))]
-Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same p-value).")]
-Plot = Annotated[Path | None, typer.Option("--plot", help="Write a PNG plot to this file.")]
-Similarity = Annotated[SimilarityChoice, typer.Option("--similarity", help="cosine, or dot (raw dot products, to reproduce notebooks).")]
-Oov = Annotated[
-    OovChoice,
-    typer.Option(
-        "--oov",
-        help="Out-of-vocabulary words: ignore (skip and list them in the result; a list whose words "
-        "are all missing is an error) or raise (stop at the first missing word).",
-    ),
-]
 
 stdout = Console(soft_wrap=True)
 
@@ -80,27 +26,6 @@ def table_console() -> Console:
     columns = os.environ.get("COLUMNS", "")
     return Console(file=sys.stdout, soft_wrap=True, width=int(columns) if columns.isdigit() else PIPE_WIDTH)
 stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
-
-
-Permutations = Annotated[int, typer.Option("--permutations", "-n", help=(
-    "Monte-Carlo permutations (with --permutation-method auto, the exact test when fewer partitions exist). "
-    "More than 100,000,000 partitions need --force."))]
-MethodOpt = Annotated[PermutationMethod, typer.Option("--permutation-method", help=(
-    "Permutation test: exact (enumerate every partition), monte-carlo (-n random permutations) or auto "
-    "(exact when there are at most -n partitions)."))]
-OldMethodOpt = Annotated[PermutationMethod | None, typer.Option("--method", hidden=True, help=(
-    "Deprecated spelling of --permutation-method."))]
-Force = Annotated[bool, typer.Option("--force", help=(
-    "Run even when the estimated work exceeds the budget (100,000,000 permutation partitions in all)."))]
-PlotForce = Annotated[bool, typer.Option("--force", help="Replace an existing --plot file.")]
-BudgetPlotForce = Annotated[bool, typer.Option("--force", help=(
-    "Run even when the estimated work exceeds the budget (100,000,000 permutation partitions in all); replace an "
-    "existing --plot file."))]
-LostVocabulary = Annotated[float, typer.Option("--lost-vocabulary-threshold", help=(
-    "Refuse when more than this share of any word set is out of the store's vocabulary (WEFE's "
-    "lost_vocabulary_threshold; checked per set; 1 turns the check off)."))]
-
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr (errors and warnings still print).")]
 
 
 def progress_enabled(quiet: bool = False, as_json: bool = False) -> bool:

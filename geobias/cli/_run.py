@@ -1,7 +1,8 @@
 """The CLI's one way to run a command: options → parameter model → ``run`` → table or JSON.
 
-Every Typer command names its parameters as the command's parameter model does, so its
-function body is one call: ``invoke("mweat", locals())``. Validation, defaults, word-set
+Every command of the command line is generated from its parameter model
+(:mod:`geobias.cli._generated`), so its options are named as the model's fields and its body is
+one call: ``invoke("mweat", options, presentation={"top": 10})``. Validation, defaults, word-set
 assembly and the permutation budget live in the model (:mod:`geobias.commands`); this module
 only chooses how to show progress and the result.
 """
@@ -16,14 +17,12 @@ from typing import Any
 
 from geobias.cli._options import progress, stderr, table_console
 
-#: Options every command may have that are about presentation, not the analysis.
-PRESENTATION = ("quiet", "as_json", "as_csv", "top")
-
 #: ``--parquet FILE`` of the command being run (every command gets the option: geobias.cli adds it).
 PARQUET: contextvars.ContextVar = contextvars.ContextVar("geobias_parquet", default=None)
 
-#: Parameter names whose option is not ``--name-with-hyphens``.
-FLAGS = {"from_path": "--from", "k": "-k", "format": "--format"}
+#: Parameter names whose option is not ``--name-with-hyphens`` (a field's kind may name another
+#: long option: ``--from`` for ``from_path``).
+FLAGS = {"from_path": "--from"}
 
 
 def flag(field: str) -> str:
@@ -50,26 +49,26 @@ def deprecated(old: str, new: str) -> None:
     stderr.print(f"geobias: {old} is deprecated; use {new}", markup=False, highlight=False)
 
 
-def invoke(name: str, options: dict[str, Any], **extra: Any):
+def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] | None = None):
     """Validate ``options`` against the command ``name``'s parameter model, run it with rich
     progress on stderr, and print its table (or, with ``as_json``, its envelope; with ``as_csv``, its
     tables as CSV) on stdout. Tables take the terminal's width, and do not wrap when piped.
 
-    ``options`` is the Typer function's ``locals()``: presentation options (:data:`PRESENTATION`)
-    are taken out, ``None`` values are left to the model's defaults, and ``extra`` overrides.
-    Returns ``(result, envelope)``.
+    ``options`` are the command line's values by field name, with ``quiet``, ``as_json`` and
+    ``as_csv``; ``None`` values are left to the model's defaults. ``presentation`` goes to the
+    table renderer (``top``). Returns ``(result, envelope)``.
     """
     from geobias.commands import execute, get, validate
 
-    options = {**options, **extra}
+    options = dict(options)
     quiet, as_json = bool(options.pop("quiet", False)), bool(options.pop("as_json", False))
     as_csv = bool(options.pop("as_csv", False))
     if as_json and as_csv:
         from geobias.errors import ParameterError
 
         raise ParameterError("give --json or --csv, not both")
-    render = {k: options.pop(k) for k in PRESENTATION if k in options}
-    params = {k: v for k, v in options.items() if v is not None and not k.startswith("_")}
+    render = dict(presentation or {})
+    params = {k: v for k, v in options.items() if v is not None}
     cmd = get(name)
     validated = validate(cmd, params, front="cli")
     result, env = execute(cmd, validated, progress=progress(quiet, as_json))

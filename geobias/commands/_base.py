@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -141,7 +142,7 @@ def front_of(info) -> Front:
     return context.get("front", "python")
 
 
-OutputKind = Literal["file", "folder", "plot", "report", "store"]
+OutputKind = Literal["file", "folder", "plot", "report", "store", "envelope"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,6 +208,8 @@ class Command:
     result : str
         The qualified name of the result type ``run`` returns (``"geobias.metrics.mweat.MweatResult"``),
         by name so that the registry imports no analysis module; :meth:`load_result` rebuilds one.
+    example : str
+        The arguments of an example command line (``"--lang fr --json"``), shown in its help.
     """
 
     name: str
@@ -217,6 +220,7 @@ class Command:
     job: bool = True
     outputs: tuple[Output, ...] = ()
     result: str = ""
+    example: str = ""
 
     @property
     def output_fields(self) -> tuple[str, ...]:
@@ -258,11 +262,12 @@ class Command:
 REGISTRY: dict[str, Command] = {}
 
 def command(name: str, params: type[Params], *, quick: bool = False, job: bool = True,
-            outputs: tuple[Output | str, ...] = (), result: str = "") -> Callable:
+            outputs: tuple[Output | str, ...] = (), result: str = "", example: str = "") -> Callable:
     """Register ``run`` as the command ``name`` with parameter model ``params`` (see :class:`Command`).
 
     ``outputs`` declares what the command writes: :class:`Output` objects, or bare field names
-    (a ``"file"`` the service does not write).
+    (a ``"file"`` the service does not write). ``example``: the arguments of an example command
+    line (``"--lang fr --json"``), shown in its help.
     """
     declared = tuple(o if isinstance(o, Output) else Output(o) for o in outputs)
     for o in declared:
@@ -271,7 +276,8 @@ def command(name: str, params: type[Params], *, quick: bool = False, job: bool =
 
     def register(run: Callable) -> Callable:
         summary = " ".join((run.__doc__ or "").strip().split("\n\n")[0].split())
-        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=declared, result=result)
+        REGISTRY[name] = Command(name, params, run, summary, quick=quick, job=job, outputs=declared, result=result,
+                                 example=example)
         return run
 
     return register
@@ -439,7 +445,25 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
 
     cmd = get(command_) if isinstance(command_, str) else command_
     result, inputs = _execute(cmd, params, progress=progress, front=front, budget=budget)
-    return result, envelope(cmd.name, inputs, result)
+    env = envelope(cmd.name, inputs, result)
+    for output in cmd.outputs:  # the envelope itself, written where the command's output field says
+        path = inputs.get("options", {}).get(output.field) if output.kind == "envelope" else None
+        if path is not None:
+            _write_envelope(Path(path), env, progress)
+    return result, env
+
+
+def _write_envelope(path: Path, env: dict[str, Any], progress) -> None:
+    """Write ``env`` as JSON to ``path`` (atomically: never a partial report; the command checked
+    the path before its run, and whether it may replace a file there)."""
+    import json
+
+    from geobias._progress import reporter
+    from geobias.io.atomic import atomic_write
+
+    with atomic_write(path, mode="w", what="report", overwrite=True) as fh:
+        fh.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
+    reporter(progress).note(f"report written to {path}")
 
 
 def _execute(cmd: Command, params: Params | dict[str, Any], *, progress, front: Front,

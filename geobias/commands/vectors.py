@@ -13,12 +13,15 @@ from geobias.choices import Engine
 from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
 from geobias.commands._kinds import (
+    ARGUMENT,
     MODEL,
+    OUTPUT,
     Device,
     EngineCount,
     Force,
     LocalFlag,
     RayAddress,
+    Spec,
     capped,
     engine_setting,
 )
@@ -28,7 +31,7 @@ class ListParams(Params):
     """``vectors list`` takes no parameters."""
 
 
-@command("vectors list", ListParams, job=False, result="geobias.sources.info.SourceList")
+@command("vectors list", ListParams, example="--json", job=False, result="geobias.sources.info.SourceList")
 def vectors_list(p: ListParams, *, progress=None):
     """List the named vector sources: language, shape, licence, and whether they are installed."""
     from geobias.sources.info import list_sources
@@ -39,8 +42,8 @@ def vectors_list(p: ListParams, *, progress=None):
 class InstallParams(Params):
     """Parameters of ``vectors install``."""
 
-    name: str = Field(description="Registry name (see `geobias vectors list`).")
-    from_path: Path | None = Field(None, description="Build from this local file (or spaCy package directory) "
+    name: Annotated[str, ARGUMENT] = Field(description="Registry name (see `geobias vectors list`).")
+    from_path: Annotated[Path | None, Spec(name="--from")] = Field(None, description="Build from this local file (or spaCy package directory) "
                                                      "instead of downloading.")
     force: bool = Field(False, description="Rebuild even if already installed.")
     vocab_size: Count | None = Field(None, description="use-m3-* only: encode the top-N wordfreq words "
@@ -48,7 +51,7 @@ class InstallParams(Params):
     words: Path | None = Field(None, description="use-m3-* only: also encode the words of this file.")
 
 
-@command("vectors install", InstallParams, job=False, result="geobias.sources.registry.InstallResult")
+@command("vectors install", InstallParams, example="fr-spacy-md", job=False, result="geobias.sources.registry.InstallResult")
 def vectors_install(p: InstallParams, *, progress=None):
     """Materialise a named source as a fast cached store under vectors/NAME/."""
     from geobias.sources.registry import SOURCES, install
@@ -67,18 +70,17 @@ def vectors_install(p: InstallParams, *, progress=None):
 class DataParams(Params):
     """A dataset part (see ``geobias data list``)."""
 
-    name: str = Field(description="Dataset: muse-dictionary or gap.", json_schema_extra={"cli": {"argument": True}})
-    part: str | None = Field(None, description="muse-dictionary: a language pair (fr-en); gap: development "
-                                               "(default), validation or test.",
-                             json_schema_extra={"cli": {"argument": True}})
+    name: Annotated[str, ARGUMENT] = Field(description="Dataset: muse-dictionary or gap.")
+    part: Annotated[str | None, ARGUMENT] = Field(None, description="muse-dictionary: a language pair (fr-en); gap: "
+                                                                    "development (default), validation or test.")
 
 
 class DataInstallParams(DataParams):
     """Parameters of ``data install``."""
 
-    from_path: list[Path] | None = Field(None, description=(
+    from_path: Annotated[list[Path] | None, Spec(name="--from")] = Field(None, description=(
         "Your own copy instead of a download: a file named as the dataset's (fr-en.0-5000.txt) or a folder "
-        "holding them (comma list for several)."), json_schema_extra={"cli": {"name": "--from"}})
+        "holding them (comma list for several)."))
 
 
 @command("data install", DataInstallParams, job=False, result="geobias.sources.datasets.DatasetFiles")
@@ -101,13 +103,13 @@ def data_path(p: DataParams, *, progress=None):
 class InfoParams(Params):
     """Parameters of ``vectors info``."""
 
-    target: str = Field(description="Registry name, store directory or vector file.")
+    target: Annotated[str, ARGUMENT] = Field(description="Registry name, store directory or vector file.")
     limit: Limit = None
     trust_pickle: LocalFlag = False
     verify: bool = Field(False, description="Re-hash a store's vectors.npy against its meta.json (and the registry).")
 
 
-@command("vectors info", InfoParams, job=False, result="geobias.sources.info.VectorsInfo")
+@command("vectors info", InfoParams, example="fr-spacy-md --verify", job=False, result="geobias.sources.info.VectorsInfo")
 def vectors_info(p: InfoParams, *, progress=None):
     """Describe a registry source (and verify its installed checksum) or a vector file."""
     from geobias.sources.info import describe
@@ -121,10 +123,10 @@ def vectors_info(p: InfoParams, *, progress=None):
 class VerifyParams(Params):
     """Parameters of ``vectors verify``."""
 
-    names: list[str] = Field([], description="Store names or folders (default: every installed store).")
+    names: Annotated[list[str], ARGUMENT] = Field([], description="Store names or folders (default: every installed store).")
 
 
-@command("vectors verify", VerifyParams, job=False, result="geobias.store.verify.VerifyResult")
+@command("vectors verify", VerifyParams, example="fr-spacy-md", job=False, result="geobias.store.verify.VerifyResult")
 def vectors_verify(p: VerifyParams, *, progress=None):
     """Re-hash stores in full against the sha256 recorded when they were saved; exit 1 naming a changed file."""
     from geobias.sources.registry import vectors_dir
@@ -181,7 +183,7 @@ class PoolParams(EngineParams):
     model: Annotated[str, MODEL] = Field(description="Hugging Face id, local directory or registry name (minilm-l6).")
     words: Annotated[list[str], BeforeValidator(_pool_words)] = Field(
         description="Words: a file (one word, or tab-separated words, per line) or a list.")
-    out: str = Field(description="Store name (under the vectors directory) or, outside the service, a path.")
+    out: Annotated[str, OUTPUT] = Field(description="Store name (under the vectors directory) or, outside the service, a path.")
     contexts: list[str] | TextInput | None = Field(None, description="Context templates, one per line, '{}' marks "
                                                                      "the word.")
     layer: int | None = Field(None, description="Hidden-state index (0 = embeddings); default: mean of the last four.")
@@ -189,7 +191,7 @@ class PoolParams(EngineParams):
     overwrite: bool = Field(False, description="Replace an existing store.")
 
 
-@command("vectors pool", PoolParams, result="geobias.contextual.pooling.PooledStoreFile",
+@command("vectors pool", PoolParams, example="--model minilm-l6 --words words.txt --out minilm-pooled", result="geobias.contextual.pooling.PooledStoreFile",
          outputs=(Output("out", "store", title="the pooled store"),))
 def vectors_pool(p: PoolParams, *, progress=None):
     """Average each word's sub-token vectors over many contexts into a store for the static metrics.
@@ -219,7 +221,11 @@ def vectors_pool(p: PoolParams, *, progress=None):
 class AuditParams(EngineParams):
     """Parameters of ``audit``: a grid of stores × tests × languages from a TOML config."""
 
-    config: Path = Field(description="Audit config (TOML): stores, languages, tests, [options].")
+    config: Annotated[Path, Spec(short="-c")] = Field(description="Audit config (TOML): stores, languages, tests, "
+                                                                 "[options]; see docs/ray.md.")
+    out: Annotated[Path | None, OUTPUT] = Field(None, description="Write the JSON report (the --json envelope) to "
+                                                                  "this file, once every cell has finished.")
+    overwrite: bool = Field(False, description="Replace an existing report.")
     force: Force = Field(False, description="Run even when the estimated work exceeds the budget (100,000,000 "
                                            "permutation partitions over every cell).")
 
@@ -237,14 +243,18 @@ class AuditParams(EngineParams):
                         MAX_PERMUTATIONS)
 
 
-@command("audit", AuditParams, job=False, result="geobias.evaluation.audit.AuditResult")
+@command("audit", AuditParams, example="--config audit.toml --out report.json", job=False, result="geobias.evaluation.audit.AuditResult",
+         outputs=(Output("out", "envelope", title="the JSON report"),))
 def audit(p: AuditParams, *, progress=None):
     """Run every store x test x language cell (a Ray task each with engine ray); a failing cell reports its error.
 
     Returns a :class:`geobias.evaluation.audit.AuditResult`.
     """
     from geobias.evaluation.audit import read_config, run_audit
+    from geobias.io.atomic import check_output_path
 
+    if p.out is not None:
+        check_output_path(p.out, what="report", overwrite=p.overwrite)  # fail before the grid runs
     cfg = read_config(p.config)
     with p.open_engine() as eng:
         record_engine(eng)

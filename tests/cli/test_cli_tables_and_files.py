@@ -145,8 +145,8 @@ def test_render_csv_of_a_table_result():
 
 
 def test_one_spelling_of_method_names(capsys):
-    from geobias.cli._choices import TABLE_METHODS
     from geobias.commands import validate
+    from geobias.commands.bilingual import TABLE_METHODS
     from geobias.evaluation import METHOD_KEYS
     from geobias.evaluation.erasure import ERASURE_METHODS
 
