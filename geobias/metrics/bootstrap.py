@@ -61,7 +61,7 @@ QUANTITIES: dict[str, tuple[str, ...]] = {
 NON_NEGATIVE: dict[tuple[str, str], str] = {
     ("mweat", "statistic"): "read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can",
     ("ripa", "mean_abs"): "read the interval of mean, which can",
-    ("rnsb", "rnsb"): "read it against the null band of permuted target labels (null_band)",
+    ("rnsb", "rnsb"): "read it against RNSB's null_band (the classifier turned to random directions)",
 }
 
 #: The note of a percentile interval of a non-negative quantity.

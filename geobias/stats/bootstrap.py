@@ -137,7 +137,7 @@ class BootstrapResult(Result):
                   + (f"; paired {', '.join('/'.join(g) for g in self.paired)}" if self.paired else ""))
         t.add_row("seed", str(self.seed))
         if self.note:
-            t.add_row("note", self.note)
+            t.caption, t.caption_justify = f"note: {self.note}", "left"
         return t
 
     @property
