@@ -276,11 +276,9 @@ def _bare(annotation: Any) -> Any:
 
 
 def _help(cmd) -> str:
-    """The command's help: its ``run`` docstring without the Returns line (a Python detail)."""
-    import re
-
-    text = re.sub(r"\n*Returns an? :class:`[^`]+`\.?\s*$", "", inspect.cleandoc(cmd.run.__doc__ or cmd.summary))
-    return text.strip() + (f"\n\nExample: geobias {cmd.name} {cmd.example}" if cmd.example else "")
+    """The command's help: its ``run`` docstring, and the example its registration gives."""
+    text = inspect.cleandoc(cmd.run.__doc__ or cmd.summary)
+    return text + (f"\n\nExample: geobias {cmd.name} {cmd.example}" if cmd.example else "")
 
 
 class GeneratedGroup(TyperGroup):
