@@ -5,8 +5,12 @@ stages whose text changes, and bars with a total. The base class ignores everyth
 callers, tests); the CLI's subclass draws rich spinners and bars on stderr; the service's writes
 the latest message into the job's record. Library code never decides how progress is shown.
 
-Loops inside the library (model scoring, training) draw their bars with :func:`loop_bar`, which
-takes either such a reporter or, from Python, a bool (a rich bar on stderr when True).
+Every function of geobias that can take long has one ``progress`` parameter of one type,
+:data:`ProgressArg`: a reporter, or from Python the shorthand ``True`` (rich bars on stderr, as
+:func:`reporter` makes them) or ``False``/``None`` (nothing). A function passes it on unchanged, or
+turns it into a reporter with :func:`reporter`; loops (permutation chunks, model batches, training
+steps) draw their bars with :func:`loop_bar`, stages with ``reporter(progress).stage(...)`` and
+changing stages with ``reporter(progress).status(...)``. No function takes a callback instead.
 
 The reporter also carries cancellation, the other way: :meth:`Progress.cancelled` says whether the
 caller wants the run to stop (:class:`CancelFlag` is a reporter with a flag another thread sets).
@@ -117,8 +121,10 @@ class CancelFlag(Progress):
 
 
 class _Bar:
-    def __init__(self, progress, task):
-        self._progress, self._task = progress, task
+    """A rich bar (``display``, rich's own ``Progress``) of one task; a no-op without a display."""
+
+    def __init__(self, display, task):
+        self._progress, self._task = display, task
 
     def update(self, n: int = 1) -> None:
         if self._progress is not None:
@@ -131,17 +137,53 @@ class _Bar:
             self._progress.update(self._task, postfix=text)
 
 
-def reporter(progress: Progress | None) -> Progress:
-    """``progress``, or a silent :class:`Progress` when it is ``None`` (a command run from Python)."""
-    return progress if progress is not None else Progress()
+#: The one type of every ``progress`` parameter of geobias (see the module docstring).
+ProgressArg = Progress | bool | None
+
+
+class ConsoleProgress(Progress):
+    """A reporter drawing transient rich bars and spinners on stderr: what ``progress=True`` means
+    for a Python caller (the command line has its own, :mod:`geobias.cli`)."""
+
+    enabled = True
+
+    @contextmanager
+    def status(self, description: str) -> Iterator[Callable[[str], None]]:
+        from rich.console import Console
+
+        console = Console(stderr=True)
+        with console.status(description) as shown:
+            yield lambda text: shown.update(text)
+
+    @contextmanager
+    def bar(self, description: str, total: int) -> Iterator[Callable[..., None]]:
+        with progress_bar(total, description, True) as shown:
+            yield shown.update
+
+    def note(self, text: str) -> None:
+        import sys
+
+        print(text, file=sys.stderr)
+
+
+def reporter(progress: ProgressArg) -> Progress:
+    """The reporter ``progress`` stands for: itself, :class:`ConsoleProgress` for ``True``, a silent
+    :class:`Progress` for ``False`` or ``None``.
+
+    >>> type(reporter(None)).__name__, type(reporter(True)).__name__
+    ('Progress', 'ConsoleProgress')
+    """
+    if isinstance(progress, Progress):
+        return progress
+    return ConsoleProgress() if progress is True else Progress()
 
 
 class _Advance:
     """The ``update``/``set_postfix`` face of a :meth:`Progress.bar` callback; each update raises
     :class:`~geobias.errors.Cancelled` once the reporter is cancelled."""
 
-    def __init__(self, advance: Callable[..., None], progress: Progress | None = None):
-        self._advance, self._progress = advance, progress
+    def __init__(self, advance: Callable[..., None], progress: ProgressArg = None):
+        self._advance, self._progress = advance, reporter(progress)
 
     def update(self, n: int = 1) -> None:
         if self._progress is not None:
@@ -153,7 +195,7 @@ class _Advance:
 
 
 @contextmanager
-def loop_bar(progress: Progress | bool | None, total: int, desc: str) -> Iterator[_Bar | _Advance]:
+def loop_bar(progress: ProgressArg, total: int, desc: str) -> Iterator[_Bar | _Advance]:
     """A bar for a loop of ``total`` steps.
 
     Parameters

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from geobias._progress import ProgressArg
 from geobias.errors import Cancelled, GeobiasError, InputError, ParameterError
 
 Front = Literal["python", "cli", "service"]
@@ -407,7 +408,7 @@ def dump(params: Params) -> dict[str, Any]:
     return params.model_dump(mode="json")
 
 
-def execute(command_: Command | str, params: Params | dict[str, Any], *, progress=None,
+def execute(command_: Command | str, params: Params | dict[str, Any], *, progress: ProgressArg = None,
             front: Front = "python", budget: float | None = 1.0) -> tuple[Any, dict[str, Any]]:
     """Run a command and build its result envelope.
 
@@ -416,8 +417,9 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     command_ : Command or str
     params : Params or dict
         A dict is validated first (see :func:`validate`).
-    progress : geobias._progress.Progress, optional
-        Where the run reports its stages and bars; default: nowhere. Its
+    progress : geobias._progress.Progress, bool or None, optional
+        Where the run reports its stages and bars (:data:`geobias._progress.ProgressArg`; ``True``:
+        rich bars on stderr); default: nowhere. Its
         :meth:`~geobias._progress.Progress.cancelled` stops the run (:class:`~geobias.errors.Cancelled`)
         at the next permutation chunk, loop step or stage.
     front : {"python", "cli", "service"}
@@ -453,7 +455,7 @@ def execute(command_: Command | str, params: Params | dict[str, Any], *, progres
     return result, env
 
 
-def _write_envelope(path: Path, env: dict[str, Any], progress) -> None:
+def _write_envelope(path: Path, env: dict[str, Any], progress: ProgressArg) -> None:
     """Write ``env`` as JSON to ``path`` (atomically: never a partial report; the command checked
     the path before its run, and whether it may replace a file there)."""
     import json
@@ -466,10 +468,14 @@ def _write_envelope(path: Path, env: dict[str, Any], progress) -> None:
     reporter(progress).note(f"report written to {path}")
 
 
-def _execute(cmd: Command, params: Params | dict[str, Any], *, progress, front: Front,
+def _execute(cmd: Command, params: Params | dict[str, Any], *, progress: ProgressArg, front: Front,
              budget: float | None) -> tuple[Any, dict[str, Any]]:
     """:func:`execute` without the envelope: the result and the recorded inputs."""
+    from geobias._progress import reporter
     from geobias.results import recorded_inputs, start_recording, stop_recording
+
+    if isinstance(progress, bool):  # the shorthand: a command's run always gets a reporter, or None
+        progress = reporter(progress) if progress else None
 
     params = validate(cmd, params, front=front)
     if budget is not None:
@@ -491,7 +497,7 @@ def _execute(cmd: Command, params: Params | dict[str, Any], *, progress, front: 
     return result, inputs
 
 
-def run(name: str, /, progress=None, **params: Any) -> Any:
+def run(name: str, /, progress: ProgressArg = None, **params: Any) -> Any:
     """Run the command ``name`` from Python: ``run("mweat", lang="fr", permutations=10_000)``.
 
     Returns the command's result object (``.to_dict()`` gives its JSON form; :func:`execute` also

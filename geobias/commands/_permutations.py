@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
+from geobias._progress import ProgressArg, reporter
 from geobias.commands._base import Estimate
 from geobias.errors import ParameterError
 
@@ -99,12 +100,11 @@ def permutation_draws(n_items: int, n_x: int, permutations: int, method: str, *,
 
 
 @contextmanager
-def permutation_bar(progress, draws: int, n_items: int, n_x: int, paired: bool = False):
-    """Yield a callback for the permutation test's progress: a bar on ``progress`` when the run is
-    long (> ~2 s, estimated from a calibration run), else ``None``."""
-    if (progress is None or not progress.enabled or draws < 1_000_000
+def permutation_bar(progress: ProgressArg, draws: int, n_items: int, n_x: int, paired: bool = False):
+    """Yield where the permutation test shows its bar: ``progress`` when the run is long (> ~2 s,
+    estimated from a calibration run), else ``None`` (no bar)."""
+    if (progress is None or not reporter(progress).enabled or draws < 1_000_000
             or estimate_seconds(n_items, n_x, draws, paired=paired) < 2):
         yield None
         return
-    with progress.bar("permutations", draws) as advance:
-        yield advance
+    yield progress

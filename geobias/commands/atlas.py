@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from geobias._progress import reporter
+from geobias._progress import ProgressArg, reporter
 from geobias.choices import AtlasFamily, Engine
 from geobias.commands._base import Estimate, Output, Params, command
 from geobias.commands._fields import Count, Seed
@@ -134,7 +134,7 @@ def _prepare_stores(p: AtlasParams, cells: list[dict], ui) -> None:
 @command("atlas", AtlasParams, job=True, result="geobias.evaluation.atlas.AtlasResult",
          outputs=(Output("out", "report", "atlas", files=("index.html", "atlas.json", "atlas.parquet"),
                          title="the atlas report"),))
-def atlas(p: AtlasParams, *, progress=None):
+def atlas(p: AtlasParams, *, progress: ProgressArg = None):
     """The bias atlas: directions, WEAT, MWEAT, occupation bias and the correlation with English for every language.
 
     One cell per language of the family (a Ray task each with engine ray); a failing cell reports

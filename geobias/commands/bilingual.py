@@ -9,7 +9,7 @@ from typing import Annotated, get_args
 
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 
-from geobias._progress import reporter
+from geobias._progress import ProgressArg, reporter
 from geobias.choices import HardDebiasLists, MitigationMethod, Neutralize, Protect, WriteFormat
 from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import (
@@ -138,7 +138,7 @@ class AlignParams(Params):
 
 @command("align", AlignParams, example="--src fr --tgt en --dictionary fr-en.0-5000.txt --refine 1 --out fr-aligned", result="geobias.alignment.procrustes.AlignmentResult",
          outputs=(Output("out", "store", title="the aligned store"),))
-def align(p: AlignParams, *, progress=None):
+def align(p: AlignParams, *, progress: ProgressArg = None):
     """Orthogonal Procrustes on a bilingual dictionary (MUSE supervised mode); saves the aligned store.
 
     Returns the :class:`geobias.alignment.AlignmentResult` of the fit.
@@ -189,7 +189,7 @@ class TranslateEvalParams(Params):
 
 
 @command("translate-eval", TranslateEvalParams, example="--src fr --tgt en --dictionary fr-en.5000-6500.txt --src-vectors fr-aligned", quick=True, result="geobias.alignment.translation.TranslateEvalResult")
-def translate_eval(p: TranslateEvalParams, *, progress=None):
+def translate_eval(p: TranslateEvalParams, *, progress: ProgressArg = None):
     """P@1, P@5, P@10 of src → tgt word translation; a query is correct if any gold translation is retrieved.
 
     Returns a :class:`geobias.alignment.TranslateEvalResult`.
@@ -268,7 +268,7 @@ class EvaluateParams(TwoStores):
 
 
 @command("evaluate", EvaluateParams, example="--lang fr --en-vectors en-w2v-gnews --dictionary fr-en.0-5000.txt --test-dictionary fr-en.5000-6500.txt", outputs=("plot",), result="geobias.evaluation.bilingual.EvaluationResult")
-def evaluate(p: EvaluateParams, *, progress=None):
+def evaluate(p: EvaluateParams, *, progress: ProgressArg = None):
     """Bias (MWEAT) and utility (similarity, translation, word-pair analogy) for every method.
 
     Returns a :class:`geobias.evaluation.EvaluationResult`, or the erasure table
@@ -296,10 +296,10 @@ def evaluate(p: EvaluateParams, *, progress=None):
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
     src, en = p.source(), p.english()
-    with reporter(progress).status("evaluating") as update, text_path(p.wordsim, "wordsim") as sim:
+    with text_path(p.wordsim, "wordsim") as sim:
         result = evaluate_methods(src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations,
                                   seed=p.seed, neutralize=p.neutralize, shift_adjectives=p.shift_adjectives,
-                                  recoverability=p.recoverability, progress=lambda m: update(f"evaluating {m}"))
+                                  recoverability=p.recoverability, progress=progress)
     if p.plot is not None:
         from geobias.report.plots import plot_occupation_projections, save_figure
 
@@ -370,7 +370,7 @@ class ErasureParams(TwoStores):
 
 
 @command("erasure", ErasureParams, example="--lang en --wordsim EN_RG-65.txt --json", outputs=("plot",), result="geobias.evaluation.erasure.ErasureTableResult")
-def erasure(p: ErasureParams, *, progress=None):
+def erasure(p: ErasureParams, *, progress: ProgressArg = None):
     """Can semantic gender be erased while grammatical gender is kept? One table, held-out words.
 
     Returns a :class:`geobias.evaluation.erasure.ErasureTableResult`.
@@ -379,7 +379,7 @@ def erasure(p: ErasureParams, *, progress=None):
     return _erasure(p, p.methods, p.seeds, p.fit_fraction, p.plot, progress)
 
 
-def _erasure(p, methods, seeds, fit_fraction, plot, progress):
+def _erasure(p, methods, seeds, fit_fraction, plot, progress: ProgressArg):
     from geobias.alignment import read_dictionary
     from geobias.evaluation import erasure as er
 
@@ -393,10 +393,10 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
         from geobias.sources import resolve_store
 
         en = resolve_store("en", p.vectors or p.en_vectors, limit=p.limit, trust_pickle=p.trust_pickle)
-        with ui.status("erasing") as update, text_path(p.wordsim, "wordsim") as sim:
+        with text_path(p.wordsim, "wordsim") as sim:
             return er.english_erasure_table(en, methods=ms, seeds=seeds, fit_fraction=fit_fraction, similarity=sim,
                                             n_permutations=p.permutations, recoverability=p.recoverability,
-                                            progress=update)
+                                            progress=progress)
     if p.dictionary is None or p.test_dictionary is None:
         raise InputError("`dictionary` and `test_dictionary` are required for a gendered language")
     ms = methods or list(er.DEFAULT_METHODS)
@@ -406,16 +406,16 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress):
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
     src, en = p.source(), p.english()
-    with ui.status("erasing") as update, text_path(p.wordsim, "wordsim") as sim:
+    with text_path(p.wordsim, "wordsim") as sim:
         result = er.erasure_table(src, en, train, test, similarity=sim, methods=ms, seeds=seeds,
                                   fit_fraction=fit_fraction, n_permutations=p.permutations,
-                                  recoverability=p.recoverability, progress=update)
-        if plot is not None:
-            from geobias.report.plots import plot_erasure_plane, save_figure
+                                  recoverability=p.recoverability, progress=progress)
+    if plot is not None:
+        from geobias.report.plots import plot_erasure_plane, save_figure
 
-            update("plotting")
+        with ui.stage("plotting"):
             save_figure(plot_erasure_plane(er.erasure_plane(src, en, train, seed=seeds[0])), plot, overwrite=p.force)
-            ui.note(f"wrote {plot}")
+        ui.note(f"wrote {plot}")
     return result
 
 
@@ -451,7 +451,7 @@ class MitigateParams(TwoStores):
 
 @command("mitigate", MitigateParams, example="--method leace-keep-grammar --lang fr --out fr-erased/", result="geobias.mitigation.runner.MitigateResult",
          outputs=(Output("out", "folder", "", title="the debiased vectors"),))
-def mitigate(p: MitigateParams, *, progress=None):
+def mitigate(p: MitigateParams, *, progress: ProgressArg = None):
     """Debias vectors and write them (both sides when the method changes English too).
 
     Returns a :class:`geobias.mitigation.runner.MitigateResult` (the files written and the report).
@@ -501,7 +501,7 @@ class HardDebiasParams(Params):
 
 
 @command("hard-debias", HardDebiasParams, example="--lang en --json", outputs=("out", "neutral"), result="geobias.mitigation.hard_debias.HardDebiasReport")
-def hard_debias(p: HardDebiasParams, *, progress=None):
+def hard_debias(p: HardDebiasParams, *, progress: ProgressArg = None):
     """Neutralise + equalise (Bolukbasi et al. 2016); DirectBias (c = 1) before and after over held-out professions.
 
     Returns a :class:`geobias.mitigation.hard_debias.HardDebiasReport`.
@@ -541,7 +541,7 @@ class CorrelateParams(TwoStores):
 
 
 @command("correlate", CorrelateParams, example="--lang fr --en-vectors en-w2v-gnews", outputs=("plot",), result="geobias.evaluation.correlate.CorrelationResult")
-def correlate(p: CorrelateParams, *, progress=None):
+def correlate(p: CorrelateParams, *, progress: ProgressArg = None):
     """Spearman correlation of per-occupation bias in English and in LANG, with its p-value.
 
     Returns a :class:`geobias.evaluation.correlate.CorrelationResult`.

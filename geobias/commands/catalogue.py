@@ -21,6 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BeforeValidator, Field, model_validator
 
+from geobias._progress import ProgressArg
 from geobias.choices import Alternative, MitigationMethod
 from geobias.commands._base import command
 from geobias.commands._bootstrap import BootstrapParams
@@ -157,7 +158,7 @@ class RndParams(QueryParams, PermutationParams):
 
 
 @command("rnd", RndParams, quick=True, result="geobias.metrics.rnd.RndResult")
-def rnd(p: RndParams, *, progress=None):
+def rnd(p: RndParams, *, progress: ProgressArg = None):
     """RND: relative norm distance Σ ‖w − mean A‖ − ‖w − mean B‖ (Garg et al. 2018), with a permutation p-value.
 
     Returns a :class:`geobias.metrics.rnd.RndResult`. The p-value (ours; the paper has none):
@@ -209,7 +210,7 @@ class RnsbParams(QueryParams):
 
 
 @command("rnsb", RnsbParams, quick=True, result="geobias.metrics.rnsb.RnsbResult")
-def rnsb(p: RnsbParams, *, progress=None):
+def rnsb(p: RnsbParams, *, progress: ProgressArg = None):
     """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
 
     Returns a :class:`geobias.metrics.rnsb.RnsbResult`, with its null band and p from permuted A/B labels.
@@ -223,7 +224,7 @@ def rnsb(p: RnsbParams, *, progress=None):
 
 
 @command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
-def ect(p: QueryParams, *, progress=None):
+def ect(p: QueryParams, *, progress: ProgressArg = None):
     """ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).
 
     Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).
@@ -236,7 +237,7 @@ def ect(p: QueryParams, *, progress=None):
 
 
 @command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
-def mac(p: QueryParams, *, progress=None):
+def mac(p: QueryParams, *, progress: ProgressArg = None):
     """MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).
 
     Returns a :class:`geobias.metrics.mac.MacResult` (no p-value: see its docstring).
@@ -283,7 +284,7 @@ class RecoverabilityParams(StoreParams):
 
 @command("recoverability", RecoverabilityParams, quick=False, job=True,
          result="geobias.metrics.recoverability.RecoverabilityResult")
-def recoverability(p: RecoverabilityParams, *, progress=None):
+def recoverability(p: RecoverabilityParams, *, progress: ProgressArg = None):
     """Recoverability: can the original gender of the most biased words be recovered after debiasing? (Gonen & Goldberg 2019).
 
     Returns a :class:`geobias.metrics.recoverability.RecoverabilityResult`: k-means and SVM

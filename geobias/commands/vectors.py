@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, ValidationInfo
 
-from geobias._progress import reporter
+from geobias._progress import ProgressArg, reporter
 from geobias.choices import Engine
 from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._fields import Count, Lang, Limit, StoreRef, TextInput, read_text_input
@@ -32,7 +32,7 @@ class ListParams(Params):
 
 
 @command("vectors list", ListParams, example="--json", job=False, result="geobias.sources.info.SourceList")
-def vectors_list(p: ListParams, *, progress=None):
+def vectors_list(p: ListParams, *, progress: ProgressArg = None):
     """List the named vector sources: language, shape, licence, and whether they are installed."""
     from geobias.sources.info import list_sources
 
@@ -52,7 +52,7 @@ class InstallParams(Params):
 
 
 @command("vectors install", InstallParams, example="fr-spacy-md", job=False, result="geobias.sources.registry.InstallResult")
-def vectors_install(p: InstallParams, *, progress=None):
+def vectors_install(p: InstallParams, *, progress: ProgressArg = None):
     """Materialise a named source as a fast cached store under vectors/NAME/."""
     from geobias.sources.registry import SOURCES, install
     from geobias.wordlists import read_word_file
@@ -84,7 +84,7 @@ class DataInstallParams(DataParams):
 
 
 @command("data install", DataInstallParams, job=False, result="geobias.sources.datasets.DatasetFiles")
-def data_install(p: DataInstallParams, *, progress=None):
+def data_install(p: DataInstallParams, *, progress: ProgressArg = None):
     """Fetch a dataset part once (MUSE dictionaries, GAP) into the datasets folder, sha256 recorded."""
     from geobias.sources.datasets import install_dataset
 
@@ -93,7 +93,7 @@ def data_install(p: DataInstallParams, *, progress=None):
 
 
 @command("data path", DataParams, job=False, result="geobias.sources.datasets.DatasetFiles")
-def data_path(p: DataParams, *, progress=None):
+def data_path(p: DataParams, *, progress: ProgressArg = None):
     """Where an installed dataset part's files are (for scripts: the folder and each file)."""
     from geobias.sources.datasets import dataset_path
 
@@ -110,7 +110,7 @@ class InfoParams(Params):
 
 
 @command("vectors info", InfoParams, example="fr-spacy-md --verify", job=False, result="geobias.sources.info.VectorsInfo")
-def vectors_info(p: InfoParams, *, progress=None):
+def vectors_info(p: InfoParams, *, progress: ProgressArg = None):
     """Describe a registry source (and verify its installed checksum) or a vector file."""
     from geobias.sources.info import describe
 
@@ -127,7 +127,7 @@ class VerifyParams(Params):
 
 
 @command("vectors verify", VerifyParams, example="fr-spacy-md", job=False, result="geobias.store.verify.VerifyResult")
-def vectors_verify(p: VerifyParams, *, progress=None):
+def vectors_verify(p: VerifyParams, *, progress: ProgressArg = None):
     """Re-hash stores in full against the sha256 recorded when they were saved; exit 1 naming a changed file."""
     from geobias.sources.registry import vectors_dir
     from geobias.store.verify import verify_stores
@@ -193,7 +193,7 @@ class PoolParams(EngineParams):
 
 @command("vectors pool", PoolParams, example="--model minilm-l6 --words words.txt --out minilm-pooled", result="geobias.contextual.pooling.PooledStoreFile",
          outputs=(Output("out", "store", title="the pooled store"),))
-def vectors_pool(p: PoolParams, *, progress=None):
+def vectors_pool(p: PoolParams, *, progress: ProgressArg = None):
     """Average each word's sub-token vectors over many contexts into a store for the static metrics.
 
     Returns a :class:`geobias.contextual.pooling.PooledStoreFile`.
@@ -245,7 +245,7 @@ class AuditParams(EngineParams):
 
 @command("audit", AuditParams, example="--config audit.toml --out report.json", job=False, result="geobias.evaluation.audit.AuditResult",
          outputs=(Output("out", "envelope", title="the JSON report"),))
-def audit(p: AuditParams, *, progress=None):
+def audit(p: AuditParams, *, progress: ProgressArg = None):
     """Run every store x test x language cell (a Ray task each with engine ray); a failing cell reports its error.
 
     Returns a :class:`geobias.evaluation.audit.AuditResult`.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from geobias._progress import loop_bar
+from geobias._progress import ProgressArg, loop_bar
 
 
 def train_steps(
@@ -21,7 +21,7 @@ def train_steps(
     *,
     generator,
     desc: str,
-    progress=False,
+    progress: ProgressArg = False,
     on_empty_epoch: Callable[[], None] | None = None,
 ) -> tuple[list[float], int]:
     """Run ``total`` optimiser steps over ``n`` items in shuffled mini-batches of ``batch_size``.

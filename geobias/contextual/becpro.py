@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.choices import BecProLang
 from geobias.contextual.kurita import kurita_association
 from geobias.contextual.masking import ProbeSentence
@@ -323,7 +324,7 @@ def summarize_becpro(model: str, lang: str, rows: list[BecProRow], assoc: np.nda
     return BecProResult(model, lang, len(rows), n_tm, n_tam, table, tests, per_prof, assoc)
 
 
-def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: bool = False,
+def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: ProgressArg = False,
                  prior_mask: str = "word") -> BecProResult:
     """Kurita association of every BEC-Pro sentence (person word = target, profession = attribute).
 
@@ -332,7 +333,7 @@ def becpro_probe(lm, lang: str = "en", *, batch_size: int = 32, progress: bool =
     lm : LoadedModel
     lang : {"en", "de"}
     batch_size : int, default 32
-    progress : bool, default False
+    progress : Progress, bool or None, default False
     prior_mask : {"word", "subtoken"}, default "word"
         p_prior's profession mask: one [MASK] per word, as in Bartl et al.'s published
         ``Sent_TAM`` (the default), or every sub-token masked in place (ours; it tells the

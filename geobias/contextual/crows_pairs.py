@@ -46,6 +46,7 @@ from typing import Literal
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.results import Result
 
@@ -160,7 +161,7 @@ class CrowsPairsResult(Result):
 
 
 def crows_pairs(lm, pairs: Sequence[CrowsPair], *, model_name: str = "", batch_size: int = 32,
-                progress: bool = False, comparison: Comparison = "metric-py") -> CrowsPairsResult:
+                progress: ProgressArg = False, comparison: Comparison = "metric-py") -> CrowsPairsResult:
     """Score ``pairs`` with the masked LM ``lm`` (see the module docstring).
 
     Parameters

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from geobias._progress import ProgressArg
 from geobias.choices import FinetuneCda as CdaChoice
 from geobias.contextual.cda import CounterfactualSwapper, augment
 from geobias.errors import InputError
@@ -111,7 +112,7 @@ def finetune_mlm(
     overwrite: bool = False,
     eval_size: int = 64,
     swapper: CounterfactualSwapper | None = None,
-    progress: bool = False,
+    progress: ProgressArg = False,
 ) -> FinetuneResult:
     """Continue masked-LM pre-training of ``model`` on ``documents`` and save it to ``out``.
 
@@ -148,7 +149,7 @@ def finetune_mlm(
         Sequences in the fixed batch on which ``loss_before``/``loss_after`` are measured.
     swapper : CounterfactualSwapper, optional
         Default: the project's English lists, names included.
-    progress : bool, default False
+    progress : Progress, bool or None, default False
         A progress bar on stderr.
 
     Returns

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.contextual.masking import PriorMask, ProbeSentence, encode_probe
 from geobias.engine.masked import (
     MaskedQuery,
@@ -87,7 +88,7 @@ def kurita_association(
     sentences: Sequence[ProbeSentence],
     *,
     batch_size: int = 32,
-    progress: bool = False,
+    progress: ProgressArg = False,
     naive: bool = False,
     prior_mask: PriorMask = "word",
 ) -> AssociationResult:
@@ -104,7 +105,7 @@ def kurita_association(
     sentences : sequence of ProbeSentence
         Each with target and attribute spans.
     batch_size : int, default 32
-    progress : bool, default False
+    progress : Progress, bool or None, default False
         Progress bar on stderr.
     naive : bool, default False
         Use the one-sentence-at-a-time reference (no deduplication, no batching) — for tests

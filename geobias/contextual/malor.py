@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.choices import MalorPair
 from geobias.engine.masked import MaskedQuery, masked_log_probs
 from geobias.errors import InputError, ModelError
@@ -152,7 +153,7 @@ def malor_probe(
     occupations: list[str] | None = None,
     templates: list[str] | None = None,
     batch_size: int = 32,
-    progress: bool = False,
+    progress: ProgressArg = False,
 ) -> MalorResult:
     """MALoR and the reverse probe on a masked LM.
 
@@ -167,7 +168,7 @@ def malor_probe(
         ``wordlists/en/malor_templates.tsv`` (subject templates for he-she and names, possessive
         for his-her).
     batch_size : int, default 32
-    progress : bool, default False
+    progress : Progress, bool or None, default False
 
     Returns
     -------

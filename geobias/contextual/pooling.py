@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.contextual.masking import span_token_indices
 from geobias.errors import InputError
 from geobias.languages import get_language
@@ -71,7 +72,7 @@ def pool_vectors(
     layer: int | None = None,
     batch_size: int = 32,
     lang: str | None = None,
-    progress: bool = False,
+    progress: ProgressArg = False,
 ) -> VectorStore:
     """Average each word's contextual vectors over contexts into a :class:`VectorStore`.
 
@@ -89,7 +90,7 @@ def pool_vectors(
     batch_size : int, default 32
     lang : str, optional
         Language recorded in the store.
-    progress : bool, default False
+    progress : Progress, bool or None, default False
         Progress bar on stderr.
 
     Returns

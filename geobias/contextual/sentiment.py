@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.contextual.sentiment_corpora import eec_pairs
 from geobias.contextual.sentiment_stats import SentimentBias, ZeroMethod, bias_row, bonferroni
 from geobias.contextual.sentiment_terms import GenderRewriter, load_terms
@@ -105,7 +106,7 @@ def sentiment_probe(
     terms: Sequence[str] = ("all",),
     *,
     zero_method: str = "wilcox",
-    progress: bool = False,
+    progress: ProgressArg = False,
     extra_rows: Sequence[SentimentBias] = (),
 ) -> SentimentProbeResult:
     """Bias table of every scorer × corpus × term set, Bonferroni across all of them.
@@ -116,7 +117,7 @@ def sentiment_probe(
     corpora : sequence of (label, texts)
     terms : sequence of {"pro", "weat", "all"}, default ("all",)
     zero_method : {"wilcox", "pratt", "zsplit"}, default "wilcox"
-    progress : bool, default False
+    progress : Progress, bool or None, default False
     extra_rows : sequence of SentimentBias
         Rows measured elsewhere (e.g. :func:`eec_paired_rows`) that join the Bonferroni family.
 
@@ -166,7 +167,7 @@ def sentiment_probe(
 # --------------------------------------------------------------------------------------------
 # EEC's own paired view
 
-def eec_paired_rows(scorers: Sequence, path: str | Path, *, zero_method: str = "wilcox", progress: bool = False) -> list[SentimentBias]:
+def eec_paired_rows(scorers: Sequence, path: str | Path, *, zero_method: str = "wilcox", progress: ProgressArg = False) -> list[SentimentBias]:
     """EEC's own paired view: sent(male sentence) − sent(female sentence), one row per scorer
     (``terms="eec-persons"``; Bonferroni not yet applied)."""
     male, female, _ = eec_pairs(path)

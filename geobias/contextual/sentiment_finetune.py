@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.choices import Condition
 from geobias.contextual.sentiment_terms import load_terms
 from geobias.errors import InputError, ModelError
@@ -322,7 +323,7 @@ def _load_for_training(model: str, device: str | None):
     return net, tok, dev
 
 
-def _features(net, tok, texts: Sequence[str], dev, limit: int, batch_size: int, cache: dict | None, progress: bool) -> np.ndarray:
+def _features(net, tok, texts: Sequence[str], dev, limit: int, batch_size: int, cache: dict | None, progress: ProgressArg) -> np.ndarray:
     """Input of ``net.classifier`` for each text (eval mode), computed once per distinct text."""
     import torch
 
@@ -373,7 +374,7 @@ def finetune_classifier(
     test_texts: Sequence[str] = (),
     test_labels: Sequence[int] = (),
     feature_cache: dict | None = None,
-    progress: bool = False,
+    progress: ProgressArg = False,
 ) -> ClassifierFinetuneResult:
     """Train a two-class sentiment classifier on ``texts`` under ``condition`` and save it to ``out``.
 
@@ -398,7 +399,7 @@ def finetune_classifier(
         ``freeze_encoder`` only: text → feature vector, shared between calls on the same starting
         model (each distinct text is encoded once across conditions). Must not be shared between
         different starting models.
-    progress : bool, default False
+    progress : Progress, bool or None, default False
 
     Returns
     -------

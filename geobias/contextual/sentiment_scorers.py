@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.errors import InputError, ModelError
 
 # --------------------------------------------------------------------------------------------
@@ -161,7 +162,7 @@ class ClassifierScorer:
         self.max_length = max_length
         self.name = clf.name
 
-    def score(self, texts: Sequence[str], *, progress: bool = False) -> np.ndarray:
+    def score(self, texts: Sequence[str], *, progress: ProgressArg = False) -> np.ndarray:
         """Positive-class probabilities.
 
         Returns
@@ -212,7 +213,7 @@ class VaderScorer:
             raise ModelError("the VADER scorer needs the package vaderSentiment (pip install vaderSentiment==3.3.2)") from None
         self._analyzer = SentimentIntensityAnalyzer()
 
-    def score(self, texts: Sequence[str], *, progress: bool = False) -> np.ndarray:
+    def score(self, texts: Sequence[str], *, progress: ProgressArg = False) -> np.ndarray:
         distinct = list(dict.fromkeys(texts))
         values = {}
         with _progress(len(distinct), "scoring (vader)", progress) as bar:

@@ -44,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.results import Result
 
@@ -203,7 +204,7 @@ def stereoset_scores(rows: Sequence[dict]) -> dict:
 
 
 def stereoset(lm, examples: Sequence[StereoSetExample], *, model_name: str = "", batch_size: int = 32,
-              progress: bool = False) -> StereoSetResult:
+              progress: ProgressArg = False) -> StereoSetResult:
     """Score ``examples`` with the masked LM ``lm`` (see the module docstring).
 
     Parameters

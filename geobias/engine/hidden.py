@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from geobias._progress import ProgressArg
+
 
 def model_config(lm):
     """The Hugging Face config of a loaded model or of a remote handle."""
@@ -54,7 +56,7 @@ def forward_span_vectors(model, device, pad: int, seqs: Sequence[Sequence[int]],
 
 
 def span_vectors(lm, items: Sequence[tuple[Sequence[int], Sequence[int]]], layers: Sequence[int], *,
-                 batch_size: int = 32, progress: bool = False, desc: str = "pooling") -> np.ndarray:
+                 batch_size: int = 32, progress: ProgressArg = False, desc: str = "pooling") -> np.ndarray:
     """Vector of every item (input ids, span token indices), batched by length.
 
     Parameters
@@ -64,7 +66,7 @@ def span_vectors(lm, items: Sequence[tuple[Sequence[int], Sequence[int]]], layer
     items : sequence of (input_ids, token_indices), length n
     layers : sequence of int
     batch_size : int, default 32
-    progress : bool, default False
+    progress : Progress, bool or None, default False
         Progress bar on stderr (local engine).
 
     Returns

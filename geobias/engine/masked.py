@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._progress import ProgressArg
+
 
 @dataclass(frozen=True)
 class MaskedQuery:
@@ -102,7 +104,7 @@ def masked_log_probs(
     queries: Sequence[MaskedQuery],
     *,
     batch_size: int = 32,
-    progress: bool = False,
+    progress: ProgressArg = False,
     desc: str = "masked LM",
 ) -> np.ndarray:
     """Natural-log probabilities of the queried tokens, one forward pass per distinct input.
@@ -115,7 +117,7 @@ def masked_log_probs(
     queries : sequence of MaskedQuery
     batch_size : int, default 32
         Distinct inputs per forward pass.
-    progress : bool, default False
+    progress : Progress, bool or None, default False
         Show a progress bar on stderr (local engine).
 
     Returns

@@ -26,11 +26,11 @@ options; its result carries the common envelope (:func:`geobias.results.envelope
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from geobias._progress import ProgressArg, reporter
 from geobias.errors import GeobiasError, InputError
 from geobias.query import REPORT_LOST, WordQuery
 from geobias.results import Result
@@ -227,7 +227,7 @@ def run_cell(cell: dict) -> dict:
     return out
 
 
-def run_audit(config: AuditConfig, engine, *, progress: bool = False) -> AuditResult:
+def run_audit(config: AuditConfig, engine, *, progress: ProgressArg = False) -> AuditResult:
     """Run every cell of ``config`` on ``engine`` (an open :func:`~geobias.engine.make_engine`).
 
     Returns
@@ -237,7 +237,7 @@ def run_audit(config: AuditConfig, engine, *, progress: bool = False) -> AuditRe
     """
     cells, skipped = plan_cells(config)
     if progress:
-        print(f"audit: {len(cells)} cells on the {engine.kind} engine", file=sys.stderr)
+        reporter(progress).note(f"audit: {len(cells)} cells on the {engine.kind} engine")
     done = engine.map_cells(run_cell, cells)
     for cell, res in zip(cells, done, strict=True):
         if "status" not in res:  # a task lost for good (see RayEngine.map_cells)

@@ -4,11 +4,12 @@ in the bilingual space of a gendered language and English."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from geobias._progress import ProgressArg, reporter
 from geobias.alignment import (
     CslsIndex,
     Dictionary,
@@ -242,7 +243,7 @@ def evaluate(
     shift_adjectives: bool = False,
     recoverability: bool = False,
     recovery_options: dict | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressArg = None,
 ) -> EvaluationResult:
     """Evaluate the original bilingual space and every mitigation method (Zhou et al. Tables 1–2).
 
@@ -284,8 +285,9 @@ def evaluate(
     recovery_options : dict, optional
         ``n_biased``, ``n_classify``, ``n_train``, ``k`` of the recovery tests (default the
         paper's 500, 2,500, 1,000, 100).
-    progress : callable, optional
-        Called with a short message before each method.
+    progress : Progress, bool or None, optional
+        Shows which method is being evaluated (a stage whose text changes; see
+        :data:`geobias._progress.ProgressArg`).
 
     Returns
     -------
@@ -371,81 +373,81 @@ def evaluate(
         from geobias.evaluation.recovery import RecoveryRows
 
         recover = RecoveryRows(src, lang, recovery_options)
-    for key in methods:
-        t0 = time.perf_counter()
-        if progress:
-            progress(METHOD_KEYS[key])
-        direction = None
-        n_neutral = n_shifted = None
-        if key == "original":
-            _, s_out = shared_procrustes(src, en, dictionary, shared=shared)
-            e_out = en
-            base_aligned = s_out
-        else:
-            cls = get_method(key)
-            est = cls(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical, neutralize=neutralize,
-                      shift_adjectives=shift_adjectives)
-            s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary, shared=shared)
-            direction, n_neutral = est.direction_, est.report_.n_neutralized  # None without a shift
-            n_shifted = est.report_.n_pairs_shifted if direction is not None else None
-            if base_aligned is None and not cls.changes_english:  # it aligned to the unchanged English
-                base_aligned = shared_procrustes(src, en, dictionary, shared=shared)[1]
-        row: dict[str, float | None] = {}
-        mw = monolingual_mweat(s_out, occupations, male, female, n_permutations=n_permutations, seed=seed)
-        row["mweat_statistic"] = float(mw.statistic)
-        row["mweat_p_value"] = float(mw.p_value)
-        row["mweat_difference"] = mw.difference
-        row["mweat_difference_p_value"] = mw.difference_p_value
-        row["mweat_effect_size"] = mw.effect_size
-        cx = crosslingual_mweat(s_out, e_out, occupations, en_male, en_female, n_permutations=n_permutations,
-                                seed=seed)
-        row["mweat_crosslingual"] = float(cx.statistic)
-        row["mweat_crosslingual_p_value"] = float(cx.p_value)
-        b_mean, b_max, top, n_in = inanimate_bias(s_out, inanimate, male, female)
-        row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
-        row["n_neutralized"] = n_neutral
-        row["n_pairs_shifted"] = n_shifted
-        if recover is not None:
-            row.update(recover.row(key, s_out, seed))
-        det: dict = {"most_biased_inanimate": top}
-        if direction is not None and base_aligned is not None and occ_used:
-            d = np.asarray(direction, dtype=np.float64)
-            det["projections"] = {
-                "words": occ_used,
-                "before": [[float(base_aligned[f].astype(np.float64) @ d), float(base_aligned[m].astype(np.float64) @ d)]
-                           for f, m, _ in occ_used],
-                "after": [[float(s_out[f].astype(np.float64) @ d), float(s_out[m].astype(np.float64) @ d)]
-                          for f, m, _ in occ_used],
-            }
-        details[key] = det
-        coverage["inanimate_nouns"] = {"in_vocabulary": n_in, "listed": len(inanimate)}
-        if sim_pairs is not None:
-            sim = word_similarity(s_out, sim_pairs)
-            row.update(similarity_pearson=sim.pearson, similarity_spearman=sim.spearman,
-                       similarity_coverage=sim.coverage)
-            coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
-        else:
-            row.update(similarity_pearson=None, similarity_spearman=None, similarity_coverage=None)
-        fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
-        bwd = fwd.reverse()  # shares r and the neighbour lists with fwd
-        for tag, a, b, dico, index in (("src_tgt", s_out, e_out, test_dictionary, fwd),
-                                       ("tgt_src", e_out, s_out, test_inv, bwd)):
-            for how in ("nn", "csls"):
-                r = translation_accuracy(a, b, dico, method=how, ks=(1, 5), csls_k=csls_k, index=index)
-                row[f"p_at_1_{how}_{tag}"] = r.precision["p_at_1"]
-                row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
-                coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
-                                                  "coverage": r.coverage}
-            row[f"n_translation_queries_{tag}"] = int(r.n_queries)
-        an = word_pair_translation(s_out, e_out, occupations, adj)
-        row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
-                   mrr_difference=an.mrr_difference, asd=an.asd, n_word_pair_queries=int(an.n_queries))
-        coverage["analogy"] = {"occupations": an.n_words, "adjectives": [list(a) for a in an.adjectives],
-                               "queries_per_gender": an.n_queries, "missing": an.missing}
-        coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing), "n_a": mw.n_a, "n_b": mw.n_b}
-        coverage["mweat_crosslingual"] = {"n_pairs": cx.n_pairs, "missing": list(cx.missing)}
-        table[key] = row
-        timings[key] = time.perf_counter() - t0
+    with reporter(progress).status('evaluating') as update:
+        for key in methods:
+            t0 = time.perf_counter()
+            update(f"evaluating {METHOD_KEYS[key]}")
+            direction = None
+            n_neutral = n_shifted = None
+            if key == "original":
+                _, s_out = shared_procrustes(src, en, dictionary, shared=shared)
+                e_out = en
+                base_aligned = s_out
+            else:
+                cls = get_method(key)
+                est = cls(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical, neutralize=neutralize,
+                          shift_adjectives=shift_adjectives)
+                s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary, shared=shared)
+                direction, n_neutral = est.direction_, est.report_.n_neutralized  # None without a shift
+                n_shifted = est.report_.n_pairs_shifted if direction is not None else None
+                if base_aligned is None and not cls.changes_english:  # it aligned to the unchanged English
+                    base_aligned = shared_procrustes(src, en, dictionary, shared=shared)[1]
+            row: dict[str, float | None] = {}
+            mw = monolingual_mweat(s_out, occupations, male, female, n_permutations=n_permutations, seed=seed)
+            row["mweat_statistic"] = float(mw.statistic)
+            row["mweat_p_value"] = float(mw.p_value)
+            row["mweat_difference"] = mw.difference
+            row["mweat_difference_p_value"] = mw.difference_p_value
+            row["mweat_effect_size"] = mw.effect_size
+            cx = crosslingual_mweat(s_out, e_out, occupations, en_male, en_female, n_permutations=n_permutations,
+                                    seed=seed)
+            row["mweat_crosslingual"] = float(cx.statistic)
+            row["mweat_crosslingual_p_value"] = float(cx.p_value)
+            b_mean, b_max, top, n_in = inanimate_bias(s_out, inanimate, male, female)
+            row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
+            row["n_neutralized"] = n_neutral
+            row["n_pairs_shifted"] = n_shifted
+            if recover is not None:
+                row.update(recover.row(key, s_out, seed))
+            det: dict = {"most_biased_inanimate": top}
+            if direction is not None and base_aligned is not None and occ_used:
+                d = np.asarray(direction, dtype=np.float64)
+                det["projections"] = {
+                    "words": occ_used,
+                    "before": [[float(base_aligned[f].astype(np.float64) @ d), float(base_aligned[m].astype(np.float64) @ d)]
+                               for f, m, _ in occ_used],
+                    "after": [[float(s_out[f].astype(np.float64) @ d), float(s_out[m].astype(np.float64) @ d)]
+                              for f, m, _ in occ_used],
+                }
+            details[key] = det
+            coverage["inanimate_nouns"] = {"in_vocabulary": n_in, "listed": len(inanimate)}
+            if sim_pairs is not None:
+                sim = word_similarity(s_out, sim_pairs)
+                row.update(similarity_pearson=sim.pearson, similarity_spearman=sim.spearman,
+                           similarity_coverage=sim.coverage)
+                coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
+            else:
+                row.update(similarity_pearson=None, similarity_spearman=None, similarity_coverage=None)
+            fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
+            bwd = fwd.reverse()  # shares r and the neighbour lists with fwd
+            for tag, a, b, dico, index in (("src_tgt", s_out, e_out, test_dictionary, fwd),
+                                           ("tgt_src", e_out, s_out, test_inv, bwd)):
+                for how in ("nn", "csls"):
+                    r = translation_accuracy(a, b, dico, method=how, ks=(1, 5), csls_k=csls_k, index=index)
+                    row[f"p_at_1_{how}_{tag}"] = r.precision["p_at_1"]
+                    row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
+                    coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
+                                                      "coverage": r.coverage}
+                row[f"n_translation_queries_{tag}"] = int(r.n_queries)
+            an = word_pair_translation(s_out, e_out, occupations, adj)
+            row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
+                       mrr_difference=an.mrr_difference, asd=an.asd, n_word_pair_queries=int(an.n_queries))
+            coverage["analogy"] = {"occupations": an.n_words, "adjectives": [list(a) for a in an.adjectives],
+                                   "queries_per_gender": an.n_queries, "missing": an.missing}
+            coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing), "n_a": mw.n_a, "n_b": mw.n_b}
+            coverage["mweat_crosslingual"] = {"n_pairs": cx.n_pairs, "missing": list(cx.missing)}
+            table[key] = row
+            timings[key] = time.perf_counter() - t0
     settings = {"dictionary": _file_name(dictionary.source), "test_dictionary": _file_name(test_dictionary.source),
                 "similarity": _file_name(similarity), "n_permutations": n_permutations,
                 "seed": seed, "csls_k": csls_k, "neutralize": neutralize, "shift_adjectives": shift_adjectives,

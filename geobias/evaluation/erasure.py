@@ -50,12 +50,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from geobias._progress import ProgressArg, reporter
 from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
 from geobias.query import REPORT_LOST, WordQuery
@@ -579,7 +580,7 @@ def erasure_table(
     words: ErasureWords | None = None,
     recoverability: bool = False,
     recovery_options: dict | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressArg = None,
 ) -> ErasureTableResult:
     """Every method on the erasure table (protocol in the module docstring).
 
@@ -613,8 +614,9 @@ def erasure_table(
         original space, inanimate nouns and gender-definitional words left out).
     recovery_options : dict, optional
         ``n_biased``, ``n_classify``, ``n_train``, ``k`` (default the paper's).
-    progress : callable, optional
-        Called with a short message before each (seed, method).
+    progress : Progress, bool or None, optional
+        Shows the (seed, method) being evaluated (a stage whose text changes; see
+        :data:`geobias._progress.ProgressArg`).
 
     Returns
     -------
@@ -655,21 +657,21 @@ def erasure_table(
     recover = RecoveryRows(src, lang, recovery_options) if recoverability else None
     inputs = _TableInputs(aligned, test_dictionary, w, persons, control, sim_pairs, n_permutations, n_pairs, csls_k,
                           recover)
-    for seed in seeds:
-        draw = _draw_seed(w, seed, fit_fraction=fit_fraction, max_nouns=max_nouns)
-        probes = _seed_probes(src, aligned, aligner, draw, persons)
-        for name in methods:
-            if progress:
-                progress(f"seed {seed}: {name}")
-            t0 = time.perf_counter()
-            s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=draw.fit_pairs,
-                                             g_src=probes.g_src, d_g=probes.d_g, nouns=draw.train_nouns,
-                                             seed=seed, lexicon_two_form=two_form)
-            rows, cell_coverage = _method_rows(name, s_out, e_out, rank, inputs, draw, probes, seed)
-            _append_rows(per[name], rows)
-            coverage |= cell_coverage
-            timings[name] += time.perf_counter() - t0
-        coverage.setdefault("fit_pairs_per_seed", {})[str(seed)] = [list(p) for p in draw.fit_pairs]
+    with reporter(progress).status('erasing') as update:
+        for seed in seeds:
+            draw = _draw_seed(w, seed, fit_fraction=fit_fraction, max_nouns=max_nouns)
+            probes = _seed_probes(src, aligned, aligner, draw, persons)
+            for name in methods:
+                update(f"seed {seed}: {name}")
+                t0 = time.perf_counter()
+                s_out, e_out, rank = _fit_method(name, aligned, src, en, dictionary, fit_pairs=draw.fit_pairs,
+                                                 g_src=probes.g_src, d_g=probes.d_g, nouns=draw.train_nouns,
+                                                 seed=seed, lexicon_two_form=two_form)
+                rows, cell_coverage = _method_rows(name, s_out, e_out, rank, inputs, draw, probes, seed)
+                _append_rows(per[name], rows)
+                coverage |= cell_coverage
+                timings[name] += time.perf_counter() - t0
+            coverage.setdefault("fit_pairs_per_seed", {})[str(seed)] = [list(p) for p in draw.fit_pairs]
     settings = _table_settings(w, dictionary, test_dictionary, similarity=similarity, seeds=seeds,
                                fit_fraction=fit_fraction, max_nouns=max_nouns, n_permutations=n_permutations,
                                n_pairs=n_pairs, csls_k=csls_k)
@@ -721,7 +723,7 @@ def english_erasure_table(
     n_pairs: int = 20_000,
     recoverability: bool = False,
     recovery_options: dict | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressArg = None,
 ) -> ErasureTableResult:
     """DirectBias and WEAT before/after each eraser on English vectors (with ``recoverability``,
     Gonen & Goldberg's recovery tests too; bias = projection on d_PCA; see :func:`erasure_table`).
@@ -772,19 +774,19 @@ def english_erasure_table(
     recover = RecoveryRows(en, "en", recovery_options) if recoverability else None
     timings = dict.fromkeys(methods, 0.0)
     coverage = {f"weat_{t}": {k: sum(w in en for w in getattr(sets, k)) for k in "XYAB"} for t, sets in ew.tests.items()}
-    for seed in seeds:
-        fit_words = _draw_english_fit(ew, seed, fit_fraction)
-        for name in methods:
-            if progress:
-                progress(f"en seed {seed}: {name}")
-            t0 = time.perf_counter()
-            out, rank = _fit_english_method(name, en, fit_words)
-            rows = {"rank_removed": rank}
-            rows |= _english_rows(out, en, ew, sim_pairs, n_permutations=n_permutations, n_pairs=n_pairs, seed=seed)
-            if recover is not None:
-                rows |= recover.row(name, out, seed)
-            _append_rows(per[name], rows)
-            timings[name] += time.perf_counter() - t0
+    with reporter(progress).status('erasing') as update:
+        for seed in seeds:
+            fit_words = _draw_english_fit(ew, seed, fit_fraction)
+            for name in methods:
+                update(f"en seed {seed}: {name}")
+                t0 = time.perf_counter()
+                out, rank = _fit_english_method(name, en, fit_words)
+                rows = {"rank_removed": rank}
+                rows |= _english_rows(out, en, ew, sim_pairs, n_permutations=n_permutations, n_pairs=n_pairs, seed=seed)
+                if recover is not None:
+                    rows |= recover.row(name, out, seed)
+                _append_rows(per[name], rows)
+                timings[name] += time.perf_counter() - t0
     settings = {"seeds": list(seeds), "fit_fraction": fit_fraction, "n_fit_pool": [len(ew.masculine), len(ew.feminine)],
                 "n_heldout_person_words": len(ew.persons_words), "n_neutral_occupations": len(ew.neutral),
                 "n_permutations": n_permutations, "n_distortion_pairs": n_pairs,

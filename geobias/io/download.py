@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from geobias._progress import ProgressArg
 from geobias.errors import DownloadError
 from geobias.io.atomic import atomic_write
 
@@ -36,7 +37,7 @@ def download(
     *,
     sha256: str | None = None,
     name: str | None = None,
-    progress: bool = True,
+    progress: ProgressArg = True,
     timeout: float = 60.0,
 ) -> Path:
     """Download ``url`` to ``dest`` atomically.
@@ -50,7 +51,7 @@ def download(
         Expected hex SHA-256 of the file; a mismatch is an error (nothing written).
     name : str, optional
         Registry name, used in the error message's ``--from`` hint.
-    progress : bool, default True
+    progress : Progress, bool or None, default True
         Show a progress bar on stderr (only when stderr is a terminal).
     timeout : float, default 60
         Socket timeout in seconds.

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError
 from geobias.metrics.weat import association_scores
@@ -190,7 +191,7 @@ def mweat(
     paired: bool = False,
     oov: Literal["raise", "ignore"] = "raise",
     method: Method = "auto",
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressArg = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
 ) -> MweatResult:
@@ -216,8 +217,8 @@ def mweat(
         and listed in ``dropped_pairs``; its missing forms are listed in ``missing``.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         See :func:`~geobias.stats.permutation_test`.
-    progress : callable, optional
-        Called with the partitions done after each chunk (a progress bar's ``advance``).
+    progress : Progress, bool or None, optional
+        Where the permutation test shows its partitions (:data:`geobias._progress.ProgressArg`).
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
         each set resampled with replacement, the occupations as pairs); 0 computes none. The

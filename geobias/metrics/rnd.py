@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.query import WordQuery
@@ -156,7 +156,7 @@ def rnd(
     seed: int | None = 0,
     alternative: Alternative = "two-sided",
     method: Method = "auto",
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressArg = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
 ) -> RndResult:

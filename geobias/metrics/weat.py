@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import numpy as np
 
+from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.query import WordQuery, lookup_sets
 from geobias.results import Result
@@ -178,7 +179,7 @@ def weat(
     oov: Literal["raise", "ignore"] = "raise",
     alternative: Alternative = "greater",
     method: Method = "auto",
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressArg = None,
     test: str | None = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
@@ -201,8 +202,8 @@ def weat(
         Caliskan et al. use the one-sided ``"greater"``.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         See :func:`~geobias.stats.permutation_test`.
-    progress : callable, optional
-        Called with the partitions done after each chunk (a progress bar's ``advance``).
+    progress : Progress, bool or None, optional
+        Where the permutation test shows its partitions (:data:`geobias._progress.ProgressArg`).
     test : str, optional
         A name recorded in the result (default: the query's name, unless it is ``"custom"``).
     bootstrap : int, default 0

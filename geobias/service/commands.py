@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from geobias._progress import ProgressArg
 from geobias.commands import Command, Params, dump, execute, get, validate
 from geobias.commands._base import refuse_outputs
 from geobias.commands._fields import Inline
@@ -93,7 +94,7 @@ def opener(stores):
     return open_store
 
 
-def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress=None) -> dict[str, Any]:
+def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress: ProgressArg = None) -> dict[str, Any]:
     """Validate ``body`` for the quick command ``name``, run it on the open stores, return its
     envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
     from geobias.sources import use_opener

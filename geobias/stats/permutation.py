@@ -33,6 +33,7 @@ from typing import Literal
 
 import numpy as np
 
+from geobias._progress import ProgressArg, loop_bar
 from geobias.choices import Alternative
 from geobias.choices import PermutationMethod as Method
 from geobias.errors import Cancelled, InputError
@@ -309,7 +310,7 @@ def permutation_test(
     method: Method = "auto",
     tie_tolerance: float = 1e-10,
     chunk_size: int = 10_000,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressArg = None,
 ) -> PermutationResult:
     """Permutation test of a two-group statistic of per-item scores.
 
@@ -341,9 +342,9 @@ def permutation_test(
         ties (float rounding of differently ordered sums).
     chunk_size : int, default 10_000
         Permutations evaluated per vectorised chunk (memory ~ chunk_size × n × 8 bytes).
-    progress : callable, optional
-        Called after each chunk with the number of partitions it evaluated (a progress bar's
-        ``advance``); the total is ``result.n_permutations``.
+    progress : Progress, bool or None, optional
+        Where the partitions evaluated are shown, a bar of ``result.n_permutations`` steps (see
+        :data:`geobias._progress.ProgressArg`); a reporter that is cancelled stops the test.
 
     Returns
     -------
@@ -403,15 +404,15 @@ def permutation_test(
 
     n_ge = n_le = done = 0
     cancel = _CANCEL.get()
-    for sum_x in sums:
-        stats = stat_fn(sum_x, total - sum_x)
-        n_ge += int(np.count_nonzero(stats >= observed - gamma))
-        n_le += int(np.count_nonzero(stats <= observed + gamma))
-        done += len(stats)
-        if progress is not None:
-            progress(len(stats))
-        if cancel is not None and done < n_draws and cancel():
-            raise Cancelled(f"the permutation test was cancelled after {done:,} of {n_draws:,} partitions")
+    with loop_bar(progress, n_draws, "permutations") as bar:
+        for sum_x in sums:
+            stats = stat_fn(sum_x, total - sum_x)
+            n_ge += int(np.count_nonzero(stats >= observed - gamma))
+            n_le += int(np.count_nonzero(stats <= observed + gamma))
+            done += len(stats)
+            bar.update(len(stats))
+            if cancel is not None and done < n_draws and cancel():
+                raise Cancelled(f"the permutation test was cancelled after {done:,} of {n_draws:,} partitions")
 
     adj = 0 if exact else 1
     k_ge, k_le, denom = n_ge + adj, n_le + adj, n_draws + adj

@@ -190,12 +190,22 @@ def test_progress_on_stderr_only_when_asked(store_npz, capsys, monkeypatch):
 
 
 def test_permutation_progress_counts_every_partition(rng):
+    from contextlib import contextmanager
+
+    from geobias._progress import Progress
     from geobias.metrics import permutation_test
 
-    seen = []
+    seen, totals = [], []
+
+    class Seen(Progress):
+        @contextmanager
+        def bar(self, description, total):
+            totals.append(total)
+            yield seen.append
+
     res = permutation_test(rng.standard_normal(40), 20, n_permutations=25_000, chunk_size=10_000,
-                           progress=seen.append)
-    assert sum(seen) == res.n_permutations == 25_000 and seen == [10_000, 10_000, 5_000]
+                           progress=Seen())
+    assert sum(seen) == res.n_permutations == 25_000 and seen == [10_000, 10_000, 5_000] and totals == [25_000]
 
 
 # ------------------------------------------------------------------ (3) racing writers
