@@ -163,9 +163,14 @@ def build(name: str) -> typer.Typer:
             kind = kind | None
         cli = _spelling(cmd, field)
         help_text = _in_flags(_description(info), flags)
-        if cli.get("multiple"):  # repeated: `--tests a --tests b` → ["a", "b"]
-            kind, default = (list[str] if required else list[str] | None), (... if required else None)
+        metavar = {}
+        if cli.get("multiple"):  # repeated: `--tests a --tests b` → ["a", "b"]; a choice's values stay choices
+            bare = _bare(info.annotation)
+            item = _option_type(typing.get_args(bare)[0]) if typing.get_origin(bare) is list else str
+            kind, default = (list[item] if required else list[item] | None), (... if required else None)
             multiple.add(field)
+            choice = isinstance(item, type) and issubclass(item, Enum)
+            metavar = {"metavar": "<" + "|".join(m.value for m in item) + ">" if choice else cli.get("metavar", "<file>")}
         if cli.get("argument"):  # a positional argument (a list: any number of them)
             if typing.get_origin(_bare(info.annotation)) is list:
                 kind, default = list[str] | None, None
@@ -176,7 +181,7 @@ def build(name: str) -> typer.Typer:
         names = [cli.get("name") or f"--{field.replace('_', '-')}", *([short] if short and short not in taken else [])]
         taken.update(names)
         add(field, kind, default, typer.Option(*names, help=help_text,
-                                              **({"metavar": cli.get("metavar", "<file>")} if cli.get("multiple") else {})))
+                                              **metavar))
         for alias in cli.get("aliases") or ():  # an old spelling: still read, hidden, with a note when used
             pname = "_alias_" + alias.lstrip("-").replace("-", "_")
             aliases[pname] = (alias, names[0], field)

@@ -142,10 +142,13 @@ def probe_malor(p: MalorParams, *, progress: ProgressArg = None):
 class SentimentParams(Params):
     """Parameters of ``probe sentiment`` (Jentzsch & Turan 2022)."""
 
-    model: Annotated[list[str], MODEL] = Field([], description="Sequence classifiers (local directory or Hugging Face id).")
-    corpus: list[Path] = Field([], description="Texts: .csv/.tsv with column, or one text per line.")
+    model: Annotated[list[str], MODEL, Spec(multiple=True, metavar="<model>")] = Field([], description=(
+        "Sequence classifiers (local directory or Hugging Face id); repeat the option for several."))
+    corpus: Annotated[list[Path], Spec(multiple=True)] = Field([], description=(
+        "Texts: .csv/.tsv with column, or one text per line; repeat the option for several."))
     column: str | None = Field(None, description="Text column of a .csv/.tsv corpus (GAP: Text, EEC: Sentence).")
-    terms: list[TermSet] = Field(["all"], min_length=1, description="Term sets.")
+    terms: Annotated[list[TermSet], Spec(multiple=True)] = Field(["all"], min_length=1, description=(
+        "Term sets: pro, weat or all; repeat the option for several (default all)."))
     limit: Annotated[int | None, local(None)] = Field(None, ge=1, description="Use only the first N texts of each corpus.")
     vader: bool = Field(False, description="Add VADER as a lexicon baseline scorer (cannot show pronoun bias).")
     eec_paired: Path | None = Field(None, description="EEC CSV: add EEC's own male-vs-female sentence pairs as rows.")
