@@ -456,7 +456,6 @@ def semantic_directions(diffs: np.ndarray, counts: np.ndarray, d_g: np.ndarray |
 
 def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstrap, seed, confidence):
     """The hierarchical bootstrap of :func:`ripa_grammatical`: the mean's interval and each word's."""
-    from geobias.errors import ParameterError
     from geobias.stats.bootstrap import bootstrap as run_bootstrap
     from geobias.stats.bootstrap import index_counts
 
@@ -471,9 +470,12 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
     if ref_mid is not None:
         sizes["reference"] = len(ref_mid)
     for name, n in sizes.items():
-        if n < 2:
-            raise ParameterError(f"bootstrap: the {name} have {n} pair(s) in the store; at least 2 are needed to "
-                                 "resample", "bootstrap")
+        if n < 2:  # a usage error for an explicit count; within lenient() (a default count) no interval
+            from geobias.metrics.bootstrap import refuse_resampling
+
+            refuse_resampling(InputError(f"the {name} have {n} pair(s) in the store; at least 2 are needed to "
+                                         "resample"))
+            return None, None
     g = None if d_g is None else np.asarray(d_g, dtype=np.float64).ravel()
 
     def directions(ix) -> np.ndarray:
