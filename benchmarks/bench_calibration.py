@@ -20,7 +20,9 @@ import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 
+from geobias._progress import Progress
 from geobias.errors import GeobiasError
 from geobias.evaluation.calibration import SCENARIOS, calibrate
 
@@ -34,6 +36,20 @@ def verdict(row) -> str:
     return "✓" if row.rate <= 0.055 else "✗"
 
 
+class _Every100(Progress):
+    """A line on stderr every 100 data sets (the run takes minutes; a log, not a bar)."""
+
+    @contextmanager
+    def bar(self, description, total):
+        done = [0]
+
+        def advance(n=1):
+            done[0] += n
+            if done[0] % 100 == 0:
+                print(f"  {done[0]:,} {description}", file=sys.stderr)
+        yield advance
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--datasets", type=int, default=1000)
@@ -44,16 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]
     t = time.perf_counter()
-    done = [0]
-
-    def tick(_):
-        done[0] += 1
-        if done[0] % 100 == 0:
-            print(f"  {done[0]:,} data sets", file=sys.stderr)
-
     try:
         r = calibrate(args.scenarios, n_datasets=args.datasets, n_permutations=args.permutations,
-                      n_resamples=args.resamples, progress=tick)
+                      n_resamples=args.resamples, progress=_Every100())
     except GeobiasError as exc:  # a request that cannot be met: one line, a usage error
         print(f"bench_calibration: {exc}", file=sys.stderr)
         return 2

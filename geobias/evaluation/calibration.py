@@ -38,11 +38,11 @@ intervals). Zhou et al. (2019), EMNLP (MWEAT, d_s). Caliskan et al. (2017), Scie
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._progress import ProgressArg, loop_bar
 from geobias.errors import ParameterError
 from geobias.results import Result
 
@@ -277,7 +277,7 @@ def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
 
 def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_permutations: int = 999,
               n_resamples: int = 1000, seed: int = 0, dim: int = 64,
-              progress: Callable[[int], None] | None = None) -> CalibrationResult:
+              progress: ProgressArg = None) -> CalibrationResult:
     """Coverage of every default interval and rejection rate of every default test, per scenario.
 
     Parameters
@@ -293,8 +293,8 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
         Bootstrap resamples of each interval (the commands' default).
     seed : int, default 0
     dim : int, default 64
-    progress : callable, optional
-        Called with 1 after each data set.
+    progress : Progress, bool or None, optional
+        A bar of the data sets simulated (:data:`geobias._progress.ProgressArg`).
 
     Returns
     -------
@@ -321,30 +321,30 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
     if n_permutations < 99 or n_resamples < 99:
         raise ParameterError("calibration needs at least 99 permutations and 99 resamples", "n_resamples")
     rows: list[CalibrationRow] = []
-    for k, name in enumerate(names):
-        sc = SCENARIOS[name]
-        truth = truths(sc, dim=dim)
-        rng = np.random.default_rng([seed, k])
-        counts: dict[tuple[str, str], int] = {}
-        for i in range(n_datasets):
-            out = _one(simulate(sc, rng, dim=dim), n_permutations=n_permutations, n_resamples=n_resamples,
-                       seed=seed * 100_003 + i)
-            for key, v in out.items():
-                if isinstance(v, tuple):
-                    t = truth[key[1]]
-                    hit = v[0] is not None and v[0] <= t <= v[1]
-                else:
-                    hit = v is not None and v <= 0.05
-                counts[key] = counts.get(key, 0) + int(hit)
-            if progress is not None:
-                progress(1)
-        for (metric, figure), c in counts.items():
-            rate = c / n_datasets
-            interval = figure in truth
-            rows.append(CalibrationRow(
-                scenario=name, metric=metric, figure=figure, kind="interval" if interval else "test",
-                truth=truth[figure] if interval else None,
-                # a truth within Monte Carlo error of 0 is 0 (sums of a symmetric model, say)
-                null_holds=(abs(truth[figure]) < 0.02 if interval else _test_null(metric, figure, sc)),
-                rate=rate, n=n_datasets, mc_se=float(np.sqrt(rate * (1 - rate) / n_datasets))))
+    with loop_bar(progress, len(names) * n_datasets, "simulated data sets") as bar:
+        for k, name in enumerate(names):
+            sc = SCENARIOS[name]
+            truth = truths(sc, dim=dim)
+            rng = np.random.default_rng([seed, k])
+            counts: dict[tuple[str, str], int] = {}
+            for i in range(n_datasets):
+                out = _one(simulate(sc, rng, dim=dim), n_permutations=n_permutations, n_resamples=n_resamples,
+                           seed=seed * 100_003 + i)
+                for key, v in out.items():
+                    if isinstance(v, tuple):
+                        t = truth[key[1]]
+                        hit = v[0] is not None and v[0] <= t <= v[1]
+                    else:
+                        hit = v is not None and v <= 0.05
+                    counts[key] = counts.get(key, 0) + int(hit)
+                bar.update(1)
+            for (metric, figure), c in counts.items():
+                rate = c / n_datasets
+                interval = figure in truth
+                rows.append(CalibrationRow(
+                    scenario=name, metric=metric, figure=figure, kind="interval" if interval else "test",
+                    truth=truth[figure] if interval else None,
+                    # a truth within Monte Carlo error of 0 is 0 (sums of a symmetric model, say)
+                    null_holds=(abs(truth[figure]) < 0.02 if interval else _test_null(metric, figure, sc)),
+                    rate=rate, n=n_datasets, mc_se=float(np.sqrt(rate * (1 - rate) / n_datasets))))
     return CalibrationResult(rows, n_datasets, n_permutations, n_resamples, seed, dim)
