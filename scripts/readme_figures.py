@@ -853,6 +853,21 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
 }
 
 
+
+def _paper_renderers() -> dict[str, tuple[str, Callable[[dict], str]]]:
+    """The blocks that set the seed papers' tables beside ours (``scripts/paper_tables.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("paper_tables", Path(__file__).with_name("paper_tables.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("paper_tables", module)
+    spec.loader.exec_module(module)
+    return module.RENDERERS
+
+
+RENDERERS.update(_paper_renderers())
+
+
 def render(text: str) -> tuple[str, list[str]]:
     """``text`` with every figure block re-rendered, and the names of the blocks that changed.
 

@@ -34,10 +34,16 @@ from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
-__all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
+__all__ = ["SEAT_FILE_SETS", "SENT_BIAS_SAMPLES", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
            "parse_seat_test", "parse_seat_tests", "read_seat_test", "read_seat_tests", "read_templates", "read_word_kinds", "seat", "seat_sentences",
            "sentences_for"]
 
+
+#: The permutation budget of SEAT by default: sent-bias's ``n_samples`` default (``sentbias/main.py``).
+#: Its ``weat.py`` enumerates every partition of X ∪ Y when there are at most this many
+#: (``C(16, 8) = 12,870`` for a test of eight sentences per target set) and otherwise draws this many;
+#: with ``n_permutations`` equal to it, our ``"auto"`` permutation test makes the same choice.
+SENT_BIAS_SAMPLES = 100_000
 
 #: Kinds of word with their own templates (May et al.'s per-kind bleaching); see ``seat_words.tsv``.
 WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "bare", "adjective",
@@ -327,7 +333,7 @@ def seat(
     templates: SeatTemplates | None = None,
     genders: dict[str, str] | None = None,
     kinds: dict[str, WordKind] | None = None,
-    n_permutations: int = 10_000,
+    n_permutations: int = SENT_BIAS_SAMPLES,
     seed: int | None = 0,
     show_sentences: bool = False,
     bootstrap: int = 0,
@@ -350,7 +356,9 @@ def seat(
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
     kinds : dict, optional
         Word → :class:`WordKind`; default :func:`read_word_kinds` of ``lang``.
-    n_permutations : int, default 10_000
+    n_permutations : int, default :data:`SENT_BIAS_SAMPLES` (100,000)
+        The permutation budget: every partition of the X ∪ Y sentences is enumerated when there are
+        at most this many (sent-bias's rule), else this many Monte-Carlo draws.
     seed : int or None, default 0
     show_sentences : bool, default False
         Put every sentence of each set into the result (``sentences``), for review.
@@ -583,7 +591,7 @@ def seat_sentences(
     *,
     lang: str = "en",
     encoder_name: str = "",
-    n_permutations: int = 10_000,
+    n_permutations: int = SENT_BIAS_SAMPLES,
     seed: int | None = 0,
 ) -> SeatResult:
     """SEAT on the sentences of a published test file (May et al.'s ``sent-weat6.jsonl``...),
@@ -599,8 +607,12 @@ def seat_sentences(
         From :func:`read_seat_test` or :func:`parse_seat_test`.
     lang : str, default "en"
         Recorded in the result.
-    n_permutations : int, default 10_000
+    n_permutations : int, default :data:`SENT_BIAS_SAMPLES` (100,000)
+        The permutation budget, as sent-bias's ``n_samples``: the exact test when the partitions of
+        X ∪ Y number at most this many (May et al.'s eight-sentence tests: 12,870), else this many
+        Monte-Carlo draws.
     seed : int or None, default 0
+        Seed of the Monte-Carlo draws (an exact test draws nothing).
 
     Returns
     -------
