@@ -46,8 +46,12 @@ __all__ = ["SEAT_FILE_SETS", "SENT_BIAS_SAMPLES", "WORD_KINDS", "SeatResult", "S
 SENT_BIAS_SAMPLES = 100_000
 
 #: Kinds of word with their own templates (May et al.'s per-kind bleaching); see ``seat_words.tsv``.
-WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "bare", "adjective",
-              "verb")
+#: ``mass``: a noun with its partitive or none ("C'est de la poésie.", "This is math."); ``abstract``:
+#: a noun that names one thing and takes the definite article ("C'est la mort.", "This is the
+#: stink."); ``title``: a form of address, without an article ("Madame est là."); ``state``: a
+#: Spanish adjective of a state, with *estar* ("Está podrido.").
+WORD_KINDS = ("name", "proper", "title", "subject", "object", "possessive", "count", "plural", "mass", "abstract",
+              "bare", "adjective", "state", "verb")
 
 
 @dataclass(frozen=True)
@@ -116,8 +120,10 @@ def _articles(lang: str, word: str, gender: str) -> dict[str, str]:
 
 
 def read_word_kinds(lang: str) -> dict[str, WordKind]:
-    """Our ``wordlists/<lang>/seat_words.tsv`` (``word<TAB>kind<TAB>plural``); empty when the
-    language has none.
+    """Our ``wordlists/<lang>/seat_words.tsv`` (``word<TAB>kind<TAB>plural[<TAB>gender]``); empty
+    when the language has none. ``plural`` is a count noun's plural, or for a word of kind
+    ``plural`` the form its templates need after the article, where it differs from the listed one
+    (a German nominalised adjective declines: *Verwandte*, *die Verwandten*).
 
     Raises
     ------
@@ -190,7 +196,9 @@ def _fill(template: str, word: str, plural: str = "", gender: str = "", lang: st
 def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],
                   kinds: dict[str, WordKind] | None = None, avoid: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Every sentence of ``words``, in word order, duplicates kept once. A word whose kind
-    ``kinds`` gives and the templates have goes into its kind's templates only (a count noun also
+    ``kinds`` gives and the templates have goes into its kind's templates only (a word of kind
+    ``plural`` with its ``plural`` form there, where one is given: German *die Verwandten* for the
+    listed *Verwandte*; a count noun also
     into the ``plural`` templates with its plural, unless that plural is itself one of the words
     in ``avoid``, such as Spanish *padres* (parents) beside *padre*; ``{a}`` is the agreeing a/an); any other word
     into each ``any`` template, and into the templates of its grammatical gender when ``genders``
@@ -211,7 +219,7 @@ def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[
     for w in words:
         k = kinds.get(w)
         if k is not None and templates.by_kind.get(k.kind):
-            out += [_fill(t, w, gender=k.gender, lang=templates.lang) for t in templates.by_kind[k.kind]]
+            out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind[k.kind]]
             if k.kind == "count" and not (k.plural != w and k.plural in avoid):
                 out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind.get("plural", [])]
             continue
