@@ -421,7 +421,8 @@ def seat_table(rec: dict) -> str:
         vals = []
         for e, lang in cols:
             r = cell.get((e, lang, t))
-            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {r['p_value']:.4f})")
+            p = "—" if r is None else (f"{r['p_value']:.4f}" if r["p_value"] >= 1e-4 else f"{r['p_value']:.0e}")
+            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {p})")
         lines.append(f"| {seat_no.get(t, '')} {t} | " + " | ".join(vals) + " |")
     n = rows[0]["n_permutations"]
     return "\n".join(lines) + (f"\n\nEffect size (p, one-sided, {n:,} Monte-Carlo permutations of the sentences, "
