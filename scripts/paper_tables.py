@@ -274,10 +274,73 @@ def evaluate_fr_reading(rec: dict) -> str:
     )
 
 
+# -- The other seed papers: which of their tables we compute ----------------------------------------
+
+#: Every published table of the other seed papers whose figures a geobias command produces, with the
+#: model it needs and whether this repository computes it (``computed``: the reproduction that holds
+#: our figures, or ``None`` with the reason). Each table's figures are in its facts file.
+SEED_TABLES = [
+    {"paper": "Bartl et al. (2020)", "facts": "bartl2020_tables", "table": "4",
+     "what": "English BERT: BEC-Pro associations per profession group and person gender, before and after "
+             "CDS fine-tuning on GAP, Wilcoxon W and r",
+     "needs": "`bert-base-uncased` with its masked-LM head (pretrained weights)",
+     "command": "`geobias probe becpro --model bert-base-uncased --lang en`; `geobias cda` + `geobias finetune`, then "
+                "the same probe",
+     "computed": None},
+    {"paper": "Bartl et al. (2020)", "facts": "bartl2020_tables", "table": "5",
+     "what": "German BERT: BEC-Pro associations of female and male person words, Wilcoxon p, W and r",
+     "needs": "DBMDZ's cased German BERT (`dbmdz/bert-base-german-cased`) with its masked-LM head",
+     "command": "`geobias probe becpro --model dbmdz/bert-base-german-cased --lang de`", "computed": None},
+    {"paper": "Hossain et al. (2025)", "facts": "hossain2025_tables", "table": "5",
+     "what": "MALoR of seven pretrained masked LMs for he/she, his/her and first names",
+     "needs": "BERT, DistilBERT, RoBERTa and ALBERT (base, large) with their masked-LM heads",
+     "command": "`geobias probe malor --model MODEL --pair he-she` (also `his-her`, `names`)", "computed": None},
+    {"paper": "Hossain et al. (2025)", "facts": "hossain2025_tables", "table": "8",
+     "what": "MALoR before and after CDA continued pre-training (5 seeds)",
+     "needs": "`bert-base-uncased`, `bert-large-uncased`, `distilbert-base-uncased` with their masked-LM heads",
+     "command": "`geobias cda` + `geobias finetune`, then `geobias probe malor`", "computed": None},
+    {"paper": "Jentzsch & Turan (2022)", "facts": "jentzsch_turan2022_tables", "table": "1",
+     "what": "absolute and total sentiment-difference bias of 63 classifiers (7 pretrained models × 3 term "
+             "sets × 3 training conditions)",
+     "needs": "the seven pretrained models (DistilBERT, BERT, RoBERTa, ALBERT) fine-tuned on IMDB",
+     "command": "`geobias finetune-classifier --model MODEL --condition C --terms T`, then `geobias probe "
+                "sentiment`",
+     "computed": None},
+]
+#: Why no table above is computed here.
+NO_MLM = ("no pretrained masked-LM head (nor any of these pretrained models) can be obtained on this project's "
+          "machines")
+
+
+def seed_cells(name: str) -> int:
+    """Published cells in a facts table (its rows)."""
+    return len(paper_facts(name))
+
+
+def other_seeds(rec: dict) -> str:
+    """The other seed papers' tables: cells, model, command, and whether we compute them here."""
+    lines = ["| paper | table | what | published cells | needs | command | computed here |",
+             "|---|---|---|---|---|---|---|"]
+    for t in SEED_TABLES:
+        n = sum(1 for r in paper_facts(t["facts"]) if r["table"] == t["table"])
+        done = f"yes: `reproductions/{t['computed']}.json`" if t["computed"] else "no"
+        lines.append(f"| {t['paper']} | {t['table']} | {t['what']} | {n} | {t['needs']} | {t['command']} | {done} |")
+    missing = [t for t in SEED_TABLES if not t["computed"]]
+    total = sum(sum(1 for r in paper_facts(t["facts"]) if r["table"] == t["table"]) for t in SEED_TABLES)
+    return "\n".join(lines) + (
+        f"\n\n{len(SEED_TABLES) - len(missing)} of these {len(SEED_TABLES)} tables ({total} published cells) are "
+        f"computed here: {NO_MLM}. The commands load any Hugging Face id or local folder, so a user who has the "
+        "models runs them as written and compares with the facts files; here they are tested on small randomly "
+        "initialised models only. Our own sentiment run (a frozen MiniLM head trained on tweets, and VADER; "
+        "[sentiment](sentiment.md)) uses the paper's measure on other classifiers and data, so it stands beside "
+        "none of Table 1's cells.\n")
+
+
 #: block name → (reproduction file, renderer); merged into ``readme_figures.RENDERERS``.
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "seat-may-eight": ("seat-may-eight", seat_may_eight),
     "zhou-tables": ("evaluate-fr", zhou_tables),
     "zhou-reading": ("evaluate-fr", zhou_reading),
     "evaluate-fr-reading": ("evaluate-fr", evaluate_fr_reading),
+    "other-seeds": ("evaluate-fr", other_seeds),
 }

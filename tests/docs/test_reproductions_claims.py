@@ -152,3 +152,57 @@ def _free_claims(text: str) -> list[str]:
 
 def test_no_sentence_states_the_paper_s_pattern_outside_the_checked_grammar():
     assert _free_claims(PAGE) == []
+
+
+# -- the other seed papers ------------------------------------------------------------------------
+
+def other_facts(name: str) -> list[dict]:
+    text = (ROOT / "reproductions" / "papers" / f"{name}.tsv").read_text(encoding="utf-8")
+    assert text.startswith("# ") and re.search(r"\(20\d\d\)", text.splitlines()[0]), f"{name}: no citation"
+    return list(csv.DictReader([line for line in text.splitlines() if line and not line.startswith("#")],
+                               delimiter="\t"))
+
+
+def test_bartl_et_al_s_differences_are_post_minus_pre():
+    """Table 4's diff column is post − pre for every group and gender (figures to two decimals, so each
+    side is within 0.005 of its value)."""
+    rows = other_facts("bartl2020_tables")
+    v = {(r["table"], r["jobs"], r["person"], r["quantity"]): float(r["value"]) for r in rows}
+    pairs = [(j, p) for j in "BFM" for p in "fm"]
+    for j, p in pairs:
+        assert v[("4", j, p, "diff_mean")] == pytest.approx(v[("4", j, p, "post_mean")] - v[("4", j, p, "pre_mean")],
+                                                            abs=0.0151), (j, p)
+    # Table 5: the female person words' mean association is above the male ones' in every group (the paper's text)
+    assert all(v[("5", j, "f", "pre_mean")] > v[("5", j, "m", "pre_mean")] for j in "BFM")
+    assert len(rows) == 45
+
+
+def test_hossain_et_al_s_before_figures_are_table_5_s():
+    rows = other_facts("hossain2025_tables")
+    t5 = {(r["model"], r["pair"]): r["value"] for r in rows if r["table"] == "5"}
+    before = {(r["model"], r["pair"]): float(r["value"]) for r in rows if r["quantity"] == "malor_before"}
+    assert len(t5) == 7 * 3 - 4 and len(before) == 9  # RoBERTa and ALBERT have no names figure
+    for key, b in before.items():
+        digits = len(t5[key].split(".")[1])
+        assert round(b, digits) == pytest.approx(float(t5[key])), key
+
+
+def test_jentzsch_and_turan_s_absolute_bias_is_never_below_the_total():
+    """mean |b| ≥ |mean b| for every classifier: a transcription that swapped a row or a sign shows."""
+    rows = other_facts("jentzsch_turan2022_tables")
+    assert len(rows) == 7 * 3 * 3 * 2
+    cell = {(r["model"], r["terms"], r["condition"], r["quantity"]): float(r["value"]) for r in rows}
+    for m, t, c, q in cell:
+        if q == "absolute_bias":
+            assert cell[(m, t, c, q)] >= abs(cell[(m, t, c, "total_bias")]) - 1e-12, (m, t, c)
+    brackets = [r for r in rows if r["significant"] == "no"]
+    assert len(brackets) == 10  # the figures the paper puts in brackets (5 classifiers, abs and tot)
+
+
+def test_the_page_says_which_seed_tables_are_computed_and_why_not():
+    block = re.search(r"<!-- figures: other-seeds -->\n(.*?)<!-- /figures -->", PAGE, re.S).group(1)
+    table_rows = [line for line in block.splitlines() if line.startswith("| ") and not line.startswith("| paper")]
+    assert len(table_rows) == 5
+    for line in table_rows:
+        assert line.rstrip().endswith("| no |") or "yes: `reproductions/" in line
+    assert "no pretrained masked-LM head" in block
