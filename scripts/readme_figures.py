@@ -193,17 +193,21 @@ def seat_may(rec: dict) -> str:
 
 
 def mweat_demo(rec: dict) -> str:
-    """The `make demo` line."""
+    """The `make demo` line: eq. 1 with its p, then the signed quantity the interval is of."""
     r = rec["result"]
     lo, hi = r["p_value_ci"]
     boot = r.get("bootstrap")
+    signed = r["signed_statistic"]
     interval = "" if boot is None else (
-        f"; 95% bootstrap interval over the words {boot['low']:.4f}–{boot['high']:.4f} "
-        f"({boot['n_resamples']:,} resamples, occupations as pairs)")
+        f", 95% bootstrap interval over the words {boot['low']:+.4f} to {boot['high']:+.4f} "
+        f"({'holds' if boot['low'] <= 0 <= boot['high'] else 'excludes'} 0; {boot['n_resamples']:,} resamples, "
+        "occupations as pairs)")
+    larger = "feminine" if signed < 0 else "masculine"
     return (
         f"MWEAT = {r['statistic']:.4f} over {r['n_pairs']} occupation pairs ({r['n_a']} + {r['n_b']} attribute "
         f"words), one-sided p = {r['p_value']:.4f} (95% CI {lo:.4f}–{hi:.4f}, {r['n_permutations']:,} "
-        f"permutations, seed {r['seed']}){interval}; effect size of Σ_X s − Σ_Y s = {r['difference']:.4f}: "
+        f"permutations, seed {r['seed']}); signed |Σ_X s| − |Σ_Y s| = {signed:+.4f} (the {larger} forms' "
+        f"association is the larger){interval}; effect size of Σ_X s − Σ_Y s = {r['difference']:.4f}: "
         f"{r['effect_size']:.3f} (ours).\n"
     )
 

@@ -48,7 +48,7 @@ METRICS: tuple[tuple[str, str, bool], ...] = (
     ("cos_dpca_dg", "cos(d_PCA, d_g)", True),
     ("neuter_on_dg", "neuter nouns on d_g (mean)", True),
     *((f"weat_{t.replace('-', '_')}", f"WEAT {t} effect size", False) for t in WEAT_TESTS),
-    ("mweat", "MWEAT statistic (eq. 1)", True),
+    ("mweat", "MWEAT signed, |Σ_X s| − |Σ_Y s|", True),
     ("mweat_effect_size", "MWEAT effect size", True),
     ("occupation_bias", "occupation bias, mean |centred projection|", True),
     ("corr_en_pearson", "corr. with English, Pearson", True),
@@ -66,7 +66,7 @@ OK, NOT_AVAILABLE, NOT_APPLICABLE, ERROR = "ok", "not available", "not applicabl
 SCALES: dict[str, str] = {
     "d_pca_explained_variance": "magnitude", "lda_cv_accuracy": "accuracy", "cos_dpca_dg": "correlation",
     "neuter_on_dg": "signed", **{f"weat_{t.replace('-', '_')}": "signed" for t in WEAT_TESTS},
-    "mweat": "magnitude", "mweat_effect_size": "signed", "occupation_bias": "magnitude",
+    "mweat": "signed", "mweat_effect_size": "signed", "occupation_bias": "magnitude",
     "corr_en_pearson": "correlation", "corr_en_spearman": "correlation", "corr_en_control": "correlation",
     "corr_en_fig4_spearman": "correlation",
 }
@@ -84,8 +84,11 @@ DEFINITIONS: dict[str, str] = {
                     "applies to languages with masculine, feminine and neuter nouns.",
     **{f"weat_{t.replace('-', '_')}": f"WEAT {t}: Caliskan et al.'s effect size (ddof 1) with its one-sided "
                                       "permutation p." for t in WEAT_TESTS},
-    "mweat": "Zhou et al. eq. 1, | |Σ_x s(x)| − |Σ_y s(y)| | over the two-form occupations (X masculine, Y "
-             "feminine forms), with its one-sided permutation p; applies to languages with grammatical gender.",
+    "mweat": "|Σ_x s(x)| − |Σ_y s(y)| over the two-form occupations (X masculine, Y feminine forms): Zhou et al.'s "
+             "eq. 1 before its outer absolute value (eq. 1 is its size, in details), so that its interval can hold "
+             "0; > 0 the masculine forms lean to the male words more than the feminine ones to the female words. "
+             "Its p is eq. 1's one-sided permutation p (the signed figure's two-sided p); applies to languages "
+             "with grammatical gender.",
     "mweat_effect_size": "Ours: Caliskan's effect size on the MWEAT sets, with the p of Σ_x s − Σ_y s.",
     "occupation_bias": "Mean over the occupations of |b|, b the projection of the occupation's form midpoint "
                        "(w_m + w_f)/2 on the semantic direction d_s, minus the mean projection of the store's "
@@ -657,9 +660,11 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict) -> d
     common = dict(n_permutations=r.n_permutations, exact=r.exact, missing=r.missing,
                   dropped_pairs=[list(p) for p in r.dropped_pairs])
     return {
-        "mweat": Metric(value=r.statistic, p_value=r.p_value, n=r.n_pairs, set_sizes=sizes, interval=r.bootstrap,
-                        details={"sum_masculine": r.sum_masculine, "sum_feminine": r.sum_feminine, "signed": False,
-                                 **common}),
+        # the signed |Σ_X s| − |Σ_Y s| (eq. 1 is its absolute value; its interval can hold 0), with eq. 1's p,
+        # which is the two-sided p of the signed figure
+        "mweat": Metric(value=r.signed_statistic, p_value=r.p_value, n=r.n_pairs, set_sizes=sizes,
+                        interval=r.bootstrap, details={"statistic": r.statistic, "sum_masculine": r.sum_masculine,
+                                                       "sum_feminine": r.sum_feminine, "signed": True, **common}),
         "mweat_effect_size": Metric(value=r.effect_size, p_value=r.difference_p_value, n=r.n_pairs, set_sizes=sizes,
                                     interval=effect_interval, details={"difference": r.difference, **common}),
     }
