@@ -224,9 +224,21 @@ def zhou_reading(rec_fr: dict) -> str:
     """What the methods do to each quantity, in the paper and here: generated claims only."""
     claims = zhou_claims(rec_fr)
     half = len(claims) // 2
+    m = load("mweat-fr")["result"]
+    boot = m.get("bootstrap") or {}
+    words = ""
+    if boot.get("quantity") == "signed_statistic":
+        holds = ("contains 0: another choice of words could give no bias" if boot["low"] <= 0 <= boot["high"]
+                 else "does not contain 0")
+        words = (f"\n\nThe p-values above come from permuting the occupations' forms with the words fixed. Over the "
+                 f"words themselves (`geobias mweat --lang fr`, `reproductions/mweat-fr.json`: {boot['n_resamples']:,} "
+                 f"resamples of the words, occupations as pairs), our Original FR signed statistic "
+                 f"|Σ_X s| − |Σ_Y s| = {m['signed_statistic']:+.4f} has the 95 % interval {boot['low']:+.3f} … "
+                 f"{boot['high']:+.3f}, which {holds}.")
     return ("**The paper's pattern**, method by method (against Original; p-values against 0.05):\n\n"
             + "\n".join(f"- {c}" for c in claims[:half])
-            + "\n\n**Ours**, on our vectors and word lists:\n\n" + "\n".join(f"- {c}" for c in claims[half:]) + "\n")
+            + "\n\n**Ours**, on our vectors and word lists:\n\n" + "\n".join(f"- {c}" for c in claims[half:])
+            + words + "\n")
 
 
 def evaluate_fr_reading(rec: dict) -> str:
