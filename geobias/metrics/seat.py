@@ -364,7 +364,7 @@ def seat(
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
     kinds : dict, optional
         Word → :class:`WordKind`; default :func:`read_word_kinds` of ``lang``.
-    n_permutations : int, default :data:`SENT_BIAS_SAMPLES` (100,000)
+    n_permutations : int, default ``SENT_BIAS_SAMPLES`` (100,000)
         The permutation budget: every partition of the X ∪ Y sentences is enumerated when there are
         at most this many (sent-bias's rule), else this many Monte-Carlo draws.
     seed : int or None, default 0
@@ -615,7 +615,7 @@ def seat_sentences(
         From :func:`read_seat_test` or :func:`parse_seat_test`.
     lang : str, default "en"
         Recorded in the result.
-    n_permutations : int, default :data:`SENT_BIAS_SAMPLES` (100,000)
+    n_permutations : int, default ``SENT_BIAS_SAMPLES`` (100,000)
         The permutation budget, as sent-bias's ``n_samples``: the exact test when the partitions of
         X ∪ Y number at most this many (May et al.'s eight-sentence tests: 12,870), else this many
         Monte-Carlo draws.
