@@ -5,7 +5,8 @@ hand-written commands is still there, with the same default, or a default where 
 allowed (a field the hand-written command left out, a short flag, ``--quiet``'s ``-q``).
 
 The "before" is ``tests/cli/fixtures/help_options_before.json``, captured from main with
-``tests/cli/_help_options.py`` before the change."""
+``tests/cli/_help_options.py`` before the change; a default changed on purpose since is changed there
+too (``seat --permutations``: 10,000 → 100,000, sent-bias's ``n_samples``)."""
 
 from __future__ import annotations
 
