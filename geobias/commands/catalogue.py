@@ -213,7 +213,7 @@ class RnsbParams(QueryParams):
 def rnsb(p: RnsbParams, *, progress: ProgressArg = None):
     """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
 
-    Returns a :class:`geobias.metrics.rnsb.RnsbResult`, with its null band and p from permuted A/B labels.
+    Returns a :class:`geobias.metrics.rnsb.RnsbResult`, with its null band (the classifier turned to random directions) and its p.
     """
     from geobias.metrics.rnsb import rnsb as rnsb_metric
 
