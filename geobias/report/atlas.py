@@ -297,11 +297,16 @@ def plot_heatmap(result: AtlasResult):
     pos = colour_positions(result)
     diff = heatmap_differences(result)
     ranges = scale_ranges(result)
+    import textwrap
+
     labels = [label for _, label, _ in METRICS]
-    width = 1.0 + 0.85 * len(keys)
-    height_map = 0.9 + 0.42 * len(langs)
-    fig = Figure(figsize=(width, height_map + 1.6 + 0.45 * len(ranges)))
-    ax = fig.add_axes((0.12, 1 - height_map / fig.get_figheight() - 0.02, 0.86, height_map / fig.get_figheight()))
+    # the layout in inches: title, map, rotated column labels, then the colour bars two to a row
+    width = 1.2 + 0.85 * len(keys)
+    title_h, map_h, ticks_h, bar_row_h = 0.45, 0.42 * len(langs), 2.0, 0.95
+    bar_rows = (len(ranges) + 1) // 2
+    height = title_h + map_h + ticks_h + bar_rows * bar_row_h + 0.1
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_axes((0.9 / width, 1 - (title_h + map_h) / height, 1 - 1.1 / width, map_h / height))
     diverging, neutral = colormaps[DIVERGING], colormaps[NEUTRAL]
     for i, cell in enumerate(result.cells):
         for j, key in enumerate(keys):
@@ -323,7 +328,8 @@ def plot_heatmap(result: AtlasResult):
                 text += f"\nΔ{diff[i, j]:+.2f}"
             if metric.details.get("note", "").startswith(f"{cell.language}'s d_s is not comparable"):
                 text += " ≠"
-            ax.text(j, i, text, ha="center", va="center", fontsize=6,
+            dark = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] < 0.45
+            ax.text(j, i, text, ha="center", va="center", fontsize=6, color="white" if dark and not sig else "black",
                     bbox={"facecolor": "white", "alpha": 0.7, "pad": 0.6, "edgecolor": "none"} if sig else None)
     ax.set_xlim(-0.5, len(keys) - 0.5)
     ax.set_ylim(len(langs) - 0.5, -0.5)
@@ -333,14 +339,15 @@ def plot_heatmap(result: AtlasResult):
     ax.set_title(f"{result.family}: each figure's difference from its null (white = the null); hatched: differs "
                  f"from its null, Benjamini–Hochberg q < {corr.get('alpha', ALPHA)} over {corr.get('tests', 0)} "
                  "cells; grey: controls and diagnostics; ≠: direction not comparable with English", fontsize=7.5)
-    # one colour bar per quantity, beneath the map
-    bar_h = 0.18 / fig.get_figheight()
+    # one colour bar per quantity, beneath the map, two to a row
     for n, (scale, half) in enumerate(ranges.items()):
-        cols = ", ".join(label for k, label, _ in METRICS if SCALES.get(k) == scale)
-        cax = fig.add_axes((0.30, (0.5 + 0.45 * (len(ranges) - 1 - n)) / fig.get_figheight(), 0.4, bar_h))
+        row, col = divmod(n, 2)
+        top = title_h + map_h + ticks_h + row * bar_row_h  # inches from the top of the figure
+        cax = fig.add_axes((0.06 + 0.5 * col, 1 - (top + 0.17) / height, 0.38, 0.17 / height))
         bar = fig.colorbar(ScalarMappable(Normalize(-half, half), diverging), cax=cax, orientation="horizontal")
         bar.ax.tick_params(labelsize=6)
-        bar.set_label(f"{scale}: figure − null ({cols})", fontsize=6)
+        cols = "; ".join(label for k, label, _ in METRICS if SCALES.get(k) == scale)
+        bar.set_label(textwrap.fill(f"{scale}, figure − its null: {cols}", 95), fontsize=6)
     return fig
 
 
