@@ -387,7 +387,9 @@ class AtlasResult(Result):
         :data:`DEFINITIONS`: what each column is.
     correction : dict
         The multiplicity correction (:func:`correct_atlas`): ``method``, ``alpha``, ``tests`` (cells
-        with a p against their null), ``significant`` (cells with ``q < alpha``).
+        with a p against their null), ``significant`` (cells with ``q < alpha``),
+        ``bounds_within_3_mc_errors_of_0`` (``"lang:column"`` of the intervals whose verdict another
+        resampling seed could change).
     rows : list of dict
         Read-only, in the JSON form too: one per language × metric (see the property).
     """
@@ -1687,9 +1689,11 @@ def correct_atlas(result: AtlasResult, *, alpha: float = ALPHA) -> AtlasResult:
         m = cells[i].metrics[key]
         cells[i].metrics[key] = replace(m, versus=replace(m.versus, q_value=q))
     n_sig = sum(q is not None and q < alpha for q in qs)
+    near = [f"{cells[i].lang}:{key}" for i, key in where if cells[i].metrics[key].versus.stable is False]
     correction = {"method": "Benjamini-Hochberg (scipy.stats.false_discovery_control)", "alpha": alpha,
                   "tests": len(ps), "significant": n_sig,
-                  "over": "every language × column of this atlas with a p-value against its null"}
+                  "over": "every language × column of this atlas with a p-value against its null",
+                  "bounds_within_3_mc_errors_of_0": near}
     return replace(result, cells=cells, correction=correction)
 
 

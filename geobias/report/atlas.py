@@ -492,7 +492,10 @@ def correction_text(result: AtlasResult) -> str:
             f"Benjamini–Hochberg over the {c.get('tests', 0)} cells of this atlas that have a p against their null "
             f"(false-discovery rate {c.get('alpha', ALPHA)}); {c.get('significant', 0)} of them differ from their "
             f"null. Intervals resample the seed words with the targets "
-            f"({result.options.get('bootstrap', 0):,} resamples, seed {result.options.get('seed')}).")
+            f"({result.options.get('bootstrap', 0):,} resamples, seed {result.options.get('seed')}); "
+            + (f"{len(near)} interval bound{'s' if len(near) != 1 else ''} lie within 3 Monte Carlo errors of 0 "
+               f"({', '.join(near)})." if (near := c.get("bounds_within_3_mc_errors_of_0"))
+               else "no interval bound lies within 3 Monte Carlo errors of 0."))
 
 
 def coverage_text(result: AtlasResult) -> str:

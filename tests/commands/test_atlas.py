@@ -407,3 +407,10 @@ def test_report_screenshot_in_chromium(atlas, tmp_path, tmp_path_factory):
         assert DEFINITIONS["occupation_bias"][:60] in legend and "not applicable" in legend
         caveat = driver.find_element(By.CSS_SELECTOR, "p.caveat").text
         assert caveat.startswith("LDA CV accuracy of d_g ranges from") and "last letters" in caveat
+        # the page states the correction for multiplicity and which languages the run covers
+        correction = driver.find_element(By.CSS_SELECTOR, "p.correction").text
+        assert "Benjamini–Hochberg" in correction and f"{atlas.correction['tests']} cells" in correction
+        assert driver.find_element(By.CSS_SELECTOR, "p.coverage").text.startswith("This run covers 3 languages")
+        # hatched cells of the table are those that differ from their null after the correction
+        marked = len(driver.find_elements(By.CSS_SELECTOR, "td.sig"))
+        assert marked == sum(m.significant is True for c in atlas.cells for m in c.metrics.values())

@@ -173,6 +173,10 @@ def test_benjamini_hochberg_runs_over_every_cell_of_the_atlas(vectors):
     assert [v.q_value for _, _, v in cells] == pytest.approx(list(q))
     assert res.correction["tests"] == len(cells)
     assert res.correction["significant"] == sum(v.q_value < 0.05 for _, _, v in cells)
+    # the intervals a resampling seed could turn are named: their bound nearest 0 within 3 MC errors
+    near = {f"{lang}:{key}" for lang, key, v in cells
+            if v.low is not None and v.mc_error is not None and min(abs(v.low), abs(v.high)) <= 3 * v.mc_error}
+    assert set(res.correction["bounds_within_3_mc_errors_of_0"]) == near
     # idempotent: correcting again gives the same q
     assert correct_atlas(res) == res
 
