@@ -84,8 +84,8 @@ OK, NOT_AVAILABLE, NOT_APPLICABLE, ERROR = "ok", "not available", "not applicabl
 ALPHA = 0.05
 #: A language whose cos(d_s, English d_PCA) is below this is flagged "not comparable": its gender
 #: direction is another quantity than English's, and its correlation with English is read on the
-#: shared direction instead. Measured on use-m3 (issue 43): es, fr, de, it, nl 0.88–0.93, ar 0.30;
-#: two random 512-d directions have |cos| ≈ 0.04.
+#: shared direction instead. Measured on use-m3 (reproductions/atlas.json): ar 0.30, the other
+#: fourteen languages 0.75 (tr) to 0.92; two random 512-d directions have |cos| ≈ 0.04.
 COMPARABLE_COSINE = 0.5
 #: Random directions of the alignment control (its mean, and the rank of the gender direction's ρ).
 CONTROL_DIRECTIONS = 2000
