@@ -217,17 +217,25 @@ def zhou_paper_table(rec: dict) -> str:
 
 
 def ripa_fr(rec: dict) -> str:
-    """RIPA on fr-spacy-md: the gender-aware default against the English-style variant."""
+    """RIPA on fr-spacy-md: the gender-aware default (per-form projections, its zero, each word's
+    interval) against the English-style variant."""
     g, e = rec["result"]["grammatical"], rec["result"]["english"]
-    order = sorted(zip(g["ripa"], g["words"], strict=True))
+    order = sorted(zip(g["ripa"], g["words"], g["word_intervals"], strict=True))
     eng = dict(zip(e["words"], e["ripa"], strict=True))
     pairs = [w.split("/") for w in g["words"] if "/" in w]
     masc_pos = sum(eng[m] > 0 for m, _ in pairs)
     fem_neg = sum(eng[f] < 0 for _, f in pairs)
+    f = g["forms"]
+    apart = [(w, v) for v, w, (lo, hi) in order if lo > 0 or hi < 0]
+    shown = lambda items: ", ".join(f"{w} {v:+.2f} [{lo:+.2f}, {hi:+.2f}]" for v, w, (lo, hi) in items)  # noqa: E731
     return (
-        f"On fr-spacy-md (`geobias ripa --lang fr`, {len(g['words'])} occupations): most female "
-        f"{', '.join(f'{w} {v:+.2f}' for v, w in order[:3])}; most male "
-        f"{', '.join(f'{w} {v:+.2f}' for v, w in order[::-1][:3])}; mean {g['mean']:+.3f}. With `--variant english` "
+        f"On fr-spacy-md (`geobias ripa --lang fr`, {len(g['words'])} occupations) the forms project, on d_s, "
+        f"masculine {f['masculine']:+.2f} and feminine {f['feminine']:+.2f} on average; the {g['n_reference']} "
+        f"two-form adjectives {f['reference_masculine']:+.2f} and {f['reference_feminine']:+.2f}, whose midpoint "
+        f"{g['reference_offset']:+.2f} is the zero. Most female {shown(order[:3])}; most male "
+        f"{shown(order[::-1][:3])} (each word's interval over the seed words, simultaneous); mean {g['mean']:+.3f}, "
+        f"95% interval {g['bootstrap']['low']:+.3f} to {g['bootstrap']['high']:+.3f}; {len(apart)} of {len(g['words'])} "
+        f"intervals exclude 0 ({', '.join(w for w, _ in apart) or 'none'}). With `--variant english` "
         f"{masc_pos} of the {len(pairs)} masculine forms score positive and {fem_neg} of the {len(pairs)} feminine "
         f"forms negative (mean |RIPA| {e['mean_abs']:.2f} against {g['mean_abs']:.2f}): the forms' grammatical "
         f"gender.\n")
@@ -267,17 +275,21 @@ def seat_may(rec: dict) -> str:
 
 
 def mweat_demo(rec: dict) -> str:
-    """The `make demo` line."""
+    """The `make demo` line: eq. 1 with its p, then the signed quantity the interval is of."""
     r = rec["result"]
     lo, hi = r["p_value_ci"]
     boot = r.get("bootstrap")
+    signed = r["signed_statistic"]
     interval = "" if boot is None else (
-        f"; 95% bootstrap interval over the words {boot['low']:.4f}–{boot['high']:.4f} "
-        f"({boot['n_resamples']:,} resamples, occupations as pairs)")
+        f", 95% bootstrap interval over the words {boot['low']:+.4f} to {boot['high']:+.4f} "
+        f"({'holds' if boot['low'] <= 0 <= boot['high'] else 'excludes'} 0; {boot['n_resamples']:,} resamples, "
+        "occupations as pairs)")
+    larger = "feminine" if signed < 0 else "masculine"
     return (
         f"MWEAT = {r['statistic']:.4f} over {r['n_pairs']} occupation pairs ({r['n_a']} + {r['n_b']} attribute "
         f"words), one-sided p = {r['p_value']:.4f} (95% CI {lo:.4f}–{hi:.4f}, {r['n_permutations']:,} "
-        f"permutations, seed {r['seed']}){interval}; effect size of Σ_X s − Σ_Y s = {r['difference']:.4f}: "
+        f"permutations, seed {r['seed']}); signed |Σ_X s| − |Σ_Y s| = {signed:+.4f} (the {larger} forms' "
+        f"association is the larger){interval}; effect size of Σ_X s − Σ_Y s = {r['difference']:.4f}: "
         f"{r['effect_size']:.3f} (ours).\n"
     )
 

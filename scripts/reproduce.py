@@ -180,8 +180,9 @@ def _ripa_fr(shared: Path) -> dict:
     for variant in ("grammatical", "english"):
         _, env = execute("ripa", {"lang": "fr", "variant": variant})
         r = env["result"]
-        out[variant] = {**{k: r[k] for k in ("words", "ripa", "mean", "mean_abs", "n_pairs", "variant", "relation",
-                                             "warning")}, **_interval(r)}
+        out[variant] = {**{k: r.get(k) for k in ("words", "ripa", "mean", "mean_abs", "n_pairs", "variant", "relation",
+                                                 "warning", "forms", "reference_offset", "n_reference",
+                                                 "word_intervals")}, **_interval(r)}
     return out
 
 

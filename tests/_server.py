@@ -100,7 +100,8 @@ def small_french_store(n_nouns: int = 120, n_filler: int = 200, dim: int = 32, s
     """A small French store with known gender geometry, for service tests (not real vectors).
 
     Every word of the built-in French lists the quick analyses use (occupations in both forms,
-    attribute words, definitional pairs, ``n_nouns`` gendered nouns per gender, WEAT words) gets a
+    attribute words, definitional pairs, ``n_nouns`` gendered nouns per gender, WEAT words, and last
+    the two-form adjectives) gets a
     random vector; masculine forms and words are pushed along axis 0, feminine ones against it,
     grammatically masculine nouns along axis 1. Returns a :class:`~geobias.store.VectorStore`.
     """
@@ -141,6 +142,9 @@ def small_french_store(n_nouns: int = 120, n_filler: int = 200, dim: int = 32, s
             add(w)
     for i in range(n_filler):
         add(f"mot{i}")
+    for adj in wordlists.adjectives("fr"):  # agreement only (the gender-aware RIPA's reference); added last
+        add(adj.masculine, 0.0, 0.5)
+        add(adj.feminine, 0.0, -0.5)
     words = list(vecs)
     return VectorStore(words, np.stack([vecs[w] for w in words]).astype(np.float32), lang="fr",
                        provenance={"source": "synthetic test store (tests/_server.py)"})

@@ -183,19 +183,34 @@ class RnsbParams(QueryParams):
     C: float = Field(1.0, gt=0, le=1e6, description="Inverse L2 regularisation of the logistic regression "
                                                     "(scikit-learn's C; liblinear, as WEFE).")
     seed: Seed = 0
+    null_directions: int = Field(1000, ge=0, le=1_000_000, description=(
+        "Random directions for RNSB's null band and its one-sided p: the fitted classifier turned to each, its "
+        "strength kept (KL is above 0 on any real words, so it is read against this band); 0 for none."))
+
+    def work(self):
+        """The bootstrap's resamples and the null's directions (each scores every target once)."""
+        from geobias.commands._base import Estimate
+        from geobias.commands._permutations import MAX_PERMUTATIONS
+
+        X, Y, A, B, _, _ = self.query()
+        n, targets = self.null_directions, len(X) + len(Y or ())
+        null = None if not n else Estimate(n * targets, "permutations",
+                                           f"{n:,} random directions × {targets} targets", None, MAX_PERMUTATIONS)
+        return self.with_bootstrap(null, targets + len(A) + len(B))
 
 
 @command("rnsb", RnsbParams, quick=True, result="geobias.metrics.rnsb.RnsbResult")
 def rnsb(p: RnsbParams, *, progress=None):
     """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
 
-    Returns a :class:`geobias.metrics.rnsb.RnsbResult` (no p-value: see its docstring).
+    Returns a :class:`geobias.metrics.rnsb.RnsbResult`, with its null band and p from permuted A/B labels.
     """
     from geobias.metrics.rnsb import rnsb as rnsb_metric
 
     query, variant = p.word_query()
     store = p.store(progress, query.words)
-    return p.with_bootstrap_result(rnsb_metric, store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed)
+    return p.with_bootstrap_result(rnsb_metric, store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed,
+                                   null_directions=p.null_directions)
 
 
 @command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")

@@ -9,7 +9,6 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import (
     AliasChoices,
     BeforeValidator,
-    ConfigDict,
     Field,
     ValidationInfo,
     model_validator,
@@ -17,7 +16,7 @@ from pydantic import (
 
 from geobias._progress import reporter
 from geobias.choices import Alternative, Approx, OOVPolicy, PermutationMethod, Similarity
-from geobias.commands._base import Output, Params, command, front_of, present
+from geobias.commands._base import Output, Params, command, front_of
 from geobias.commands._bootstrap import BootstrapParams
 from geobias.commands._fields import (
     PLOT_FORCE_HELP,
@@ -401,25 +400,8 @@ def neighbors(p: NeighborsParams, *, progress=None):
     return nearest_neighbors(store, p.word, p.k, approx=p.approx, lang=p.lang or store.lang, source=p.vectors)
 
 
-def _ripa_schema(schema: dict[str, Any], cls: type) -> None:
-    """RIPA's rule across fields in its JSON Schema, as :meth:`RipaParams.no_bootstrap_reason`
-    states it: an explicit bootstrap count (not 0) only where the variant resolves to english
-    (asked for; or not grammatical, with no language, one without grammatical gender, or pairs)."""
-    from geobias.languages import LANGUAGES, code_pattern, get_language
-
-    plain = [c for c in LANGUAGES if not get_language(c).grammatical_gender]
-    variant_is = lambda v: {"required": ["variant"], "properties": {"variant": {"const": v}}}  # noqa: E731
-    no_count = {"anyOf": [{"not": present("bootstrap")}, {"properties": {"bootstrap": {"const": 0}}}]}
-    english = {"allOf": [{"not": variant_is("grammatical")},
-                         {"anyOf": [{"not": present("lang")}, {"properties": {"lang": {"pattern": code_pattern(plain)}}},
-                                    present("pairs")]}]}
-    schema.setdefault("allOf", []).append({"anyOf": [no_count, variant_is("english"), english]})
-
-
 class RipaParams(StoreParams, BootstrapParams):
     """Parameters of RIPA (Ethayarajh et al. 2019)."""
-
-    model_config = ConfigDict(json_schema_extra=_ripa_schema)
 
     targets: WordSet | None = Field(None, description=(
         "Words to score: a file or a comma list; default: the language's occupations (both forms)."))
@@ -429,7 +411,8 @@ class RipaParams(StoreParams, BootstrapParams):
     unit: bool = Field(False, description="Unit-normalise the target vectors (the paper uses them as they are).")
     variant: Literal["grammatical", "english"] | None = Field(None, description=(
         "grammatical (the default for a language with grammatical gender): each occupation scored through the "
-        "mean of its two forms on d_s, the gender direction with grammatical gender projected out; english "
+        "mean of its two forms on d_s, the gender direction with grammatical gender projected out, minus the "
+        "same for the language's two-form adjectives (words that only agree), so 0 is no semantic lean; english "
         "(the default for en): each word on the pairs' relation vector, as Ethayarajh et al. — on a gendered "
         "language its figures follow each form's grammatical gender (a warning says so)."))
     lost_vocabulary_threshold: LostVocabularyThreshold = LOST_VOCABULARY_THRESHOLD
@@ -443,11 +426,6 @@ class RipaParams(StoreParams, BootstrapParams):
         gendered = self.lang is not None and get_language(self.lang).grammatical_gender
         return "grammatical" if gendered and self.pairs is None else "english"
 
-    def no_bootstrap_reason(self) -> str | None:
-        """The grammatical variant has no bootstrap yet (its d_s is fitted on the language's lists)."""
-        if self.resolved_variant() == "grammatical":
-            return "not yet for the grammatical variant of RIPA (use variant english)"
-        return None
 
 
 @command("ripa", RipaParams, quick=True, result="geobias.metrics.ripa.RipaResult")
@@ -503,7 +481,6 @@ def _ripa_grammatical(p: RipaParams, progress):
     if p.pairs is not None:
         raise InputError("the grammatical variant's relation vector is d_s, fitted on the language's lists; give "
                          "pairs with variant english")
-    p.resamples()  # an explicit count is refused here: the grammatical variant has no bootstrap yet
     if p.targets is not None:
         masculine = feminine = list(p.targets)
     else:
@@ -514,5 +491,12 @@ def _ripa_grammatical(p: RipaParams, progress):
     check_lost_vocabulary(counts, p.lost_vocabulary_threshold, test="RIPA", store=store_name(store, p.vectors))
     with reporter(progress).stage("fitting d_s"):
         dirs = gender_directions(store, lang, oov="ignore")
-    result = ripa_grammatical(store, masculine, feminine, dirs.d_s, unit=p.unit)
-    return dataclasses.replace(result, bootstrap_note=p.bootstrap_note())
+    try:  # the agreement reference: two-form words without semantic gender
+        adjectives = wordlists.adjectives(lang)
+        reference = ([a.masculine for a in adjectives], [a.feminine for a in adjectives])
+    except InputError:
+        reference = None
+    pairs = wordlists.definitional_pairs(lang)  # the (feminine, masculine) pairs d_PCA was fitted on
+    definitional = ([m for _, m in pairs], [f for f, _ in pairs])
+    return p.with_bootstrap_result(ripa_grammatical, store, masculine, feminine, dirs.d_s, unit=p.unit,
+                                   reference=reference, definitional=definitional, d_g=dirs.d_g)

@@ -65,7 +65,7 @@ METRICS: tuple[tuple[str, str, bool], ...] = (
     ("cos_dpca_dg", "cos(d_PCA, d_g)", True),
     ("neuter_on_dg", "neuter nouns on d_g (mean)", True),
     *((f"weat_{t.replace('-', '_')}", f"WEAT {t} effect size", False) for t in WEAT_TESTS),
-    ("mweat", "MWEAT statistic (eq. 1)", True),
+    ("mweat", "MWEAT signed, |Σ_X s| − |Σ_Y s|", True),
     ("mweat_effect_size", "MWEAT effect size", True),
     ("occupation_bias", "occupation lean on d_s (mean centred b)", True),
     ("cos_ds_en", "cos(d_s, English d_PCA)", True),
@@ -103,7 +103,7 @@ RANDOM_PAIR_SETS = 200
 SCALES: dict[str, str] = {
     "d_pca_explained_variance": "variance share", "lda_cv_accuracy": "accuracy", "cos_dpca_dg": "cosine",
     "neuter_on_dg": "projection", **{f"weat_{t.replace('-', '_')}": "effect size" for t in WEAT_TESTS},
-    "mweat": "neutral", "mweat_effect_size": "effect size", "occupation_bias": "projection",
+    "mweat": "MWEAT statistic", "mweat_effect_size": "effect size", "occupation_bias": "projection",
     "cos_ds_en": "neutral", "corr_en_pearson": "correlation", "corr_en_spearman": "correlation",
     "corr_en_shared_spearman": "correlation", "corr_en_control": "neutral", "corr_en_fig4_spearman": "correlation",
 }
@@ -129,10 +129,11 @@ DEFINITIONS: dict[str, str] = {
     **{f"weat_{t.replace('-', '_')}": f"WEAT {t}: Caliskan et al.'s effect size (ddof 1) with its one-sided "
                                       "permutation p; null: no association (0). The interval resamples targets "
                                       "and attribute sets." for t in WEAT_TESTS},
-    "mweat": "Zhou et al. eq. 1, | |Σ_x s(x)| − |Σ_y s(y)| | over the two-form occupations (X masculine, Y "
-             "feminine forms), with its one-sided permutation p; applies to languages with grammatical gender. "
-             "Null: its permutation distribution (a |·| statistic: no signed difference, drawn neutral; read the "
-             "effect size's difference).",
+    "mweat": "|Σ_x s(x)| − |Σ_y s(y)| over the two-form occupations (X masculine, Y feminine forms): Zhou et al.'s "
+             "eq. 1 before its outer absolute value (eq. 1 is its size, in details), so that its interval can hold "
+             "0; > 0 the masculine forms lean to the male words more than the feminine ones to the female words. "
+             "Its p is eq. 1's one-sided permutation p (the signed figure's two-sided p); applies to languages "
+             "with grammatical gender. Null: 0 (no association); the interval resamples the pairs and A, B.",
     "mweat_effect_size": "Ours: Caliskan's effect size on the MWEAT sets, with the p of Σ_x s − Σ_y s; null 0.",
     "occupation_bias": "Occupation lean: mean over the occupations of b, the projection of the occupation's form "
                        "midpoint (w_m + w_f)/2 on the semantic direction d_s minus the mean projection of the "
@@ -740,13 +741,12 @@ def _versus(null: str, null_value: float | None, difference: float | None, value
 def _versus_interval(null: str, value: float | None, p: float | None, iv: BootstrapResult | None, *,
                      method: str, null_value: float | None = 0.0) -> NullComparison:
     """A figure whose null is 0 and whose test is its own (a permutation p): the difference is the
-    figure, its interval the figure's bootstrap (Monte Carlo error by the normal approximation)."""
-    from geobias.stats.multiplicity import normal_quantile_mc_error
-
+    figure, its interval the figure's bootstrap (Monte Carlo error: the larger of its bounds')."""
     low = high = mc = n = None
     if iv is not None and iv.low is not None:
         low, high, n = iv.low, iv.high, iv.n_resamples
-        mc = normal_quantile_mc_error(iv.standard_error, iv.n_resamples, iv.confidence)
+        errors = [e for e in (iv.low_mcse, iv.high_mcse) if e is not None]
+        mc = max(errors) if errors else None
     diff = None if null_value is None or value is None else value - null_value
     return NullComparison(null, null_value, _float(diff), low, high, _float(p), mc_error=mc, n_resamples=n,
                           method=method)
@@ -1158,11 +1158,14 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict) -> d
     common = dict(n_permutations=r.n_permutations, exact=r.exact, missing=r.missing,
                   dropped_pairs=[list(p) for p in r.dropped_pairs])
     return {
-        "mweat": Metric(value=r.statistic, p_value=r.p_value, n=r.n_pairs, set_sizes=sizes, interval=r.bootstrap,
-                        details={"sum_masculine": r.sum_masculine, "sum_feminine": r.sum_feminine, "signed": False,
-                                 **common},
-                        versus=NullComparison("its permutation distribution", None, None, None, None,
-                                              _float(r.p_value), method="permutation p (one-sided)")),
+        # the signed |Σ_X s| − |Σ_Y s| (eq. 1 is its absolute value; its interval can hold 0), with eq. 1's p,
+        # which is the two-sided p of the signed figure
+        "mweat": Metric(value=r.signed_statistic, p_value=r.p_value, n=r.n_pairs, set_sizes=sizes,
+                        interval=r.bootstrap, details={"statistic": r.statistic, "sum_masculine": r.sum_masculine,
+                                                       "sum_feminine": r.sum_feminine, "signed": True, **common},
+                        versus=_versus_interval("0 (no association)", r.signed_statistic, r.p_value, r.bootstrap,
+                                                method="permutation p of eq. 1 (the signed figure's two-sided p); "
+                                                       "bootstrap over the pairs and A, B")),
         "mweat_effect_size": Metric(value=r.effect_size, p_value=r.difference_p_value, n=r.n_pairs, set_sizes=sizes,
                                     interval=effect_interval, details={"difference": r.difference, **common},
                                     versus=_versus_interval("0 (no association)", r.effect_size,

@@ -13,7 +13,9 @@ The quantity each metric resamples (``Resampling.quantity``) is its headline fig
 =========  ====================================================================================
 WEAT/SEAT  ``effect_size`` (Caliskan's d, ddof 1) or ``statistic`` (``Σ_X s − Σ_Y s``); SEAT
            resamples words, each with all its sentences (:func:`seat_resampling`)
-MWEAT      ``statistic`` (Zhou et al. eq. 1), ``difference`` or ``effect_size``
+MWEAT      ``signed_statistic`` (``|Σ_X s| − |Σ_Y s|``: eq. 1 before its outer absolute value),
+           ``sum_masculine``, ``sum_feminine``, ``statistic`` (eq. 1 itself, never negative),
+           ``difference`` or ``effect_size``
 RIPA       ``mean`` (mean β over the targets; the relation vector is re-fitted on resampled pairs)
 RND        ``rnd`` (the sum of ``‖w − ā‖ − ‖w − b̄‖``)
 RNSB       ``rnsb`` (KL divergence from uniform)
@@ -36,7 +38,7 @@ from geobias.errors import InputError
 from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
 
 __all__ = [
-    "QUANTITIES", "Resampling", "bootstrap_query", "ect_resampling", "lenient", "mac_resampling", "mweat_resampling", "ripa_resampling",
+    "NON_NEGATIVE", "QUANTITIES", "Resampling", "bootstrap_query", "non_negative_note", "ect_resampling", "lenient", "mac_resampling", "mweat_resampling", "ripa_resampling",
     "rnd_resampling", "rnsb_resampling", "run", "seat_resampling", "weat_resampling",
 ]
 
@@ -44,13 +46,33 @@ __all__ = [
 QUANTITIES: dict[str, tuple[str, ...]] = {
     "weat": ("effect_size", "statistic"),
     "seat": ("effect_size", "statistic"),
-    "mweat": ("statistic", "difference", "effect_size"),
+    "mweat": ("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
     "ripa": ("mean", "mean_abs"),
     "rnd": ("rnd",),
     "rnsb": ("rnsb",),
     "ect": ("ect",),
     "mac": ("mac",),
 }
+
+
+#: Quantities that are never negative: their percentile interval cannot contain 0, so it cannot
+#: show "no bias" (the result carries :data:`NON_NEGATIVE_NOTE`); each metric offers a signed
+#: quantity or a null band to read instead.
+NON_NEGATIVE: dict[tuple[str, str], str] = {
+    ("mweat", "statistic"): "read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can",
+    ("ripa", "mean_abs"): "read the interval of mean, which can",
+    ("rnsb", "rnsb"): "read it against RNSB's null_band (the classifier turned to random directions)",
+}
+
+#: The note of a percentile interval of a non-negative quantity.
+NON_NEGATIVE_NOTE = "the quantity is never negative, so this interval cannot contain 0 and cannot show no bias; {}"
+
+
+def non_negative_note(metric: str, quantity: str) -> str:
+    """The note a bootstrap of ``(metric, quantity)`` carries: empty unless the quantity is never
+    negative (:data:`NON_NEGATIVE`)."""
+    what = NON_NEGATIVE.get((metric, quantity))
+    return NON_NEGATIVE_NOTE.format(what) if what else ""
 
 
 @dataclass(frozen=True)
@@ -157,7 +179,7 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
             raise
         refuse_resampling(exc)
         return None
-    return replace(out, quantity=res.quantity)
+    return replace(out, quantity=res.quantity, note=non_negative_note(metric, res.quantity))
 
 
 #: Inside :func:`lenient`: why a bootstrap was left out (one reason per refused resampling).
@@ -353,8 +375,11 @@ def mweat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray,
         Masculine and feminine forms, paired by position.
     a, b : ndarray of shape (n_a, dim), (n_b, dim)
         Male and female attribute rows.
-    quantity : {"statistic", "difference", "effect_size"}, default "statistic"
-        Eq. 1 ``| |Σ_x s| − |Σ_y s| |``, the signed ``Σ_x s − Σ_y s``, or Caliskan's d on the sets.
+    quantity : {"signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"}
+        Default ``"signed_statistic"``: ``|Σ_x s| − |Σ_y s|``, eq. 1 before its outer absolute value
+        (> 0: the masculine forms' association is the larger; its interval can contain 0). Or eq. 1
+        itself ``| |Σ_x s| − |Σ_y s| |`` (never negative: its percentile interval cannot contain 0),
+        Caliskan's ``Σ_x s − Σ_y s``, Caliskan's d on the sets, or either sum alone.
 
     References
     ----------
@@ -371,7 +396,14 @@ def mweat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray,
         if quantity == "effect_size":
             return _effect(s_x, s_y)
         sx, sy = s_x.sum(axis=1), s_y.sum(axis=1)
-        return sx - sy if quantity == "difference" else np.abs(np.abs(sx) - np.abs(sy))
+        if quantity == "difference":
+            return sx - sy
+        if quantity == "sum_masculine":
+            return sx
+        if quantity == "sum_feminine":
+            return sy
+        signed = np.abs(sx) - np.abs(sy)
+        return signed if quantity == "signed_statistic" else np.abs(signed)
     return Resampling(stat, {"X": len(x), "Y": len(y), "A": len(a), "B": len(b)}, [("X", "Y")], "mweat", quantity)
 
 

@@ -134,9 +134,20 @@ class MweatResult(PermutationFields, Result):
     effect_size : float or None
         Ours: ``(mean_x s − mean_y s) / std_{X∪Y} s`` (ddof = 1), Caliskan's effect size on the
         MWEAT sets.
+    signed_statistic : float or None
+        ``|Σ_x s| − |Σ_y s|``: eq. 1 before its outer absolute value, so ``statistic ==
+        abs(signed_statistic)``. > 0: the masculine forms lean to their side (the male attribute
+        words) more than the feminine forms lean to theirs; < 0 the reverse; 0 no difference. The
+        quantity the interval is of: it can contain 0 where eq. 1, never negative, cannot.
     bootstrap : BootstrapResult or None
-        The bootstrap over the words (eq. 1 statistic; occupations resampled as pairs): percentile interval, standard error, resamples,
-        seed and set sizes; ``None`` unless asked for.
+        The bootstrap over the words of ``signed_statistic`` (occupations resampled as pairs, the
+        male and female attribute words each within their set): percentile interval, standard
+        error, Monte Carlo error of its bounds, resamples, seed and set sizes; ``None`` unless
+        asked for. Eq. 1 itself has no percentile interval: never negative, it could not
+        contain 0 (``bootstrap_query(..., quantity="statistic")`` gives one, with that note).
+    bootstrap_sums : dict of str to BootstrapResult or None
+        ``{"sum_masculine": ..., "sum_feminine": ...}``: the same resamples' intervals of the two
+        sums (same seed, so the same draws); ``None`` unless a bootstrap was asked for.
     bootstrap_note : str or None
         Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
         not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
@@ -157,13 +168,15 @@ class MweatResult(PermutationFields, Result):
     effect_size: float | None = None
     bootstrap: BootstrapResult | None = None
     bootstrap_note: str | None = None
+    signed_statistic: float | None = None
+    bootstrap_sums: dict[str, BootstrapResult] | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
     _json_keys: ClassVar[tuple[str, ...]] = (
-        *PERMUTATION_KEYS, "n_pairs", "sum_masculine", "sum_feminine", "missing", "dropped_pairs", "per_word",
-        "similarity", "paired", "n_a", "n_b", "difference", "difference_p_value", "effect_size",
-        "bootstrap", "bootstrap_note",
+        *PERMUTATION_KEYS, "signed_statistic", "n_pairs", "sum_masculine", "sum_feminine", "missing",
+        "dropped_pairs", "per_word", "similarity", "paired", "n_a", "n_b", "difference", "difference_p_value",
+        "effect_size", "bootstrap", "bootstrap_sums", "bootstrap_note",
     )
 
 
@@ -207,8 +220,9 @@ def mweat(
         Called with the partitions done after each chunk (a progress bar's ``advance``).
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
-        each set resampled with replacement, the occupations as pairs); 0 computes none. Its percentile interval and
-        standard error are the result's ``bootstrap``.
+        each set resampled with replacement, the occupations as pairs); 0 computes none. The
+        percentile interval of ``signed_statistic`` is the result's ``bootstrap``, those of the two
+        sums its ``bootstrap_sums``. (The command line and the service default to 1,000.)
     bootstrap_seed : int or None, default 0
 
     Returns
@@ -281,11 +295,14 @@ def mweat(
         PairBias(m, f, en, float(sm), float(sf), float(b))
         for (f, m, en), sm, sf, b in zip(kept, s_m, s_f, bias, strict=True)
     ]
-    boot = None
+    boot = sums = None
     if bootstrap:
         from geobias.metrics.bootstrap import bootstrap_query
 
         boot = bootstrap_query(rows, "mweat", n_resamples=bootstrap, seed=bootstrap_seed)
+        if boot is not None:  # the same seed and sizes: the same draws for each sum
+            sums = {q: bootstrap_query(rows, "mweat", quantity=q, n_resamples=bootstrap, seed=bootstrap_seed)
+                    for q in ("sum_masculine", "sum_feminine")}
     return MweatResult(
         permutation=perm,
         n_pairs=n,
@@ -301,4 +318,6 @@ def mweat(
         difference_p_value=float(diff.p_value),
         effect_size=effect,
         bootstrap=boot,
+        signed_statistic=float(abs(s_m.sum()) - abs(s_f.sum())),
+        bootstrap_sums=sums,
     )

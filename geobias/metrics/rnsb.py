@@ -37,10 +37,27 @@ class RnsbResult(Result):
     ----------
     rnsb : float
         ``KL(P ‖ U)`` in nats: P the targets' negative-class probabilities normalised to sum to 1,
-        U uniform over the same targets. 0 means every target is equally "negative" (no bias).
-        No p-value: the statistic depends on the fitted classifier, not on a partition of
-        per-word scores, so the shared permutation test does not apply (a test would refit the
-        classifier for every relabelling of A∪B; not done).
+        U uniform over the same targets. Never negative, and above 0 on any real words even
+        without bias (targets differ on every direction), so it is read against ``null_band``,
+        never against 0.
+    p_value : float or None
+        One-sided Monte Carlo p of ``rnsb`` against its null (ours): the same targets scored by
+        the fitted classifier turned to a random direction, its weight norm and intercept kept
+        (directions uniform on the sphere; ``p = (1 + #{KL_b >= KL}) / (1 + B)``). It tests whether
+        the targets' probabilities spread more along the A-versus-B contrast than along a direction
+        chosen at random, at the classifier's strength: KL's size depends on that strength, so
+        the null keeps it. Under isotropic noise the p is uniform (tested); an embedding whose
+        variance is not isotropic shifts the band, which is stated beside it. ``None`` when
+        ``null_directions`` is 0.
+    p_value_ci : (float, float) or None
+        Clopper–Pearson 95 % interval of ``p_value``'s Monte Carlo error.
+    null_band : (float, float) or None
+        The 2.5 % and 97.5 % quantiles of KL on the random directions: what RNSB shows by chance
+        on these targets. A figure inside this band shows no bias.
+    null_mean : float or None
+        Mean KL on the random directions.
+    null_directions : int
+        Random directions drawn (seed ``seed``).
     variant : str
     classifier : str
         The classifier exactly as fitted (scikit-learn ``LogisticRegression`` and its options).
@@ -73,6 +90,11 @@ class RnsbResult(Result):
     per_pair: list[PairScore]
     bootstrap: BootstrapResult | None = None
     bootstrap_note: str | None = None
+    p_value: float | None = None
+    p_value_ci: tuple[float, float] | None = None
+    null_band: tuple[float, float] | None = None
+    null_mean: float | None = None
+    null_directions: int = 0
 
     def __rich__(self):
         """The CLI's table: KL and the targets with the largest negative-class probability."""
@@ -85,9 +107,15 @@ class RnsbResult(Result):
             t.add_column(c, justify="left" if c == "word" else "right")
         for e in sorted(self.per_word, key=lambda e: -e.probability)[:10]:
             t.add_row(e.word, f"{e.probability:.4f}", f"{e.share:.4f}")
+        if self.p_value is None:
+            null = "no null band (0 random directions asked for)"
+        else:
+            lo, hi = self.null_band
+            null = (f"null band (the classifier turned to {self.null_directions:,} random directions, its strength "
+                    f"kept) [{lo:.6f}, {hi:.6f}], mean {self.null_mean:.6f}; one-sided p = {self.p_value:.4g}")
         return Group(t, f"RNSB = KL(P ‖ uniform) = {self.rnsb:.6f} nats over {self.n_targets} targets; classifier "
                         f"{self.classifier}, training accuracy {self.train_accuracy:.3f}; missing "
-                        f"{len(self.missing)}; no p-value (see the docs)", *bootstrap_lines(self))
+                        f"{len(self.missing)}", null, *bootstrap_lines(self))
 
 
 def rnsb(
@@ -100,6 +128,7 @@ def rnsb(
     seed: int | None = 0,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
+    null_directions: int = 1000,
 ) -> RnsbResult:
     """Relative negative sentiment bias of the target words.
 
@@ -130,6 +159,9 @@ def rnsb(
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
         the grammatical variant resamples the two-form words as pairs); 0 computes none.
     bootstrap_seed : int or None, default 0
+    null_directions : int, default 1000
+        Random directions for ``null_band`` and ``p_value`` (one matrix product for all); 0
+        computes none.
 
     Returns
     -------
@@ -145,7 +177,8 @@ def rnsb(
     Raises
     ------
     InputError
-        ``C <= 0``; see also :func:`geobias.metrics._query.query_rows`.
+        ``C <= 0``, ``null_directions`` negative or above 1,000,000; see also
+        :func:`geobias.metrics._query.query_rows`.
 
     References
     ----------
@@ -166,22 +199,60 @@ def rnsb(
 
     if not C > 0:
         raise InputError(f"C must be positive; got {C}")
+    if isinstance(null_directions, bool) or not 0 <= null_directions <= 1_000_000:
+        raise InputError(f"null_directions must be 0..1,000,000; got {null_directions!r}")
     rows = query_rows(store, query, variant=variant, oov=oov)
     train = np.concatenate([rows.a, rows.b])
     labels = np.concatenate([np.ones(len(rows.a)), -np.ones(len(rows.b))])
-    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=legacy_seed(seed)).fit(train, labels)
-    neg = int(np.flatnonzero(clf.classes_ == -1)[0])
+
+    def fitted(y: np.ndarray):
+        return LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=legacy_seed(seed)).fit(train, y)
+
+    def probs_of(coef: np.ndarray, intercept: float):
+        def p_neg(v: np.ndarray) -> np.ndarray:  # P(label -1 | v) of a logistic model
+            return 1.0 / (1.0 + np.exp(v @ coef + intercept))
+        if variant == "grammatical":
+            p_m, p_f = p_neg(rows.x), p_neg(rows.y)
+            return (p_m + p_f) / 2, (p_m, p_f)
+        return p_neg(rows.targets), None
+
+    def kl_of(probs: np.ndarray) -> float:
+        dist = probs / probs.sum()
+        return max(float(entropy(dist, np.full(len(dist), 1.0 / len(dist)))), 0.0)
+
+    clf = fitted(labels)
+    sign = 1.0 if clf.classes_[1] == 1 else -1.0  # coef_ points to classes_[1]
+    coef, intercept = sign * clf.coef_[0].astype(np.float64), sign * float(clf.intercept_[0])
+    probs, forms = probs_of(coef, intercept)
     per_pair: list[PairScore] = []
-    if variant == "grammatical":
-        p_m, p_f = clf.predict_proba(rows.x)[:, neg], clf.predict_proba(rows.y)[:, neg]
-        probs = (p_m + p_f) / 2
-        per_pair = pair_scores(rows, p_m, p_f, probs)
+    if forms is not None:
+        per_pair = pair_scores(rows, forms[0], forms[1], probs)
         labels_out = [f"{m}/{f}" for m, f in zip(rows.x_words, rows.y_words, strict=True)]
     else:
-        probs = clf.predict_proba(rows.targets)[:, neg]
         labels_out = rows.target_words
     dist = probs / probs.sum()
-    kl = float(entropy(dist, np.full(len(dist), 1.0 / len(dist))))
+    kl = kl_of(probs)
+    null = {}
+    if null_directions:
+        from geobias.stats.permutation import _clopper_pearson as clopper_pearson
+
+        # the fitted classifier turned to random directions: its weight norm and intercept kept, its
+        # direction uniform on the sphere (one matrix product for every draw)
+        rng = np.random.default_rng(seed)
+        turns = rng.standard_normal((null_directions, train.shape[1]))
+        turns *= np.linalg.norm(coef) / np.linalg.norm(turns, axis=1, keepdims=True)
+        if variant == "grammatical":
+            p_null = (1.0 / (1.0 + np.exp(rows.x @ turns.T + intercept))
+                      + 1.0 / (1.0 + np.exp(rows.y @ turns.T + intercept))) / 2
+        else:
+            p_null = 1.0 / (1.0 + np.exp(rows.targets @ turns.T + intercept))
+        d_null = p_null / p_null.sum(axis=0, keepdims=True)
+        draws = np.maximum(np.sum(d_null * np.log(d_null * d_null.shape[0]), axis=0), 0.0)
+        hits = int(np.sum(draws >= kl - 1e-12 * max(1.0, kl)))
+        p_value = (1 + hits) / (1 + null_directions)
+        null = dict(p_value=p_value, p_value_ci=tuple(clopper_pearson(hits + 1, null_directions + 1)),
+                    null_band=tuple(float(v) for v in np.quantile(draws, [0.025, 0.975])),
+                    null_mean=float(draws.mean()), null_directions=null_directions)
     boot = None
     if bootstrap:
         from geobias.metrics.bootstrap import bootstrap_query
@@ -189,11 +260,12 @@ def rnsb(
         boot = bootstrap_query(rows, "rnsb", variant=variant, C=C, classifier_seed=seed,
                                n_resamples=bootstrap, seed=bootstrap_seed)
     return RnsbResult(
-        rnsb=max(kl, 0.0), variant=variant,
+        rnsb=kl, variant=variant,
         classifier=f"LogisticRegression(solver='liblinear', max_iter=10000, C={C}, random_state={seed})",
         train_accuracy=float(clf.score(train, labels)), n_targets=len(labels_out), n_a=len(rows.a_words),
         n_b=len(rows.b_words), missing=rows.missing, dropped_pairs=rows.dropped_pairs,
         per_word=[RnsbWord(w, float(p), float(d)) for w, p, d in zip(labels_out, probs, dist, strict=True)],
         per_pair=per_pair,
         bootstrap=boot,
+        **null,
     )

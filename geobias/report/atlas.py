@@ -61,7 +61,7 @@ LEGEND = (
     ("Colours", "Each coloured cell shows its difference from its null on one diverging scale centred on that "
      "null (white: no difference; red: above, blue: below), one range shared by the columns that measure the same "
      "quantity (effect sizes −2..2, correlations −1..1, projections on a direction symmetric over their columns), "
-     "with a colour bar for each. Controls, diagnostics and MWEAT's |·| statistic are grey."),
+     "with a colour bar for each. Controls and diagnostics are grey."),
     ("Not comparable across languages", "Each language uses its own translated word lists (different words, "
      "different sizes, some lists missing), and the encoder covers languages unequally (sub-word pieces, training "
      "data). Compare signs, intervals and significance rather than magnitudes, and a language with itself across "

@@ -48,15 +48,37 @@ def _companion(result) -> list[tuple[str, str]]:
     return rows
 
 
+def _interval(result, key: str) -> str:
+    """``"  [low, high] 95%"`` of one of MWEAT's sums, when the result has their bootstrap."""
+    boot = (getattr(result, "bootstrap_sums", None) or {}).get(key)
+    if boot is None or boot.low is None:
+        return ""
+    return f"  [{boot.low:.4g}, {boot.high:.4g}] {100 * boot.confidence:g}%"
+
+
+def _signed(result) -> list[tuple[str, str]]:
+    """MWEAT's signed ``|Σ_X s| − |Σ_Y s|`` with its interval: what the interval is of."""
+    signed = getattr(result, "signed_statistic", None)
+    if signed is None:
+        return []
+    boot = result.bootstrap
+    shown = f"{signed:.6g}"
+    if boot is not None and boot.low is not None and boot.quantity == "signed_statistic":
+        holds = "holds 0" if boot.low <= 0 <= boot.high else "excludes 0"
+        shown += f"  [{boot.low:.4g}, {boot.high:.4g}] {100 * boot.confidence:g}% over the words ({holds})"
+    return [("|Σ_X s| − |Σ_Y s| (signed)", shown)]
+
+
 def mweat_table(result, top: int = 10) -> Group:
     """Summary of an :class:`~geobias.metrics.MweatResult` and its ``top`` most biased pairs."""
     summary = _summary(
         "MWEAT (Zhou et al. 2019, eq. 1)",
         [
             ("statistic", f"{result.statistic:.6g}"),
+            *_signed(result),
             ("p-value", _p(result)),
-            ("Σ s(masculine)", f"{result.sum_masculine:.6g}"),
-            ("Σ s(feminine)", f"{result.sum_feminine:.6g}"),
+            ("Σ s(masculine)", f"{result.sum_masculine:.6g}" + _interval(result, "sum_masculine")),
+            ("Σ s(feminine)", f"{result.sum_feminine:.6g}" + _interval(result, "sum_feminine")),
             *_companion(result),
             ("pairs", f"{result.n_pairs} (dropped: {len(result.dropped_pairs)})"),
             ("attribute words", f"{result.n_a} male, {result.n_b} female"),

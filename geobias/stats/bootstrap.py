@@ -31,7 +31,8 @@ from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
 
-__all__ = ["MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines", "index_counts"]
+__all__ = ["MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines", "index_counts",
+           "quantile_mcse"]
 
 #: The most resamples one call accepts (the command layer's work budget usually binds first).
 MAX_RESAMPLES = 1_000_000
@@ -75,6 +76,14 @@ class BootstrapResult(Result):
         Groups of sets resampled with one shared index draw.
     quantity : str
         What was resampled, when a metric says (``"effect_size"``); empty otherwise.
+    low_mcse, high_mcse : float or None
+        Monte Carlo standard error of each bound: how much ``low`` and ``high`` would move with
+        another bootstrap seed (:func:`quantile_mcse`). A verdict read at an interval's edge is only
+        as firm as this; raise ``n_resamples`` where a bound is within a few of them of 0.
+    note : str
+        What the interval cannot say, when a metric says it: a percentile interval of a
+        statistic that is never negative (MWEAT's eq. 1, RNSB's KL divergence) cannot contain 0,
+        so it cannot show "no bias"; read the metric's signed quantity or null band instead.
     """
 
     estimate: float | None
@@ -90,6 +99,9 @@ class BootstrapResult(Result):
 
     #: What was resampled (``"effect_size"``, ``"statistic"``...), set by the metric.
     quantity: str = ""
+    low_mcse: float | None = None
+    high_mcse: float | None = None
+    note: str = ""
 
     def summary(self, digits: int = 4) -> str:
         """One line: ``"[low, high] (95%), SE se; 1,000 resamples of X 8, Y 8, A 8, B 8, seed 0"``."""
@@ -99,8 +111,11 @@ class BootstrapResult(Result):
             return f"{what}undefined on every resample ({self.n_resamples:,} resamples of {sizes})"
         pct = f"{100 * self.confidence:g}%"
         undefined = "" if self.n_finite == self.n_resamples else f", {self.n_resamples - self.n_finite} undefined"
+        mc = ("" if self.low_mcse is None else
+              f", Monte Carlo SE of the bounds {self.low_mcse:.2g}/{self.high_mcse:.2g}")
+        note = f" ({self.note})" if self.note else ""
         return (f"{what}[{self.low:.{digits}g}, {self.high:.{digits}g}] ({pct}), SE {self.standard_error:.{digits}g}; "
-                f"{self.n_resamples:,} resamples of {sizes}{undefined}, seed {self.seed}")
+                f"{self.n_resamples:,} resamples of {sizes}{undefined}, seed {self.seed}{mc}{note}")
 
     def __rich__(self):
         """A two-column table (the CLI's and ``--csv``'s): the interval, its SE and what was resampled."""
@@ -114,11 +129,15 @@ class BootstrapResult(Result):
         t.add_row("estimate", "n/a" if self.estimate is None else f"{self.estimate:.6g}")
         t.add_row(f"{pct} percentile interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
         t.add_row("standard error", "n/a" if self.standard_error is None else f"{self.standard_error:.6g}")
+        if self.low_mcse is not None:
+            t.add_row("Monte Carlo SE of the bounds", f"{self.low_mcse:.2g}, {self.high_mcse:.2g}")
         t.add_row("resamples", f"{self.n_resamples:,}" + ("" if self.n_finite == self.n_resamples
                                                           else f" ({self.n_resamples - self.n_finite} undefined)"))
         t.add_row("set sizes", ", ".join(f"{k} {v}" for k, v in self.set_sizes.items())
                   + (f"; paired {', '.join('/'.join(g) for g in self.paired)}" if self.paired else ""))
         t.add_row("seed", str(self.seed))
+        if self.note:
+            t.caption, t.caption_justify = f"note: {self.note}", "left"
         return t
 
     @property
@@ -287,10 +306,50 @@ def bootstrap(
     if finite.size:
         low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
         se = float(finite.std(ddof=1)) if finite.size > 1 else 0.0
+        low_mcse, high_mcse = quantile_mcse(finite, alpha), quantile_mcse(finite, 1.0 - alpha)
     else:
-        low = high = se = None
+        low = high = se = low_mcse = high_mcse = None
     return BootstrapResult(
         estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,
         confidence=confidence, n_resamples=n_resamples, n_finite=int(finite.size), seed=seed,
         set_sizes={k: int(v) for k, v in sizes.items()}, paired=[g for g in groups if len(g) > 1],
+        low_mcse=low_mcse, high_mcse=high_mcse,
     )
+
+
+def quantile_mcse(values: np.ndarray, q: float) -> float:
+    """Monte Carlo standard error of the ``q`` quantile of ``values`` (a bootstrap's draws).
+
+    Distribution-free, from order statistics: the number of draws below the true quantile is
+    Binomial(B, q), so the draws of ranks ``B q ± sqrt(B q (1 − q))`` bracket the quantile by about
+    one standard error on each side; half their distance is the standard error.
+
+    Parameters
+    ----------
+    values : ndarray of shape (B,), finite
+    q : float in (0, 1)
+
+    Returns
+    -------
+    float
+        In the unit of ``values``; 0 when fewer than two values.
+
+    References
+    ----------
+    Conover (1999), *Practical Nonparametric Statistics*, 3rd ed., §3.2 (confidence intervals for
+    quantiles from the binomial distribution of order statistics).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> round(quantile_mcse(rng.normal(size=100_000), 0.025), 3)   # theory: sqrt(q(1-q)/B)/φ(1.96) = 0.0085
+    0.009
+    """
+    v = np.sort(np.asarray(values, dtype=np.float64))
+    n = v.size
+    if n < 2:
+        return 0.0
+    half = np.sqrt(n * q * (1.0 - q))
+    lo = int(np.clip(np.floor(n * q - half), 0, n - 1))
+    hi = int(np.clip(np.ceil(n * q + half), 0, n - 1))
+    return float((v[hi] - v[lo]) / 2.0)

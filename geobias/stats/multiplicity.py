@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["benjamini_hochberg", "bootstrap_p_value", "normal_quantile_mc_error", "quantile_mc_error"]
+__all__ = ["benjamini_hochberg", "bootstrap_p_value", "quantile_mc_error"]
 
 
 def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]:
@@ -91,11 +91,8 @@ def bootstrap_p_value(values: np.ndarray, null: float = 0.0) -> float | None:
 
 
 def quantile_mc_error(values: np.ndarray, confidence: float = 0.95) -> float | None:
-    """Monte Carlo standard error of the percentile interval's bounds (the larger of the two).
-
-    The ``q``-quantile of ``b`` resamples is an order statistic whose rank has binomial standard
-    deviation ``√(b q (1 − q))``; half the distance between the order statistics one such standard
-    deviation below and above it is the bound's standard error.
+    """Monte Carlo standard error of the percentile interval's bounds (the larger of the two), by
+    :func:`geobias.stats.bootstrap.quantile_mcse` (order statistics around each bound).
 
     Parameters
     ----------
@@ -107,42 +104,16 @@ def quantile_mc_error(values: np.ndarray, confidence: float = 0.95) -> float | N
     float or None
         ``None`` with fewer than 10 finite values.
 
-    References
-    ----------
-    David & Nagaraja (2003), *Order Statistics*, 3rd ed., §9.2 (distribution-free confidence
-    intervals for quantiles).
-
     Examples
     --------
     >>> v = np.random.default_rng(0).normal(size=20_000)
     >>> 0.01 < quantile_mc_error(v) < 0.04  # ≈ 2.67 / √20,000 ≈ 0.019 for a standard normal
     True
     """
-    v = np.sort(np.asarray(values, dtype=np.float64)[np.isfinite(values)])
-    b = v.size
-    if b < 10:
+    from geobias.stats.bootstrap import quantile_mcse
+
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if v.size < 10:
         return None
-    out = 0.0
-    for q in ((1 - confidence) / 2, (1 + confidence) / 2):
-        sd = np.sqrt(b * q * (1 - q))
-        lo = int(np.clip(np.floor(b * q - sd), 0, b - 1))
-        hi = int(np.clip(np.ceil(b * q + sd), 0, b - 1))
-        out = max(out, float(v[hi] - v[lo]) / 2)
-    return out
-
-
-def normal_quantile_mc_error(standard_error: float | None, n_resamples: int, confidence: float = 0.95) -> float | None:
-    """Monte Carlo standard error of a percentile bound when only the bootstrap standard error is
-    kept: ``SE · √(q(1 − q)/b) / φ(z_q)`` for a normal bootstrap distribution (``q = (1 − confidence)/2``).
-
-    Examples
-    --------
-    >>> round(normal_quantile_mc_error(1.0, 10_000), 4)
-    0.0267
-    """
-    from scipy.stats import norm
-
-    if standard_error is None or not n_resamples:
-        return None
-    q = (1 - confidence) / 2
-    return float(standard_error * np.sqrt(q * (1 - q) / n_resamples) / norm.pdf(norm.ppf(q)))
+    return float(max(quantile_mcse(v, (1 - confidence) / 2), quantile_mcse(v, (1 + confidence) / 2)))

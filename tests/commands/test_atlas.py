@@ -104,7 +104,8 @@ def test_mweat_and_weat_equal_the_commands_on_the_same_store_and_seed(atlas):
     for lang in ("es", "fr"):
         m = _cell(atlas, lang).metrics
         direct = run("mweat", lang=lang, vectors=f"use-m3-{lang}", permutations=PERMUTATIONS, seed=SEED)
-        assert m["mweat"].value == direct.statistic and m["mweat"].p_value == direct.p_value
+        assert m["mweat"].value == direct.signed_statistic and m["mweat"].p_value == direct.p_value
+        assert m["mweat"].details["statistic"] == direct.statistic == abs(direct.signed_statistic)
         assert m["mweat_effect_size"].value == direct.effect_size
         assert m["mweat_effect_size"].p_value == direct.difference_p_value
         assert m["mweat"].n == direct.n_pairs

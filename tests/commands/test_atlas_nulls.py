@@ -222,8 +222,11 @@ def test_the_map_is_centred_on_each_null_with_shared_scales_and_colour_bars(vect
     assert pos[fr, j] == pytest.approx((lda.value - lda.baselines["orthographic"]) / ranges["accuracy"])
     # columns that measure one quantity share one range; controls and diagnostics are not coloured
     assert SCALES["weat_career_family"] == SCALES["mweat_effect_size"] == "effect size"
-    for key in ("corr_en_control", "cos_ds_en", "mweat"):
+    for key in ("corr_en_control", "cos_ds_en"):
         assert np.isnan(pos[:, keys.index(key)]).all()
+    # MWEAT's signed |Σ_X s| − |Σ_Y s| has a null of 0 and its own diverging scale
+    j = keys.index("mweat")
+    assert pos[fr, j] == pytest.approx(res.cells[fr].metrics["mweat"].value / ranges["MWEAT statistic"])
     proj = [keys.index("occupation_bias"), keys.index("neuter_on_dg")]
     assert ranges["projection"] == pytest.approx(np.nanmax(np.abs(diff[:, proj])))
     fig = plot_heatmap(res)

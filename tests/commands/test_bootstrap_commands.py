@@ -60,7 +60,7 @@ def test_every_association_command_reports_its_bootstrap(vectors, name):
     assert off.bootstrap is None and off.bootstrap_note == "no bootstrap: 0 resamples asked for"
     assert off.bootstrap_note in str(off.to_dict()["bootstrap_note"])
     # the figure itself does not depend on the bootstrap
-    figure = {"weat": "effect_size", "mweat": "statistic", "ripa": "mean", "rnd": "rnd", "rnsb": "rnsb",
+    figure = {"weat": "effect_size", "mweat": "signed_statistic", "ripa": "mean", "rnd": "rnd", "rnsb": "rnsb",
               "ect": "ect", "mac": "mac"}[name]
     assert getattr(off, figure) == getattr(default, figure) == pytest.approx(default.bootstrap.estimate)
 
@@ -69,7 +69,7 @@ def test_the_bootstrap_seed_defaults_to_the_seed(vectors):
     a = run("mweat", lang="fr", vectors="small-fr", permutations=100, seed=7, bootstrap=200)
     b = run("mweat", lang="fr", vectors="small-fr", permutations=100, seed=7, bootstrap=200, bootstrap_seed=7)
     assert a.bootstrap == b.bootstrap and a.bootstrap.seed == 7
-    assert a.bootstrap.paired == [["X", "Y"]] and a.bootstrap.estimate == pytest.approx(a.statistic)
+    assert a.bootstrap.paired == [["X", "Y"]] and a.bootstrap.estimate == pytest.approx(a.signed_statistic)
 
 
 @pytest.mark.parametrize("count", [-1, -4, 10**12])
@@ -122,7 +122,7 @@ def test_cli_json_and_csv_carry_the_interval(vectors, capsys):
               "--json"])
     assert info.value.code == 0
     boot = json.loads(capsys.readouterr().out)["result"]["bootstrap"]
-    assert boot["n_resamples"] == 300 and boot["low"] <= boot["high"] and boot["quantity"] == "statistic"
+    assert boot["n_resamples"] == 300 and boot["low"] <= boot["high"] and boot["quantity"] == "signed_statistic"
     with pytest.raises(SystemExit) as info:
         main(["ect", "--lang", "fr", "--vectors", "small-fr", "--bootstrap", "300", "--csv"])
     text = capsys.readouterr().out
@@ -148,7 +148,9 @@ def test_the_work_budget_counts_resamples(vectors):
     assert default == more
     assert "bootstrap" not in base.detail
     rnsb = get("rnsb").params(lang="fr").work()
-    assert rnsb.units == 200 * sum(len(s or ()) for s in get("rnsb").params(lang="fr").query()[:4])
+    X, Y, A, B = get("rnsb").params(lang="fr").query()[:4]
+    # the bootstrap's 200 resamples of every word, and the null band's 1,000 directions over the targets
+    assert rnsb.units == 200 * sum(len(s or ()) for s in (X, Y, A, B)) + 1000 * (len(X) + len(Y or ()))
 
 
 def test_the_cli_runs_the_default_bootstrap_and_0_turns_it_off(vectors, capsys):
@@ -162,17 +164,13 @@ def test_the_cli_runs_the_default_bootstrap_and_0_turns_it_off(vectors, capsys):
         assert (result["bootstrap"] or {}).get("n_resamples") == resamples
 
 
-def test_the_grammatical_ripa_refuses_a_bootstrap_in_one_line(vectors):
-    """French RIPA defaults to the gender-aware variant, whose relation vector d_s is fitted on the
-    language's lists: it has no bootstrap over words, and says so rather than ignore the request."""
-    from geobias.errors import GeobiasError
-
-    with pytest.raises(GeobiasError) as info:
-        run("ripa", lang="fr", vectors="small-fr", bootstrap=100)
-    assert "bootstrap" in str(info.value) and "\n" not in str(info.value)
-    # by default it gives its figures without an interval, and says why; 0 is accepted
+def test_the_grammatical_ripa_bootstraps_its_seed_words(vectors):
+    """French RIPA defaults to the gender-aware variant: its interval resamples the definitional pairs
+    (d_s re-fitted), the reference adjectives and the targets, and says which sets it resampled."""
     r = run("ripa", lang="fr", vectors="small-fr")
-    assert r.variant == "grammatical" and r.bootstrap is None
-    assert r.bootstrap_note == ("no bootstrap by default: not yet for the grammatical variant of RIPA "
-                                "(use variant english)")
+    assert r.variant == "grammatical" and r.bootstrap is not None and r.bootstrap.n_resamples == 1000
+    assert set(r.bootstrap.set_sizes) == {"targets", "definitional", "reference"}
+    assert len(r.word_intervals) == len(r.words)
+    assert all(lo <= v <= hi for v, (lo, hi) in zip(r.ripa, r.word_intervals, strict=True))
+    assert run("ripa", lang="fr", vectors="small-fr", bootstrap=100).bootstrap.n_resamples == 100
     assert run("ripa", lang="fr", vectors="small-fr", bootstrap=0).ripa == r.ripa

@@ -200,8 +200,11 @@ def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store)
 
     occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
     m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=200)
-    assert m.bootstrap.paired == [["X", "Y"]] and m.bootstrap.estimate == pytest.approx(m.statistic)
-    assert "bootstrap" in m.to_dict()
+    assert m.bootstrap.paired == [["X", "Y"]] and m.bootstrap.estimate == pytest.approx(m.signed_statistic)
+    assert m.bootstrap.quantity == "signed_statistic" and abs(m.signed_statistic) == pytest.approx(m.statistic)
+    assert m.bootstrap_sums["sum_masculine"].estimate == pytest.approx(m.sum_masculine)
+    assert m.bootstrap_sums["sum_feminine"].estimate == pytest.approx(m.sum_feminine)
+    assert "bootstrap" in m.to_dict() and "bootstrap_sums" in m.to_dict()
     pairs = list(zip(names("A")[:4], names("B"), strict=True))
     r = ripa(store, WordQuery.with_pairs(names("X"), pairs), bootstrap=200)
     assert r.bootstrap.estimate == pytest.approx(r.mean) and r.bootstrap.set_sizes == {"targets": 7, "pairs": 4}
@@ -244,3 +247,28 @@ def test_rnsb_resampling_takes_a_seed_beyond_scikit_learns_range(store):
     # liblinear's primal solver draws nothing: the classifier seed does not move the figures
     assert big.bootstrap.standard_error == pytest.approx(
         rnsb(store, q, seed=0, bootstrap=20, bootstrap_seed=2**63 - 1).bootstrap.standard_error)
+
+
+def test_an_interval_of_a_non_negative_quantity_says_it_cannot_contain_zero(store):
+    """Eq. 1 is never negative: its percentile interval says so; the signed quantity's can hold 0."""
+    occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
+    rows = WordQuery.two_form(occ, names("A"), names("B")).resolve(store)
+    eq1 = mb.bootstrap_query(rows, "mweat", quantity="statistic", n_resamples=300)
+    signed = mb.bootstrap_query(rows, "mweat", n_resamples=300)
+    assert eq1.low >= 0 and "cannot contain 0" in eq1.note
+    assert signed.quantity == "signed_statistic" and signed.note == ""
+    assert signed.low < 0 < signed.high  # random vectors: no association either way
+    # the Monte Carlo error of each bound is reported and is small against the interval's width
+    assert 0 < signed.low_mcse < (signed.high - signed.low) / 4 and 0 < signed.high_mcse
+
+
+def test_quantile_mcse_matches_the_spread_of_bounds_over_seeds():
+    """The reported Monte Carlo SE of a 2.5 % bound equals the spread of that bound over seeds
+    (1,000 draws of a normal; 400 seeds; tolerance 25 %: the spread itself is estimated from 400)."""
+    from geobias.stats.bootstrap import quantile_mcse
+
+    rng = np.random.default_rng(3)
+    draws = rng.normal(size=(400, 1000))
+    spread = np.quantile(draws, 0.025, axis=1).std(ddof=1)
+    reported = np.mean([quantile_mcse(d, 0.025) for d in draws])
+    assert reported == pytest.approx(spread, rel=0.25)
