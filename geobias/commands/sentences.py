@@ -58,7 +58,12 @@ class SeatParams(BootstrapParams, WeatQuery):
     encoder: str = Field("use-m3", description=(
         "use-m3 (the multilingual Universal Sentence Encoder v3, installed with geobias), minilm-l6, a Hugging Face "
         "id or a local encoder folder (mean pooling over its last layer)."))
-    permutations: int = Field(10_000, ge=1, le=10_000_000, description="Monte-Carlo permutations of the sentences.")
+    # sent-bias's n_samples default (geobias.metrics.seat.SENT_BIAS_SAMPLES; a literal here: the CLI's startup
+    # imports no numpy), so that `seat` enumerates where weat.py does
+    permutations: int = Field(100_000, ge=1, le=10_000_000, description=(
+        "The permutation budget, as sent-bias's n_samples: every partition of the X and Y sentences is enumerated "
+        "when there are at most this many (May et al.'s tests of eight sentences per set: 12,870), else this many "
+        "Monte-Carlo permutations."))
     seed: Seed = 0
     device: str = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
     batch_size: int = Field(32, ge=1, le=4096, description="Sentences per forward pass.")

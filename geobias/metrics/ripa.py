@@ -438,11 +438,14 @@ def semantic_directions(diffs: np.ndarray, counts: np.ndarray, d_g: np.ndarray |
     >>> (d.round(6) + 0.0).tolist()
     [[1.0, 0.0]]
     """
-    w = np.sqrt(counts)                                    # (b, n)
-    gram = diffs @ diffs.T                                 # (n, n)
-    _, vecs = np.linalg.eigh(w[:, :, None] * gram[None] * w[:, None, :])
-    top = vecs[:, :, -1] * w                               # (b, n): d ∝ diffsᵀ (w ∘ v)
-    d = top @ diffs
+    if diffs.shape[0] <= diffs.shape[1]:  # few pairs: the (n, n) Gram matrix of each resample
+        w = np.sqrt(counts)                                # (b, n)
+        gram = diffs @ diffs.T
+        _, vecs = np.linalg.eigh(w[:, :, None] * gram[None] * w[:, None, :])
+        d = (vecs[:, :, -1] * w) @ diffs                   # d ∝ diffsᵀ (w ∘ v)
+    else:  # many pairs: the (dim, dim) weighted scatter matrix
+        scatter = np.einsum("bn,nd,ne->bde", counts, diffs, diffs)
+        d = np.linalg.eigh(scatter)[1][:, :, -1]
     if d_g is not None:
         g = d_g / np.linalg.norm(d_g)
         d = d - np.outer(d @ g, g)
@@ -453,7 +456,6 @@ def semantic_directions(diffs: np.ndarray, counts: np.ndarray, d_g: np.ndarray |
 
 def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstrap, seed, confidence):
     """The hierarchical bootstrap of :func:`ripa_grammatical`: the mean's interval and each word's."""
-    from geobias.errors import ParameterError
     from geobias.stats.bootstrap import bootstrap as run_bootstrap
     from geobias.stats.bootstrap import index_counts
 
@@ -468,9 +470,12 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
     if ref_mid is not None:
         sizes["reference"] = len(ref_mid)
     for name, n in sizes.items():
-        if n < 2:
-            raise ParameterError(f"bootstrap: the {name} have {n} pair(s) in the store; at least 2 are needed to "
-                                 "resample", "bootstrap")
+        if n < 2:  # a usage error for an explicit count; within lenient() (a default count) no interval
+            from geobias.metrics.bootstrap import refuse_resampling
+
+            refuse_resampling(InputError(f"the {name} have {n} pair(s) in the store; at least 2 are needed to "
+                                         "resample"))
+            return None, None
     g = None if d_g is None else np.asarray(d_g, dtype=np.float64).ravel()
 
     def directions(ix) -> np.ndarray:
@@ -485,18 +490,17 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
             out -= (index_counts(ix["reference"], len(ref_mid)) @ ref_mid * d).sum(axis=1, keepdims=True) / len(ref_mid)
         return out
 
+    draws: list[np.ndarray] = []  # each chunk's per-word scores: the words' intervals use the same draws
+
     def mean_stat(ix) -> np.ndarray:
         words = per_word(ix)
+        draws.append(words)
         return (index_counts(ix["targets"], len(mid)) * words).sum(axis=1) / len(mid)
 
     boot = run_bootstrap(mean_stat, sizes, n_resamples=bootstrap, seed=seed, confidence=confidence)
     from dataclasses import replace
 
     boot = replace(boot, quantity="mean")
-    # each word's interval: the same draws of the seed words and the reference, the word itself fixed
-    draws: list[np.ndarray] = []
-    run_bootstrap(lambda ix: draws.append(per_word(ix)) or np.zeros(len(ix["targets"])), sizes,
-                  n_resamples=bootstrap, seed=seed, confidence=confidence)
     values = np.concatenate(draws[1:])  # the first call is the estimate on the sets as given
     # simultaneous over the words (the max-|t| band): all of them hold their truth together at `confidence`
     est = draws[0][0]

@@ -34,14 +34,24 @@ from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
-__all__ = ["SEAT_FILE_SETS", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
+__all__ = ["SEAT_FILE_SETS", "SENT_BIAS_SAMPLES", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
            "parse_seat_test", "parse_seat_tests", "read_seat_test", "read_seat_tests", "read_templates", "read_word_kinds", "seat", "seat_sentences",
            "sentences_for"]
 
 
+#: The permutation budget of SEAT by default: sent-bias's ``n_samples`` default (``sentbias/main.py``).
+#: Its ``weat.py`` enumerates every partition of X ∪ Y when there are at most this many
+#: (``C(16, 8) = 12,870`` for a test of eight sentences per target set) and otherwise draws this many;
+#: with ``n_permutations`` equal to it, our ``"auto"`` permutation test makes the same choice.
+SENT_BIAS_SAMPLES = 100_000
+
 #: Kinds of word with their own templates (May et al.'s per-kind bleaching); see ``seat_words.tsv``.
-WORD_KINDS = ("name", "proper", "subject", "object", "possessive", "count", "plural", "mass", "bare", "adjective",
-              "verb")
+#: ``mass``: a noun with its partitive or none ("C'est de la poésie.", "This is math."); ``abstract``:
+#: a noun that names one thing and takes the definite article ("C'est la mort.", "This is the
+#: stink."); ``title``: a form of address, without an article ("Madame est là."); ``state``: a
+#: Spanish adjective of a state, with *estar* ("Está podrido.").
+WORD_KINDS = ("name", "proper", "title", "subject", "object", "possessive", "count", "plural", "mass", "abstract",
+              "bare", "adjective", "state", "verb")
 
 
 @dataclass(frozen=True)
@@ -110,8 +120,10 @@ def _articles(lang: str, word: str, gender: str) -> dict[str, str]:
 
 
 def read_word_kinds(lang: str) -> dict[str, WordKind]:
-    """Our ``wordlists/<lang>/seat_words.tsv`` (``word<TAB>kind<TAB>plural``); empty when the
-    language has none.
+    """Our ``wordlists/<lang>/seat_words.tsv`` (``word<TAB>kind<TAB>plural[<TAB>gender]``); empty
+    when the language has none. ``plural`` is a count noun's plural, or for a word of kind
+    ``plural`` the form its templates need after the article, where it differs from the listed one
+    (a German nominalised adjective declines: *Verwandte*, *die Verwandten*).
 
     Raises
     ------
@@ -184,7 +196,9 @@ def _fill(template: str, word: str, plural: str = "", gender: str = "", lang: st
 def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[str, str],
                   kinds: dict[str, WordKind] | None = None, avoid: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Every sentence of ``words``, in word order, duplicates kept once. A word whose kind
-    ``kinds`` gives and the templates have goes into its kind's templates only (a count noun also
+    ``kinds`` gives and the templates have goes into its kind's templates only (a word of kind
+    ``plural`` with its ``plural`` form there, where one is given: German *die Verwandten* for the
+    listed *Verwandte*; a count noun also
     into the ``plural`` templates with its plural, unless that plural is itself one of the words
     in ``avoid``, such as Spanish *padres* (parents) beside *padre*; ``{a}`` is the agreeing a/an); any other word
     into each ``any`` template, and into the templates of its grammatical gender when ``genders``
@@ -205,7 +219,7 @@ def sentences_for(words: Sequence[str], templates: SeatTemplates, genders: dict[
     for w in words:
         k = kinds.get(w)
         if k is not None and templates.by_kind.get(k.kind):
-            out += [_fill(t, w, gender=k.gender, lang=templates.lang) for t in templates.by_kind[k.kind]]
+            out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind[k.kind]]
             if k.kind == "count" and not (k.plural != w and k.plural in avoid):
                 out += [_fill(t, w, k.plural, k.gender, templates.lang) for t in templates.by_kind.get("plural", [])]
             continue
@@ -327,7 +341,7 @@ def seat(
     templates: SeatTemplates | None = None,
     genders: dict[str, str] | None = None,
     kinds: dict[str, WordKind] | None = None,
-    n_permutations: int = 10_000,
+    n_permutations: int = SENT_BIAS_SAMPLES,
     seed: int | None = 0,
     show_sentences: bool = False,
     bootstrap: int = 0,
@@ -350,7 +364,9 @@ def seat(
         Word → grammatical gender; default :func:`noun_genders` of ``lang``.
     kinds : dict, optional
         Word → :class:`WordKind`; default :func:`read_word_kinds` of ``lang``.
-    n_permutations : int, default 10_000
+    n_permutations : int, default ``SENT_BIAS_SAMPLES`` (100,000)
+        The permutation budget: every partition of the X ∪ Y sentences is enumerated when there are
+        at most this many (sent-bias's rule), else this many Monte-Carlo draws.
     seed : int or None, default 0
     show_sentences : bool, default False
         Put every sentence of each set into the result (``sentences``), for review.
@@ -583,7 +599,7 @@ def seat_sentences(
     *,
     lang: str = "en",
     encoder_name: str = "",
-    n_permutations: int = 10_000,
+    n_permutations: int = SENT_BIAS_SAMPLES,
     seed: int | None = 0,
 ) -> SeatResult:
     """SEAT on the sentences of a published test file (May et al.'s ``sent-weat6.jsonl``...),
@@ -599,8 +615,12 @@ def seat_sentences(
         From :func:`read_seat_test` or :func:`parse_seat_test`.
     lang : str, default "en"
         Recorded in the result.
-    n_permutations : int, default 10_000
+    n_permutations : int, default ``SENT_BIAS_SAMPLES`` (100,000)
+        The permutation budget, as sent-bias's ``n_samples``: the exact test when the partitions of
+        X ∪ Y number at most this many (May et al.'s eight-sentence tests: 12,870), else this many
+        Monte-Carlo draws.
     seed : int or None, default 0
+        Seed of the Monte-Carlo draws (an exact test draws nothing).
 
     Returns
     -------

@@ -1,7 +1,8 @@
 """Write ``tests/conformance/data/seat_inputs.json``: sentences we make up, in May et al.'s SEAT
 file format (``targ1``, ``targ2``, ``attr1``, ``attr2``), and a made-up vector per sentence
 (seeded; values rounded to 4 decimals), the input of the SEAT conformance check (sent-bias's
-``weat.py``). Two tests: small enough for the exact permutation test.
+``weat.py``). Three tests, each small enough for sent-bias's exact permutation test; the third has eight
+sentences per set, as May et al.'s word-level tests.
 
     python scripts/conformance/seat_inputs.py
 """
@@ -26,7 +27,26 @@ TESTS = {
         "attr1": ("MaleTerms", ["He is here.", "This is a man.", "This is a boy.", "That is his."]),
         "attr2": ("FemaleTerms", ["She is here.", "This is a woman.", "This is a girl.", "That is hers."]),
     },
+    # eight sentences per set, as May et al.'s word-level tests (weat6 ... weat8b): C(16, 8) = 12,870
+    # partitions, more than a 10,000-permutation budget and fewer than sent-bias's 100,000 samples
+    "science-arts-eight": {
+        "targ1": ("Science", ["This is science.", "That is physics.", "This is chemistry.", "That is astronomy.",
+                              "This is technology.", "That is an experiment.", "This is biology.",
+                              "That is engineering."]),
+        "targ2": ("Arts", ["This is a poem.", "That is a sculpture.", "This is a symphony.", "That is a drama.",
+                           "This is literature.", "That is a painting.", "This is a ballad.", "That is a play."]),
+        "attr1": ("MaleTerms", ["This is a brother.", "That is a father.", "This is an uncle.", "That is a son.",
+                                "This is a husband.", "That is a grandfather.", "He is there.", "This is him."]),
+        "attr2": ("FemaleTerms", ["This is a sister.", "That is a mother.", "This is an aunt.",
+                                  "That is a daughter.", "This is a wife.", "That is a grandmother.", "She is there.",
+                                  "This is her."]),
+    },
 }
+
+#: How far each test's sentences lean along the first axis (targ1 and attr1 one way, targ2 and attr2 the other):
+#: the eight-sentence test leans less, so that its exact p-value lies near 0.05 (0.0449), where a Monte-Carlo
+#: estimate of it (standard error about 0.002 at 10,000 draws) could fall on either side.
+LEAN = {"names-career": 1.0, "math-arts": 1.0, "science-arts-eight": 0.8}
 
 
 def main() -> None:
@@ -34,7 +54,7 @@ def main() -> None:
     tests, vectors = {}, {}
     for name, sets in TESTS.items():
         tests[name] = {k: {"category": c, "examples": ex} for k, (c, ex) in sets.items()}
-        lean = {"targ1": 0.4, "targ2": -0.4, "attr1": 0.8, "attr2": -0.8}
+        lean = {k: LEAN[name] * v for k, v in {"targ1": 0.4, "targ2": -0.4, "attr1": 0.8, "attr2": -0.8}.items()}
         for key, (_, examples) in sets.items():
             for s in examples:
                 v = rng.normal(scale=0.7, size=12)

@@ -272,3 +272,16 @@ def test_quantile_mcse_matches_the_spread_of_bounds_over_seeds():
     spread = np.quantile(draws, 0.025, axis=1).std(ddof=1)
     reported = np.mean([quantile_mcse(d, 0.025) for d in draws])
     assert reported == pytest.approx(spread, rel=0.25)
+
+
+def test_results_with_interval_maps_round_trip_through_json(store):
+    """MWEAT's bootstrap_sums (a dict of intervals) comes back as intervals from its JSON form, as a
+    stored job's result is read by the report page and the tables."""
+    from geobias.metrics.mweat import MweatResult
+    from geobias.stats.bootstrap import BootstrapResult
+
+    occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=50)
+    back = MweatResult.from_dict(m.to_dict())
+    assert all(isinstance(b, BootstrapResult) for b in back.bootstrap_sums.values())
+    assert back.to_dict() == m.to_dict()

@@ -1,0 +1,350 @@
+"""Calibration of geobias's default intervals and tests on simulated embeddings with a known truth.
+
+A statement of uncertainty is only as good as its coverage: a 95 % interval should hold the true
+value in about 95 % of data sets, and a test at the 5 % level should reject a true null in at most
+about 5 %. This module simulates word vectors whose true effects are known, sized like the real
+queries (the French occupation query: 27 occupation pairs, 11 + 11 attribute words; 15
+definitional pairs, 20 two-form adjectives), runs the metrics exactly as the commands do (the
+same functions, their default intervals), and counts.
+
+The generative model (dimension ``dim``, default 64). Every word is a base vector drawn
+``N(0, I / dim)`` (norm about 1) plus structured parts along three unit axes: ``e0`` semantic
+gender, ``e2`` the nouns' grammatical class, and agreement, ``u = 0.6 e2 + 0.8 e3`` (what agreeing
+with a masculine or feminine form adds; it shares ``e2`` with the noun class and has a part of
+its own):
+
+- attribute words: male ``+0.35 e0``, female ``−0.35 e0``, plus ``±0.2 u`` where the language
+  agrees (the definition words of a gendered language agree too);
+- attribute words share a "person" axis ``e4`` (they are all words for people), and each has a
+  meaning of its own (0.7 × a base);
+- occupations: masculine form ``o + 0.6 ε_m + bias · e0 + a_m · u``, feminine ``o + 0.6 ε_f +
+  bias · e0 + a_f · u`` (one base ``o`` per occupation, with no part on ``e0`` or ``e3``, and each
+  form a meaning of its own, ε);
+- definitional pairs (for d_s): ``p ± 0.6 e0 + a_{m,f} · u`` plus a meaning of each word's own;
+  inanimate nouns (for d_g): ``n ± 0.8 e2``; two-form adjectives: ``r + a_{m,f} · u`` (no ``e0`` part).
+
+Scenarios (:data:`SCENARIOS`): ``neither`` (no agreement, no bias: English-like and fair),
+``agreement`` (``a_m = +0.3, a_f = −0.3``, no bias), ``agreement-asymmetric`` (``a_m = 0,
+a_f = −0.6``: the feminine form alone marked, no bias), ``bias`` (``bias = 0.15``, no agreement) and
+``both``. The sizes of the effects are those of the French query on fr-spacy-md in order of
+magnitude (its sums of s are +2.2 and −4.3). The true value of each figure is computed once per scenario on a very large sample from
+the same model (:func:`truths`).
+
+References
+----------
+Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, §13 (coverage of percentile
+intervals). Zhou et al. (2019), EMNLP (MWEAT, d_s). Caliskan et al. (2017), Science (WEAT).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from geobias.errors import ParameterError
+from geobias.results import Result
+
+__all__ = ["SCENARIOS", "CalibrationResult", "CalibrationRow", "Scenario", "calibrate", "simulate", "truths"]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One simulated world: agreement of the two forms (``a_m``, ``a_f`` along ``u``) and the
+    semantic bias of every occupation (along ``e0``)."""
+
+    name: str
+    a_m: float
+    a_f: float
+    bias: float
+    description: str
+
+    @property
+    def agreement(self) -> bool:
+        return self.a_m != 0 or self.a_f != 0
+
+
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
+    Scenario("neither", 0.0, 0.0, 0.0, "no agreement, no bias"),
+    Scenario("agreement", 0.3, -0.3, 0.0, "agreement without bias, symmetric"),
+    Scenario("agreement-asymmetric", 0.0, -0.6, 0.0, "agreement without bias, the feminine form alone marked"),
+    Scenario("bias", 0.0, 0.0, 0.15, "bias without agreement"),
+    Scenario("both", 0.3, -0.3, 0.15, "agreement and bias"),
+)}
+
+#: Sizes of the simulated queries (the French defaults).
+SIZES = {"pairs": 27, "attributes": 11, "definitional": 15, "nouns": 200, "adjectives": 20}
+
+
+@dataclass(frozen=True)
+class CalibrationRow(Result):
+    """One default interval or test in one scenario.
+
+    Attributes
+    ----------
+    metric, figure : str
+        E.g. ``("MWEAT", "signed_statistic")`` or ``("MWEAT", "eq. 1 permutation test")``.
+    kind : {"interval", "test"}
+    truth : float or None
+        The figure's true value (intervals); ``None`` for tests.
+    null_holds : bool
+        Tests: whether the test's null is true in this scenario (its rejection rate is then a
+        false-positive rate); intervals: whether the truth is 0.
+    rate : float
+        Intervals: the share of data sets whose interval held the truth (coverage). Tests: the share
+        that rejected at the 5 % level.
+    n : int
+        Data sets.
+    mc_se : float
+        Binomial standard error of ``rate``.
+    """
+
+    scenario: str
+    metric: str
+    figure: str
+    kind: str
+    truth: float | None
+    null_holds: bool
+    rate: float
+    n: int
+    mc_se: float
+
+
+@dataclass(frozen=True)
+class CalibrationResult(Result):
+    """Every row of one calibration run, with its settings."""
+
+    rows: list[CalibrationRow]
+    n_datasets: int
+    n_permutations: int
+    n_resamples: int
+    seed: int
+    dim: int
+
+    def tidy_rows(self) -> list[dict]:
+        return [r.to_dict() for r in self.rows]
+
+
+def _unit_axes(dim: int) -> dict[str, np.ndarray]:
+    e = np.eye(dim)
+    return {"g": e[0], "h": e[2], "u": 0.6 * e[2] + 0.8 * e[3]}
+
+
+def simulate(scenario: Scenario, rng: np.random.Generator, *, dim: int = 64, sizes: dict | None = None,
+             scale: int = 1) -> dict[str, np.ndarray]:
+    """One simulated data set: the rows of every word set (float64), ``scale`` × the sizes.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``x``, ``y`` (n_pairs, dim) masculine and feminine occupation forms; ``a``, ``b`` (n_attr,
+        dim); ``def_m``, ``def_f`` definitional pairs; ``noun_m``, ``noun_f`` inanimate nouns;
+        ``adj_m``, ``adj_f`` two-form adjectives.
+
+    Examples
+    --------
+    >>> d = simulate(SCENARIOS["both"], np.random.default_rng(0))
+    >>> d["x"].shape, d["a"].shape
+    ((27, 64), (11, 64))
+    """
+    n = {k: v * scale for k, v in (sizes or SIZES).items()}
+    ax = _unit_axes(dim)
+    g, h, u = ax["g"], ax["h"], ax["u"]
+
+    def base(k: int, free: bool = True) -> np.ndarray:
+        v = rng.standard_normal((k, dim)) / np.sqrt(dim)
+        if not free:  # no idiosyncratic place on semantic gender or on agreement's own axis
+            v[:, [0, 3]] = 0.0
+        return v
+
+    s = scenario
+    agree_attr = 0.2 if s.agreement else 0.0
+    o = base(n["pairs"], free=False)
+    p = base(n["definitional"])
+    r = base(n["adjectives"], free=False)
+    person = np.eye(dim)[4]  # what the attribute words share (all words for people): fixed, so the truth is too
+    return {
+        "x": o + 0.6 * base(n["pairs"]) + s.bias * g + s.a_m * u,
+        "y": o + 0.6 * base(n["pairs"]) + s.bias * g + s.a_f * u,
+        "a": person + 0.7 * base(n["attributes"]) + 0.35 * g + agree_attr * u,
+        "b": person + 0.7 * base(n["attributes"]) - 0.35 * g - agree_attr * u,
+        "def_m": p + 0.5 * base(n["definitional"]) + 0.6 * g + s.a_m * u,
+        "def_f": p + 0.5 * base(n["definitional"]) - 0.6 * g + s.a_f * u,
+        "noun_m": base(n["nouns"]) + 0.8 * h,
+        "noun_f": base(n["nouns"]) - 0.8 * h,
+        "adj_m": r + s.a_m * u,
+        "adj_f": r + s.a_f * u,
+    }
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def _d_s(data: dict[str, np.ndarray]) -> np.ndarray:
+    """d_s as geobias fits it (d_PCA of the unit definitional pairs, LDA's d_g projected out)."""
+    from geobias.directions.grammatical import orthogonalize
+    from geobias.metrics.ripa import semantic_directions
+
+    diffs = (_unit(data["def_m"]) - _unit(data["def_f"])) / 2
+    d_pca = semantic_directions(diffs, np.ones((1, len(diffs))), None)[0]
+    # two-class LDA's direction: the pooled within-class covariance's inverse times the mean difference
+    # (scikit-learn's LinearDiscriminantAnalysis, which `geobias directions` runs, gives the same direction)
+    m, f = _unit(data["noun_m"]), _unit(data["noun_f"])
+    within = np.cov(np.concatenate([m - m.mean(axis=0), f - f.mean(axis=0)]), rowvar=False)
+    d_g = np.linalg.solve(within, m.mean(axis=0) - f.mean(axis=0))
+    d_g = d_g / np.linalg.norm(d_g)
+    return np.asarray(orthogonalize(d_pca, d_g), dtype=np.float64), d_g
+
+
+def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int = 400) -> dict[str, float]:
+    """The true value of every calibrated figure: the same model on ``scale`` × the sizes.
+
+    The MWEAT sums are ``n_pairs × E[s(x)]`` with ``E[cos(x, a)] = E[x̂] · E[â]`` (x and a
+    independent), their signed difference ``|Σ_X| − |Σ_Y|``; WEAT's effect size is the large
+    sample's; RIPA's (centred, gender-aware) mean is ``bias ⟨e0, d_s⟩`` on the large sample's d_s.
+    """
+    rng = np.random.default_rng(seed)
+    big = simulate(scenario, rng, dim=dim, scale=scale)
+    ma, mb = _unit(big["a"]).mean(axis=0), _unit(big["b"]).mean(axis=0)
+    mu_x, mu_y = _unit(big["x"]).mean(axis=0) @ (ma - mb), _unit(big["y"]).mean(axis=0) @ (ma - mb)
+    n = SIZES["pairs"]
+    s = np.concatenate([_unit(big["x"]), _unit(big["y"])]) @ (ma - mb)
+    d_s, _ = _d_s(big)
+    return {
+        "sum_masculine": float(n * mu_x), "sum_feminine": float(n * mu_y),
+        "signed_statistic": float(abs(n * mu_x) - abs(n * mu_y)),
+        "effect_size": float((mu_x - mu_y) / s.std(ddof=1)),
+        "ripa_mean": float(scenario.bias * d_s[0]),  # d_s is oriented masculine positive
+    }
+
+
+def _store(data: dict[str, np.ndarray]):
+    from geobias.store import VectorStore
+
+    words, rows = [], []
+    for key, v in data.items():
+        words += [f"{key}{i}" for i in range(len(v))]
+        rows.append(v)
+    return VectorStore(words, np.concatenate(rows).astype(np.float32)), {k: [f"{k}{i}" for i in range(len(v))]
+                                                                          for k, v in data.items()}
+
+
+def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict[str, object]:
+    """Every calibrated figure of one data set: intervals as (low, high), tests as p-values."""
+    from geobias.metrics import mweat, weat
+    from geobias.metrics.ripa import ripa_grammatical
+    from geobias.metrics.rnsb import rnsb
+    from geobias.query import WordQuery
+
+    store, names = _store(data)
+    occ = [(f, m, "") for m, f in zip(names["x"], names["y"], strict=True)]
+    m = mweat(store, WordQuery.two_form(occ, names["a"], names["b"]), n_permutations=n_permutations, seed=seed,
+              bootstrap=n_resamples, bootstrap_seed=seed)
+    w = weat(store, WordQuery(names["x"], names["y"], names["a"], names["b"]), n_permutations=n_permutations,
+             seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
+    d_s, d_g = _d_s(data)
+    r = ripa_grammatical(store, names["x"], names["y"], d_s, reference=(names["adj_m"], names["adj_f"]),
+                         definitional=(names["def_m"], names["def_f"]), d_g=d_g, bootstrap=n_resamples,
+                         bootstrap_seed=seed)
+    rn = rnsb(store, WordQuery(names["x"] + names["y"], None, names["a"], names["b"]), seed=seed,
+              null_directions=n_permutations)
+
+    def iv(boot):
+        return boot.low, boot.high
+
+    return {
+        ("MWEAT", "signed_statistic"): iv(m.bootstrap),
+        ("MWEAT", "sum_masculine"): iv(m.bootstrap_sums["sum_masculine"]),
+        ("MWEAT", "sum_feminine"): iv(m.bootstrap_sums["sum_feminine"]),
+        ("MWEAT", "eq. 1 permutation test"): m.p_value,
+        ("MWEAT", "Σ_X s − Σ_Y s permutation test"): m.difference_p_value,
+        ("WEAT", "effect_size"): iv(w.bootstrap),
+        ("WEAT", "permutation test"): w.p_value,
+        ("RIPA gender-aware", "ripa_mean"): iv(r.bootstrap),
+        ("RNSB", "null-band test"): rn.p_value,
+    }
+
+
+def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
+    """Whether a test's null holds: X and Y exchangeable (permutation tests), the targets no more
+    spread along A−B than along a random direction (RNSB: targets without bias, isotropic)."""
+    if metric == "RNSB":
+        return scenario.bias == 0 and not scenario.agreement
+    return not scenario.agreement  # the two forms identically distributed
+
+
+def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_permutations: int = 999,
+              n_resamples: int = 1000, seed: int = 0, dim: int = 64,
+              progress: Callable[[int], None] | None = None) -> CalibrationResult:
+    """Coverage of every default interval and rejection rate of every default test, per scenario.
+
+    Parameters
+    ----------
+    scenarios : list of str, optional
+        Keys of :data:`SCENARIOS` (default: all).
+    n_datasets : int, default 1000
+        Simulated data sets per scenario (at least 20).
+    n_permutations : int, default 999
+        Permutations of each test (RNSB: random directions); the p-value's Monte Carlo error does
+        not bias a rejection rate.
+    n_resamples : int, default 1000
+        Bootstrap resamples of each interval (the commands' default).
+    seed : int, default 0
+    dim : int, default 64
+    progress : callable, optional
+        Called with 1 after each data set.
+
+    Returns
+    -------
+    CalibrationResult
+
+    Raises
+    ------
+    ParameterError
+        An unknown scenario, fewer than 20 data sets or more than 100,000, fewer than 99
+        permutations or resamples.
+
+    Examples
+    --------
+    >>> r = calibrate(["neither"], n_datasets=20, n_permutations=99, n_resamples=99)
+    >>> sorted({row.metric for row in r.rows})
+    ['MWEAT', 'RIPA gender-aware', 'RNSB', 'WEAT']
+    """
+    names = list(scenarios or SCENARIOS)
+    unknown = [s for s in names if s not in SCENARIOS]
+    if unknown:
+        raise ParameterError(f"unknown scenario(s) {', '.join(unknown)}; one of {', '.join(SCENARIOS)}", "scenarios")
+    if not 20 <= n_datasets <= 100_000:
+        raise ParameterError(f"n_datasets must be 20..100,000 (got {n_datasets})", "n_datasets")
+    if n_permutations < 99 or n_resamples < 99:
+        raise ParameterError("calibration needs at least 99 permutations and 99 resamples", "n_resamples")
+    rows: list[CalibrationRow] = []
+    for k, name in enumerate(names):
+        sc = SCENARIOS[name]
+        truth = truths(sc, dim=dim)
+        rng = np.random.default_rng([seed, k])
+        counts: dict[tuple[str, str], int] = {}
+        for i in range(n_datasets):
+            out = _one(simulate(sc, rng, dim=dim), n_permutations=n_permutations, n_resamples=n_resamples,
+                       seed=seed * 100_003 + i)
+            for key, v in out.items():
+                if isinstance(v, tuple):
+                    t = truth[key[1]]
+                    hit = v[0] is not None and v[0] <= t <= v[1]
+                else:
+                    hit = v is not None and v <= 0.05
+                counts[key] = counts.get(key, 0) + int(hit)
+            if progress is not None:
+                progress(1)
+        for (metric, figure), c in counts.items():
+            rate = c / n_datasets
+            interval = figure in truth
+            rows.append(CalibrationRow(
+                scenario=name, metric=metric, figure=figure, kind="interval" if interval else "test",
+                truth=truth[figure] if interval else None,
+                # a truth within Monte Carlo error of 0 is 0 (sums of a symmetric model, say)
+                null_holds=(abs(truth[figure]) < 0.02 if interval else _test_null(metric, figure, sc)),
+                rate=rate, n=n_datasets, mc_se=float(np.sqrt(rate * (1 - rate) / n_datasets))))
+    return CalibrationResult(rows, n_datasets, n_permutations, n_resamples, seed, dim)
