@@ -42,7 +42,8 @@ install: $(STAMP)
 wordlist-deps:
 	apt-get install -y lttoolbox=3.7.1-1+b2 apertium-eng-spa=0.8.1-2 apertium-fr-es=0.9.4-1 \
 		dict-freedict-deu-eng=2022.04.21-1 hunspell hunspell-de-de=20161207-11 \
-		apertium-cat-ita=0.2.2-1 apertium-por-cat=0.10.1-2 apertium-pol-szl=0.2.1-3 apertium-afr-nld=0.3.0-3
+		apertium-cat-ita=0.2.2-1 apertium-por-cat=0.10.1-2 apertium-pol-szl=0.2.1-3 apertium-afr-nld=0.3.0-3 \
+		apertium-eng-cat=1.0.1-5
 
 demo: $(CORE)
 	$(BIN)/geobias vectors install fr-spacy-md

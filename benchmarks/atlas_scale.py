@@ -36,7 +36,9 @@ import resource
 import sys
 import time
 
-OPTIONS = {"permutations": 10_000, "seed": 0, "max_per_class": None, "lost_vocabulary_threshold": 0.2}
+#: The atlas command's defaults (geobias.commands.atlas.AtlasParams): 20,000 hierarchical bootstrap resamples.
+OPTIONS = {"permutations": 10_000, "bootstrap": 20_000, "seed": 0, "max_per_class": None,
+           "lost_vocabulary_threshold": 0.2}
 
 
 def _peak_mb() -> float:

@@ -83,6 +83,15 @@ All languages — the project's own definitional, attribute and occupation words
 excluded: their gender
 is semantic (*femme*, *homme*), not only grammatical.
 
+Issue 43 cleaning (every language) — singular forms only for es and fr as for it and pt; every word
+of the language's ``person_nouns.txt``, ``person_pairs.tsv``, occupation, definitional and attribute
+lists dropped; a word that is a regular plural (:data:`PLURAL_RULES`) of another listed word dropped;
+es, fr, it, pt: a noun one of whose English translations (Apertium bilingual dictionaries,
+:data:`TO_ENGLISH`) is an English person noun (:func:`english_person_words`) dropped; de: names (no
+lower-case English gloss), movierte feminines and their masculines that hunspell accepts, *-mann*/
+*-frau* nouns, nouns glossed as an English person noun, and the slips read in the lists dropped.
+Each language's ``wordlists/<lang>/PROVENANCE.md`` says what was done and the counts.
+
 Words are written in descending ``wordfreq`` frequency, at most ``--max-per-gender`` each.
 
 Prerequisites
@@ -91,14 +100,16 @@ Prerequisites
 
     apt-get update
     apt-get install -y lttoolbox apertium-eng-spa apertium-fr-es dict-freedict-deu-eng \
-        hunspell hunspell-de-de apertium-cat-ita apertium-por-cat apertium-pol-szl apertium-afr-nld
+        hunspell hunspell-de-de apertium-cat-ita apertium-por-cat apertium-pol-szl apertium-afr-nld \
+        apertium-eng-cat
     pip install wordfreq==3.1.1 pymorphy3==2.0.6 pymorphy3-dicts-ru==2.4.417150.4580142
 
 Usage
 -----
 ::
 
-    python scripts/make_gendered_nouns.py            # es fr de, into wordlists/
+    python scripts/make_gendered_nouns.py --lang es de it pt pl nl ru   # into wordlists/
+    python scripts/make_gendered_nouns.py --lang fr --allow-verb-homographs
     python scripts/make_gendered_nouns.py --lang it pt pl nl ru
     python scripts/make_gendered_nouns.py --lang fr --top 50000 --max-per-gender 5000
 
@@ -129,18 +140,71 @@ APERTIUM = {
     "pl": ("apertium-pol-szl", "/usr/share/apertium/apertium-pol-szl/pol-szl.automorf.bin"),
     "nl": ("apertium-afr-nld", "/usr/share/apertium/apertium-afr-nld/nld-afr.automorf.bin"),
 }
-#: Languages whose lists keep singular forms only (es/fr/de lists keep their published selection).
-SINGULAR_ONLY = frozenset({"it", "pt"})
+#: Languages whose Apertium selection keeps singular forms only (a word with a plural noun reading is
+#: dropped; invariable ``<sp>`` nouns stay). Every language's lists also go through
+#: :func:`drop_regular_plurals`.
+SINGULAR_ONLY = frozenset({"es", "fr", "it", "pt"})
 
-#: Languages whose person-noun lists (``person_nouns.txt``) are excluded from the generated lists. The
-#: French list instead marks the person nouns left inside the committed fr lists (Shift skips them);
-#: es/de have none.
-PERSON_EXCLUDED = frozenset({"it", "pt", "pl", "nl"})
+#: Where a bilingual Apertium dictionary leads from the language to English (each step a
+#: ``<package>, <autobil.bin>`` pair): a noun any of whose English translations is an English person
+#: noun (:func:`english_person_words`) is dropped. de reads FreeDict's English glosses instead.
+TO_ENGLISH: dict[str, tuple[tuple[str, str], ...]] = {
+    "es": (("apertium-eng-spa", "/usr/share/apertium/apertium-eng-spa/spa-eng.autobil.bin"),),
+    "fr": (("apertium-fr-es", "/usr/share/apertium/apertium-fr-es/fr-es.autobil.bin"),
+           ("apertium-eng-spa", "/usr/share/apertium/apertium-eng-spa/spa-eng.autobil.bin")),
+    "it": (("apertium-cat-ita", "/usr/share/apertium/apertium-cat-ita/ita-cat.autobil.bin"),
+           ("apertium-eng-cat", "/usr/share/apertium/apertium-eng-cat/cat-eng.autobil.bin")),
+    "pt": (("apertium-por-cat", "/usr/share/apertium/apertium-por-cat/por-cat.autobil.bin"),
+           ("apertium-eng-cat", "/usr/share/apertium/apertium-eng-cat/cat-eng.autobil.bin")),
+}
+
+#: Generic English words for people that no project list holds (the lists name roles, kin and
+#: occupations): a noun translated by one of these is a person noun too.
+GENERIC_PERSONS = frozenset({
+    "person", "persons", "human", "humans", "individual", "child", "children", "kid", "baby",
+    "infant", "adult", "teenager", "citizen", "inhabitant", "resident", "native", "neighbour",
+    "neighbor", "friend", "enemy", "guest", "host", "owner", "member", "partner", "colleague", "companion",
+    "fellow", "stranger", "foreigner", "patient", "victim", "hero", "heroine", "leader", "chief",
+    "master", "servant", "slave", "prisoner", "soldier", "officer", "student", "author",
+    "writer", "artist", "player", "client", "customer", "user", "worker", "employee", "employer",
+    "candidate", "winner", "loser", "spouse", "ancestor", "descendant", "orphan", "widow", "widower",
+    "saint", "god", "goddess", "king", "queen", "prince", "princess", "lord", "lady", "gentleman",
+    "sir", "madam", "mister", "miss", "bride", "groom", "twin", "cousin", "relative", "sibling",
+})
 
 #: Words a dictionary gets wrong, dropped by hand, each with the reason.
 SLIPS: dict[str, dict[str, str]] = {
     "ru": {"диас": "a surname (Díaz) the dictionary lists as a common noun"},
     "nl": {"steenkool": "a de-word (common gender); the analyser tags it neuter"},
+    # read in the 700 most frequent entries of each German list after the rules above
+    "de": dict.fromkeys(['Johannes', 'Fan', 'Prof', 'Horst', 'Wagner', 'Louis', 'Profi', 'Türken', 'Hurensohn', 'DJ', 'Bob', 'Konrad', 'Axel', 'Dietrich', 'Flüchtling', 'Jude', 'Meier', 'Homo', 'Kardinal', 'Grimm', 'Steven', 'Pater', 'Benedikt', 'Walker', 'Beamter', 'Liebling', 'Einwanderer', 'Moses', 'Vogt', 'Franzose', 'Wanderer', 'Trottel', 'Götze', 'Depp', 'Premier', 'Vize', 'Gesetzgeber', 'Marie', 'Jean', 'Lee', 'Dirk', 'Schlampe', 'Elternteil', 'Vorstandsmitglied', 'Ehepaar', 'Pärchen', 'Todesopfer', 'Engel', 'Teddy', 'Tenor', 'Henkel'],
+                        "a person noun or a name that the rules miss (read in the list)"),
+}
+
+#: Each language's selection, one line (the files' header and PROVENANCE.md).
+_COMMON = ("our person nouns (person_nouns.txt, person_pairs.tsv), definitional, attribute and occupation words "
+           "excluded; regular plurals of listed words dropped")
+RULES = {
+    "es": "one unambiguous gender, noun readings only, singular forms only, names and two-form (animate) nouns "
+          "excluded, nouns translated (apertium-eng-spa) as an English person noun excluded, " + _COMMON,
+    "fr": "one unambiguous gender, noun readings only (finite verb homographs allowed), singular forms only, "
+          "names and two-form (animate) nouns excluded, nouns translated (apertium-fr-es, apertium-eng-spa) as an "
+          "English person noun excluded, " + _COMMON,
+    "it": "one unambiguous gender, noun readings only, singular forms only, names and two-form (animate) nouns "
+          "excluded, nouns translated (apertium-cat-ita, apertium-eng-cat) as an English person noun excluded, "
+          + _COMMON,
+    "pt": "one unambiguous gender, noun readings only, singular forms only, names and two-form (animate) nouns "
+          "excluded, nouns translated (apertium-por-cat, apertium-eng-cat) as an English person noun excluded, "
+          + _COMMON,
+    "de": "one unambiguous gender (FreeDict headword tags), no other part of speech (hunspell), names (no "
+          "lower-case English gloss) excluded, person nouns excluded (movierte -in feminines and their masculines, "
+          "-mann/-frau, an English gloss that is an English person noun), " + _COMMON,
+    "pl": "one unambiguous gender, noun readings only, nominative singular, masculine inanimate (<mi>) only, "
+          "feminine person nouns (-ka/-ini/-yni of an animate masculine) excluded, " + _COMMON,
+    "nl": "one unambiguous gender class (common = de-words <m>/<f>/<mf>; neuter = het-words <nt>), noun "
+          "readings only, singular only, the slips excluded, " + _COMMON,
+    "ru": "one unambiguous gender, noun parses only, inanimate only, names and indeclinable nouns excluded, most "
+          "likely parse a singular form of the word itself, the slips excluded, " + _COMMON,
 }
 
 #: Genders written for each language (file nouns_<gender>.txt), in output order.
@@ -223,8 +287,9 @@ def _counterparts(lang: str, word: str) -> list[str]:
 
 def apertium_nouns(
     lang: str, top: int, allow_verbs: bool = False, exclude: frozenset[str] = frozenset()
-) -> tuple[list[str], list[str], int]:
-    """Apertium-based selection (rules in the module docstring); ``exclude``: lemmas to drop."""
+) -> tuple[list[str], list[str], int, dict]:
+    """Apertium-based selection (rules in the module docstring); ``exclude``: lemmas to drop.
+    Also returns the analyses (``{surface: [(lemma, tags), ...]}``)."""
     package, automorf = APERTIUM[lang]
     if not Path(automorf).is_file():
         sys.exit(f"{automorf} not found: apt-get install -y lttoolbox {package}")
@@ -263,7 +328,7 @@ def apertium_nouns(
         if lang in SINGULAR_ONLY and any("pl" in tags for _, tags in nouns):
             continue
         (masculine if genders == {"m"} else feminine if genders == {"f"} else []).append(word)
-    return masculine, feminine, len(words)
+    return masculine, feminine, len(words), analyses
 
 
 _PL_GENDER = {"mi": "masculine", "f": "feminine", "nt": "neuter"}
@@ -363,6 +428,127 @@ def pymorphy_nouns(top: int, exclude: frozenset[str] = frozenset()) -> tuple[dic
     return out, len(words)
 
 
+def english_person_words(out: Path) -> set[str]:
+    """English words for people: every word of the project's English person lists (gender-specific
+    words, definitional and CDA pairs, attribute words, occupations, professions, BEC-Pro persons,
+    MALoR occupations), the English column of every language's ``occupations.tsv``, and
+    :data:`GENERIC_PERSONS`; lower-cased."""
+    words = set(GENERIC_PERSONS)
+    en = out / "en"
+    for name in ("gender_specific.txt", "definitional_pairs.tsv", "cda_pairs.tsv", "attributes_male.txt",
+                 "attributes_female.txt", "occupations.tsv", "professions.txt", "malor_occupations.tsv",
+                 "equalize_pairs.tsv"):
+        path = en / name
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip() and not line.startswith("#"):
+                    words.update(line.split("\t"))
+    for name in ("becpro_persons.tsv", "becpro_professions.tsv"):  # the word is the second column
+        path = en / name
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if not line.startswith("#") and line.count("\t") >= 1:
+                    words.add(line.split("\t")[1])
+    for path in out.glob("*/occupations.tsv"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#") and line.count("\t") >= 2:
+                words.add(line.split("\t")[2])
+    words -= NOT_PERSONS
+    return {w.strip().lower() for w in words if w.strip()}
+
+
+def _translate(readings: dict[str, list[tuple[str, list[str]]]], steps: tuple[tuple[str, str], ...]
+               ) -> dict[str, set[str]]:
+    """English lemmas of each word's noun readings, through the bilingual dictionaries ``steps``."""
+    current = {w: {f"^{lemma}<{'><'.join(tags)}>$" for lemma, tags in r if tags[:1] == ["n"]}
+               for w, r in readings.items()}
+    for package, autobil in steps:
+        if not Path(autobil).is_file():
+            sys.exit(f"{autobil} not found: apt-get install -y {package}")
+        units = sorted({u for us in current.values() for u in us})
+        out = subprocess.run(["lt-proc", "-b", autobil], input="\n".join(units) + "\n", capture_output=True,
+                             text=True, check=True).stdout.split("\n")
+        mapping = {}
+        for unit, line in zip(units, out, strict=False):
+            m = _ANALYSIS.match(line.strip())
+            if not m:
+                continue
+            mapping[unit] = {f"^{t.split('<', 1)[0]}<{'><'.join(_TAGS.findall(t))}>$"
+                             for t in m.group(2).split("/") if t and not t.startswith(("@", "*", "#"))}
+        current = {w: {v for u in us for v in mapping.get(u, ())} for w, us in current.items()}
+    return {w: {u[1:].split("<", 1)[0].lower() for u in us} for w, us in current.items()}
+
+
+def person_nouns_by_translation(lang: str, words: list[str], readings, persons: set[str]) -> dict[str, str]:
+    """``{word: English translation}`` of the ``words`` one of whose English translations (through
+    :data:`TO_ENGLISH`) is an English person word."""
+    english = _translate({w: readings.get(w, []) for w in words}, TO_ENGLISH[lang])
+    out = {}
+    for w in words:
+        hit = sorted(english.get(w, set()) & persons)
+        if hit:
+            out[w] = hit[0]
+    return out
+
+
+#: Words of those lists that do not denote people: column headers and the biological and abstract
+#: terms of ``gender_specific.txt`` (Bolukbasi et al.'s sense of "gender-specific").
+NOT_PERSONS = frozenset({
+    "english", "occupation", "profession", "group", "word", "gender", "phrase", "feminine", "masculine",
+    "testosterone", "estrogen", "prostate", "ovarian", "uterus", "pregnancy", "pregnant", "menstruation", "beard",
+    "mustache", "paternal", "maternal", "paternity", "maternity", "fatherhood", "motherhood", "brotherhood",
+    "sisterhood", "manhood", "womanhood", "boyhood", "girlhood", "fraternity", "sorority",
+})
+
+#: Nouns the person rules flag that are not person nouns (read in the 120 most frequent flagged German
+#: nouns; an English gloss such as "driver", "agent" or "host" names a thing too): kept as nouns.
+NOT_PERSON_NOUNS: dict[str, frozenset[str]] = {
+    "de": frozenset({"Schutz", "Termin", "Penis", "Ur", "Car", "Anker", "Auslöser", "Stecker", "Erreger", "Lenker",
+                     "Treiber", "Wirkstoff", "Schwarm", "Keim", "Brenner", "Client", "Sender", "Fernseher",
+                     "Datenschutz", "Bass", "Verfassungsschutz"}),
+}
+
+#: Regular plural endings per language: ``(singular ending, plural ending)``; a listed word that is
+#: a listed word's regular plural is dropped (:func:`drop_regular_plurals`). The same rules are
+#: the test's definition (tests/store/test_noun_lists.py).
+PLURAL_RULES: dict[str, tuple[tuple[str, str], ...]] = {
+    "es": (("", "s"), ("", "es"), ("z", "ces"), ("ión", "iones"), ("én", "enes"), ("án", "anes"), ("ón", "ones")),
+    "fr": (("", "s"), ("", "x"), ("al", "aux"), ("ail", "aux")),
+    "it": (("o", "i"), ("e", "i"), ("a", "e"), ("a", "i"), ("co", "chi"), ("go", "ghi"), ("ca", "che"),
+           ("ga", "ghe"), ("io", "i")),
+    "pt": (("", "s"), ("", "es"), ("ão", "ões"), ("ão", "ães"), ("al", "ais"), ("el", "éis"), ("ol", "óis"),
+           ("ul", "uis"), ("il", "is"), ("m", "ns")),
+    "de": (("", "e"), ("", "en"), ("", "n"), ("", "s"), ("", "nen"), ("", "er")),
+    "nl": (("", "en"), ("", "s"), ("", "'s")),
+    "pl": (("a", "y"), ("a", "i"), ("o", "a"), ("", "y"), ("", "i"), ("", "e"), ("", "ów")),
+    "ru": (("а", "ы"), ("а", "и"), ("я", "и"), ("о", "а"), ("е", "я"), ("ь", "и"), ("", "ы"), ("", "и"),
+           ("", "а")),
+}
+_UMLAUT = str.maketrans("aouAOU", "äöüÄÖÜ")
+
+
+def regular_plurals(lang: str, word: str) -> set[str]:
+    """The regular plural forms of ``word`` by :data:`PLURAL_RULES` (German also with the last
+    a/o/u umlauted, plus *-e*/*-er*)."""
+    out = {word[: len(word) - len(s)] + p for s, p in PLURAL_RULES.get(lang, ()) if word.endswith(s)}
+    if lang == "de":
+        for i in range(len(word) - 1, -1, -1):
+            if word[i] in "aouAOU":
+                u = word[:i] + word[i].translate(_UMLAUT) + word[i + 1:]
+                out |= {u, u + "e", u + "er"}
+                break
+    out.discard(word)
+    return out
+
+
+def drop_regular_plurals(lang: str, classes: dict[str, list[str]]) -> tuple[dict[str, list[str]], list[str]]:
+    """``classes`` without every word that is a regular plural (:func:`regular_plurals`) of a word
+    listed in any class, and the dropped words."""
+    listed = {w for words in classes.values() for w in words}
+    plural = {p for w in listed for p in regular_plurals(lang, w)} & listed
+    return {g: [w for w in words if w not in plural] for g, words in classes.items()}, sorted(plural)
+
+
 _FD_HEAD = re.compile(r"^(\S+) /[^/]*/ <([^>]*)>")
 
 
@@ -377,11 +563,12 @@ def _own_words(out: Path, lang: str) -> set[str]:
     """The project's definitional, attribute, occupation and person words for ``lang`` (semantic
     gender or animate: never in an inanimate noun list), and the dictionary slips (:data:`SLIPS`)."""
     words: set[str] = set()
-    names = ["definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt", "occupations.tsv"]
-    if lang in PERSON_EXCLUDED:
-        names += ["person_nouns.txt", "person_pairs.tsv"]
+    names = ["definitional_pairs.tsv", "attributes_male.txt", "attributes_female.txt", "occupations.tsv",
+             "person_nouns.txt", "person_pairs.tsv"]
     for name in names:
         path = out / lang / name
+        if path.is_file() and "Generated by: python scripts/make_gendered_nouns.py" in path.read_text(encoding="utf-8"):
+            continue  # this script's own person list: regenerated from the rules, not an input
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip() and not line.startswith("#"):
@@ -390,14 +577,15 @@ def _own_words(out: Path, lang: str) -> set[str]:
     return {w.strip() for w in words} | {w.strip().lower() for w in words}
 
 
-def freedict_nouns(top: int) -> tuple[list[str], list[str], list[str], int]:
+def freedict_nouns(top: int) -> tuple[list[str], list[str], list[str], int, list[str]]:
     package, path = FREEDICT
     if not Path(path).is_file():
         sys.exit(f"{path} not found: apt-get install -y {package}")
     genders: dict[str, set[str]] = defaultdict(set)
     # First translation line of each entry: a headword all of whose translations are capitalised
-    # English words is a proper name (Bayern → Bavaria, Europa → Europe), used for neuter only.
+    # English words is a proper name (Bayern → Bavaria, Europa → Europe; also the months).
     common_sense: set[str] = set()
+    glosses: dict[str, set[str]] = defaultdict(set)
     pending = None
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -405,6 +593,11 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], list[str], int]:
                 gloss = re.sub(r"^(\s*\[[^]]*\])*\s*", "", line)
                 if gloss[:1].islower():
                     common_sense.add(pending)
+                for g in re.split(r"[;,]", gloss):
+                    g = re.sub(r"<[^>]*>|\([^)]*\)|\[[^]]*\]", "", g).strip().lower()
+                    g = re.sub(r"^(a|an|the|to)\s+", "", g)
+                    if g:
+                        glosses[pending].add(g)
                 pending = None
             m = _FD_HEAD.match(line)
             if not m:
@@ -448,7 +641,89 @@ def freedict_nouns(top: int) -> tuple[list[str], list[str], list[str], int]:
             continue
         w = by_lower[low]
         (masculine if w in masc else feminine).append(w)
-    return masculine, feminine, neuter, len(words)
+    persons = german_person_nouns(masculine + feminine + neuter, masc, glosses, english_person_words(REPO / "wordlists"))
+    for w in NOT_PERSON_NOUNS["de"]:  # read in the list: the rules' false alarms, inanimate nouns after all
+        persons.pop(w, None)
+    names = {w for w in masculine + feminine if w not in common_sense}
+    drop = set(persons) | names
+    # the person-noun list (the atlas's null) keeps the sure ones: an English person gloss, a person
+    # suffix, or a movierte pair both of whose forms are FreeDict headwords (hunspell's compounding
+    # also accepts forms such as Terminin, fine for dropping a noun, not for naming a person)
+    headwords = {w for w, g in genders.items() if g & {"masc", "fem"}}
+
+    def sure(w: str, why: str) -> bool:
+        if why.startswith(("translates as", "a person suffix")):
+            return True
+        return why.rsplit(" ", 1)[-1] in headwords
+
+    person_words = [w for w in masculine + feminine + neuter if w in persons and w not in names
+                    and w not in SLIPS.get("de", {}) and sure(w, persons[w])]
+    return ([w for w in masculine if w not in drop], [w for w in feminine if w not in drop],
+            [w for w in neuter if w not in drop], len(words), person_words)
+
+
+#: German suffixes of person nouns (*Kaufmann*, *Putzfrau*, *Dienstmädchen*).
+_DE_PERSON_SUFFIXES = ("mann", "männer", "frau", "frauen", "mädchen", "leute")
+
+
+def german_person_nouns(words: list[str], masc_headwords: set[str], glosses: dict[str, set[str]],
+                        persons: set[str]) -> dict[str, str]:
+    """``{word: why}`` of the German ``words`` that denote people: a masculine whose movierte
+    feminine (*-in*, also with umlaut or for *-e*: *Herrscherin*, *Köchin*, *Russin*) German
+    hunspell accepts, a feminine in *-in* of a masculine (FreeDict headword or hunspell word), a
+    person suffix (:data:`_DE_PERSON_SUFFIXES`), or an English gloss that is an English person
+    word (:func:`english_person_words`)."""
+    def umlaut(w: str) -> str:
+        for i in range(len(w) - 1, -1, -1):
+            if w[i] in "aouAOU":
+                return w[:i] + w[i].translate(_UMLAUT) + w[i + 1:]
+        return w
+
+    deumlaut = str.maketrans("äöüÄÖÜ", "aouAOU")
+    out: dict[str, str] = {}
+    for w in words:
+        if w.lower().endswith(_DE_PERSON_SUFFIXES):
+            out.setdefault(w, "a person suffix")
+        hit = sorted(glosses.get(w, set()) & persons)
+        if hit:
+            out.setdefault(w, f"translates as {hit[0]}")
+    movable = {}
+    for w in words:
+        forms = {w + "in", umlaut(w) + "in"} | ({w[:-1] + "in"} if w.endswith("e") else set())
+        for f in forms - {w}:
+            movable.setdefault(f, w)
+    bases = {}
+    for w in words:
+        if w.endswith("in") and len(w) > 4:
+            b = w[:-2]
+            for cand in (b, b + "e", b.translate(deumlaut), b.translate(deumlaut) + "e"):
+                bases.setdefault(cand, w)
+    accepted = _hunspell_lowercase_ok(sorted(set(movable) | set(bases)))
+    for f, w in movable.items():
+        if f in accepted:
+            out.setdefault(w, f"its feminine is {f}")
+    for b, w in bases.items():
+        if b in masc_headwords or b in accepted:
+            out.setdefault(w, f"the feminine of {b}")
+    return out
+
+
+def package_of(lang: str) -> str:
+    return APERTIUM[lang][0]
+
+
+def _write_person_nouns(out: Path, lang: str, words: list[str], how: str) -> None:
+    """Write ``<lang>/person_nouns.txt`` from the person nouns the rules found, unless the language
+    has a hand-written list (one whose header does not say it was generated here)."""
+    path = out / lang / "person_nouns.txt"
+    if path.is_file() and "Generated by: python scripts/make_gendered_nouns.py" not in path.read_text(encoding="utf-8"):
+        return
+    header = [f"Person nouns ({lang}) that are not occupations or definitional words, most frequent first: the null "
+              "of the atlas's occupation lean, and nouns Shift keeps (they are not in nouns_*.txt).",
+              f"Generated by: python scripts/make_gendered_nouns.py --lang {lang}",
+              f"How: {how}; see wordlists/{lang}/PROVENANCE.md."]
+    _write(path, list(dict.fromkeys(words)), header)
+    print(f"{lang} person nouns: {len(words)} written to {path.name}", file=sys.stderr)
 
 
 def _write(path: Path, words: list[str], header: list[str]) -> None:
@@ -475,7 +750,10 @@ def main(argv: list[str] | None = None) -> None:
     for lang in args.lang:
         own = _own_words(args.out, lang)
         if lang == "de":
-            masculine, feminine, neuter, n = freedict_nouns(args.top)
+            masculine, feminine, neuter, n, persons_found = freedict_nouns(args.top)
+            _write_person_nouns(args.out, lang, [w for w in persons_found if w not in own], "FreeDict deu-eng "
+                                "headwords that the German rules mark as person nouns (movierte -in forms and their "
+                                "masculines, -mann/-frau, an English gloss that is an English person noun)")
             classes = {"masculine": masculine, "feminine": feminine, "neuter": neuter}
             package = FREEDICT[0]
             source = (f"{package} {_deb_version(package)} + hunspell-de-de "
@@ -488,36 +766,29 @@ def main(argv: list[str] | None = None) -> None:
             if lang in ("pl", "nl"):
                 classes, n = apertium_classes(lang, args.top, frozenset(own))
             else:
-                masculine, feminine, n = apertium_nouns(lang, args.top, args.allow_verb_homographs,
-                                                        frozenset(own))
+                masculine, feminine, n, readings = apertium_nouns(lang, args.top, args.allow_verb_homographs,
+                                                                  frozenset(own))
                 classes = {"masculine": masculine, "feminine": feminine}
+                if lang in TO_ENGLISH:
+                    persons = person_nouns_by_translation(lang, masculine + feminine, readings,
+                                                          english_person_words(args.out))
+                    classes = {g: [w for w in ws if w not in persons] for g, ws in classes.items()}
+                    _write_person_nouns(args.out, lang, [w for w in persons if w not in own],
+                                        f"{package_of(lang)} nouns whose English translation "
+                                        f"({', '.join(p for p, _ in TO_ENGLISH[lang])}) is an English person noun")
+                    print(f"{lang}: {len(persons)} person nouns by their English translation dropped: "
+                          + ", ".join(f"{w} ({e})" for w, e in list(persons.items())[:30]), file=sys.stderr)
             package = APERTIUM[lang][0]
             source = (f"{package} {_deb_version(package)} + lttoolbox "
                       f"{_deb_version('lttoolbox')} (Debian), lt-proc {APERTIUM[lang][1]}")
         classes = {g: [w for w in words if w not in own] for g, words in classes.items()}
+        classes, plurals = drop_regular_plurals(lang, classes)
+        print(f"{lang}: {len(plurals)} regular plurals of listed words dropped: {', '.join(plurals[:20])}",
+              file=sys.stderr)
         command = (f"python scripts/make_gendered_nouns.py --lang {lang} --top {args.top} "
                    f"--max-per-gender {args.max_per_gender}"
                    + (" --allow-verb-homographs" if args.allow_verb_homographs else ""))
-        rules = ("Rules: one unambiguous gender, noun readings only, two-form (animate) nouns and "
-                 "our definitional/attribute/occupation words excluded; see the script's docstring.")
-        if lang in SINGULAR_ONLY:
-            rules = ("Rules: one unambiguous gender, noun readings only, singular forms only (no plural reading), "
-                     "two-form (animate) nouns, our person nouns (person_nouns.txt) and our "
-                     "definitional/attribute/occupation words excluded; see the script's docstring.")
-        if lang == "ru":
-            rules = ("Rules: one unambiguous gender, noun parses only, inanimate only, names excluded, "
-                     "indeclinable nouns excluded, most likely parse a singular form of the word itself, "
-                     "our definitional/attribute/occupation words and the slips excluded; see the script's "
-                     "docstring.")
-        elif lang == "pl":
-            rules = ("Rules: one unambiguous gender, noun readings only, masculine inanimate (<mi>) only, "
-                     "feminine person nouns (-ka/-ini/-yni of an animate masculine), our person nouns "
-                     "(person_nouns.txt) and our definitional/attribute/occupation words excluded; see the "
-                     "script's docstring.")
-        elif lang == "nl":
-            rules = ("Rules: one unambiguous gender class (common = de-words <m>/<f>/<mf>; neuter = het-words "
-                     "<nt>), noun readings only, our person nouns (person_nouns.txt), the slips and our "
-                     "definitional/attribute/occupation words excluded; see the script's docstring.")
+        rules = "Rules: " + RULES[lang] + "; see the script's docstring and wordlists/" + lang + "/PROVENANCE.md."
         for gender in GENDERS[lang]:
             found = classes[gender]
             words = found[: args.max_per_gender]

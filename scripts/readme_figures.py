@@ -542,10 +542,27 @@ def _interval(m: dict | None, fmt: str) -> str:
     return f" [{format(m['low'], fmt)}, {format(m['high'], fmt)}]"
 
 
+def _versus(m: dict | None, fmt: str = "+.3f") -> str:
+    """``"+0.031 [+0.010, +0.052] ‡"``: a figure's difference from its null with its interval, ‡ when it
+    differs after the correction; the status symbol where the figure is missing."""
+    symbols = {"not applicable": "n/a", "not available": "no list", "error": "failed"}
+    if m is None:
+        return "—"
+    if m["status"] != "ok":
+        return symbols.get(m["status"], m["status"])
+    vs = m.get("versus") or {}
+    if vs.get("difference") is None:
+        return "—"
+    iv = "" if vs.get("low") is None else f" [{format(vs['low'], fmt)}, {format(vs['high'], fmt)}]"
+    sig = vs.get("q_value") is not None and vs["q_value"] < 0.05
+    return f"{format(vs['difference'], fmt)}{iv}" + (" ‡" if sig else "")
+
+
 def atlas_table(rec: dict) -> str:
-    """The atlas's headline per language with its baselines, intervals and control, and where its
-    numbers are not comparable."""
-    cells = rec["result"]["cells"]
+    """The atlas's headline per language, each figure against its null (the difference, its interval,
+    ‡ where it differs after the Benjamini–Hochberg correction), and where its numbers are not comparable."""
+    result = rec["result"]
+    cells = result["cells"]
     symbols = {"not applicable": "n/a", "not available": "no list", "error": "failed"}
 
     def val(m: dict | None, fmt: str) -> str:
@@ -555,47 +572,54 @@ def atlas_table(rec: dict) -> str:
             return symbols.get(m["status"], m["status"])
         return format(m["value"], fmt)
 
-    lines = ["| language | genders | LDA acc. (d_g) | chance / spelling | MWEAT, or WEAT 6 d (p) [95% interval] | "
-             "occupation bias [95% interval] | ρ with English | control ρ | note |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    acc, major, ortho = [], [], []
+    lines = ["| language | LDA acc. − suffix baseline | occupation lean − its null (null) | MWEAT, or WEAT 6 d (q) | "
+             "ρ with English − control | ρ on the English direction − control | cos(d_s, English d_PCA) | note |",
+             "|---|---|---|---|---|---|---|---|"]
+    acc, ortho = [], []
     for c in cells:
         m = c["metrics"]
         if m.get("mweat", {}).get("status") == "ok":
             w = m["mweat"]
-            test = f"MWEAT {w['value']:.3f} (p {w['p_value']:.4f}){_interval(w, '.3f')}"
+            q = (w.get("versus") or {}).get("q_value")
+            test = f"MWEAT {w['value']:.3f} (q {q:.4f})" + (" ‡" if q is not None and q < 0.05 else "")
         elif m.get("weat_career_family", {}).get("status") == "ok":
             w = m["weat_career_family"]
-            test = f"WEAT d {w['value']:+.2f} (p {w['p_value']:.4f}){_interval(w, '+.2f')}"
+            q = (w.get("versus") or {}).get("q_value")
+            test = f"WEAT d {w['value']:+.2f} (q {q:.4f})" + (" ‡" if q is not None and q < 0.05 else "")
         else:
             test = "—"
         lda = m.get("lda_cv_accuracy")
-        base = "—"
-        if lda is not None and lda["status"] == "ok":
+        if lda is not None and lda["status"] == "ok" and lda.get("baselines"):
             acc.append(lda["value"])
-            if lda.get("baselines"):
-                major.append(lda["baselines"]["majority"])
-                ortho.append(lda["baselines"]["orthographic"])
-                base = f"{lda['baselines']['majority']:.2f} / {lda['baselines']['orthographic']:.2f}"
+            ortho.append(lda["baselines"]["orthographic"])
         ob = m.get("occupation_bias")
-        occ = "—" if ob is None else val(ob, ".3f") + _interval(ob, ".3f")
-        genders = ", ".join(c.get("genders") or []) or "none"
-        lines.append(f"| {c['language']} ({c['lang']}) | {genders} | {val(lda, '.3f')} | {base} | {test} | {occ} | "
-                     f"{val(m.get('corr_en_spearman'), '+.2f')} | {val(m.get('corr_en_control'), '+.2f')} | "
-                     f"{ATLAS_CAVEATS.get(c['lang'], '')} |")
+        occ = _versus(ob)
+        if ob is not None and ob["status"] == "ok" and ob.get("versus"):
+            occ += " (persons)" if ob["versus"]["null"].startswith("person") else " (frequency band)"
+        note = ATLAS_CAVEATS.get(c["lang"], "")
+        if c.get("comparable") is False:
+            note = "≠ direction not comparable with English's: read the shared-direction column" + (
+                "; " + note if note else "")
+        lines.append(f"| {c['language']} ({c['lang']}) | {_versus(lda)} | {occ} | {test} | "
+                     f"{_versus(m.get('corr_en_spearman'), '+.2f')} | "
+                     f"{_versus(m.get('corr_en_shared_spearman'), '+.2f')} | {val(m.get('cos_ds_en'), '.2f')} | "
+                     f"{note} |")
     n_ok = sum(c["status"] == "ok" for c in cells)
-    opts = rec["result"].get("options", {})
+    opts = result.get("options", {})
+    corr = result.get("correction") or {}
     return "\n".join(lines) + (
         f"\n\n{n_ok} of {len(cells)} languages complete (`geobias atlas --family use-m3`, "
         f"{opts.get('permutations', 10_000):,} permutations, {opts.get('bootstrap', 1000):,} bootstrap resamples, "
-        f"seed {opts.get('seed', 0)}). The LDA separates the noun classes of d_g with {_span(acc)} "
-        f"accuracy, against chance {_span(major)} and {_span(ortho)} for a "
-        "logistic regression on the nouns' last letters (same nouns, same folds): the spelling alone predicts the "
-        "gender better than the encoder's vectors do. Brackets: 95% bootstrap intervals over the words; the "
-        "occupation bias is centred on the store's vocabulary. The control ρ is the same correlation with English "
-        "on random directions: a multilingual encoder puts translations together, so compare ρ with English with "
-        "it, not with 0. Figures compare across languages only loosely: each language has its own translated "
-        "lists, and the encoder covers each language differently.\n")
+        f"seed {opts.get('seed', 0)}). Each figure is shown as its difference from its null with a 95% interval "
+        "that resamples the seed words (definitional pairs, attribute sets) with the targets: the LDA accuracy "
+        "against a logistic regression on the nouns' last letters (same nouns, same folds; the LDA reaches "
+        f"{_span(acc)}, the suffix baseline {_span(ortho)}), occupation lean against person nouns that are not "
+        "occupations (or, without a person-noun list, nouns of the same frequency band), ρ with English against the "
+        "alignment control (the same ρ on random directions: a multilingual encoder puts translations together). "
+        f"‡: differs from its null after Benjamini–Hochberg over the {corr.get('tests', 0)} cells of the atlas with "
+        f"a p against their null ({corr.get('significant', 0)} do). A language whose d_s has cosine below 0.5 with "
+        "the English direction is marked ≠. Figures compare across languages only loosely: each language has its "
+        "own translated lists, and the encoder covers each language differently.\n")
 
 
 def metrics_fr(rec: dict) -> str:

@@ -128,9 +128,12 @@ def _seat(shared: Path) -> dict:
     return {"rows": rows}
 
 
-ATLAS_METRICS = ("d_pca_explained_variance", "lda_cv_accuracy", "cos_dpca_dg", "weat_career_family", "weat_math_arts",
-                 "weat_science_arts", "mweat", "mweat_effect_size", "occupation_bias", "corr_en_spearman",
-                 "corr_en_control", "corr_en_fig4_spearman")
+ATLAS_METRICS = ("d_pca_explained_variance", "lda_cv_accuracy", "cos_dpca_dg", "neuter_on_dg", "weat_career_family",
+                 "weat_math_arts", "weat_science_arts", "mweat", "mweat_effect_size", "occupation_bias", "cos_ds_en",
+                 "corr_en_pearson", "corr_en_spearman", "corr_en_shared_spearman", "corr_en_control",
+                 "corr_en_fig4_spearman")
+#: What the atlas records of each figure's null (geobias.evaluation.atlas.NullComparison).
+ATLAS_VERSUS = ("null", "null_value", "difference", "low", "high", "p_value", "q_value", "mc_error", "n_resamples")
 
 
 def _atlas_langs() -> list[str]:
@@ -155,13 +158,18 @@ def _atlas(shared: Path) -> dict:
             if m is None:
                 continue
             iv = m.get("interval") or {}
+            vs = m.get("versus")
             metrics[k] = {**{f: m.get(f) for f in ("status", "value", "p_value", "n", "reason", "set_sizes",
                                                    "baselines")},
-                          **{f: iv.get(f) for f in ("low", "high", "standard_error")}}
+                          **{f: iv.get(f) for f in ("low", "high", "standard_error")},
+                          "versus": None if vs is None else {f: vs.get(f) for f in ATLAS_VERSUS},
+                          "note": (m.get("details") or {}).get("note")}
         cells.append({"lang": c["lang"], "language": c["language"], "grammatical_gender": c["grammatical_gender"],
                       "genders": c.get("genders", []), "status": c["status"], "shape": c["shape"],
-                      "vocabulary_offset": c.get("vocabulary_offset"), "metrics": metrics})
-    return {"family": "use-m3", "options": env["result"]["options"], "cells": cells}
+                      "vocabulary_offset": c.get("vocabulary_offset"), "comparable": c.get("comparable"),
+                      "metrics": metrics})
+    return {"family": "use-m3", "options": env["result"]["options"], "correction": env["result"].get("correction"),
+            "cells": cells}
 
 
 def _ripa_fr(shared: Path) -> dict:

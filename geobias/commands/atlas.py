@@ -61,9 +61,10 @@ class AtlasParams(Params):
         "50,000) plus the word lists."))
     permutations: Annotated[Count, capped("max_permutations")] = Field(10_000, description="Permutations of each WEAT and MWEAT test (exact when fewer "
                                                     "partitions exist).")
-    bootstrap: Annotated[int, capped(1_000_000, minimum=0, label="Bootstrap resamples")] = Field(1000, ge=0, le=100_000, description=(
-        "Bootstrap resamples over the words of each association figure (its interval and standard error); 0 "
-        "turns the intervals off."))
+    bootstrap: Annotated[int, capped(1_000_000, minimum=0, label="Bootstrap resamples")] = Field(20_000, ge=0, le=100_000, description=(
+        "Bootstrap resamples of each interval, over the figure's words and seed words (definitional pairs, "
+        "attribute sets); enough that a verdict does not change with the seed (each bound states its Monte Carlo "
+        "error). 0 turns the intervals off."))
     seed: Seed = 0
     max_per_class: Annotated[int | None, capped("max_words", label="Nouns per gender (cap)")] = Field(None, ge=2, description="Cap the nouns per gender of the LDA (default: all).")
     lost_vocabulary_threshold: LostVocabularyThreshold = Field(LOST_VOCABULARY_THRESHOLD, description=(
@@ -78,14 +79,14 @@ class AtlasParams(Params):
 
     def work(self) -> Estimate:
         """Per language at most three WEATs and two MWEAT statistics, each ``permutations``
-        partitions (fewer where the exact test is smaller); the bootstrap resamples (at most ten
+        partitions (fewer where the exact test is smaller); the bootstrap resamples (at most twenty
         intervals per language) count as partitions too."""
         from geobias.commands._permutations import MAX_PERMUTATIONS
         from geobias.evaluation.atlas import family_sources
 
         n = len(self.langs) if self.langs is not None else len(family_sources(self.family))
-        return Estimate(n * (5 * self.permutations + 10 * self.bootstrap), "permutations",
-                        f"{n} languages × (5 tests × at most {self.permutations:,} partitions + 10 intervals × "
+        return Estimate(n * (5 * self.permutations + 20 * self.bootstrap), "permutations",
+                        f"{n} languages × (5 tests × at most {self.permutations:,} partitions + 20 intervals × "
                         f"{self.bootstrap:,} resamples)", None, MAX_PERMUTATIONS)
 
 

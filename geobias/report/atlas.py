@@ -21,8 +21,10 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.evaluation.atlas import (
+    ALPHA,
     METRICS,
     OK,
+    SCALE_RANGES,
     SCALES,
     AtlasResult,
     LanguageCell,
@@ -43,21 +45,31 @@ LEGEND = (
      "given: MWEAT without grammatical gender, the correlation of English with itself); \"no list\" (not "
      "available): the language lacks the word list; \"failed\": the measure failed on this store (its message "
      "is shown)."),
-    ("Intervals and significance", "Beside each association figure: a 95% percentile bootstrap interval over its "
-     "words (each set resampled with replacement, occupation pairs as pairs; 1,000 resamples by default) and the "
-     "sizes of its sets. The interval says how much the figure depends on which words were chosen; the permutation "
-     "p tests no association for these words. A figure with p ≥ 0.05, or whose signed interval holds 0, is "
-     "marked ° and hatched in the heatmap."),
-    ("Colours", "Each column has its own scale: accuracies from their chance baseline (0.5) to 1, cosines and "
-     "correlations diverging at 0 on −1..1, other signed figures diverging at 0 with a range symmetric over the "
-     "column, magnitudes from 0 to the column's largest."),
+    ("Each figure against its null", "Every column that can be compared with what it would show by chance carries "
+     "that null beside it: the LDA accuracy against the suffix baseline, the explained variance against random word "
+     "pairs, the neuter nouns against the masculine/feminine midpoint, occupation lean against person nouns (and "
+     "nouns of the same frequency band), the correlations with English against the alignment control, WEAT and "
+     "MWEAT against their permutation nulls. The table shows the figure, the null, their difference (Δ) with its "
+     "95% interval, and q."),
+    ("Intervals", "Hierarchical bootstrap: the seed words (the definitional pairs that define d_PCA and d_s, the "
+     "attribute sets) are resampled together with the targets (each set with replacement, occupation forms as "
+     "pairs). Each interval states the Monte Carlo error of its bounds (the bound's standard error over resampling "
+     "seeds); a verdict is stable when its bound nearest 0 is more than 3 such errors away."),
+    ("Significance and multiplicity", f"A cell differs from its null when its Benjamini–Hochberg adjusted p (q) is "
+     f"below {ALPHA}; the correction runs over every language × column of the atlas that has a p against its null "
+     "(scipy.stats.false_discovery_control). Such cells are hatched in the map and marked ‡ in the table."),
+    ("Colours", "Each coloured cell shows its difference from its null on one diverging scale centred on that "
+     "null (white: no difference; red: above, blue: below), one range shared by the columns that measure the same "
+     "quantity (effect sizes −2..2, correlations −1..1, projections on a direction symmetric over their columns), "
+     "with a colour bar for each. Controls and diagnostics are grey."),
     ("Not comparable across languages", "Each language uses its own translated word lists (different words, "
      "different sizes, some lists missing), and the encoder covers languages unequally (sub-word pieces, training "
      "data). Compare signs, intervals and significance rather than magnitudes, and a language with itself across "
-     "sources."),
+     "sources. A language whose d_s is not comparable with the English direction (cos below the stated threshold) "
+     "is marked ≠ on its correlations with English: read its shared-direction column."),
     ("Encoder alignment", "A multilingual encoder is trained to put translations together, so part of any "
      "correlation with English is that alignment; the control column gives the same correlation on random "
-     "directions."),
+     "directions, and the correlations are read as their excess over it."),
 )
 
 
@@ -153,7 +165,10 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
                         ("value", pa.float64()), ("p_value", pa.float64()), ("n", pa.int64()),
                         ("reason", pa.string()), ("low", pa.float64()), ("high", pa.float64()),
                         ("standard_error", pa.float64()), ("baseline_majority", pa.float64()),
-                        ("baseline_orthographic", pa.float64())])
+                        ("baseline_orthographic", pa.float64()), ("null", pa.string()), ("null_value", pa.float64()),
+                        ("difference", pa.float64()), ("difference_low", pa.float64()),
+                        ("difference_high", pa.float64()), ("p_null", pa.float64()), ("q_value", pa.float64()),
+                        ("mc_error", pa.float64()), ("significant", pa.bool_())])
     pq.write_table(pa.Table.from_pylist(result.rows, schema=schema), path)
 
 
@@ -208,63 +223,131 @@ def heatmap_values(result: AtlasResult) -> tuple[list[str], list[str], np.ndarra
     return langs, keys, m
 
 
+def heatmap_differences(result: AtlasResult) -> np.ndarray:
+    """The ``(languages, metrics)`` matrix of each figure's difference from its null (NaN where a figure
+    has none: a missing figure, a neutral column)."""
+    keys = [k for k, _, _ in METRICS]
+    d = np.full((len(result.cells), len(keys)), np.nan)
+    for i, cell in enumerate(result.cells):
+        for j, key in enumerate(keys):
+            v = cell.metric(key)
+            if v.status == OK and v.versus is not None and v.versus.difference is not None:
+                d[i, j] = v.versus.difference
+    return d
+
+
+def scale_ranges(result: AtlasResult) -> dict[str, float]:
+    """The half-range of each colour scale (:data:`~geobias.evaluation.atlas.SCALES`): fixed where the
+    quantity has one (:data:`~geobias.evaluation.atlas.SCALE_RANGES`), else the largest |difference|
+    over the columns that share the scale."""
+    keys = [k for k, _, _ in METRICS]
+    diff = heatmap_differences(result)
+    out = {}
+    for scale in dict.fromkeys(SCALES.values()):
+        if scale == "neutral":
+            continue
+        cols = [j for j, k in enumerate(keys) if SCALES.get(k) == scale]
+        vals = diff[:, cols]
+        top = float(np.nanmax(np.abs(vals))) if np.isfinite(vals).any() else 0.0
+        out[scale] = SCALE_RANGES.get(scale, top if top > 0 else 1.0)
+    return out
+
+
 def colour_positions(result: AtlasResult) -> np.ndarray:
-    """Each value's position on its column's scale (:data:`~geobias.evaluation.atlas.SCALES`), in
-    [-1, 1]: accuracies as ``(value − baseline) / (1 − baseline)`` with the cell's majority baseline
-    (0.5 when it has none), cosines and correlations as they are, other signed figures as
-    ``value / max |value|`` of the column, magnitudes as ``value / max value`` of the column; NaN
-    where there is no value."""
-    langs, keys, m = heatmap_values(result)
-    pos = np.full_like(m, np.nan)
+    """Each figure's position on its column's diverging scale, in [-1, 1]: its difference from its
+    null divided by the half-range of the scale it shares (:func:`scale_ranges`), so 0 is the null;
+    NaN for neutral columns and missing figures."""
+    keys = [k for k, _, _ in METRICS]
+    diff = heatmap_differences(result)
+    ranges = scale_ranges(result)
+    pos = np.full_like(diff, np.nan)
     for j, key in enumerate(keys):
-        col = m[:, j]
-        kind = SCALES.get(key, "signed")
-        if kind == "accuracy":
-            base = np.array([(c.metric(key).baselines or {}).get("majority", 0.5) for c in result.cells])
-            pos[:, j] = np.clip((col - base) / np.maximum(1.0 - base, 1e-9), -1, 1)
-        elif kind == "correlation":
-            pos[:, j] = np.clip(col, -1, 1)
-        else:
-            top = np.nanmax(np.abs(col)) if np.isfinite(col).any() else 1.0
-            pos[:, j] = col / (top if top > 0 else 1.0)
+        scale = SCALES.get(key, "neutral")
+        if scale != "neutral":
+            pos[:, j] = np.clip(diff[:, j] / ranges[scale], -1, 1)
     return pos
 
 
+def _neutral_position(key: str, value: float, column: np.ndarray) -> float:
+    """Where a neutral column's value sits in [0, 1] on the grey scale (cosines and correlations on −1..1,
+    others from 0 to the column's largest)."""
+    if key in ("cos_ds_en", "corr_en_control"):
+        return (float(np.clip(value, -1, 1)) + 1) / 2
+    top = np.nanmax(np.abs(column)) if np.isfinite(column).any() else 1.0
+    return float(np.clip(abs(value) / (top if top > 0 else 1.0), 0, 1))
+
+
+#: The diverging map of every coloured column and the grey map of the neutral ones.
+DIVERGING, NEUTRAL = "RdBu_r", "Greys"
+
+
 def plot_heatmap(result: AtlasResult):
-    """Language × metric heatmap, each column on its own scale (:func:`colour_positions`): signed
-    figures diverging (blue–red), accuracies and magnitudes sequential (white–green). The value is
-    printed in the cell; a non-significant figure is hatched and marked °; a missing one shows its
-    status symbol (:data:`SYMBOLS`) on grey."""
+    """Language × metric map: each figure's difference from its null on a diverging scale centred on
+    that null, one range per quantity (:func:`scale_ranges`) with a colour bar each; neutral columns
+    (controls, diagnostics) in grey; hatched where the figure differs from its null after the
+    Benjamini–Hochberg correction; ≠ where a language's direction is not comparable with English's;
+    a missing figure shows its status symbol (:data:`SYMBOLS`)."""
     from matplotlib import colormaps
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
     langs, keys, m = heatmap_values(result)
     pos = colour_positions(result)
+    diff = heatmap_differences(result)
+    ranges = scale_ranges(result)
+    import textwrap
+
     labels = [label for _, label, _ in METRICS]
-    fig = Figure(figsize=(1.0 + 0.8 * len(keys), 1.8 + 0.42 * len(langs)))
-    ax = fig.subplots()
-    diverging, sequential = colormaps["coolwarm"], colormaps["Greens"]
+    # the layout in inches: title, map, rotated column labels, then the colour bars two to a row
+    width = 1.2 + 0.85 * len(keys)
+    title_h, map_h, ticks_h, bar_row_h = 0.45, 0.42 * len(langs), 2.0, 0.95
+    bar_rows = (len(ranges) + 1) // 2
+    height = title_h + map_h + ticks_h + bar_rows * bar_row_h + 0.1
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_axes((0.9 / width, 1 - (title_h + map_h) / height, 1 - 1.1 / width, map_h / height))
+    diverging, neutral = colormaps[DIVERGING], colormaps[NEUTRAL]
     for i, cell in enumerate(result.cells):
         for j, key in enumerate(keys):
             metric = cell.metric(key)
             if np.isnan(m[i, j]):
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#e4e4e4", edgecolor="white"))
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#f4f4f4", edgecolor="white"))
                 ax.text(j, i, SYMBOLS.get(metric.status, "—"), ha="center", va="center", fontsize=6.5,
                         color="#555555", style="italic")
                 continue
-            p = pos[i, j]
-            colour = diverging((p + 1) / 2) if SCALES.get(key) in ("signed", "correlation") else sequential(0.1 + 0.8 * max(p, 0.0))
-            weak = metric.significant is False
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white",
-                                   hatch="///" if weak else None, alpha=0.55 if weak else 1.0))
-            ax.text(j, i, f"{m[i, j]:.2f}" + ("°" if weak else ""), ha="center", va="center", fontsize=7)
+            if np.isnan(pos[i, j]):
+                colour = neutral(0.1 + 0.5 * _neutral_position(key, m[i, j], m[:, j]))
+            else:
+                colour = diverging((pos[i, j] + 1) / 2)
+            sig = metric.significant is True
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="#333333" if sig else "white",
+                                   hatch="///" if sig else None, linewidth=0.6))
+            text = f"{m[i, j]:.2f}"
+            if np.isfinite(diff[i, j]) and metric.versus is not None and metric.versus.null_value not in (None, 0.0):
+                text += f"\nΔ{diff[i, j]:+.2f}"
+            if metric.details.get("note", "").startswith(f"{cell.language}'s d_s is not comparable"):
+                text += " ≠"
+            dark = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] < 0.45
+            ax.text(j, i, text, ha="center", va="center", fontsize=6, color="white" if dark and not sig else "black",
+                    bbox={"facecolor": "white", "alpha": 0.7, "pad": 0.6, "edgecolor": "none"} if sig else None)
     ax.set_xlim(-0.5, len(keys) - 0.5)
     ax.set_ylim(len(langs) - 0.5, -0.5)
     ax.set_xticks(range(len(keys)), labels, rotation=40, ha="right", fontsize=7)
     ax.set_yticks(range(len(langs)), langs, fontsize=8)
-    ax.set_title(f"{result.family}: language × metric (each column on its own scale; ° hatched: p ≥ 0.05 or "
-                 "interval holds 0; n/a not applicable, no list: not available)", fontsize=8)
+    corr = result.correction or {}
+    ax.set_title(f"{result.family}: each figure's difference from its null (white = the null); hatched: differs "
+                 f"from its null, Benjamini–Hochberg q < {corr.get('alpha', ALPHA)} over {corr.get('tests', 0)} "
+                 "cells; grey: controls and diagnostics; ≠: direction not comparable with English", fontsize=7.5)
+    # one colour bar per quantity, beneath the map, two to a row
+    for n, (scale, half) in enumerate(ranges.items()):
+        row, col = divmod(n, 2)
+        top = title_h + map_h + ticks_h + row * bar_row_h  # inches from the top of the figure
+        cax = fig.add_axes((0.06 + 0.5 * col, 1 - (top + 0.17) / height, 0.38, 0.17 / height))
+        bar = fig.colorbar(ScalarMappable(Normalize(-half, half), diverging), cax=cax, orientation="horizontal")
+        bar.ax.tick_params(labelsize=6)
+        cols = "; ".join(label for k, label, _ in METRICS if SCALES.get(k) == scale)
+        bar.set_label(textwrap.fill(f"{scale}, figure − its null: {cols}", 95), fontsize=6)
     return fig
 
 
@@ -343,20 +426,43 @@ def _sizes(m: Metric) -> str:
     return ", ".join(f"{k} {v}" for k, v in (m.set_sizes or {}).items())
 
 
+def versus_text(m: Metric, digits: int = 3) -> str:
+    """``"null 0.12 (person nouns …); Δ +0.03 [0.01, 0.05], q 0.004"`` of the metric's null, or ``""``."""
+    vs = m.versus
+    if vs is None:
+        return ""
+    parts = [f"null {'' if vs.null_value is None else _fmt(vs.null_value, digits) + ' '}({vs.null})"]
+    if vs.difference is not None:
+        iv = "" if vs.low is None else f" [{vs.low:.{digits}g}, {vs.high:.{digits}g}]"
+        parts.append(f"Δ {vs.difference:+.{digits}g}{iv}")
+    if vs.p_value is not None:
+        parts.append(f"p {_fmt(vs.p_value)}" + ("" if vs.q_value is None else f", q {_fmt(vs.q_value)}"))
+    return "; ".join(parts)
+
+
 def _metric_cell(m: Metric) -> str:
     if m.status != OK:
         return (f'<td class="na {m.status.replace(" ", "-")}" title="{_e(m.reason)}">'
                 f'{_e(SYMBOLS.get(m.status, m.status))}</td>')
-    weak = m.significant is False
-    p = "" if m.p_value is None else f' <span class="p">p={_fmt(m.p_value)}</span>'
-    iv = interval_text(m)
-    iv = f' <span class="ci">{_e(iv)}</span>' if iv else ""
+    sig = m.significant is True
+    vs = m.versus
+    null = ""
+    if vs is not None:
+        null = f' <span class="null">vs {_e(vs.null)}{"" if vs.null_value is None else " " + _fmt(vs.null_value)}</span>'
+        if vs.difference is not None:
+            iv = "" if vs.low is None else f" [{vs.low:.3g}, {vs.high:.3g}]"
+            null += f' <span class="ci">Δ {vs.difference:+.3g}{_e(iv)}</span>'
+        if vs.p_value is not None:
+            null += (f' <span class="p">p={_fmt(vs.p_value)}'
+                     + ("" if vs.q_value is None else f", q={_fmt(vs.q_value)}") + "</span>")
     base = ""
     if m.baselines:
-        base = (f' <span class="base">chance {m.baselines["majority"]:.2f}, spelling '
-                f'{m.baselines["orthographic"]:.2f}</span>')
-    mark = '<span class="ns" title="p ≥ 0.05 or the interval holds 0">°</span>' if weak else ""
-    return (f'<td class="{"weak" if weak else "ok"}" title="{_e(_sizes(m))}">{_fmt(m.value)}{mark}{p}{iv}{base}'
+        base = f' <span class="base">chance {m.baselines["majority"]:.2f}</span>'
+    note = m.details.get("note") or ""
+    mark = '<span class="sig" title="differs from its null after the correction">‡</span>' if sig else ""
+    mark += '<span class="nc" title="not comparable with the English direction">≠</span>' \
+        if "not comparable" in note else ""
+    return (f'<td class="{"sig" if sig else "ok"}" title="{_e(_sizes(m))}">{_fmt(m.value)}{mark}{null}{base}'
             "</td>")
 
 
@@ -368,12 +474,36 @@ _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.85em}
 th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
-td.na{color:#666;font-style:italic;background:#f0f0f0}td.error{color:#a00}td.weak{color:#777}
-.p,.ci,.base{color:#666;font-size:0.85em;display:block}.ns{color:#a60}
+td.na{color:#666;font-style:italic;background:#f0f0f0}td.error{color:#a00}
+td.sig{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eee 4px,#eee 6px)}
+.p,.ci,.base,.null{color:#555;font-size:0.85em;display:block}.sig,.nc{color:#a40;font-weight:bold}
 img{max-width:100%;height:auto;display:block;margin:0.5em 0}
 nav a{margin-right:0.8em}section{border-top:2px solid #ddd;margin-top:2em}
 .error{color:#a00}dt{font-weight:bold;margin-top:0.5em}
 """
+
+
+def correction_text(result: AtlasResult) -> str:
+    """The page's statement of the multiplicity correction, from the run."""
+    c = result.correction or {}
+    if not c:
+        return "No correction for multiplicity was recorded for this run."
+    return (f"Significance is decided against each column's null and corrected for multiplicity: "
+            f"Benjamini–Hochberg over the {c.get('tests', 0)} cells of this atlas that have a p against their null "
+            f"(false-discovery rate {c.get('alpha', ALPHA)}); {c.get('significant', 0)} of them differ from their "
+            f"null. Intervals resample the seed words with the targets "
+            f"({result.options.get('bootstrap', 0):,} resamples, seed {result.options.get('seed')}); "
+            + (f"{len(near)} interval bound{'s' if len(near) != 1 else ''} lie within 3 Monte Carlo errors of 0 "
+               f"({', '.join(near)})." if (near := c.get("bounds_within_3_mc_errors_of_0"))
+               else "no interval bound lies within 3 Monte Carlo errors of 0."))
+
+
+def coverage_text(result: AtlasResult) -> str:
+    """Which languages this run covers (and which failed)."""
+    ok = [c.lang for c in result.cells if c.status == OK]
+    failed = [c.lang for c in result.cells if c.status != OK]
+    text = f"This run covers {len(ok)} language{'s' if len(ok) != 1 else ''}: {', '.join(ok) or 'none'}"
+    return text + (f"; failed: {', '.join(failed)}." if failed else ".")
 
 
 def render_html(result: AtlasResult) -> str:
@@ -387,6 +517,8 @@ def render_html(result: AtlasResult) -> str:
     caveat = lda_caveat(result)
     if caveat:
         parts.append(f'<p class="caveat">{_e(caveat)}</p>')
+    parts.append(f'<p class="correction">{_e(correction_text(result))}</p>')
+    parts.append(f'<p class="coverage">{_e(coverage_text(result))}</p>')
     parts.append("<nav>" + "".join(f'<a href="#lang-{_e(c.lang)}">{_e(c.language)}</a>' for c in result.cells)
                  + ' <a href="#legend">Legend</a></nav>')
     parts.append(_img(_png(plot_heatmap(result)), "language × metric heatmap"))
@@ -400,8 +532,10 @@ def render_html(result: AtlasResult) -> str:
         else:
             rows.append(f"<tr><th>{name}</th>" + "".join(_metric_cell(c.metric(k)) for k, _, _ in METRICS) + "</tr>")
     parts.append(f"<table><tr><th>language</th>{head}</tr>{''.join(rows)}</table>"
-                 "<p>* grammatical-gender-aware. Brackets: 95% bootstrap interval over the words; ° p ≥ 0.05 or the "
-                 "interval holds 0; hover a cell for its set sizes or its reason.</p>")
+                 "<p>* grammatical-gender-aware. Each figure is followed by its null (vs …), the difference Δ with "
+                 "its 95% hierarchical bootstrap interval, p against the null and q after the Benjamini–Hochberg "
+                 "correction; ‡ differs from its null (q < 0.05); ≠ direction not comparable with English's; hover a "
+                 "cell for its set sizes or its reason.</p>")
     for c in result.cells:
         parts.append(_language_section(c))
     parts.append('<section id="legend"><h2>Legend</h2><h3>Columns</h3><dl>'
@@ -421,17 +555,37 @@ def _language_section(c: LanguageCell) -> str:
         out.append(f'</p><p class="error">failed: {_e(c.error)}</p></section>')
         return "".join(out)
     out.append(f", {c.shape[0]:,} words × {c.shape[1]} d; {_e(genders_label(c))}.</p>")
-    out.append("<table><tr><th>metric</th><th>status</th><th>value</th><th>p</th><th>95% interval (SE)</th>"
-               "<th>sets</th><th>baselines</th><th>note</th></tr>")
+    if c.comparable is False:
+        out.append(f'<p class="error">{_e(c.language)}\'s gender direction is not comparable with the English one '
+                   f'(cos(d_s, English d_PCA) {c.metric("cos_ds_en").value:.2f}): read its correlation with English '
+                   "on the shared direction.</p>")
+    out.append("<table><tr><th>metric</th><th>status</th><th>value</th><th>95% interval (SE)</th><th>null</th>"
+               "<th>Δ [95% interval] (MC error)</th><th>p vs null</th><th>q</th><th>sets</th><th>note</th></tr>")
     for key, label, _ in METRICS:
         m = c.metric(key)
         iv = interval_text(m, 4)
         se = f" (SE {m.interval.standard_error:.3g})" if iv and m.interval.standard_error is not None else ""
-        base = "" if not m.baselines else ", ".join(f"{k} {v:.3f}" for k, v in m.baselines.items())
+        vs = m.versus
+        null = diff = pv = qv = ""
+        if vs is not None:
+            null = vs.null + ("" if vs.null_value is None else f": {vs.null_value:.4g}")
+            if vs.difference is not None:
+                diff = f"{vs.difference:+.4g}" + ("" if vs.low is None else f" [{vs.low:.4g}, {vs.high:.4g}]") \
+                    + ("" if vs.mc_error is None else f" (±{vs.mc_error:.2g})")
+            pv, qv = _fmt(vs.p_value), _fmt(vs.q_value)
+        note = m.reason or m.details.get("note") or ""
+        if m.baselines:
+            note = (note + "; " if note else "") + ", ".join(f"{k} {v:.3f}" for k, v in m.baselines.items())
         out.append(f"<tr><td>{_e(label)}</td><td>{_e(SYMBOLS.get(m.status, m.status))}</td>"
-                   f"<td>{_e(_fmt(m.value))}</td><td>{_e(_fmt(m.p_value))}</td><td>{_e(iv + se)}</td>"
-                   f"<td>{_e(_sizes(m) or _fmt(m.n))}</td><td>{_e(base)}</td><td>{_e(m.reason or '')}</td></tr>")
+                   f"<td>{_e(_fmt(m.value))}</td><td>{_e(iv + se)}</td><td>{_e(null)}</td><td>{_e(diff)}</td>"
+                   f"<td>{_e(pv)}</td><td>{_e(qv)}</td><td>{_e(_sizes(m) or _fmt(m.n))}</td><td>{_e(note)}</td></tr>")
     out.append("</table>")
+    occ = c.metric("occupation_bias")
+    if occ.status == OK and occ.details.get("nulls"):
+        out.append("<p>Occupation lean against its nulls: " + _e("; ".join(
+            f"{name}: lean {v.get('null_value') if v.get('null_value') is None else format(v['null_value'], '+.4f')}, "
+            f"Δ {v['difference']:+.4f}" + ("" if v.get("low") is None else f" [{v['low']:+.4f}, {v['high']:+.4f}]")
+            for name, v in occ.details["nulls"].items())) + ".</p>")
     if c.occupation_bias_method:
         out.append(f"<p>Occupation bias: {_e(c.occupation_bias_method)}; the vocabulary's mean projection here is "
                    f"{c.vocabulary_offset:+.4f}.</p>")
@@ -461,38 +615,56 @@ def _language_section(c: LanguageCell) -> str:
 # ------------------------------------------------------------------------------------ terminal
 @table("geobias.evaluation.atlas.AtlasResult")
 def atlas_table(console, result: AtlasResult) -> None:
-    """The headline figures per language: LDA accuracy with its spelling baseline, cos(d_PCA, d_g),
-    MWEAT (or WEAT career-family) with p and interval, the Spearman correlation with English beside
-    its control, and failed cells."""
+    """The headline figures per language, each against its null: LDA accuracy − the suffix baseline,
+    occupation lean − person nouns, MWEAT (or WEAT career-family) with its q, the Spearman correlation
+    with English and its excess over the alignment control (own and shared direction), the direction's
+    comparability, and failed cells."""
     from rich.table import Table
     from rich.text import Text
 
     t = Table(title=f"geobias atlas: {result.family} ({result.n_ok} of {len(result.cells)} languages complete)",
               title_justify="left")
-    for name in ("lang", "words", "d_PCA EV", "LDA acc", "spelling", "cos(d_PCA,d_g)", "MWEAT / WEAT", "p",
-                 "95% interval", "ρ with en", "control ρ", "note"):
-        t.add_column(name, justify="left" if name in ("lang", "MWEAT / WEAT", "95% interval", "note") else "right")
+    for name in ("lang", "words", "LDA − suffix", "occ. lean − persons", "MWEAT / WEAT", "p", "ρ with en",
+                 "ρ − control", "ρ shared − control", "cos(d_s, en)", "note"):
+        t.add_column(name, justify="left" if name in ("lang", "MWEAT / WEAT", "note") else "right")
     for c in result.cells:
         if c.status != OK:
-            t.add_row(Text(c.lang), *[""] * 10, Text(f"failed: {c.error}", style="red"))
+            t.add_row(Text(c.lang), *[""] * 9, Text(f"failed: {c.error}", style="red"))
             continue
 
         def val(key: str, digits: int = 3, c: LanguageCell = c) -> str:
             m = c.metric(key)
             return _fmt(m.value, digits) if m.status == OK else SYMBOLS.get(m.status, m.status)
 
-        lda = c.metric("lda_cv_accuracy")
-        spelling = _fmt(lda.baselines["orthographic"]) if lda.baselines else SYMBOLS.get(lda.status, "")
+        def delta(key: str, c: LanguageCell = c) -> Text:
+            m = c.metric(key)
+            if m.status != OK:
+                return Text(SYMBOLS.get(m.status, m.status))
+            vs = m.versus
+            if vs is None or vs.difference is None:
+                return Text("—")
+            iv = "" if vs.low is None else f" [{vs.low:+.3f}, {vs.high:+.3f}]"
+            return Text(f"{vs.difference:+.3f}{iv}" + (" ‡" if m.significant else ""),
+                        style="bold" if m.significant else "")
+
         key = "mweat" if c.metric("mweat").status == OK else "weat_career_family"
         m = c.metric(key)
         test = f"MWEAT {val('mweat', 4)}" if key == "mweat" else f"WEAT career-family d={val(key)}"
         notes = [f"{k}: {v.reason}" for k, v in c.metrics.items() if v.status == "error"]
-        t.add_row(Text(c.lang), f"{c.shape[0]:,}", val("d_pca_explained_variance"), val("lda_cv_accuracy"), spelling,
-                  val("cos_dpca_dg"), Text(test), _fmt(m.p_value), Text(interval_text(m)), val("corr_en_spearman"),
-                  val("corr_en_control"), Text("; ".join(notes)))
+        if c.comparable is False:
+            notes.insert(0, "direction not comparable with English (≠)")
+        q = m.versus.q_value if m.versus is not None else None
+        t.add_row(Text(c.lang), f"{c.shape[0]:,}", delta("lda_cv_accuracy"), delta("occupation_bias"), Text(test),
+                  _fmt(q if q is not None else m.p_value), val("corr_en_spearman"), delta("corr_en_spearman"),
+                  delta("corr_en_shared_spearman"), val("cos_ds_en"), Text("; ".join(notes)))
+    corr = result.correction or {}
+    if corr:
+        t.caption = (f"Δ: figure − its null [95% interval]; ‡ differs from its null after Benjamini–Hochberg over "
+                     f"{corr.get('tests', 0)} cells (q < {corr.get('alpha', ALPHA)}); p column: q of the test shown")
     console.print(t)
 
 
-__all__ = ["LEGEND", "REPORT_FILES", "SYMBOLS", "atlas_table", "check_report_dir", "colour_positions",
-           "genders_label", "heatmap_values", "interval_text", "lda_caveat", "plot_heatmap", "plot_plane",
-           "plot_top", "render_html", "write_parquet", "write_report"]
+__all__ = ["DIVERGING", "LEGEND", "NEUTRAL", "REPORT_FILES", "SYMBOLS", "atlas_table", "check_report_dir",
+           "colour_positions", "correction_text", "coverage_text", "genders_label", "heatmap_differences",
+           "heatmap_values", "interval_text", "lda_caveat", "plot_heatmap", "plot_plane", "plot_top", "render_html",
+           "scale_ranges", "versus_text", "write_parquet", "write_report"]

@@ -253,6 +253,11 @@ def wordlist_words(lang: str) -> list[str]:
         words += _optional(lambda: wordlists.neuter_nouns(code))
         words += _optional(lambda: wordlists.nouns_of_gender(code, "common"))
         words += _optional(lambda: [w for a in wordlists.adjectives(code) for w in (a.feminine, a.masculine)])
+        base = wordlists.wordlist_dir() / code
+        if (base / "person_nouns.txt").is_file():  # the atlas's person-noun null
+            words += wordlists.read_word_file(base / "person_nouns.txt")
+        if (base / "person_pairs.tsv").is_file():
+            words += [w for pair in wordlists.read_pair_file(base / "person_pairs.tsv") for w in pair]
     else:
         for other in LANGS:
             if other == "en":

