@@ -286,9 +286,9 @@ def ripa_grammatical(
     The midpoint alone does not cancel agreement: d_s still carries agreement (its definitional
     pairs are person nouns that agree), and one form is usually more marked than the other, so
     the two forms are not equal and opposite on b. Measured on fr-spacy-md, the 27 occupations'
-    masculine forms project +2.62 and their feminine forms −6.85 on d_s (midpoint −2.12), and the
-    17 adjectives' +1.06 and −6.03 (midpoint −2.49): the midpoint of a word without semantic gender
-    sits at −2.49, not at 0. Subtracting the reference midpoint removes whatever agreement adds
+    masculine forms project +2.49 and their feminine forms −6.42 on d_s (midpoint −1.96), and the
+    17 adjectives' +0.68 and −5.50 (midpoint −2.41): the midpoint of a word without semantic gender
+    sits at −2.41, not at 0. Subtracting the reference midpoint removes whatever agreement adds
     to a midpoint, symmetric or not, as long as the targets agree as the reference does; β = 0
     then reads "no more semantic lean than a word that only agrees" (tested on synthetic stores
     with symmetric and with asymmetric agreement). Without a reference the midpoint is returned
