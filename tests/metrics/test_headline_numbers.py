@@ -42,8 +42,8 @@ def test_make_demo_mweat_headline(fr):
 @pytest.mark.slow
 def test_directions_headline(fr):
     r = _run("directions", "--lang", "fr", "--json")
-    assert round(r["lda_cv_accuracy"], 3) == 0.988
-    assert round(r["cos_pca_grammatical"], 3) == 0.364
+    assert round(r["lda_cv_accuracy"], 3) == 0.987
+    assert round(r["cos_pca_grammatical"], 3) == 0.412
 
 
 @pytest.mark.slow
@@ -62,17 +62,17 @@ def test_mweat_headline_from_a_million_permutations(fr):
 #: README's evaluate table: metric → (digits, six values in METHOD_KEYS order). Shift and Hybrid
 #: move the 27 two-form occupations only (not the adjectives, Table 2's own seeds).
 README_TABLE = {
-    "mweat_statistic": (4, [2.0959, 0.3219, 0.5026, 2.0959, 0.3049, 0.8716]),
-    "mweat_p_value": (4, [0.0255, 0.7191, 0.6047, 0.0255, 0.7403, 0.3504]),
-    "mweat_difference": (4, [6.4807, 6.5209, 6.4482, 6.4807, 6.5308, 6.4867]),
-    "mweat_crosslingual": (4, [2.7949, 1.17, 0.0069, 3.4903, 0.147, 0.6408]),
-    "inanimate_bias_mean": (4, [0.0425, 0.024, 0.028, 0.0425, 0.0301, 0.0301]),
-    "similarity_pearson": (3, [0.748, 0.75, 0.749, 0.748, 0.748, 0.748]),
+    "mweat_statistic": (4, [2.0959, 0.1131, 0.3733, 2.0959, 0.15, 0.7807]),
+    "mweat_p_value": (4, [0.0255, 0.9078, 0.6975, 0.0255, 0.8774, 0.4031]),
+    "mweat_difference": (4, [6.4807, 6.5209, 6.4497, 6.4807, 6.5296, 6.4842]),
+    "mweat_crosslingual": (4, [2.7949, 1.2458, 0.0553, 3.4903, 0.2836, 0.6142]),
+    "inanimate_bias_mean": (4, [0.0548, 0.0233, 0.0381, 0.0548, 0.0411, 0.0411]),
+    "similarity_pearson": (3, [0.748, 0.749, 0.749, 0.748, 0.748, 0.748]),
     "similarity_spearman": (3, [0.788, 0.789, 0.788, 0.788, 0.788, 0.788]),
-    "mrr_feminine": (3, [0.602, 0.65, 0.66, 0.615, 0.658, 0.668]),
-    "mrr_masculine": (3, [0.717, 0.709, 0.729, 0.719, 0.721, 0.72]),
-    "mrr_difference": (3, [0.115, 0.058, 0.068, 0.104, 0.063, 0.052]),
-    "asd": (3, [0.098, 0.095, 0.091, 0.097, 0.093, 0.092]),
+    "mrr_feminine": (3, [0.602, 0.645, 0.664, 0.615, 0.655, 0.671]),
+    "mrr_masculine": (3, [0.717, 0.711, 0.732, 0.719, 0.721, 0.723]),
+    "mrr_difference": (3, [0.115, 0.066, 0.068, 0.104, 0.066, 0.052]),
+    "asd": (3, [0.098, 0.096, 0.091, 0.097, 0.093, 0.093]),
 }
 
 
@@ -88,9 +88,9 @@ def test_evaluate_table_matches_readme(shared_data, installed):
     for metric, (digits, expected) in README_TABLE.items():
         got = [round(table[m][metric], digits) for m in methods]
         assert got == expected, metric
-    assert [table[m]["n_neutralized"] for m in methods] == [None, 4471, 4471, None, 4471, 4471]  # the inanimate nouns
+    assert [table[m]["n_neutralized"] for m in methods] == [None, 2895, 2895, None, 2895, 2895]  # the inanimate nouns
     assert [table[m]["n_pairs_shifted"] for m in methods] == [None, 27, 27, None, 27, 27]
     assert {table[m]["n_word_pair_queries"] for m in methods} == {189}
     p1 = [(round(100 * table[m]["p_at_1_nn_src_tgt"], 1), round(100 * table[m]["p_at_1_csls_src_tgt"], 1))
           for m in methods]
-    assert p1 == [(68.1, 73.9), (68.1, 74.0), (68.0, 73.9), (68.0, 74.3), (67.7, 74.1), (67.7, 74.1)]
+    assert p1 == [(68.1, 73.9), (68.1, 74.2), (68.0, 74.0), (68.0, 74.3), (67.8, 74.3), (67.8, 74.3)]
