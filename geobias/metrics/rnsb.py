@@ -205,25 +205,24 @@ def rnsb(
     train = np.concatenate([rows.a, rows.b])
     labels = np.concatenate([np.ones(len(rows.a)), -np.ones(len(rows.b))])
 
-    def fitted(y: np.ndarray):
-        return LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=legacy_seed(seed)).fit(train, y)
+    clf = LogisticRegression(solver="liblinear", max_iter=10_000, C=C, random_state=legacy_seed(seed)).fit(train, labels)
+    sign = 1.0 if clf.classes_[1] == 1 else -1.0  # coef_ points to classes_[1]
+    coef, intercept = sign * clf.coef_[0].astype(np.float64), sign * float(clf.intercept_[0])
 
-    def probs_of(coef: np.ndarray, intercept: float):
-        def p_neg(v: np.ndarray) -> np.ndarray:  # P(label -1 | v) of a logistic model
-            return 1.0 / (1.0 + np.exp(v @ coef + intercept))
+    def probs_of(weights: np.ndarray):
+        """P(B | target) under weights of shape (dim,) or (dim, k) (k classifiers at once) and the intercept."""
+        def p_neg(v: np.ndarray) -> np.ndarray:
+            return 1.0 / (1.0 + np.exp(v @ weights + intercept))
         if variant == "grammatical":
             p_m, p_f = p_neg(rows.x), p_neg(rows.y)
             return (p_m + p_f) / 2, (p_m, p_f)
         return p_neg(rows.targets), None
 
-    def kl_of(probs: np.ndarray) -> float:
-        dist = probs / probs.sum()
-        return max(float(entropy(dist, np.full(len(dist), 1.0 / len(dist)))), 0.0)
+    def kl_of(probs: np.ndarray) -> np.ndarray:
+        """KL(P ‖ uniform) of each column of ``probs`` normalised over the targets (axis 0)."""
+        return np.maximum(entropy(probs, np.ones_like(probs), axis=0), 0.0)
 
-    clf = fitted(labels)
-    sign = 1.0 if clf.classes_[1] == 1 else -1.0  # coef_ points to classes_[1]
-    coef, intercept = sign * clf.coef_[0].astype(np.float64), sign * float(clf.intercept_[0])
-    probs, forms = probs_of(coef, intercept)
+    probs, forms = probs_of(coef)
     per_pair: list[PairScore] = []
     if forms is not None:
         per_pair = pair_scores(rows, forms[0], forms[1], probs)
@@ -231,7 +230,7 @@ def rnsb(
     else:
         labels_out = rows.target_words
     dist = probs / probs.sum()
-    kl = kl_of(probs)
+    kl = float(kl_of(probs))
     null = {}
     if null_directions:
         from geobias.stats.permutation import _clopper_pearson as clopper_pearson
@@ -241,13 +240,7 @@ def rnsb(
         rng = np.random.default_rng(seed)
         turns = rng.standard_normal((null_directions, train.shape[1]))
         turns *= np.linalg.norm(coef) / np.linalg.norm(turns, axis=1, keepdims=True)
-        if variant == "grammatical":
-            p_null = (1.0 / (1.0 + np.exp(rows.x @ turns.T + intercept))
-                      + 1.0 / (1.0 + np.exp(rows.y @ turns.T + intercept))) / 2
-        else:
-            p_null = 1.0 / (1.0 + np.exp(rows.targets @ turns.T + intercept))
-        d_null = p_null / p_null.sum(axis=0, keepdims=True)
-        draws = np.maximum(np.sum(d_null * np.log(d_null * d_null.shape[0]), axis=0), 0.0)
+        draws = kl_of(probs_of(turns.T)[0])
         hits = int(np.sum(draws >= kl - 1e-12 * max(1.0, kl)))
         p_value = (1 + hits) / (1 + null_directions)
         null = dict(p_value=p_value, p_value_ci=tuple(clopper_pearson(hits + 1, null_directions + 1)),
