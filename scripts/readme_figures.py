@@ -435,12 +435,15 @@ def seat_table(rec: dict) -> str:
         vals = []
         for e, lang in cols:
             r = cell.get((e, lang, t))
-            p = "—" if r is None else (f"{r['p_value']:.4f}" if r["p_value"] >= 1e-4 else f"{r['p_value']:.0e}")
-            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {p})")
+            fmt = lambda v: "—" if v is None else (f"{v:.4f}" if v >= 1e-4 else f"{v:.0e}")  # noqa: E731
+            vals.append("—" if r is None else
+                        f"{r['effect_size']:.2f} (p {fmt(r['p_value'])}; words {fmt(r.get('word_p_value'))})")
         lines.append(f"| {seat_no.get(t, '')} {t} | " + " | ".join(vals) + " |")
     n = rows[0]["n_permutations"]
     return "\n".join(lines) + (f"\n\nEffect size (p, one-sided, {n:,} Monte-Carlo permutations of the sentences, "
-                               "seed 0).\n")
+                               "seed 0, as May et al.; words: ours, the same statistic over partitions of the "
+                               "words, each with all its sentences, which keeps its level where the sentence "
+                               "test does not — see [calibration](calibration.md)).\n")
 
 
 #: Gonen & Goldberg (2019), §3–4, word2vec before → after hard debias: k-means, SVM, r(bias, male share of

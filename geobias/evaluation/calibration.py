@@ -220,7 +220,11 @@ def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int =
 
     from scipy.stats import spearmanr
 
+    sent = {k: _sentences(big[k], np.random.default_rng(seed + 1))[0] for k in "xyab"}
+    sa, sb = sent["a"].mean(axis=0), sent["b"].mean(axis=0)
+    sx, sy = sent["x"] @ (sa - sb), sent["y"] @ (sa - sb)
     return {
+        "seat_effect_size": float((sx.mean() - sy.mean()) / np.concatenate([sx, sy]).std(ddof=1)),
         # the grammatical variants, pairs of forms as the commands read a two-form language
         "rnd": float(n * (rnd_of(ux).mean() + rnd_of(uy).mean())),
         "mac": float(1.0 - (ux.mean(axis=0) + uy.mean(axis=0)) @ (ua + ub) / 4),
@@ -232,6 +236,24 @@ def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int =
     }
 
 
+#: SEAT's simulated sentences: each word brings this many template sentences.
+SEAT_TEMPLATES = 5
+
+
+def _templates(dim: int) -> np.ndarray:
+    """The template vectors every word's sentences share (fixed: a test's templates are)."""
+    return np.random.default_rng(99).standard_normal((SEAT_TEMPLATES, dim)) / np.sqrt(dim)
+
+
+def _sentences(words: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Unit sentence rows ``word + 0.6 template + 0.3 noise`` (each word × each template) and the
+    word each came from."""
+    n, dim = words.shape
+    t = _templates(dim)
+    rows = words[:, None, :] + 0.6 * t[None] + 0.3 * rng.standard_normal((n, len(t), dim)) / np.sqrt(dim)
+    return _unit(rows).reshape(n * len(t), dim), np.repeat(np.arange(n), len(t))
+
+
 def _store(data: dict[str, np.ndarray]):
     from geobias.store import VectorStore
 
@@ -241,6 +263,29 @@ def _store(data: dict[str, np.ndarray]):
         rows.append(v)
     return VectorStore(words, np.concatenate(rows).astype(np.float32)), {k: [f"{k}{i}" for i in range(len(v))]
                                                                           for k, v in data.items()}
+
+
+def _seat(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict:
+    """SEAT on simulated sentences of the WEAT sets: the word bootstrap's interval, May et al.'s
+    test over the sentences and ours over the words."""
+    from geobias.metrics import weat
+    from geobias.metrics.bootstrap import run, seat_resampling
+    from geobias.metrics.seat import _word_test
+    from geobias.query import WordQuery
+    from geobias.store import VectorStore
+
+    rng = np.random.default_rng([seed, 7])
+    rows, groups = {}, {}
+    for key, k in zip("XYAB", "xyab", strict=True):
+        rows[key], groups[key] = _sentences(data[k], rng)
+    names = {k: [f"{k}{i}" for i in range(len(v))] for k, v in rows.items()}
+    store = VectorStore([w for k in "XYAB" for w in names[k]], np.concatenate([rows[k] for k in "XYAB"]))
+    r = weat(store, WordQuery(names["X"], names["Y"], names["A"], names["B"]), n_permutations=n_permutations,
+             seed=seed)
+    boot = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
+    by_word = _word_test(r, groups, n_permutations, seed)
+    return {("SEAT", "seat_effect_size"): (boot.low, boot.high), ("SEAT", "sentence permutation test"): r.p_value,
+            ("SEAT", "word permutation test (ours)"): by_word.p_value}
 
 
 def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict[str, object]:
@@ -287,6 +332,7 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
         ("RND", "sign-flip test"): rd.p_value,
         ("ECT", "ect"): iv(ec.bootstrap),
         ("MAC", "mac"): iv(mc.bootstrap),
+        **_seat(data, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed),
     }
 
 

@@ -30,8 +30,8 @@ def test_every_scenario_covers_every_default_interval_and_test(result):
     for scenario in SCENARIOS:
         figures = {(r.metric, r.figure) for r in rows(result, scenario=scenario)}
         assert ("MWEAT", "signed_statistic") in figures and ("RNSB", "null-band test") in figures
-        assert {("RND", "rnd"), ("ECT", "ect"), ("MAC", "mac")} <= figures
-        assert len(figures) == 13
+        assert {("RND", "rnd"), ("ECT", "ect"), ("MAC", "mac"), ("SEAT", "seat_effect_size")} <= figures
+        assert len(figures) == 16
 
 
 def test_tests_keep_their_level_where_their_null_holds(result):
@@ -40,12 +40,24 @@ def test_tests_keep_their_level_where_their_null_holds(result):
     rejects far more often when there is no association in the population — this keeps that true."""
     from geobias.metrics.rnd import SIGN_FLIP_CAVEAT
 
-    nulls = [r for r in result.rows if r.kind == "test" and r.null_holds and r.metric != "RND"]
-    assert len(nulls) == 7  # neither: 4 tests (RNSB included), bias: 3 permutation tests
+    nulls = [r for r in result.rows if r.kind == "test" and r.null_holds and r.metric != "RND"
+             and r.figure != "sentence permutation test"]
+    assert len(nulls) == 9  # neither: 4 tests (RNSB included) and SEAT's word test, bias: 3 + SEAT's
     assert all(r.rate * N <= 9 for r in nulls), [(r.scenario, r.figure, r.rate) for r in nulls if r.rate * N > 9]
     rnd = rows(result, metric="RND", figure="sign-flip test", null_holds=True)
     assert {r.scenario for r in rnd} == {"neither", "agreement"}
     assert all(r.rate * N >= 9 for r in rnd) and "22-26%" in SIGN_FLIP_CAVEAT
+
+
+def test_seats_sentence_test_rejects_too_often_and_the_word_test_does_not(result):
+    """May et al.'s test treats the sentences as exchangeable, but a word's sentences share it: where
+    X and Y do not differ it rejects well above 5 % (the result's docstring says 14.5 %); the word
+    test, the same statistic over partitions of the words, keeps its level (above)."""
+    for scenario in ("neither", "bias"):
+        (sent,) = rows(result, scenario=scenario, figure="sentence permutation test")
+        (word,) = rows(result, scenario=scenario, figure="word permutation test (ours)")
+        assert sent.null_holds and word.null_holds
+        assert sent.rate * N >= 5 and word.rate < sent.rate, (scenario, sent.rate, word.rate)
 
 
 def test_mweat_eq1_does_not_mistake_agreement_for_bias(result):
