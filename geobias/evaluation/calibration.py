@@ -382,7 +382,7 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
     --------
     >>> r = calibrate(["neither"], n_datasets=20, n_permutations=99, n_resamples=99)
     >>> sorted({row.metric for row in r.rows})
-    ['MWEAT', 'RIPA gender-aware', 'RNSB', 'WEAT']
+    ['ECT', 'MAC', 'MWEAT', 'RIPA gender-aware', 'RND', 'RNSB', 'SEAT', 'WEAT']
     """
     names = list(scenarios or SCENARIOS)
     unknown = [s for s in names if s not in SCENARIOS]
