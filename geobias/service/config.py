@@ -61,6 +61,11 @@ class ServiceConfig:
         Queued jobs beyond which ``POST /jobs`` answers 429.
     max_upload_bytes : int, default 1 GiB
         Largest vector-file upload (413 beyond it).
+    max_store_bytes : int or None
+        Largest float32 matrix an upload may become (default: ``max_upload_bytes``, which no
+        uncompressed file exceeds). A header declaring more, or a compressed ``.npz`` member
+        inflating beyond it, is refused with 400 before the matrix is allocated
+        (:func:`geobias.io.sizes.check_declared`).
     max_body_bytes : int, default 4 MiB
         Largest JSON request body (413 beyond it).
     max_permutations : int, default 1,000,000
@@ -115,6 +120,7 @@ class ServiceConfig:
     workers: int = 2
     max_queue: int = 16
     max_upload_bytes: int = 1 << 30
+    max_store_bytes: int | None = None
     max_body_bytes: int = 4 << 20
     max_permutations: int = 1_000_000
     max_words: int = 10_000
@@ -139,6 +145,8 @@ class ServiceConfig:
         self.data_dir = Path(self.data_dir).expanduser().resolve()
         if self.models_dir is None:
             self.models_dir = self.data_dir / "models"
+        if self.max_store_bytes is None:
+            self.max_store_bytes = self.max_upload_bytes
         if self.max_total_words is None:
             self.max_total_words = 4 * self.max_words
         if self.max_tries < 1:
