@@ -19,7 +19,14 @@ from geobias.commands import WorkBudgetError
 from geobias.errors import GeobiasError, ParameterError
 from geobias.service.config import ServiceConfig
 from geobias.service.guard import BodyTimeout, Guard
-from geobias.service.http import Admission, Busy, TooManyRequests, UnsupportedMediaType, error
+from geobias.service.http import (
+    Admission,
+    Busy,
+    Contain,
+    TooManyRequests,
+    UnsupportedMediaType,
+    error,
+)
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
 from geobias.service.quick import QuickPool
 from geobias.service.redact import Redactor
@@ -124,6 +131,8 @@ def create_app(config: ServiceConfig) -> Guard:
         log.error("internal error in %s %s (request id %s)", request.method, request.url.path, rid, exc_info=exc)
         return error(500, "InternalError", f"internal error (a bug: please report it with request id {rid})",
                      request_id=rid)
+
+    app.add_middleware(Contain, handler=_bug)  # a 500 keeps the connection open, as a 4xx does
 
     original_openapi = app.openapi
 

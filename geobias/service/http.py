@@ -337,9 +337,59 @@ async def json_body(request: Request, model=None, *, check: bool = True) -> dict
         raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(body, dict):
         raise ParameterError("the body must be a JSON object")
+    check_unicode(body)
     if check:
         check_body(request.app.state.config, body, model)
     return body
+
+
+def check_unicode(body: Any) -> None:
+    """Refuse a parsed body holding text that is not valid Unicode.
+
+    JSON may escape a lone UTF-16 surrogate (``"\\ud800"``), and Python's parser also takes one
+    UTF-8-encoded; either is a ``str`` no file, record or response can hold (encoding it raises).
+    One pass of the encoder over the whole body finds any, in keys or values, at any depth.
+
+    Raises
+    ------
+    ParameterError
+        One line naming the first offending character's position (HTTP 422).
+    """
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.start + 1]
+        raise ParameterError(f"the body holds text that is not valid Unicode (a lone surrogate "
+                             f"U+{ord(bad):04X}); send UTF-8 text") from None
+
+
+class Contain:
+    """ASGI middleware: an unexpected exception is answered by ``handler`` (the 500 envelope)
+    here, before Starlette's outermost error middleware sees it; that middleware answers too but
+    then re-raises to the server, which drops the connection. A keep-alive connection thus
+    outlives a 500, as it does a 4xx (an exception after the answer started still propagates)."""
+
+    def __init__(self, app, handler):
+        self.app, self.handler = app, handler
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def watched(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:
+            if started:
+                raise
+            response = await self.handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
 
 
 def body_schema(schema: dict[str, Any]) -> dict[str, Any]:

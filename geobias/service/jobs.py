@@ -160,10 +160,10 @@ class JobManager:
         job_dir.mkdir(parents=True)
         try:
             cmd, prepared = prepare_job(self.config, self.stores, kind, params, job_dir)
+            self.records.insert(job_id, cmd.kind, cmd.name, prepared, time.time())
         except BaseException:
-            shutil.rmtree(job_dir, ignore_errors=True)
+            shutil.rmtree(job_dir, ignore_errors=True)  # no record, no folder
             raise
-        self.records.insert(job_id, cmd.kind, cmd.name, prepared, time.time())
         self._queue.put(job_id)
         return self.get(job_id)
 

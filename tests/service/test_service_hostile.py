@@ -70,3 +70,81 @@ def test_a_compressed_upload_is_held_to_the_stored_size_cap(app_client, root):
     msg = _one_line_error(_upload(app_client, "bomb", filename, content), 400)
     assert "cap on a stored matrix" in msg  # ... and refused for what it would become
     assert not (root / "v" / "bomb").exists()
+
+
+# ----------------------------------------------------------------------------- text that is not Unicode
+def _json_posts(client) -> list[str]:
+    """Every POST route whose body is JSON (all but the upload), from the service's own schema."""
+    paths = client.get("/openapi.json").json()["paths"]
+    return sorted(p for p, ops in paths.items() if "post" in ops and "{" not in p and p != "/stores")
+
+
+SURROGATES = [
+    b'{"lang": "fr", "store": "small-fr", "targets": ["\\ud800", "roi"], "words": ["\\udfff"]}',
+    b'{"lang": "fr", "store": "small-fr", "\\ud800": 1}',  # in a key
+    b'{"lang": "fr", "store": "small-fr", "targets": ["x"], "words": ["' + b"\xed\xa0\x80" + b'"]}',
+]
+
+
+@pytest.mark.parametrize("raw", SURROGATES, ids=["escaped", "key", "utf8-encoded"])
+def test_a_lone_surrogate_is_one_4xx_line_on_every_route(app_client, raw):
+    routes = _json_posts(app_client)
+    assert "/ripa" in routes and "/jobs" in routes and len(routes) > 10
+    for route in routes:
+        if route == "/jobs":
+            continue
+        resp = app_client.post(route, content=raw, headers={"Content-Type": "application/json"})
+        msg = _one_line_error(resp, 422)
+        assert "not valid Unicode" in msg, (route, msg)
+
+
+@pytest.mark.parametrize("raw", SURROGATES, ids=["escaped", "key", "utf8-encoded"])
+def test_a_lone_surrogate_in_any_job_kind_leaves_nothing_on_disk(app_client, root, raw):
+    from geobias.service.commands import job_kinds
+
+    jobs_dir = root / "d" / "jobs"
+    before = sorted(p.name for p in jobs_dir.iterdir())
+    listed = len(app_client.get("/jobs").json()["jobs"])
+    params = raw.decode("utf-8", "surrogatepass")
+    for kind in job_kinds():
+        body = f'{{"kind": "{kind}", "params": {params}}}'.encode("utf-8", "surrogatepass")
+        msg = _one_line_error(app_client.post("/jobs", content=body, headers={"Content-Type": "application/json"}), 422)
+        assert "not valid Unicode" in msg, (kind, msg)
+    assert sorted(p.name for p in jobs_dir.iterdir()) == before
+    assert len(app_client.get("/jobs").json()["jobs"]) == listed
+
+
+def test_a_failed_record_leaves_no_job_folder(app_client, root, monkeypatch):
+    """Past the edge too: whatever fails between the folder and the record removes the folder."""
+    jobs = app_client.app.app.state.jobs  # the Guard wraps FastAPI
+    before = sorted(p.name for p in (root / "d" / "jobs").iterdir())
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(jobs.records, "insert", broken)
+    resp = app_client.post("/jobs", json={"kind": "neighbors", "params": {"lang": "fr", "vectors": SMALL, "word": "roi"}})
+    assert resp.status_code == 500
+    assert sorted(p.name for p in (root / "d" / "jobs").iterdir()) == before
+
+
+def test_a_500_is_answered_without_reaching_the_server(root):
+    """Starlette's outer error middleware answers a bug and re-raises it to the server, which then
+    drops the connection; the service answers it itself, so the exception never leaves the app
+    (a test client that re-raises server exceptions sees a plain 500) and keep-alive survives."""
+    from starlette.testclient import TestClient
+
+    from geobias.service import ServiceConfig, create_app
+
+    config = ServiceConfig(vectors_dir=root / "v", data_dir=root / "d500", quick_threads=True, quick_workers=1,
+                           verify_every=0)
+    app = create_app(config)
+
+    @app.app.get("/boom")
+    def boom():
+        raise RuntimeError("a bug")
+
+    with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=True) as c:
+        resp = c.get("/boom")
+        assert resp.status_code == 500 and resp.json()["error"]["type"] == "InternalError"
+        assert c.get("/boom").status_code == 500
