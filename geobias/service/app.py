@@ -98,6 +98,10 @@ def create_app(config: ServiceConfig) -> Guard:
     async def _greedy(request: Request, exc: TooManyRequests):
         return error(429, "TooManyRequests", str(exc), headers={"Retry-After": str(exc.retry_after)})
 
+    @app.exception_handler(QueueFull)
+    async def _queue_full(request: Request, exc: QueueFull):
+        return error(429, "QueueFull", str(exc), headers={"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(Busy)
     async def _busy(request: Request, exc: Busy):
         return error(503, "Busy", str(exc), headers={"Retry-After": str(exc.retry_after)})

@@ -59,6 +59,10 @@ class ServiceConfig:
         Jobs that run at once (each in its own process); more wait in the queue.
     max_queue : int, default 16
         Queued jobs beyond which ``POST /jobs`` answers 429.
+    client_queue : int or None
+        Queued jobs one client (as for ``client_slots``) may have (default: half of
+        ``max_queue``, at least 1): past its share a client gets 429 + ``Retry-After``
+        while others still queue; runners take clients' jobs round-robin.
     max_upload_bytes : int, default 1 GiB
         Largest vector-file upload (413 beyond it).
     max_store_bytes : int or None
@@ -119,6 +123,7 @@ class ServiceConfig:
     token: str | None = None
     workers: int = 2
     max_queue: int = 16
+    client_queue: int | None = None
     max_upload_bytes: int = 1 << 30
     max_store_bytes: int | None = None
     max_body_bytes: int = 4 << 20
@@ -145,6 +150,10 @@ class ServiceConfig:
         self.data_dir = Path(self.data_dir).expanduser().resolve()
         if self.models_dir is None:
             self.models_dir = self.data_dir / "models"
+        if self.client_queue is None:
+            self.client_queue = max(1, self.max_queue // 2)
+        if self.client_queue < 1:
+            raise InputError(f"client_queue must be at least 1; got {self.client_queue}")
         if self.max_store_bytes is None:
             self.max_store_bytes = self.max_upload_bytes
         if self.max_total_words is None:

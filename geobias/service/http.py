@@ -292,16 +292,17 @@ class Admission:
 
 
 def client_key(request: Request) -> str:
-    """Who a request is for fairness (:class:`Admission`): its peer address, with a digest of
-    the bearer token (or login cookie) where the server has a token."""
-    import hashlib
+    """Who a request is for fairness (:class:`Admission`, the job queue's shares): its peer
+    address, marked ``token@`` where the server has a token.
 
+    The key never hashes a header as sent: the guard has already compared the credential
+    (``Authorization`` with its scheme in any case, or the login cookie) with the one token, so
+    every request that gets here carries that same token, and ``Bearer T``, ``bearer  T``, the
+    cookie or extra cookies beside it are one client, not several. Without a token, fairness is
+    per address only: a local user can pick any source address in 127.0.0.0/8 and so take
+    several shares; ``--token`` keeps such a user out altogether (docs/service.md, "Fairness")."""
     address = request.client.host if request.client else "-"
-    config = request.app.state.config
-    if config.token is None:
-        return address
-    given = request.headers.get("authorization", "") or request.headers.get("cookie", "")
-    return hashlib.sha256(given.encode("latin-1", "replace")).hexdigest()[:12] + "@" + address
+    return address if request.app.state.config.token is None else f"token@{address}"
 
 
 class UnsupportedMediaType(GeobiasError):
