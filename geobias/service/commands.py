@@ -161,7 +161,7 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     for field in fields_of(model, kind=Kind.STORE):
         value = getattr(params, field)
         if value is not None:
-            stores._path(value)  # an existing store (404 otherwise)
+            stores.get(value)  # an existing store (404 otherwise), not one found changed (4xx)
     extra = {}
     for field in fields_of(model, kind=Kind.MODEL):
         value = getattr(params, field)
@@ -175,6 +175,13 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     return cmd, {**dump(params), **extra}
 
 
+def stores_of(kind: str, params: dict[str, Any]) -> list[str]:
+    """The stores a job's recorded parameters name (its fields of kind
+    :attr:`~geobias.commands._kinds.Kind.STORE` that are set)."""
+    model = get(kind).params
+    return [params[f] for f in fields_of(model, kind=Kind.STORE) if isinstance(params.get(f), str)]
+
+
 def job_kinds() -> list[str]:
     """The kinds ``POST /jobs`` accepts: every command that runs as a job."""
     from geobias.commands import commands
@@ -182,4 +189,4 @@ def job_kinds() -> list[str]:
     return [c.kind for c in commands() if c.job]
 
 
-__all__ = ["check_caps", "check_model", "job_kinds", "opener", "prepare_job", "run_quick"]
+__all__ = ["check_caps", "check_model", "job_kinds", "opener", "prepare_job", "run_quick", "stores_of"]

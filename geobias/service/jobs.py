@@ -34,7 +34,7 @@ from typing import Any
 from geobias.commands import get
 from geobias.errors import GeobiasError
 from geobias.service import publication
-from geobias.service.commands import prepare_job
+from geobias.service.commands import prepare_job, stores_of
 from geobias.service.config import ServiceConfig
 from geobias.service.records import FINISHED, STATES, JobNotFound, JobRecords  # noqa: F401 (re-exported)
 
@@ -362,6 +362,14 @@ class JobManager:
 
         if not self.records.transition(job_id, "starting", started=time.time(), add_try=True):
             return  # cancelled meanwhile
+        try:  # never on a store found changed: verdict, stamps (ctime, inode) and a first-open hash
+            for name in stores_of(row["kind"], json.loads(row["params"])):
+                self.stores.get(name)
+        except GeobiasError as exc:
+            self._remove_staged(job_id)
+            self.records.transition(job_id, "failed", finished=time.time(), error=self.redact(
+                {"type": type(exc).__name__, "message": str(exc)}, job_id))
+            return
         proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
             row["kind"], params, str(cwd), str(job_dir), env))
         with self._start_lock:
