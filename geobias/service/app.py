@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from geobias.commands import WorkBudgetError
 from geobias.errors import GeobiasError, ParameterError
@@ -97,6 +98,11 @@ def create_app(config: ServiceConfig) -> Guard:
     @app.exception_handler(TooManyRequests)
     async def _greedy(request: Request, exc: TooManyRequests):
         return error(429, "TooManyRequests", str(exc), headers={"Retry-After": str(exc.retry_after)})
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect):
+        # the body was cut mid-stream (an upload): nobody reads this answer; the log says 499
+        return error(499, "ClientClosedRequest", "the client closed the connection before its body ended")
 
     @app.exception_handler(QueueFull)
     async def _queue_full(request: Request, exc: QueueFull):

@@ -21,7 +21,7 @@ from geobias.commands._fields import Inline
 from geobias.commands._kinds import FIXED, SET, Kind, fields_of, spec_of
 from geobias.errors import InputError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
-from geobias.service.limits import cap_of, text_pattern
+from geobias.service.limits import cap_of, text_pattern, word_set_keys
 
 _HF_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 
@@ -94,6 +94,48 @@ def opener(stores):
     return open_store
 
 
+def words_in(model, body: dict[str, Any]) -> int:
+    """The words ``body`` gives ``model``'s word-set fields (a list's entries, a comma list's items)."""
+    n = 0
+    for key in word_set_keys(model):
+        value = body.get(key)
+        if isinstance(value, list):
+            n += len(value)
+        elif isinstance(value, str) and value.strip():
+            n += value.count(",") + 1
+    return n
+
+
+def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: dict[str, Any]) -> None:
+    """Refuse a quick analysis whose estimated cost is above ``config.quick_budget``.
+
+    The cost counts the words touched: the command's work estimate
+    (:meth:`~geobias.commands.Command.work`) holds the partitions of every permutation test and
+    the bootstrap's resamples × words; each partition re-sums every word the request sends in its
+    word sets, so partitions count once per word. 4 × 5,000 words at 10⁶ permutations cost about
+    2·10¹⁰, 4 × 8 words at 10⁶ cost 3.2·10⁷. A job has no quick budget.
+
+    Raises
+    ------
+    WorkBudgetError
+        One line with the estimate and a pointer to ``POST /jobs`` (HTTP 422).
+    """
+    from geobias.commands import WorkBudgetError
+
+    estimate = cmd.work(params)
+    if estimate is None:
+        return
+    words = max(1, words_in(type(params), body))
+    resamples = getattr(params, "resamples", None)
+    boot = (resamples() or 0) * words if callable(resamples) else 0  # already counted per word
+    cost = max(estimate.units - boot, 0) * words + boot
+    if cost > config.quick_budget:
+        raise WorkBudgetError(
+            f"{cmd.name}: {estimate.units:,} {estimate.unit} over {words:,} words is a cost of {cost:.3g}, above "
+            f"this service's quick budget of {config.quick_budget:.3g}; submit it as a job (POST /jobs with "
+            f"kind {cmd.kind!r}) or ask for fewer", estimate)
+
+
 def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress: ProgressArg = None) -> dict[str, Any]:
     """Validate ``body`` for the quick command ``name``, run it on the open stores, return its
     envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
@@ -101,6 +143,7 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], pr
 
     cmd = get(name)
     params = within_caps(config, validate(cmd, body, front="service"))
+    check_quick_cost(config, cmd, params, body)
     with use_opener(opener(stores)):
         _, envelope = execute(cmd, params, progress=progress)
     return envelope

@@ -41,11 +41,30 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+#: The longest run of non-space characters (a word, a value) an error message quotes in full.
+MAX_QUOTED = 64
+#: The longest error message.
+MAX_MESSAGE = 2000
+_LONG_RUN = re.compile(rf"\S{{{MAX_QUOTED + 1},}}")
+
+
+def _bounded(message: str) -> str:
+    """``message`` with every run of more than :data:`MAX_QUOTED` non-space characters cut to its
+    first :data:`MAX_QUOTED` and "…", and at most :data:`MAX_MESSAGE` characters in all: an
+    answer never echoes an 800,000-character word back.
+
+    >>> _bounded("word 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' not found")
+    "word 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa… not found"
+    """
+    message = _LONG_RUN.sub(lambda m: m.group()[:MAX_QUOTED] + "…", message)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
 def error(status: int, type_: str, message: str, headers: dict | None = None,
           request_id: str | None = None) -> JSONResponse:
     """The one error shape: ``{"error": {"type", "message"}}`` with a one-line message (and, for
     an internal error, ``request_id``, which names the log line that holds the details)."""
-    one_line = " ".join(str(message).split()) or type_
+    one_line = _bounded(" ".join(str(message).split()) or type_)
     body: dict[str, Any] = {"type": type_, "message": one_line}
     if request_id is not None:
         body["request_id"] = request_id

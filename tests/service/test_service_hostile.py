@@ -122,7 +122,7 @@ def test_a_failed_record_leaves_no_job_folder(app_client, root, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(jobs.records, "insert", broken)
+    monkeypatch.setattr(jobs.records, "admit", broken)
     resp = app_client.post("/jobs", json={"kind": "neighbors", "params": {"lang": "fr", "vectors": SMALL, "word": "roi"}})
     assert resp.status_code == 500
     assert sorted(p.name for p in (root / "d" / "jobs").iterdir()) == before
@@ -148,3 +148,24 @@ def test_a_500_is_answered_without_reaching_the_server(root):
         resp = c.get("/boom")
         assert resp.status_code == 500 and resp.json()["error"]["type"] == "InternalError"
         assert c.get("/boom").status_code == 500
+
+
+# ----------------------------------------------------------------------------- smaller
+def test_quick_work_is_bounded_by_its_cost_with_a_pointer_to_jobs(app_client):
+    words = [f"w{i}" for i in range(5000)]
+    big = {"lang": "fr", "vectors": SMALL, "targets_x": words, "targets_y": words[::-1],
+           "attributes_a": words, "attributes_b": words, "permutations": 1_000_000}
+    msg = _one_line_error(app_client.post("/weat", json=big), 422)
+    assert "quick budget" in msg and "POST /jobs" in msg and "20,000 words" in msg, msg
+    # the same sets at 100 permutations are within the budget: refused only for their words
+    small = {**big, "permutations": 100}
+    assert "quick budget" not in app_client.post("/weat", json=small).text
+
+
+def test_an_error_quotes_a_bounded_prefix_of_a_word(app_client):
+    word = "x" * 800_000
+    resp = app_client.post("/neighbors", json={"lang": "fr", "vectors": SMALL, "word": word})
+    assert 400 <= resp.status_code < 500
+    msg = resp.json()["error"]["message"]
+    # no run of non-space characters beyond 64 and the ellipsis: the word is quoted by its prefix
+    assert len(msg) < 3000 and max(len(t) for t in msg.split()) <= 65 and "xxxx…" in msg, msg[:200]
