@@ -96,6 +96,7 @@ def check_body(config, body: Any, model=None) -> None:
                 raise ParameterError(f"more than {max_total:,} words in all (this service's cap); "
                                      f"the excess is in {where}", where)
     if model is not None and isinstance(body, dict):
+        check_rules(body, model)
         _check_comma_lists(body, model, max_list)
         _check_local_only(body, model)
         _check_types(body, model)
@@ -285,6 +286,76 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
                         branch["required"] = ["kind", "params"]  # (without params, the job runs with none)
                     body["oneOf"].append(branch)
     return schema
+
+
+@functools.cache
+def _rules_of(model) -> tuple[dict, ...]:
+    from geobias.commands._rules import schema_rules
+
+    schema = inline_defs(model.model_json_schema(mode="validation"))
+    return (*schema.get("allOf", []), *schema_rules(model, schema.get("properties", {})))
+
+
+def _value_holds(node: dict, value: Any) -> bool:
+    if "not" in node:
+        return not _value_holds(node["not"], value)
+    if node.get("type") == "null":
+        return value is None
+    if "const" in node:
+        return value == node["const"]
+    return True
+
+
+def _holds(rule: dict, body: dict) -> bool:
+    """Whether ``body`` satisfies ``rule`` (required, properties' null/const, not, anyOf, allOf)."""
+    if any(k not in body for k in rule.get("required", ())):
+        return False
+    if any(k in body and not _value_holds(sub, body[k]) for k, sub in rule.get("properties", {}).items()):
+        return False
+    if "not" in rule and _holds(rule["not"], body):
+        return False
+    if "anyOf" in rule and not any(_holds(r, body) for r in rule["anyOf"]):
+        return False
+    return all(_holds(r, body) for r in rule.get("allOf", ()))
+
+
+def _named(rule: Any) -> list[str]:
+    """The fields a rule mentions, in order."""
+    out: list[str] = []
+    if isinstance(rule, dict):
+        for k, v in rule.items():
+            if k in ("required",):
+                out += [x for x in v if x not in out]
+            elif k == "properties":
+                out += [x for x in v if x not in out]
+            else:
+                out += [x for x in _named(v) if x not in out]
+    elif isinstance(rule, list):
+        for v in rule:
+            out += [x for x in _named(v) if x not in out]
+    return out
+
+
+def check_rules(body: dict, model) -> None:
+    """Refuse ``body`` where it breaks one of the rules across fields that the service's schema
+    states for ``model`` (its ``allOf``: a store or a language, both attributes or neither, ...),
+    whatever the model itself lets through: the schema promises what the service enforces.
+
+    Raises
+    ------
+    ParameterError
+        One line naming the fields of the first rule broken (HTTP 422).
+    """
+    keyed = {}
+    for name in model.model_fields:
+        for key in body_keys(model, name):
+            if key in body:
+                keyed[name] = body[key]
+    for rule in _rules_of(model):
+        if not _holds(rule, keyed):
+            fields = _named(rule)
+            raise ParameterError(f"these parameters break a rule across {', '.join(fields)} that this service's "
+                                 "schema states (see its allOf)", fields[0] if fields else None)
 
 
 def _takes_a_string(model, name: str) -> bool:
