@@ -96,7 +96,6 @@ def check_body(config, body: Any, model=None) -> None:
                 raise ParameterError(f"more than {max_total:,} words in all (this service's cap); "
                                      f"the excess is in {where}", where)
     if model is not None and isinstance(body, dict):
-        check_rules(body, model)
         _check_comma_lists(body, model, max_list)
         _check_local_only(body, model)
         _check_types(body, model)
