@@ -109,11 +109,13 @@ def words_in(model, body: dict[str, Any]) -> int:
 def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: dict[str, Any]) -> None:
     """Refuse a quick analysis whose estimated cost is above ``config.quick_budget``.
 
-    The cost counts the words touched: the command's work estimate
-    (:meth:`~geobias.commands.Command.work`) holds the partitions of every permutation test and
-    the bootstrap's resamples × words; each partition re-sums every word the request sends in its
-    word sets, so partitions count once per word. 4 × 5,000 words at 10⁶ permutations cost about
-    2·10¹⁰, 4 × 8 words at 10⁶ cost 3.2·10⁷. A job has no quick budget.
+    The cost counts word lookups: each permutation partition re-sums the scores of every word the
+    request sends in its word sets (``W`` words: partitions × ``W``), and each bootstrap resample
+    recomputes the associations of its resampled targets with its resampled attributes (about
+    ``(W / 2)²`` lookups). The partitions and resamples come from the command's work estimate
+    (:meth:`~geobias.commands.Command.work`). 4 × 5,000 words at 10⁶ permutations with 1,000
+    resamples cost about 1.2·10¹¹; 4 × 1,000 words at 2·10⁵ permutations 4.8·10⁹ (5 s measured by
+    ``benchmarks/bench_abuse.py``). A job has no quick budget.
 
     Raises
     ------
@@ -127,11 +129,13 @@ def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: 
         return
     words = max(1, words_in(type(params), body))
     resamples = getattr(params, "resamples", None)
-    boot = (resamples() or 0) * words if callable(resamples) else 0  # already counted per word
-    cost = max(estimate.units - boot, 0) * words + boot
+    n_resamples = (resamples() or 0) if callable(resamples) else 0
+    partitions = max(estimate.units - n_resamples * words, 0)  # the estimate counts resamples × words
+    cost = partitions * words + n_resamples * (words / 2) ** 2
     if cost > config.quick_budget:
         raise WorkBudgetError(
-            f"{cmd.name}: {estimate.units:,} {estimate.unit} over {words:,} words is a cost of {cost:.3g}, above "
+            f"{cmd.name}: {partitions:,} partitions and {n_resamples:,} resamples over {words:,} words are a cost "
+            f"of {cost:.3g} word lookups, above "
             f"this service's quick budget of {config.quick_budget:.3g}; submit it as a job (POST /jobs with "
             f"kind {cmd.kind!r}) or ask for fewer", estimate)
 
