@@ -57,8 +57,8 @@ def serve_command(
     max_store_mb: Annotated[int | None, typer.Option(
         "--max-store-mb", help="Largest matrix an upload may become (default: --max-upload-mb).")] = None,
     quick_budget: Annotated[float, typer.Option(
-        "--quick-budget", help="Largest estimated cost of a quick analysis in word lookups (permutations × words "
-        "+ resamples × (words/2)²); above it, submit a job.")] = 2e10,
+        "--quick-budget", help="Largest estimated cost of a quick analysis (partitions × words + resamples × "
+        "(words/2)² / 100; 1e9 is under 10 s); above it, submit a job.")] = 1e9,
     max_permutations: Annotated[int, typer.Option("--max-permutations", help="Cap on permutations per request.")] = 1_000_000,
     max_tries: Annotated[int, typer.Option("--max-tries", help=(
         "Times a job is started before it is given up: a job interrupted by a stop of the server runs again "

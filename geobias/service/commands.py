@@ -94,6 +94,13 @@ def opener(stores):
     return open_store
 
 
+#: Bootstrap lookups (one target word against one attribute word, in a vectorised resample) that
+#: cost as much as one word re-summed in a permutation partition (measured about 100 in
+#: ``benchmarks/bench_abuse.py``, section 8: 4 × 1,000 words, 1,000 resamples, 2·10⁴ and 2·10⁵
+#: partitions).
+RESAMPLE_LOOKUPS_PER_UNIT = 100
+
+
 def words_in(model, body: dict[str, Any]) -> int:
     """The words ``body`` gives ``model``'s word-set fields (a list's entries, a comma list's items)."""
     n = 0
@@ -109,13 +116,15 @@ def words_in(model, body: dict[str, Any]) -> int:
 def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: dict[str, Any]) -> None:
     """Refuse a quick analysis whose estimated cost is above ``config.quick_budget``.
 
-    The cost counts word lookups: each permutation partition re-sums the scores of every word the
-    request sends in its word sets (``W`` words: partitions × ``W``), and each bootstrap resample
-    recomputes the associations of its resampled targets with its resampled attributes (about
-    ``(W / 2)²`` lookups). The partitions and resamples come from the command's work estimate
-    (:meth:`~geobias.commands.Command.work`). 4 × 5,000 words at 10⁶ permutations with 1,000
-    resamples cost about 1.2·10¹¹; 4 × 1,000 words at 2·10⁵ permutations 4.8·10⁹ (5 s measured by
-    ``benchmarks/bench_abuse.py``). A job has no quick budget.
+    The cost is in units of one word re-summed in one permutation partition: each partition
+    re-sums the scores of every word the request sends in its word sets (``W`` words: partitions ×
+    ``W``); each bootstrap resample recomputes its resampled targets' associations with its
+    resampled attributes, about ``(W / 2)²`` lookups done in one vectorised step, which
+    :data:`RESAMPLE_LOOKUPS_PER_UNIT` of count as one unit. The partitions and resamples come from
+    the command's work estimate (:meth:`~geobias.commands.Command.work`). Measured by
+    ``benchmarks/bench_abuse.py`` (section 8) on a shared 2-core machine: about 1.2·10⁸ units a
+    second, so the default budget of 10⁹ is under 10 s of work; 4 × 5,000 words at 10⁶
+    permutations cost 2.1·10¹⁰. A job has no quick budget.
 
     Raises
     ------
@@ -131,11 +140,11 @@ def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: 
     resamples = getattr(params, "resamples", None)
     n_resamples = (resamples() or 0) if callable(resamples) else 0
     partitions = max(estimate.units - n_resamples * words, 0)  # the estimate counts resamples × words
-    cost = partitions * words + n_resamples * (words / 2) ** 2
+    cost = partitions * words + n_resamples * (words / 2) ** 2 / RESAMPLE_LOOKUPS_PER_UNIT
     if cost > config.quick_budget:
         raise WorkBudgetError(
             f"{cmd.name}: {partitions:,} partitions and {n_resamples:,} resamples over {words:,} words are a cost "
-            f"of {cost:.3g} word lookups, above "
+            f"of {cost:.3g}, above "
             f"this service's quick budget of {config.quick_budget:.3g}; submit it as a job (POST /jobs with "
             f"kind {cmd.kind!r}) or ask for fewer", estimate)
 

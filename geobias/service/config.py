@@ -81,9 +81,9 @@ class ServiceConfig:
         model runs (:mod:`geobias.service.limits`).
     max_k : int, default 1,000
         Largest neighbour count.
-    quick_budget : float, default 2e10
-        Largest estimated cost of a quick analysis, in word lookups: its permutations times the
-        words of its sets, its resamples times (words / 2)² (:func:`geobias.service.commands.check_quick_cost`); above it the
+    quick_budget : float, default 1e9
+        Largest estimated cost of a quick analysis: its permutation partitions times the words of
+        its sets, plus its resamples times (words / 2)² / 100 (:func:`geobias.service.commands.check_quick_cost`); above it the
         request is refused with a pointer to ``/jobs`` (a job has no quick budget); see
         ``benchmarks/bench_abuse.py`` for the seconds it stands for.
     max_tries : int, default 3
@@ -136,7 +136,7 @@ class ServiceConfig:
     max_words: int = 10_000
     max_total_words: int | None = None
     max_k: int = 1000
-    quick_budget: float = 2e10
+    quick_budget: float = 1e9
     max_tries: int = 3
     models_dir: Path | None = field(default=None)
     allowed_hosts: tuple[str, ...] = ()
