@@ -212,7 +212,19 @@ def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int =
     n = SIZES["pairs"]
     s = np.concatenate([_unit(big["x"]), _unit(big["y"])]) @ (ma - mb)
     d_s, _ = _d_s(big)
+    ua, ub = _unit(big["a"]).mean(axis=0), _unit(big["b"]).mean(axis=0)
+    ux, uy = _unit(big["x"]), _unit(big["y"])
+
+    def rnd_of(w):  # Garg et al.'s r(w) on unit rows against the (not re-normalised) unit means
+        return np.linalg.norm(w - ua, axis=1) - np.linalg.norm(w - ub, axis=1)
+
+    from scipy.stats import spearmanr
+
     return {
+        # the grammatical variants, pairs of forms as the commands read a two-form language
+        "rnd": float(n * (rnd_of(ux).mean() + rnd_of(uy).mean())),
+        "mac": float(1.0 - (ux.mean(axis=0) + uy.mean(axis=0)) @ (ua + ub) / 4),
+        "ect": float(spearmanr(ux @ (ua / np.linalg.norm(ua)), uy @ (ub / np.linalg.norm(ub)))[0]),
         "sum_masculine": float(n * mu_x), "sum_feminine": float(n * mu_y),
         "signed_statistic": float(abs(n * mu_x) - abs(n * mu_y)),
         "effect_size": float((mu_x - mu_y) / s.std(ddof=1)),
@@ -234,14 +246,21 @@ def _store(data: dict[str, np.ndarray]):
 def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict[str, object]:
     """Every calibrated figure of one data set: intervals as (low, high), tests as p-values."""
     from geobias.metrics import mweat, weat
+    from geobias.metrics.ect import ect
+    from geobias.metrics.mac import mac
     from geobias.metrics.ripa import ripa_grammatical
+    from geobias.metrics.rnd import rnd
     from geobias.metrics.rnsb import rnsb
     from geobias.query import WordQuery
 
     store, names = _store(data)
     occ = [(f, m, "") for m, f in zip(names["x"], names["y"], strict=True)]
-    m = mweat(store, WordQuery.two_form(occ, names["a"], names["b"]), n_permutations=n_permutations, seed=seed,
-              bootstrap=n_resamples, bootstrap_seed=seed)
+    two_form = WordQuery.two_form(occ, names["a"], names["b"])
+    m = mweat(store, two_form, n_permutations=n_permutations, seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
+    boot = {"bootstrap": n_resamples, "bootstrap_seed": seed}
+    rd = rnd(store, two_form, variant="grammatical", n_permutations=n_permutations, seed=seed, **boot)
+    ec = ect(store, two_form, variant="grammatical", **boot)
+    mc = mac(store, two_form, variant="grammatical", **boot)
     w = weat(store, WordQuery(names["x"], names["y"], names["a"], names["b"]), n_permutations=n_permutations,
              seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
     d_s, d_g = _d_s(data)
@@ -264,14 +283,21 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
         ("WEAT", "permutation test"): w.p_value,
         ("RIPA gender-aware", "ripa_mean"): iv(r.bootstrap),
         ("RNSB", "null-band test"): rn.p_value,
+        ("RND", "rnd"): iv(rd.bootstrap),
+        ("RND", "sign-flip test"): rd.p_value,
+        ("ECT", "ect"): iv(ec.bootstrap),
+        ("MAC", "mac"): iv(mc.bootstrap),
     }
 
 
 def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
     """Whether a test's null holds: X and Y exchangeable (permutation tests), the targets no more
-    spread along A−B than along a random direction (RNSB: targets without bias, isotropic)."""
+    spread along A−B than along a random direction (RNSB: targets without bias, isotropic), the
+    pairs' relative norm distances centred on 0 (RND's sign-flip test)."""
     if metric == "RNSB":
         return scenario.bias == 0 and not scenario.agreement
+    if metric == "RND":  # the forms' r(m) + r(f) centred on 0: no bias, agreement (if any) symmetric
+        return scenario.bias == 0 and scenario.a_m == -scenario.a_f
     return not scenario.agreement  # the two forms identically distributed
 
 
