@@ -26,7 +26,9 @@ its own):
 Scenarios (:data:`SCENARIOS`): ``neither`` (no agreement, no bias: English-like and fair),
 ``agreement`` (``a_m = +0.3, a_f = −0.3``, no bias), ``agreement-asymmetric`` (``a_m = 0,
 a_f = −0.6``: the feminine form alone marked, no bias), ``bias`` (``bias = 0.15``, no agreement) and
-``both``. The sizes of the effects are those of the French query on fr-spacy-md in order of
+``both``. Each data set is run through MWEAT, WEAT, gender-aware RIPA, RNSB, and the grammatical
+variants of RND, ECT and MAC on the occupation pairs, and through SEAT on simulated sentences of the
+WEAT sets (each word with :data:`SEAT_TEMPLATES` template sentences, :func:`_sentences`). The sizes of the effects are those of the French query on fr-spacy-md in order of
 magnitude (its sums of s are +2.2 and −4.3). The true value of each figure is computed once per scenario on a very large sample from
 the same model (:func:`truths`).
 
