@@ -1,9 +1,14 @@
 """A parameter model's rules across fields, as JSON Schema states them (``allOf``).
 
-The model checks these rules itself (one line, a 4xx); stating them in the schema lets a client
-or a generator of requests know them before asking. :func:`schema_rules` reads the model's
-fields and the word-query settings (:class:`geobias.commands._query.WordQueryParams`); a model
-with a rule of its own writes it in its ``json_schema_extra`` (RIPA's).
+Each rule is exactly one of the model's own checks across fields (its ``model_validator``\\ s), no
+more and no less: a body breaks a rule if and only if the model refuses it for that reason (the
+test ``tests/service/test_service_rules.py`` generates, for every command, bodies that keep and
+break each rule and checks the model's verdict). Stating them in the schema lets a client or a
+generator of requests know them before asking; the service checks them at its edge too.
+
+What only the run finds out is not a rule here: a built-in list needs ``lang``, a store needs
+``lang`` or ``vectors`` (the run answers one line). :func:`schema_rules` reads the model's fields
+and the word-query settings (:class:`geobias.commands._query.WordQueryParams`).
 """
 
 from __future__ import annotations
@@ -18,11 +23,22 @@ def _both_or_neither(fields) -> dict:
     return {"anyOf": [{"allOf": [present(r) for r in fields]}, {"not": {"anyOf": [present(r) for r in fields]}}]}
 
 
+def _not_with(field: str, others) -> dict:
+    """``field`` and none of ``others`` (each present and not null)."""
+    return {"not": {"allOf": [present(field), {"anyOf": [present(o) for o in others]}]}}
+
+
+def _is(field: str, value: Any) -> dict:
+    """``field`` is present with the value ``value``."""
+    return {"required": [field], "properties": {field: {"const": value}}}
+
+
 def schema_rules(model: type, props: dict[str, Any]) -> list[dict]:
-    """The rules across ``model``'s fields that JSON Schema can say, over the properties ``props``
-    of its (service) schema: a store or a language to find one; a word query's sets (all four or
-    none, both attributes or neither, a built-in test or your own sets, a language for the built-in
-    lists); MWEAT's occupation table or its two forms; RIPA's pairs.
+    """The rules across ``model``'s fields that its validation checks, over the properties ``props``
+    of its (service) schema: a word query's sets (all four or none where the command needs all
+    four, both attributes or neither, targets_y only with targets_x, a built-in test or your own
+    sets); the grammatical variant's forms (both or neither, no built-in test); MWEAT's occupation
+    table or its two forms; SEAT's test files or a query, and no bootstrap on test files.
 
     >>> from geobias.commands import get
     >>> rules = schema_rules(get("weat").params, get("weat").params.model_json_schema()["properties"])
@@ -32,39 +48,32 @@ def schema_rules(model: type, props: dict[str, Any]) -> list[dict]:
     """
     query = issubclass(model, WordQueryParams)
     rules: list[dict] = []
-
-    def lang_given() -> dict:  # a language with a default is always there
-        return {} if props.get("lang", {}).get("default") is not None else present("lang")
-    if "lang" in props and "vectors" in props:
-        rules.append({"anyOf": [lang_given(), present("vectors")]})
-    if not query and {"lang", "targets", "attributes"} <= set(props):
-        # MWEAT's built-in occupations and attribute words are per language
-        sets = [{"anyOf": [present(f) for f in forms if f in props]}
-                for forms in (("targets", "targets_x"), ("attributes", "attributes_a"))]
-        rules.append({"anyOf": [lang_given(), {"allOf": sets}]})
-    if "pairs" in props and "lang" in props:  # the built-in pairs and occupations are per language
-        rules.append({"anyOf": [lang_given(), {"allOf": [present(f) for f in ("pairs", "targets") if f in props]}]})
     for whole, parts in (("targets", ("targets_x", "targets_y")), ("attributes", ("attributes_a", "attributes_b"))):
-        if whole in props and any(p in props for p in parts):  # one form or the other, not both
-            rules.append({"not": {"allOf": [present(whole), {"anyOf": [present(p) for p in parts if p in props]}]}})
+        if not query and whole in props and any(p in props for p in parts):  # one form or the other, not both
+            rules.append(_not_with(whole, [p for p in parts if p in props]))
     for pair in (("targets_x", "targets_y"), ("attributes_a", "attributes_b")):
         if not query and all(p in props for p in pair):  # both or neither
             rules.append(_both_or_neither(pair))
-    if "variant" in props and "targets_x" in props:  # the grammatical variant pairs forms by position
-        rules.append({"anyOf": [{"not": {"required": ["variant"], "properties": {"variant": {"const": "grammatical"}}}},
-                                {"allOf": [present("targets_x"), present("targets_y")]}]})
-    if query:
-        roles = [r for r in model._ROLES if r in props]
-        if model.FULL:
-            rules.append(_both_or_neither(roles))
-        if "attributes_a" in props and "attributes_b" in props:
-            rules.append(_both_or_neither(("attributes_a", "attributes_b")))
-        if "targets_y" in props and "targets_x" in props:
-            rules.append({"anyOf": [{"not": present("targets_y")}, present("targets_x")]})
-        if "test" in props:
-            rules.append({"not": {"allOf": [present("test"), {"anyOf": [present(r) for r in roles]}]}})
-        if "lang" in props:  # the built-in lists (a test, the missing sets) are per language
-            rules.append({"anyOf": [lang_given(), {"allOf": [present(r) for r in roles]}]})
+    if not query:
+        return rules
+    roles = [r for r in model._ROLES if r in props]
+    if model.FULL:
+        rules.append(_both_or_neither(roles))
+    if "attributes_a" in props and "attributes_b" in props:
+        rules.append(_both_or_neither(("attributes_a", "attributes_b")))
+    if "targets_y" in props and "targets_x" in props:
+        rules.append({"anyOf": [{"not": present("targets_y")}, present("targets_x")]})
+    if "test" in props:
+        rules.append(_not_with("test", roles))
+    if "variant" in props:  # the grammatical variant pairs two forms by position: both or neither, no test
+        grammatical = _is("variant", "grammatical")
+        rules.append({"anyOf": [{"not": grammatical}, _both_or_neither(("targets_x", "targets_y"))]})
+        rules.append({"not": {"allOf": [grammatical, present("test")]}})
+    if "tests" in props:  # test files are a query of their own, with sentences only (no bootstrap)
+        rules.append(_not_with("tests", [f for f in ("test", "targets_x") if f in props]))
+        if "bootstrap" in props:
+            rules.append({"not": {"allOf": [present("tests"), {"required": ["bootstrap"], "properties": {
+                "bootstrap": {"not": {"anyOf": [{"type": "null"}, {"const": 0}]}}}}]}})
     return rules
 
 

@@ -21,7 +21,7 @@ from geobias.commands._fields import Inline
 from geobias.commands._kinds import FIXED, SET, Kind, fields_of, spec_of
 from geobias.errors import InputError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
-from geobias.service.limits import cap_of, text_pattern, word_set_keys
+from geobias.service.limits import cap_of, check_rules, text_pattern, word_set_keys
 
 _HF_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 
@@ -156,6 +156,7 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], pr
 
     cmd = get(name)
     params = within_caps(config, validate(cmd, body, front="service"))
+    check_rules(body, cmd.params)  # what the schema states across fields, after the model's own checks
     check_quick_cost(config, cmd, params, body)
     with use_opener(opener(stores)):
         _, envelope = execute(cmd, params, progress=progress)
@@ -218,6 +219,7 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
         value = getattr(params, field)
         if value is not None:
             stores.get(value)  # an existing store (404 otherwise), not one found changed (4xx)
+    check_rules(body, model)  # what the schema states across fields, after the model's own checks
     extra = {}
     for field in fields_of(model, kind=Kind.MODEL):
         value = getattr(params, field)

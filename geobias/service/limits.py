@@ -257,8 +257,9 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
     word sets' sizes and word shape, store-name patterns, language codes, the permutation, ``k``
     and size caps, counts' minimums, the output and engine fields a request may not set, and the
     patterns of path and query parameters. A request the document allows then passes every check
-    that depends on one field (the rules across fields — "give test or all four sets" — are the
-    parameter model's and answer 4xx with one line). Changes ``schema`` in place and returns it."""
+    that depends on one field, and the rules across fields the parameter model checks ("give test
+    or all four sets", :mod:`geobias.commands._rules`) are its ``allOf``, enforced by
+    :func:`check_rules`. Changes ``schema`` in place and returns it."""
     from geobias.service.stores import UPLOAD_FORMATS
 
     lang_pattern = code_pattern()
@@ -285,6 +286,79 @@ def enrich_openapi(schema: dict, config, commands) -> dict:
                         branch["required"] = ["kind", "params"]  # (without params, the job runs with none)
                     body["oneOf"].append(branch)
     return schema
+
+
+@functools.cache
+def _rules_of(model) -> tuple[dict, ...]:
+    from geobias.commands._rules import schema_rules
+
+    schema = inline_defs(model.model_json_schema(mode="validation"))
+    return (*schema.get("allOf", []), *schema_rules(model, schema.get("properties", {})))
+
+
+def _value_holds(node: dict, value: Any) -> bool:
+    """Whether a present value satisfies a rule's property schema (not, anyOf, allOf, null, const)."""
+    if "not" in node and _value_holds(node["not"], value):
+        return False
+    if "anyOf" in node and not any(_value_holds(n, value) for n in node["anyOf"]):
+        return False
+    if not all(_value_holds(n, value) for n in node.get("allOf", ())):
+        return False
+    if node.get("type") == "null" and value is not None:
+        return False
+    const = node.get("const", value)  # JSON's equality: 0 == 0.0, but true is not 1
+    return value == const and isinstance(value, bool) == isinstance(const, bool)
+
+
+def holds(rule: dict, body: dict) -> bool:
+    """Whether ``body`` (keyed by field name) satisfies ``rule``, one of the rules across fields a
+    schema states (``required``, ``properties``, ``not``, ``anyOf``, ``allOf``), as JSON Schema reads it."""
+    if any(k not in body for k in rule.get("required", ())):
+        return False
+    if any(k in body and not _value_holds(sub, body[k]) for k, sub in rule.get("properties", {}).items()):
+        return False
+    if "not" in rule and holds(rule["not"], body):
+        return False
+    if "anyOf" in rule and not any(holds(r, body) for r in rule["anyOf"]):
+        return False
+    return all(holds(r, body) for r in rule.get("allOf", ()))
+
+
+def _named(rule: Any) -> list[str]:
+    """The fields a rule mentions, in order."""
+    out: list[str] = []
+    if isinstance(rule, dict):
+        for k, v in rule.items():
+            names = list(v) if k in ("required", "properties") else _named(v)
+            out += [x for x in names if x not in out]
+    elif isinstance(rule, list):
+        for v in rule:
+            out += [x for x in _named(v) if x not in out]
+    return out
+
+
+def check_rules(body: dict, model) -> None:
+    """Refuse ``body`` where it breaks one of the rules across fields that the service's schema
+    states for ``model`` (its ``allOf``: both attributes or neither, a built-in test or your own
+    sets, ...): the schema promises what the service enforces. Body keys are read as the model reads
+    them (a field's aliases too); each rule is one of the model's own checks
+    (:mod:`geobias.commands._rules`), so this refuses nothing the model accepts.
+
+    Raises
+    ------
+    ParameterError
+        One line naming the fields of the first rule broken (HTTP 422).
+    """
+    keyed = {}
+    for name in model.model_fields:
+        for key in body_keys(model, name):
+            if key in body:
+                keyed[name] = body[key]
+    for rule in _rules_of(model):
+        if not holds(rule, keyed):
+            fields = _named(rule)
+            raise ParameterError(f"these parameters break a rule across {', '.join(fields)} that this service's "
+                                 "schema states (see its allOf)", fields[0] if fields else None)
 
 
 def _takes_a_string(model, name: str) -> bool:
@@ -436,5 +510,5 @@ def caps(config, model) -> dict[str, int]:
     return {f: cap_of(config, spec_of(model, f)) for f in model.model_fields if spec_of(model, f).cap is not None}
 
 
-__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "cap_of", "caps", "check_body", "enrich_openapi", "inline_defs",
+__all__ = ["MAX_DEPTH", "MAX_ENTRY_CHARS", "NAME_PATTERN", "cap_of", "caps", "check_body", "check_rules", "holds", "enrich_openapi", "inline_defs",
            "text_pattern", "word_set_keys"]
