@@ -94,9 +94,11 @@ class Admission:
     one): at most ``client_slots`` of its analyses compute at once and at most ``client_waiting``
     more wait; past that the client gets :class:`TooManyRequests` (429) while other clients are
     served as usual. A free slot goes round-robin across the clients that wait, first come first
-    served within each client, so one client at its cap delays another's analysis by at most the
-    remainder of one running analysis, and, with ``client_slots < workers`` (the default where
-    there are two slots or more), not at all while a slot is free.
+    served within each client: to the waiting client served least recently, a client never served
+    (or not since every waiting client was) first. So a client that arrives later waits behind no
+    client just served, one client at its cap delays another's analysis by at most the remainder
+    of one running analysis, and, with ``client_slots < workers`` (the default where there are two
+    slots or more), not at all while a slot is free.
 
     With a ``pool`` (:class:`~geobias.service.quick.QuickPool`, the service's default) the
     analyses run in its ``workers`` processes; without one, in threads of this process (CPU-bound
@@ -114,7 +116,9 @@ class Admission:
         self.running = 0
         self._running_by: dict[str, int] = {}
         self._admitted_by: dict[str, int] = {}
-        self._queues: dict[str, list] = {}  # client → waiting futures, oldest first; dict order is the round
+        self._queues: dict[str, list] = {}  # client → waiting futures, oldest first; dict order: first come
+        self._served: dict[str, int] = {}  # client → the serial number of its latest start (the round's order)
+        self._serial = 0
         self._started_by: dict[str, list[float]] = {}  # client → start times of its running analyses
         self._seconds = 0.5  # moving mean of an analysis's duration (for Retry-After)
 
@@ -168,6 +172,8 @@ class Admission:
     def _start(self, client: str) -> None:
         self.running += 1
         self._running_by[client] = self._running_by.get(client, 0) + 1
+        self._serial += 1
+        self._served[client] = self._serial
 
     async def _acquire(self, client: str, flag) -> None:
         import asyncio
@@ -211,21 +217,31 @@ class Admission:
         self._dispatch()
 
     def _dispatch(self) -> None:
-        """Hand free slots to waiting clients, round-robin: the first eligible client in the
-        round gets one and goes to the end of it."""
+        """Hand free slots to waiting clients, round-robin: the eligible client served least
+        recently gets one (a client never served first, first come first served among them) and
+        goes to the end of the round."""
         while self.running < self.workers:
-            chosen = next((c for c, q in self._queues.items() if q and self._running_by.get(c, 0) < self.client_slots),
-                          None)
-            if chosen is None:
-                return
-            queue = self._queues.pop(chosen)
+            eligible = [c for c, q in self._queues.items() if q and self._running_by.get(c, 0) < self.client_slots]
+            if not eligible:
+                break
+            chosen = min(eligible, key=lambda c: self._served.get(c, 0))  # min keeps the first of equals
+            queue = self._queues[chosen]
             fut = queue.pop(0)
-            if queue:
-                self._queues[chosen] = queue  # back of the round
+            if not queue:
+                del self._queues[chosen]
             if fut.done():
                 continue
             self._start(chosen)
             fut.set_result(None)
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the serial of each client with nothing admitted that was served before every client
+        with something admitted: it would come first among them as a client never served does, and
+        so after no one it came before (the map holds no more clients than matter to the round)."""
+        oldest = min((self._served.get(c, 0) for c in self._admitted_by), default=self._serial + 1)
+        for c in [c for c, n in self._served.items() if n < oldest and c not in self._admitted_by]:
+            del self._served[c]
 
     def check(self, client: str = "-") -> None:
         """Refuse now, before the body is parsed, a request that would be refused at admission.

@@ -115,3 +115,49 @@ def test_the_route_answers_429_with_retry_after_for_that_client_only(tmp_path):
         adm._admitted_by["someone-else"] = adm._admitted_by.pop("testclient")
         ok = c.post("/neighbors", json=body)
         assert ok.status_code == 200 and ok.headers["server-timing"].startswith("queue;dur=")
+
+
+def test_a_client_arriving_later_waits_behind_no_client_just_served():
+    """Clients a and b cycle through the one slot; c arrives while b0 runs, after a0 and b0 were
+    served: the next slot is c's (a plain rotation with c at the back would serve a1 and b1 first)."""
+    adm = Admission(workers=1, max_waiting=20, client_slots=1, client_waiting=10)
+    order, lock, step = [], threading.Lock(), threading.Semaphore(0)
+
+    def work(tag):
+        def fn():
+            with lock:
+                order.append(tag)
+            step.acquire(timeout=10)  # each analysis runs until the test lets it finish
+            return tag
+        return fn
+
+    async def started(n):
+        for _ in range(500):
+            if len(order) >= n:
+                return
+            await anyio.sleep(0.01)
+        raise AssertionError(f"{n} analyses did not start: {order}")
+
+    async def main():
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(partial(adm.run, work("z"), client="z"))  # holds the only slot while a and b queue
+            await started(1)
+            for client in "ab":
+                for i in range(3):
+                    tg.start_soon(partial(adm.run, work(f"{client}{i}"), client=client))
+                    await anyio.sleep(0.02)
+            step.release()  # z ends: a0
+            await started(2)
+            step.release()  # a0 ends: b0
+            await started(3)
+            tg.start_soon(partial(adm.run, work("c0"), client="c"))  # arrives while b0 runs
+            await anyio.sleep(0.1)
+            for n in range(4, 9):
+                step.release()
+                await started(n)
+            step.release()
+
+    anyio.run(main)
+    assert order == ["z", "a0", "b0", "c0", "a1", "b1", "a2", "b2"]
+    assert adm.in_flight == 0 and adm.running == 0 and not adm._queues
+    assert set(adm._served) <= {"b"}  # idle clients served before every admitted one are forgotten
