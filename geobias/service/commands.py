@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from geobias._progress import ProgressArg
-from geobias.commands import Command, Params, dump, execute, get, validate
+from geobias.commands import Command, Params, check_budget, dump, execute, get, validate
 from geobias.commands._base import refuse_outputs
 from geobias.commands._fields import Inline
 from geobias.commands._kinds import FIXED, SET, Kind, fields_of, spec_of
@@ -206,7 +206,11 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     ------
     ParameterError, InputError
         As :func:`geobias.commands.validate` and :func:`check_caps`, for an unknown model, an
-        output store name that exists, or a store that does not.
+        output store name that exists, a store that does not, or what the run would refuse before
+        any work (a built-in list without ``lang``).
+    WorkBudgetError
+        The run's estimated work is above its budget without ``force``
+        (:func:`geobias.commands.check_budget`, as the run itself checks).
     """
     cmd = get(kind)
     if not cmd.job:
@@ -220,6 +224,7 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
         if value is not None:
             stores.get(value)  # an existing store (404 otherwise), not one found changed (4xx)
     check_rules(body, model)  # what the schema states across fields, after the model's own checks
+    check_budget(cmd, params)  # what the run checks first (a built-in list needs lang, the work budget): now, not queued
     extra = {}
     for field in fields_of(model, kind=Kind.MODEL):
         value = getattr(params, field)

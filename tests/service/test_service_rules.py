@@ -136,3 +136,20 @@ def test_an_ect_job_breaking_the_schemas_anyof_is_a_422_line_not_a_202(tmp_path)
             assert r.status_code == 422, (params, r.status_code, r.text)
             message = r.json()["error"]["message"]
             assert "\n" not in message and message
+
+
+def test_a_job_the_run_would_refuse_at_once_is_refused_at_submission(tmp_path):
+    """What only the run finds out (not a schema rule) is found out before the job is queued: an
+    ect job with no lang and no sets of its own is one 400 line, not a 202 and a failed job."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from geobias.service import ServiceConfig, create_app
+
+    app = create_app(ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d", workers=1))
+    with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False) as client:
+        r = client.post("/jobs", json={"kind": "ect", "params": {}})
+        assert r.status_code == 400, r.text
+        assert "pass `lang`" in r.json()["error"]["message"]
+        assert client.get("/jobs").json() == {"jobs": []}
+    assert not any((tmp_path / "d" / "jobs").iterdir())  # no job folder left behind
