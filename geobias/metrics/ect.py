@@ -9,6 +9,8 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics.bootstrap import ect_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
@@ -181,3 +183,17 @@ def ect(
         per_pair=per_pair,
         bootstrap=boot,
     )
+
+
+def _resampling(rows, *, variant: str = "english", quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B (:func:`geobias.metrics.bootstrap.ect_resampling`)."""
+    return ect_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "ect", ect, EctResult, "sets",
+    summary="ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).",
+    description="Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("ect",),
+    resampling=_resampling,
+))

@@ -8,6 +8,8 @@ from typing import Literal
 import numpy as np
 
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics.bootstrap import mac_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
@@ -174,3 +176,17 @@ def mac(
         per_pair=per_pair,
         bootstrap=boot,
     )
+
+
+def _resampling(rows, *, variant: str = "english", quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B (:func:`geobias.metrics.bootstrap.mac_resampling`)."""
+    return mac_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "mac", mac, MacResult, "sets",
+    summary="MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).",
+    description="Returns a :class:`geobias.metrics.mac.MacResult` (no p-value: see its docstring).",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("mac",),
+    resampling=_resampling,
+))

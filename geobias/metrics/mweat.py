@@ -11,6 +11,8 @@ import numpy as np
 from geobias._progress import ProgressArg
 from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError
+from geobias.metrics.bootstrap import mweat_resampling, non_negative
+from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.metrics.weat import association_scores
 from geobias.query import WordQuery
 from geobias.results import Result
@@ -328,3 +330,31 @@ def mweat(
         signed_statistic=float(abs(s_m.sum()) - abs(s_f.sum())),
         bootstrap_sums=sums,
     )
+
+
+def _resampling(rows, *, quantity: str | None = None):
+    """The occupations resampled as pairs, A and B on their own (:func:`geobias.metrics.bootstrap.mweat_resampling`)."""
+    return mweat_resampling(rows.x, rows.y, rows.a, rows.b, quantity=quantity)
+
+
+def _bars(data: dict) -> Bars | None:
+    """The 25 most biased pairs' b = ||s(m)| − |s(f)|| (blue: the masculine form more gendered)."""
+    per_word = data.get("per_word") or []
+    if not per_word:
+        return None
+    top = sorted(per_word, key=lambda p: -(p.get("bias") or 0))[:25]
+    labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
+    colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
+    return Bars(labels, [p["bias"] for p in top],
+                "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)", "bias", colours)
+
+
+METRIC = declare(Metric(
+    "mweat", mweat, MweatResult, "two-form",
+    summary="MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.",
+    sets=("X", "Y", "A", "B"), paired="X with Y (the two forms of one occupation)",
+    quantities=("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
+    resampling=_resampling,
+    notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can")},
+    figure=FigureSpec("per-pair bias bars", _bars),
+))

@@ -10,6 +10,8 @@ import numpy as np
 from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics.bootstrap import rnd_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
@@ -244,3 +246,16 @@ def rnd(
         missing=rows.missing, dropped_pairs=rows.dropped_pairs, per_word=per_word, per_pair=per_pair,
         bootstrap=boot,
     )
+
+
+def _resampling(rows, *, variant: str = "english", quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B (:func:`geobias.metrics.bootstrap.rnd_resampling`)."""
+    return rnd_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "rnd", rnd, RndResult, "sets",
+    summary="RND: relative norm distance Σ ‖w − mean A‖ − ‖w − mean B‖ (Garg et al. 2018), with a permutation p-value.",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("rnd",),
+    resampling=_resampling,
+))

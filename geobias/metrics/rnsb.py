@@ -10,6 +10,8 @@ import numpy as np
 from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics.bootstrap import non_negative, rnsb_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
@@ -262,3 +264,21 @@ def rnsb(
         bootstrap=boot,
         **null,
     )
+
+
+def _resampling(rows, *, variant: str = "english", C: float = 1.0, classifier_seed: int | None = 0,
+                quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B, the classifier retrained on each
+    resample (:func:`geobias.metrics.bootstrap.rnsb_resampling`)."""
+    return rnsb_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, C=C, seed=classifier_seed,
+                           quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "rnsb", rnsb, RnsbResult, "sets",
+    summary="RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on "
+            "A vs B (Sweeney & Najafian 2019).",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("rnsb",),
+    resampling=_resampling,
+    notes={"rnsb": non_negative("read it against RNSB's null_band (the classifier turned to random directions)")},
+))

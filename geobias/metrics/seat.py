@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geobias.errors import InputError
+from geobias.metrics.bootstrap import weat_resampling
+from geobias.metrics.declaration import Metric, declare
+from geobias.metrics.weat import UNDERCOVERED_NOTE
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
@@ -649,3 +652,17 @@ def seat_sentences(
         n_gendered_words=0, n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=list(test.sets[0][:4]), source=test.source, categories=dict(test.categories),
     )
+
+
+def _resampling(rows, *, quantity: str | None = None):
+    """WEAT's resampling on the sentence rows of X, Y, A, B (:func:`seat` resamples words with their
+    sentences instead: :func:`geobias.metrics.bootstrap.seat_resampling`)."""
+    return weat_resampling(rows.x, rows.y, rows.a, rows.b, quantity=quantity, metric="seat")
+
+
+METRIC = declare(Metric(
+    "seat", seat, SeatResult, "sentences",
+    summary="SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing.",
+    sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
+    notes={"effect_size": UNDERCOVERED_NOTE},
+))

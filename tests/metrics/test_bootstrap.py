@@ -189,7 +189,7 @@ def test_every_metric_carries_its_bootstrap_in_the_result_and_json(store, name, 
     r = call(store, q)
     rows = q.resolve(store)
     want = mb.bootstrap_query(rows, name, n_resamples=r.bootstrap.n_resamples, seed=5)
-    assert r.bootstrap == want and r.bootstrap.quantity == mb.QUANTITIES[name][0]
+    assert r.bootstrap == want and r.bootstrap.quantity == mb.quantities()[name][0]
     assert r.bootstrap.low <= r.bootstrap.high and r.bootstrap.set_sizes == {"X": 7, "Y": 6, "A": 5, "B": 4}
     assert r.to_dict()["bootstrap"]["low"] == pytest.approx(r.bootstrap.low)
     assert call(store, q).bootstrap == r.bootstrap  # the seed reproduces it
