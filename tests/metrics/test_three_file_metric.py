@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from _server import ServerProcess, small_french_store, wait_job
 
 REPO = Path(__file__).resolve().parents[2]
