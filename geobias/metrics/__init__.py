@@ -18,18 +18,21 @@ from geobias.metrics import ect as _ect  # noqa: F401
 from geobias.metrics import mac as _mac  # noqa: F401
 from geobias.metrics import seat as _seat  # noqa: F401
 
+from geobias.metrics._result import AssociationResult, VariantResult
 from geobias.metrics.checks import check_metric
 from geobias.metrics.mweat import MweatResult, PairBias, mweat, word_bias
 from geobias.metrics.weat import WeatResult, WordAssociation, association, weat
 from geobias.stats.permutation import PermutationResult, permutation_test
 
 __all__ = [
+    "AssociationResult",
     "Bars",
     "FigureSpec",
     "Metric",
     "MweatResult",
     "PairBias",
     "PermutationResult",
+    "VariantResult",
     "WeatResult",
     "WordAssociation",
     "association",

@@ -11,6 +11,7 @@ import numpy as np
 from geobias._progress import ProgressArg
 from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError
+from geobias.metrics._result import AssociationResult
 from geobias.metrics.bootstrap import mweat_resampling, non_negative
 from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.metrics.weat import association_scores
@@ -104,7 +105,7 @@ class PairBias(Result):
 
 
 @dataclass(frozen=True)
-class MweatResult(PermutationFields, Result):
+class MweatResult(PermutationFields, AssociationResult):
     """MWEAT result (Zhou et al. 2019, eq. 1).
 
     Attributes
@@ -122,7 +123,8 @@ class MweatResult(PermutationFields, Result):
     sum_masculine, sum_feminine : float
         ``Σ_x s(x)`` and ``Σ_y s(y)``.
     missing : list of str
-        Out-of-vocabulary words (forms and attribute words) that were skipped.
+        Out-of-vocabulary words (forms and attribute words) that were skipped
+        (:class:`geobias.metrics._result.AssociationResult`, as ``bootstrap_note``).
     dropped_pairs : list of (feminine, masculine, english)
         Occupations left out because a form is out of vocabulary.
     per_word : list of PairBias
@@ -151,16 +153,12 @@ class MweatResult(PermutationFields, Result):
     bootstrap_sums : dict of str to BootstrapResult or None
         ``{"sum_masculine": ..., "sum_feminine": ...}``: the same resamples' intervals of the two
         sums (same seed, so the same draws); ``None`` unless a bootstrap was asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     permutation: PermutationResult
     n_pairs: int
     sum_masculine: float
     sum_feminine: float
-    missing: list[str]
     dropped_pairs: list[tuple[str, str, str]]
     per_word: list[PairBias]
     similarity: str
@@ -169,8 +167,6 @@ class MweatResult(PermutationFields, Result):
     difference: float | None = None
     difference_p_value: float | None = None
     effect_size: float | None = None
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
     signed_statistic: float | None = None
     bootstrap_sums: dict[str, BootstrapResult] | None = None
 

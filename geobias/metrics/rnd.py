@@ -9,12 +9,13 @@ import numpy as np
 
 from geobias._progress import ProgressArg
 from geobias.errors import InputError
-from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
-from geobias.metrics.bootstrap import rnd_resampling
+from geobias.metrics._query import MetricVariant, pair_scores, query_rows
+from geobias.metrics._result import VariantResult
+from geobias.metrics.bootstrap import bootstrap_query, rnd_resampling
 from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
+from geobias.stats.bootstrap import bootstrap_lines
 from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
 from geobias.store import VectorStore
 
@@ -51,7 +52,7 @@ class WordScore(Result):
 
 
 @dataclass(frozen=True)
-class RndResult(Result):
+class RndResult(VariantResult):
     """Relative norm distance.
 
     Attributes
@@ -74,18 +75,12 @@ class RndResult(Result):
     variant : str
         ``"english"`` or ``"grammatical"``.
     n_x, n_y, n_a, n_b : int
-    missing : list of str
-    dropped_pairs : list of (masculine, feminine)
     per_word : list of WordScore
         ``r(w)`` of every target word used.
     per_pair : list of PairScore
         Grammatical variant: ``r(m_i)``, ``r(f_i)`` and their sum.
-    bootstrap : BootstrapResult or None
-        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
-        unless asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
+    missing, dropped_pairs, bootstrap, bootstrap_note
+        As every association result (:class:`geobias.metrics._result.VariantResult`).
     """
 
     rnd: float
@@ -98,12 +93,7 @@ class RndResult(Result):
     n_y: int
     n_a: int
     n_b: int
-    missing: list[str]
-    dropped_pairs: list[tuple[str, str]]
     per_word: list[WordScore]
-    per_pair: list[PairScore]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
 
     @property
     def p_value(self) -> float | None:
@@ -233,12 +223,8 @@ def rnd(
                                     n_permutations=n_permutations, seed=seed, method=method, progress=progress)
     if items.size == 0:
         raise InputError("no target word to score")
-    boot = None
-    if bootstrap:
-        from geobias.metrics.bootstrap import bootstrap_query
-
-        boot = bootstrap_query(rows, "rnd", variant=variant,
-                               n_resamples=bootstrap, seed=bootstrap_seed)
+    boot = None if not bootstrap else bootstrap_query(rows, "rnd", variant=variant,
+                                                     n_resamples=bootstrap, seed=bootstrap_seed)
     return RndResult(
         rnd=float(items.sum()), rnd_mean=float(items.mean()), rnd_x=float(r_x.sum()),
         rnd_y=None if r_y is None else float(r_y.sum()), permutation=perm, variant=variant,

@@ -10,11 +10,11 @@ import numpy as np
 
 from geobias._progress import ProgressArg
 from geobias.errors import InputError
+from geobias.metrics._result import AssociationResult
 from geobias.metrics.bootstrap import weat_resampling
 from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.query import WordQuery, lookup_sets
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
 from geobias.stats.permutation import (
     PERMUTATION_KEYS,
     Alternative,
@@ -104,7 +104,7 @@ class WordAssociation(Result):
 
 
 @dataclass(frozen=True)
-class WeatResult(PermutationFields, Result):
+class WeatResult(PermutationFields, AssociationResult):
     """Word Embedding Association Test result.
 
     Attributes
@@ -127,15 +127,10 @@ class WeatResult(PermutationFields, Result):
         Name of the test, when known.
     n_x, n_y, n_a, n_b : int
         Words used per set.
-    missing : list of str
-        Out-of-vocabulary words skipped (``oov="ignore"``).
     per_word : list of WordAssociation
-    bootstrap : BootstrapResult or None
-        The bootstrap over the words (effect size): percentile interval, standard error, resamples,
-        seed and set sizes; ``None`` unless asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
+    missing, bootstrap, bootstrap_note
+        As every association result (:class:`geobias.metrics._result.AssociationResult`); the
+        bootstrap is of the effect size.
     """
 
     permutation: PermutationResult
@@ -148,10 +143,7 @@ class WeatResult(PermutationFields, Result):
     n_y: int
     n_a: int
     n_b: int
-    missing: list[str]
     per_word: list[WordAssociation]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).

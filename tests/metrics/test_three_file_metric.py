@@ -37,24 +37,21 @@ from typing import Literal
 import numpy as np
 
 from geobias.metrics._query import MetricVariant, query_rows
+from geobias.metrics._result import AssociationResult
 from geobias.metrics.bootstrap import Resampling, index_counts
 from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.query import WordQuery
-from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 
 @dataclass(frozen=True)
-class ToyGapResult(Result):
-    """The mean over the targets of mean cos(w, A) − mean cos(w, B)."""
+class ToyGapResult(AssociationResult):
+    """The mean over the targets of mean cos(w, A) − mean cos(w, B); ``missing``, ``bootstrap`` and
+    ``bootstrap_note`` come with the base."""
 
     gap: float
     words: list[str]
     scores: list[float]
-    missing: list[str]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
 
     def __rich__(self):
         from rich.table import Table
@@ -76,7 +73,8 @@ def toy_gap(store: VectorStore, query: WordQuery, *, variant: MetricVariant = "e
         from geobias.metrics.bootstrap import bootstrap_query
 
         boot = bootstrap_query(rows, "toy-gap", variant=variant, n_resamples=bootstrap, seed=bootstrap_seed)
-    return ToyGapResult(float(s.mean()), list(rows.target_words), [float(v) for v in s], rows.missing, boot)
+    return ToyGapResult(gap=float(s.mean()), words=list(rows.target_words), scores=[float(v) for v in s],
+                        missing=rows.missing, bootstrap=boot)
 
 
 def _resampling(rows, *, variant: str = "english", quantity: str | None = None) -> Resampling:
