@@ -181,8 +181,8 @@ def rnd(p: RndParams, *, progress: ProgressArg = None):
     n_items = 2 * len(X) if variant == "grammatical" else len(X) + len(Y)
     with permutation_bar(progress, draws, n_items, len(X), variant == "grammatical") as advance:
         return p.with_bootstrap_result(rnd_metric, store, query, variant=variant, oov=p.oov,
-                                       n_permutations=p.permutations, seed=p.seed, alternative=p.alternative,
-                                       method=p.permutation_method, progress=advance)
+                                       permutations=p.permutations, seed=p.seed, alternative=p.alternative,
+                                       permutation_method=p.permutation_method, progress=advance)
 
 
 class RnsbParams(QueryParams):

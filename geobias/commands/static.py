@@ -237,9 +237,9 @@ def mweat(p: MweatParams, *, progress: ProgressArg = None):
     query = WordQuery.two_form(occupations, male, female, lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
-        return p.with_bootstrap_result(mweat_metric, store, query, n_permutations=p.permutations, seed=p.seed,
+        return p.with_bootstrap_result(mweat_metric, store, query, permutations=p.permutations, seed=p.seed,
                                        similarity=p.similarity, paired=p.paired, oov=p.oov,
-                                       method=p.permutation_method, progress=advance)
+                                       permutation_method=p.permutation_method, progress=advance)
 
 
 class WeatQuery(WordQueryParams):
@@ -287,9 +287,9 @@ def weat(p: WeatParams, *, progress: ProgressArg = None):
     draws = permutation_draws(n_x + n_y, n_x, p.permutations, p.permutation_method)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
-        return p.with_bootstrap_result(weat_metric, store, query, n_permutations=p.permutations, seed=p.seed,
+        return p.with_bootstrap_result(weat_metric, store, query, permutations=p.permutations, seed=p.seed,
                                        similarity=p.similarity, oov=p.oov, alternative=p.alternative,
-                                       method=p.permutation_method, test=query.name, progress=advance)
+                                       permutation_method=p.permutation_method, test=query.name, progress=advance)
 
 
 #: Inanimate nouns of each gender drawn on the directions plot.

@@ -1108,7 +1108,7 @@ def _weats(store, lang: str, lists: _Lists, opts: dict) -> dict[str, Metric]:
         try:
             query = WordQuery(sets.X, sets.Y, sets.A, sets.B, name=test,
                               lost_vocabulary_threshold=opts["lost_vocabulary_threshold"])
-            r = weat(store, query, n_permutations=opts["permutations"], seed=opts["seed"], oov="ignore", test=test,
+            r = weat(store, query, permutations=opts["permutations"], seed=opts["seed"], oov="ignore", test=test,
                      **_boot_kwargs(opts))
             out[key] = Metric(value=r.effect_size, p_value=r.p_value, n=r.n_x + r.n_y, interval=r.bootstrap,
                               set_sizes={"X": r.n_x, "Y": r.n_y, "A": r.n_a, "B": r.n_b},
@@ -1146,7 +1146,7 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict) -> d
     try:
         query = WordQuery.two_form(occupations, male, female,
                                    lost_vocabulary_threshold=opts["lost_vocabulary_threshold"])
-        r = mweat(store, query, n_permutations=opts["permutations"], seed=opts["seed"], oov="ignore",
+        r = mweat(store, query, permutations=opts["permutations"], seed=opts["seed"], oov="ignore",
                   **_boot_kwargs(opts))
         effect_interval = None
         if _boot_kwargs(opts)["bootstrap"]:

@@ -159,7 +159,7 @@ def crosslingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence,
         ("en:", en, list(male) + list(female)),
     ])
     return mweat(merged, WordQuery.two_form(occ, [f"en:{w}" for w in male], [f"en:{w}" for w in female]),
-                 n_permutations=n_permutations, seed=seed, oov="ignore")
+                 permutations=n_permutations, seed=seed, oov="ignore")
 
 
 def monolingual_mweat(src: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
@@ -188,7 +188,7 @@ def monolingual_mweat(src: VectorStore, occupations: Sequence, male: Sequence[st
     from geobias.metrics import mweat
 
     occ = [(o[0], o[1], o[2]) for o in occupations]
-    return mweat(src, WordQuery.two_form(occ, list(male), list(female)), n_permutations=n_permutations, seed=seed, oov="ignore")
+    return mweat(src, WordQuery.two_form(occ, list(male), list(female)), permutations=n_permutations, seed=seed, oov="ignore")
 
 
 def inanimate_bias(src: VectorStore, nouns: Sequence[str], male: Sequence[str], female: Sequence[str],

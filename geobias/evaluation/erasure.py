@@ -440,7 +440,7 @@ def _mweat_rows(s_out: VectorStore, w: ErasureWords, *, n_permutations: int, see
     from geobias.metrics import mweat
 
     mw = mweat(s_out, WordQuery.two_form(w.occupations, w.attributes_male, w.attributes_female),
-               n_permutations=n_permutations, seed=seed, oov="ignore")
+               permutations=n_permutations, seed=seed, oov="ignore")
     rows = {"mweat_statistic": mw.statistic, "mweat_p_value": mw.p_value,
             "sum_x_minus_sum_y": mw.sum_masculine - mw.sum_feminine}
     return rows, {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
@@ -499,7 +499,7 @@ def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed
 
     # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
     cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
-              n_permutations=n_permutations, seed=seed, oov="ignore")
+              permutations=n_permutations, seed=seed, oov="ignore")
     rows = {"control_weat_effect_size": cw.effect_size, "control_weat_p_value": cw.p_value}
     return rows, {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b, "exact": cw.exact}
 
@@ -866,7 +866,7 @@ def _english_rows(out: VectorStore, en: VectorStore, ew: _EnglishWords, sim_pair
     g = semantic_direction(out.normalized(), ew.defs).direction.astype(np.float64)
     rows = {"direct_bias": direct_bias(out, g, ew.neutral).direct_bias}
     for t, sets in ew.tests.items():
-        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=n_permutations,
+        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), permutations=n_permutations,
                  seed=seed, oov="ignore")
         rows[f"weat_{t}_effect_size"] = r.effect_size
         rows[f"weat_{t}_p_value"] = r.p_value

@@ -156,7 +156,7 @@ def check_metric(metric: Metric | str, store: Any = None, query: Any = None, **k
         What to run it on; needed for metrics whose query is not ``"sets"`` (without them only the
         declaration is checked).
     **kwargs
-        Further keyword arguments of the metric's function (e.g. ``n_permutations=50``).
+        Further keyword arguments of the metric's function (e.g. ``permutations=50``).
 
     Raises
     ------

@@ -26,7 +26,7 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
-from geobias.validation import check_choice
+from geobias.validation import check_choice, renamed_keywords
 
 __all__ = ["MweatResult", "PairBias", "mweat", "normalize_pairs", "word_bias"]
 
@@ -179,16 +179,17 @@ class MweatResult(PermutationFields, AssociationResult):
     )
 
 
+@renamed_keywords(n_permutations="permutations", method="permutation_method")
 def mweat(
     store: VectorStore,
     query: WordQuery,
     *,
-    n_permutations: int = 100_000,
+    permutations: int = 100_000,
     seed: int | None = 0,
     similarity: Literal["cosine", "dot"] = "cosine",
     paired: bool = False,
     oov: Literal["raise", "ignore"] = "raise",
-    method: Method = "auto",
+    permutation_method: Method = "auto",
     progress: ProgressArg = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
@@ -203,7 +204,9 @@ def mweat(
         ``(feminine, masculine[, english])`` rows): X = the masculine forms, Y = the feminine forms
         (same order), A, B = the male and female attribute (definition) words. With
         ``oov="ignore"`` its lost-vocabulary rule applies (pairs counted as pairs).
-    n_permutations : int, default 100_000
+    permutations : int, default 100_000
+        Monte-Carlo permutations (formerly ``n_permutations``, still read with a
+        ``DeprecationWarning``: one name on every front door).
     seed : int or None, default 0
     similarity : {"cosine", "dot"}, default "cosine"
     paired : bool, default False
@@ -213,15 +216,19 @@ def mweat(
     oov : {"raise", "ignore"}, default "raise"
         With ``"ignore"`` an occupation with an out-of-vocabulary form is left out as a whole
         and listed in ``dropped_pairs``; its missing forms are listed in ``missing``.
-    method : {"auto", "exact", "monte-carlo"}, default "auto"
-        See :func:`~geobias.stats.permutation_test`.
+    permutation_method : {"auto", "exact", "monte-carlo"}, default "auto"
+        See :func:`~geobias.stats.permutation_test` (formerly ``method``, still read with a
+        ``DeprecationWarning``).
     progress : Progress, bool or None, optional
         Where the permutation test shows its partitions (:data:`geobias._progress.ProgressArg`).
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
         each set resampled with replacement, the occupations as pairs); 0 computes none. The
         percentile interval of ``signed_statistic`` is the result's ``bootstrap``, those of the two
-        sums its ``bootstrap_sums``. (The command line and the service default to 1,000.)
+        sums its ``bootstrap_sums``. The command line and the service default to 1,000; a library
+        call computes no interval unless asked, because the library's own analyses (the atlas,
+        ``evaluate``, the erasure table, the calibration suite) call this function for the figures
+        alone (docs/library.md, "Library and command defaults").
     bootstrap_seed : int or None, default 0
 
     Returns
@@ -233,7 +240,7 @@ def mweat(
     OutOfVocabularyError
         ``oov="raise"`` and a form or attribute word is missing.
     InputError
-        No occupation usable, an attribute list entirely missing, ``n_permutations <= 0``.
+        No occupation usable, an attribute list entirely missing, ``permutations <= 0``.
 
     Notes
     -----
@@ -278,14 +285,14 @@ def mweat(
         n,
         statistic="mweat",
         alternative="greater",
-        n_permutations=n_permutations,
+        n_permutations=permutations,
         seed=seed,
         paired=paired,
-        method=method,
+        method=permutation_method,
         progress=progress,
     )
     diff = permutation_test(s, n, statistic="difference", alternative="greater",
-                            n_permutations=n_permutations, seed=seed, paired=paired, method=method)
+                            n_permutations=permutations, seed=seed, paired=paired, method=permutation_method)
     sd = float(np.std(s, ddof=1)) if len(s) > 1 else 0.0
     effect = float((s_m.mean() - s_f.mean()) / sd) if sd > 0 else None
     two_form = np.array([f != m for f, m, _ in kept])

@@ -18,6 +18,7 @@ from geobias.results import Result
 from geobias.stats.bootstrap import bootstrap_lines
 from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
 from geobias.store import VectorStore
+from geobias.validation import renamed_keywords
 
 __all__ = ["RndResult", "WordScore", "relative_norm_distances", "rnd"]
 
@@ -138,16 +139,17 @@ class RndResult(VariantResult):
         return Group(t, rows, *bootstrap_lines(self))
 
 
+@renamed_keywords(n_permutations="permutations", method="permutation_method")
 def rnd(
     store: VectorStore,
     query: WordQuery,
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
-    n_permutations: int = 100_000,
+    permutations: int = 100_000,
     seed: int | None = 0,
     alternative: Alternative = "two-sided",
-    method: Method = "auto",
+    permutation_method: Method = "auto",
     progress: ProgressArg = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
@@ -169,9 +171,10 @@ def rnd(
         masculine form's lean to the male words ``−r(m)`` against the feminine form's lean to the
         female words ``r(f)``, so agreement, which pulls the two forms equally apart, cancels.
     oov : {"raise", "ignore"}, default "raise"
-    n_permutations, seed, alternative, method, progress
+    permutations, seed, alternative, permutation_method, progress
         The permutation test (see :class:`RndResult`); ``alternative`` defaults to
-        ``"two-sided"``.
+        ``"two-sided"``. (``permutations`` and ``permutation_method`` were ``n_permutations`` and
+        ``method``, still read with a ``DeprecationWarning``.)
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
         the grammatical variant resamples the two-form words as pairs); 0 computes none.
@@ -214,13 +217,13 @@ def rnd(
         items = r_x + r_y
         per_pair = pair_scores(rows, r_x, r_y, items)
         perm = permutation_test(np.concatenate([items / 2, -items / 2]), len(items), statistic="difference",
-                                alternative=alternative, n_permutations=n_permutations, seed=seed, paired=True,
-                                method=method, progress=progress)
+                                alternative=alternative, n_permutations=permutations, seed=seed, paired=True,
+                                method=permutation_method, progress=progress)
     else:
         items = r_x if r_y is None else np.concatenate([r_x, r_y])
         if r_y is not None:
             perm = permutation_test(items, len(r_x), statistic="difference", alternative=alternative,
-                                    n_permutations=n_permutations, seed=seed, method=method, progress=progress)
+                                    n_permutations=permutations, seed=seed, method=permutation_method, progress=progress)
     if items.size == 0:
         raise InputError("no target word to score")
     boot = None if not bootstrap else bootstrap_query(rows, "rnd", variant=variant,

@@ -415,7 +415,7 @@ def seat(
     every = [s for group in sentences for s in group]
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
-    r = weat(store, WordQuery(*sentences, name=test or "custom"), n_permutations=n_permutations, seed=seed,
+    r = weat(store, WordQuery(*sentences, name=test or "custom"), permutations=n_permutations, seed=seed,
              test=test)
     boot = None
     if bootstrap:
@@ -644,7 +644,7 @@ def seat_sentences(
     every = [s for group in test.sets for s in group]
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
-    r = weat(store, WordQuery(*test.sets, name=test.name), n_permutations=n_permutations, seed=seed, test=test.name)
+    r = weat(store, WordQuery(*test.sets, name=test.name), permutations=n_permutations, seed=seed, test=test.name)
     return SeatResult(
         test=test.name, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
         effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),

@@ -24,6 +24,7 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
+from geobias.validation import renamed_keywords
 
 __all__ = ["WeatResult", "WordAssociation", "association", "association_scores", "weat"]
 
@@ -163,16 +164,17 @@ def _effect(s_x: np.ndarray, s_y: np.ndarray, ddof: int) -> float | None:
     return float((s_x.mean() - s_y.mean()) / sd)
 
 
+@renamed_keywords(n_permutations="permutations", method="permutation_method")
 def weat(
     store: VectorStore,
     query: WordQuery,
     *,
-    n_permutations: int = 100_000,
+    permutations: int = 100_000,
     seed: int | None = 0,
     similarity: Literal["cosine", "dot"] = "cosine",
     oov: Literal["raise", "ignore"] = "raise",
     alternative: Alternative = "greater",
-    method: Method = "auto",
+    permutation_method: Method = "auto",
     progress: ProgressArg = None,
     test: str | None = None,
     bootstrap: int = 0,
@@ -187,15 +189,18 @@ def weat(
         Target sets X, Y (e.g. career and family words) and attribute sets A, B (e.g. male and
         female words); with ``oov="ignore"`` its lost-vocabulary rule applies (WEFE's 0.2 per set
         by default; see :mod:`geobias.query`).
-    n_permutations : int, default 100_000
+    permutations : int, default 100_000
         Monte-Carlo permutations; an exact test is run when ``C(|X|+|Y|, |X|)`` is smaller.
+        (Formerly ``n_permutations``, still read with a ``DeprecationWarning``: one name on every
+        front door.)
     seed : int or None, default 0
     similarity : {"cosine", "dot"}, default "cosine"
     oov : {"raise", "ignore"}, default "raise"
     alternative : {"greater", "less", "two-sided"}, default "greater"
         Caliskan et al. use the one-sided ``"greater"``.
-    method : {"auto", "exact", "monte-carlo"}, default "auto"
-        See :func:`~geobias.stats.permutation_test`.
+    permutation_method : {"auto", "exact", "monte-carlo"}, default "auto"
+        See :func:`~geobias.stats.permutation_test` (formerly ``method``, still read with a
+        ``DeprecationWarning``).
     progress : Progress, bool or None, optional
         Where the permutation test shows its partitions (:data:`geobias._progress.ProgressArg`).
     test : str, optional
@@ -203,7 +208,10 @@ def weat(
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
         each set resampled with replacement); 0 computes none. Its percentile interval and
-        standard error are the result's ``bootstrap``.
+        standard error are the result's ``bootstrap``. The command line and the service default to
+        1,000; a library call computes no interval unless asked, because the library's own analyses
+        (the atlas, the audit, the erasure table) call this function for the figures alone
+        (docs/library.md, "Library and command defaults").
     bootstrap_seed : int or None, default 0
 
     Returns
@@ -217,7 +225,7 @@ def weat(
     LostVocabularyError
         ``oov="ignore"`` and a set lost more of its words than the query allows.
     InputError
-        An empty set, a set entirely out of vocabulary, no Y set, ``n_permutations <= 0``.
+        An empty set, a set entirely out of vocabulary, no Y set, ``permutations <= 0``.
 
     References
     ----------
@@ -252,9 +260,9 @@ def weat(
         n_x,
         statistic="difference",
         alternative=alternative,
-        n_permutations=n_permutations,
+        n_permutations=permutations,
         seed=seed,
-        method=method,
+        method=permutation_method,
         progress=progress,
     )
     per_word = [WordAssociation(w, "X", float(v)) for w, v in zip(found["X"], s_x, strict=True)]

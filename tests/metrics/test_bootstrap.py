@@ -69,7 +69,7 @@ def test_weat_statistic_equals_weat_on_resampled_words(store, quantity):
     ix = draws(res.sizes)
     got = res.statistic(ix)
     for r in range(4):
-        w = weat(store, WordQuery(*(pick(k, ix[k][r]) for k in "XYAB")), n_permutations=10)
+        w = weat(store, WordQuery(*(pick(k, ix[k][r]) for k in "XYAB")), permutations=10)
         assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-5, abs=1e-6)
 
 
@@ -83,7 +83,7 @@ def test_mweat_statistic_resamples_pairs_and_equals_mweat(store, quantity):
     got = res.statistic(ix)
     for r in range(4):
         occ = [(names("Y")[i], names("X")[i], "") for i in ix["X"][r]]
-        m = mweat(store, WordQuery.two_form(occ, pick("A", ix["A"][r]), pick("B", ix["B"][r])), n_permutations=10)
+        m = mweat(store, WordQuery.two_form(occ, pick("A", ix["A"][r]), pick("B", ix["B"][r])), permutations=10)
         assert got[r] == pytest.approx(getattr(m, quantity), rel=1e-5, abs=1e-6)
 
 
@@ -128,7 +128,7 @@ def test_estimate_is_the_metric_and_interval_is_the_percentiles(store):
     x, y, a, b = (rows(store, k) for k in "XYAB")
     res = mb.weat_resampling(x, y, a, b)
     out = mb.run(res, n_resamples=500, seed=4)
-    full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), n_permutations=10)
+    full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), permutations=10)
     assert out.estimate == pytest.approx(full.effect_size, rel=1e-6)
     rng = np.random.default_rng(4)  # the documented draw order: one (b, n) draw per set, in order
     vals = res.statistic({k: rng.integers(0, n, size=(500, n)) for k, n in res.sizes.items()})
@@ -178,7 +178,7 @@ def test_a_set_too_small_and_unequal_pairs_are_refused():
 
 
 @pytest.mark.parametrize(("name", "call"), [
-    ("weat", lambda s, q: weat(s, q, n_permutations=10, bootstrap=300, bootstrap_seed=5)),
+    ("weat", lambda s, q: weat(s, q, permutations=10, bootstrap=300, bootstrap_seed=5)),
     ("rnd", lambda s, q: rnd(s, q, bootstrap=300, bootstrap_seed=5)),
     ("ect", lambda s, q: ect(s, q, bootstrap=300, bootstrap_seed=5)),
     ("mac", lambda s, q: mac(s, q, bootstrap=300, bootstrap_seed=5)),
@@ -199,7 +199,7 @@ def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store)
     from geobias.errors import ParameterError
 
     occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
-    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=200)
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), permutations=10, bootstrap=200)
     assert m.bootstrap.paired == [["X", "Y"]] and m.bootstrap.estimate == pytest.approx(m.signed_statistic)
     assert m.bootstrap.quantity == "signed_statistic" and abs(m.signed_statistic) == pytest.approx(m.statistic)
     assert m.bootstrap_sums["sum_masculine"].estimate == pytest.approx(m.sum_masculine)
@@ -209,7 +209,7 @@ def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store)
     r = ripa(store, WordQuery.with_pairs(names("X"), pairs), bootstrap=200)
     assert r.bootstrap.estimate == pytest.approx(r.mean) and r.bootstrap.set_sizes == {"targets": 7, "pairs": 4}
     with pytest.raises(ParameterError, match="bootstrap: word set X has 1 word"):
-        weat(store, WordQuery(names("X")[:1], names("Y"), names("A"), names("B")), n_permutations=10, bootstrap=100)
+        weat(store, WordQuery(names("X")[:1], names("Y"), names("A"), names("B")), permutations=10, bootstrap=100)
     with pytest.raises(ParameterError, match="at least 1"):
         mb.bootstrap_query(m and WordQuery.two_form(occ, names("A"), names("B")).resolve(store), "mweat",
                            n_resamples=-3)
@@ -234,7 +234,7 @@ def test_seat_statistic_resamples_words_with_all_their_sentences(quantity):
     got = res.statistic(ix)
     for r in range(4):
         lists = [[s for w in ix[k][r] for s, g in zip(names_[k], groups[k], strict=True) if g == w] for k in "XYAB"]
-        w = weat(store, WordQuery(*lists, minimum_words=1), n_permutations=10)
+        w = weat(store, WordQuery(*lists, minimum_words=1), permutations=10)
         assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-6, abs=1e-9)
 
 
@@ -281,7 +281,7 @@ def test_results_with_interval_maps_round_trip_through_json(store):
     from geobias.stats.bootstrap import BootstrapResult
 
     occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
-    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=50)
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), permutations=10, bootstrap=50)
     back = MweatResult.from_dict(m.to_dict())
     assert all(isinstance(b, BootstrapResult) for b in back.bootstrap_sums.values())
     assert back.to_dict() == m.to_dict()

@@ -33,7 +33,7 @@ def test_mweat_keeps_it_on_a_two_form_query():
     store = toy_store()
     w = store.words
     query = WordQuery(w[:6], w[6:12], w[12:18], w[18:24], paired=True)
-    metrics.check_metric("mweat", store, query, n_permutations=200)
+    metrics.check_metric("mweat", store, query, permutations=200)
 
 
 def test_the_bootstrap_follows_the_declaration_not_a_name():
@@ -102,7 +102,7 @@ def test_the_report_draws_a_declared_figure_as_the_renderer_drew_it():
 
     store = toy_store()
     w = store.words
-    r = metrics.weat(store, WordQuery(w[:4], w[4:8], w[8:12], w[12:16]), n_permutations=100)
+    r = metrics.weat(store, WordQuery(w[:4], w[4:8], w[8:12], w[12:16]), permutations=100)
     fig = make_figure(r)
     ax = fig.axes[0]
     assert figure_title(r) == "per-word association bars"
