@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
-import numpy as np
 import pytest
 
 import geobias.metrics as metrics
@@ -92,21 +91,3 @@ def test_a_broken_declaration_is_named():
         metrics.declare(dataclasses.replace(ect, result=metrics.WeatResult))
     with pytest.raises(InputError, match="no quantity"):
         metrics.declare(Metric("x", ect.function, ect.result, "sets", resampling=ect.resampling))
-
-
-def test_the_report_draws_a_declared_figure_as_the_renderer_drew_it():
-    """WEAT's bars: declared beside WEAT, drawn by the report layer with its title and colours."""
-    pytest.importorskip("matplotlib")
-    from geobias.query import WordQuery
-    from geobias.report.draw import figure_title, make_figure
-
-    store = toy_store()
-    w = store.words
-    r = metrics.weat(store, WordQuery(w[:4], w[4:8], w[8:12], w[12:16]), permutations=100)
-    fig = make_figure(r)
-    ax = fig.axes[0]
-    assert figure_title(r) == "per-word association bars"
-    assert ax.get_title() == "WEAT association s(w, A, B) (blue: X, orange: Y)"
-    widths = sorted((p.get_width() for p in ax.patches), reverse=True)
-    assert np.allclose(widths, sorted((a.s for a in r.per_word), reverse=True))
-    assert len(ax.patches) == 8
