@@ -66,6 +66,7 @@ def _load_plugins() -> None:
 
 
 _load_plugins()
+_declared.register_declared()  # metrics a plug-in declared without a command of its own
 
 __all__ = ["PLUGIN_GROUP", "REGISTRY", "Command", "Estimate", "Front", "Output", "Params", "WorkBudgetError",
            "check_budget", "command", "commands", "dump", "execute", "get", "run", "validate"]

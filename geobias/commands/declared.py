@@ -18,7 +18,7 @@ from geobias._progress import ProgressArg
 from geobias.commands._base import REGISTRY, command
 from geobias.commands.catalogue import QueryParams
 
-__all__ = ["NoBootstrapQueryParams", "metric_command"]
+__all__ = ["NoBootstrapQueryParams", "metric_command", "register_declared"]
 
 
 class NoBootstrapQueryParams(QueryParams):
@@ -46,6 +46,18 @@ def metric_command(metric: metrics.Metric):
     return command(metric.name, params, quick=True, result=metric.result_name)(run)
 
 
-for _metric in metrics.declared_metrics():
-    if _metric.query == metrics.declaration.SETS and _metric.name not in REGISTRY:
-        metric_command(_metric)
+def register_declared() -> list[str]:
+    """Make a command for every declared ``"sets"`` metric that has none yet; return their names.
+
+    Run when this module is imported (the in-tree metrics) and again once the plug-ins are loaded
+    (:func:`geobias.commands._load_plugins`: a plug-in may declare a metric without writing a command).
+    """
+    made = []
+    for metric in metrics.declared_metrics():
+        if metric.query == metrics.declaration.SETS and metric.name not in REGISTRY:
+            metric_command(metric)
+            made.append(metric.name)
+    return made
+
+
+register_declared()
