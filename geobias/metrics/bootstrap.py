@@ -8,7 +8,10 @@ count-weighted row of a similarity matrix: one matrix product per chunk of resam
 gathering, never by re-running the metric from the word vectors. The one exception is RNSB,
 whose statistic needs its classifier retrained on each resampled attribute set.
 
-The quantity each metric resamples (``Resampling.quantity``) is its headline figure:
+Each metric declares which of these factories it uses, the sets it resamples, the quantities it
+offers and the note each interval carries (:mod:`geobias.metrics.declaration`);
+:func:`bootstrap_query` reads the declaration and knows no metric by name. The quantity each metric
+resamples by default (``Resampling.quantity``) is its headline figure:
 
 =========  ====================================================================================
 WEAT/SEAT  ``effect_size`` (Caliskan's d, ddof 1) or ``statistic`` (``Σ_X s − Σ_Y s``); SEAT
