@@ -121,6 +121,9 @@ class Metric:
         the resolved query (:class:`geobias.query.ResolvedQuery`); its keyword options are among
         ``variant``, ``unit``, ``C``, ``classifier_seed`` (as :func:`bootstrap_query` passes them).
         ``None``: the metric offers no bootstrap.
+    basic : tuple of str
+        The quantities read with the basic bootstrap interval instead of the percentile one (where
+        the resamples are biased the way the estimate is: :func:`geobias.metrics.bootstrap.interval_of`).
     notes : mapping of str to str
         A note per quantity that its interval carries: why it cannot show "no bias" (a never
         negative quantity), or its measured undercoverage.
@@ -137,6 +140,7 @@ class Metric:
     paired: str = ""
     quantities: tuple[str, ...] = ()
     resampling: Callable[..., Any] | None = None
+    basic: tuple[str, ...] = ()
     notes: Mapping[str, str] = field(default_factory=dict)
     figure: FigureSpec | None = None
 

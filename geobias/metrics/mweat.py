@@ -307,14 +307,8 @@ def mweat(
 
         boot = bootstrap_query(rows, "mweat", n_resamples=bootstrap, seed=bootstrap_seed)
         if boot is not None:  # the same seed and sizes: the same draws for each sum
-            from dataclasses import replace
-
-            from geobias.metrics.bootstrap import NEAR_ZERO_SUM_NOTE
-
             sums = {q: bootstrap_query(rows, "mweat", quantity=q, n_resamples=bootstrap, seed=bootstrap_seed)
                     for q in ("sum_masculine", "sum_feminine")}
-            if any(b.crosses_zero for b in sums.values()):
-                boot = replace(boot, note=NEAR_ZERO_SUM_NOTE)
     return MweatResult(
         permutation=perm,
         n_pairs=n,
@@ -357,7 +351,7 @@ METRIC = declare(Metric(
     summary="MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.",
     sets=("X", "Y", "A", "B"), paired="X with Y (the two forms of one occupation)",
     quantities=("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
-    resampling=_resampling,
+    resampling=_resampling, basic=("effect_size", "signed_statistic"),
     notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can")},
     figure=FigureSpec("per-pair bias bars", _bars),
 ))

@@ -289,12 +289,6 @@ def weat(
     )
 
 
-#: The note of WEAT's (and SEAT's) effect-size interval: its measured coverage misses the 93–97 %
-#: target (:mod:`geobias.evaluation.calibration`, ``benchmarks/bench_calibration.py``).
-UNDERCOVERED_NOTE = ("in simulation this 95% interval held a large true effect size (d about 1.7) in only 72-75% of "
-                     "data sets (a true 0 in 99%): read its bounds as approximate when |d| is large (docs: calibration)")
-
-
 def _resampling(rows, *, quantity: str | None = None):
     """X, Y, A and B each resampled on their own (:func:`geobias.metrics.bootstrap.weat_resampling`)."""
     return weat_resampling(rows.x, rows.y, rows.a, rows.b, quantity=quantity, metric="weat")
@@ -315,6 +309,6 @@ METRIC = declare(Metric(
     "weat", weat, WeatResult, "sets",
     summary="WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.",
     sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
-    notes={"effect_size": UNDERCOVERED_NOTE},
+    basic=("effect_size",),
     figure=FigureSpec("per-word association bars", _bars),
 ))
