@@ -199,3 +199,13 @@ def test_the_model_hint_names_a_command_that_exists(monkeypatch):
     assert hf.is_file(), f"{command[0]} is not installed beside python"
     done = subprocess.run([str(hf), *command[1:2], "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "download" in done.stdout.lower()
+
+
+def test_erasure_without_dictionaries_points_at_data_install(tmp_path, capsys, muse_copy):
+    code, _, err = run(capsys, "erasure", "--lang", "fr")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    install = [c for c in suggestions(err) if "--from" in c]
+    code, _, err2 = _follow(capsys, install[0], muse_copy)
+    assert code == 0, err2
+    train, test = re.search(r"then pass (\S+) and (\S+)$", err.strip()).groups()
+    assert Path(train).is_file() and Path(test).is_file()
