@@ -85,7 +85,7 @@ def vectors_install(p: InstallParams, *, progress: ProgressArg = None):
 
 
 class DataParams(Params):
-    """A dataset part (see ``geobias data list``)."""
+    """A dataset part (see ``geobias data install --help``)."""
 
     name: Annotated[str, ARGUMENT] = Field(description="Dataset: muse-dictionary or gap.")
     part: Annotated[str | None, ARGUMENT] = Field(None, description="muse-dictionary: a language pair (fr-en); gap: "

@@ -2,7 +2,7 @@
 
 Some commands read data geobias cannot ship (its licence, or its size): the bilingual evaluation
 reads MUSE's dictionaries (Conneau et al. 2018), CDA and fine-tuning read GAP (Webster et al. 2018).
-``geobias data install NAME [PART]`` downloads a dataset from its published address into
+``geobias data install NAME [PART ...]`` downloads a dataset from its published address into
 :func:`datasets_dir`, or copies a file you already have (``--from FILE``, offline), and records its
 sha256 beside it; ``geobias data path NAME [PART]`` prints where it is, for scripts
 (``D=$(geobias data path muse-dictionary fr-en)``).

@@ -209,3 +209,44 @@ def test_erasure_without_dictionaries_points_at_data_install(tmp_path, capsys, m
     assert code == 0, err2
     train, test = re.search(r"then pass (\S+) and (\S+)$", err.strip()).groups()
     assert Path(train).is_file() and Path(test).is_file()
+
+
+def test_every_suggested_command_and_option_exists():
+    """Every ``geobias …`` that the package's messages and help put between backticks names a command
+    the CLI has, and each ``--option`` it shows is one of that command's (``geobias data list`` and
+    ``vectors install NAME PART`` were suggestions that did not run)."""
+    import ast
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _help_options import snapshot
+
+    cli = snapshot()
+    options = {name: {n for p in params.values() if p["kind"] == "option" for n in p["names"]} | {"--help"}
+               for name, params in cli.items()}
+    root = Path(__file__).resolve().parents[2] / "geobias"
+    seen, bad = 0, []
+    for path in sorted(root.rglob("*.py")):
+        if "service" in path.relative_to(root).parts:
+            continue  # the service's own pages suggest its routes
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):  # f-strings: placeholders become NAME
+                text = "".join(v.value if isinstance(v, ast.Constant) else "NAME" for v in node.values)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+            else:
+                continue
+            for suggestion in re.findall(r"`{1,2}geobias ([^`]+)`", text):
+                words = suggestion.split()
+                plain = [w for w in words if re.fullmatch(r"[a-z][a-z0-9-]*", w)]
+                command = next((" ".join(plain[:i]) for i in (2, 1) if " ".join(plain[:i]) in cli), None)
+                if command is None:
+                    groups = {c.split()[0] for c in cli if " " in c}
+                    group = len(plain) == 1 and plain[0] in groups  # `geobias probe`: the group's help
+                    if not group and words[0] not in ("--help", "serve", "CMD", "<command>", "NAME"):
+                        bad.append(f"{path.name}: geobias {suggestion}")
+                    continue
+                seen += 1
+                bad += [f"{path.name}: geobias {suggestion} ({w})" for w in words
+                        if w.startswith("--") and w not in options[command]]
+    assert seen > 20  # the scan finds the suggestions
+    assert bad == []
