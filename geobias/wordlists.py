@@ -462,7 +462,7 @@ def occupations(lang: str) -> list[TwoFormWord]:
 
     For the gendered languages both grammatical forms differ; for en most rows repeat one
     form. Languages without grammatical gender other than English have
-    :func:`single_occupations` instead.
+    ``single_occupations`` instead.
 
     Raises
     ------
@@ -496,7 +496,7 @@ def weat_test(lang: str, name: str) -> WeatSets:
     lang : str
         Language code.
     name : str
-        One of :func:`weat_tests` for ``lang``:
+        One of ``weat_tests`` for ``lang``:
 
         * ``"career-family"``: WEAT 6 (male and female first names; career and family words), every
           language;

@@ -59,7 +59,7 @@ class InstallParams(Params):
     @model_validator(mode="after")
     def _from_one(self) -> InstallParams:
         if self.from_path is not None and len(self.names) > 1:
-            raise ValueError(f"--from builds one store; got {len(self.names)} names ({', '.join(self.names)})")
+            raise ValueError(f"--from builds one store; got {len(self.names)} names ({', '.join(map(repr, self.names))})")
         return self
 
 

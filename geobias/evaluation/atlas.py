@@ -168,7 +168,7 @@ DEFINITIONS: dict[str, str] = {
 
 
 def family_sources(family: str) -> dict[str, str]:
-    """``{language code: registry name}`` of every language of :data:`~geobias.languages.LANGUAGES`
+    """``{language code: registry name}`` of every language of ``geobias.languages.LANGUAGES``
     that the family ``family`` covers (a source named ``<family>-<code>``), in that order."""
     from geobias.languages import LANGUAGES
     from geobias.sources import SOURCES

@@ -172,7 +172,7 @@ def monte_carlo_p_interval(k: int, n: int, *, factor: float = 1.0,
 
 def bootstrap_p_interval(values: np.ndarray, null: float = 0.0, *, shift: float = 0.0,
                          confidence: float = MC_CONFIDENCE) -> tuple[float, float] | None:
-    """Where the limit of :func:`bootstrap_p_value` lies, over resampling seeds.
+    """Where the limit of ``bootstrap_p_value`` lies, over resampling seeds.
 
     The p counts the resamples on the smaller side of ``null``; that count is binomial, so its
     Clopper–Pearson interval bounds the p of infinitely many resamples. ``shift`` adds randomness
@@ -186,12 +186,12 @@ def bootstrap_p_interval(values: np.ndarray, null: float = 0.0, *, shift: float 
     null : float, default 0.0
     shift : float, default 0.0
         Half-width of the shared offset, in the unit of ``values`` (≥ 0).
-    confidence : float, default :data:`MC_CONFIDENCE`
+    confidence : float, default ``MC_CONFIDENCE``
 
     Returns
     -------
     (float, float) or None
-        ``None`` without a finite value. The interval holds :func:`bootstrap_p_value` of the values
+        ``None`` without a finite value. The interval holds ``bootstrap_p_value`` of the values
         (with ``shift`` 0).
 
     References
@@ -243,7 +243,7 @@ def decide(p_values: Sequence[float | None], intervals: Sequence[tuple[float, fl
     Returns
     -------
     list of str or None
-        :data:`DIFFERS`, :data:`NOT_DIFFERENT` or :data:`UNDECIDED` per test, ``None`` where there
+        ``DIFFERS``, ``NOT_DIFFERENT`` or ``UNDECIDED`` per test, ``None`` where there
         is no p.
 
     References
