@@ -23,6 +23,21 @@ seconds. Printed:
    store in full (`geobias vectors verify`, the service's first open and each ``--verify-every``
    round) and of hashing a store at every open below ``HASH_AT_OPEN_BYTES``.
 
+6. **Hostile vector files** (``tests/_hostile.py``: 22 bytes declaring 2 × 10⁹ values, a
+   billion-row .vec, a (4, 5·10¹⁰) .npz member, a 10¹¹-row word2vec .bin, a zip member lying about
+   its size, and a 1000:1 .npz above ``--max-store-mb``), each uploaded 5 times: the refusal's
+   median/max milliseconds (target: under 1 s), the server's peak resident memory before and after
+   (target: under 100 MB of growth), and another client's ``/neighbors`` p99 while a loop uploads
+   them, against alone (target: ≤ 2); then the same files on the command line (exit code, one
+   line, seconds, peak memory of the process).
+7. **The job queue**: 100 concurrent ``POST /jobs`` with ``--max-queue 16`` from 7 loopback
+   addresses (target: at most 16 queued), two clients filling it (each its share), two spellings
+   of one token from one address (one share), and the 429s' ``Retry-After`` against the work
+   that client had admitted.
+8. **Quick budget**: the refusal time of a 4 × 5,000-word WEAT at 10⁶ permutations (default
+   ``--quick-budget``), and what the budget stands for here (WEATs of 4 × 1,000 words at 20,000
+   and 200,000 permutations, the second, warm, timed against its estimated cost).
+
 The machine may be shared: the figures are ratios against a baseline taken in the same run, and
 the load average (``uptime``) is printed with them.
 
@@ -275,10 +290,160 @@ def hashing(tmp: Path) -> None:
           f"{1e3 * HASH_AT_OPEN_BYTES / 1e6 / rate:.0f} ms per open")
 
 
+def _peak_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _upload(c: httpx.Client, name: str, filename: str, content: bytes) -> tuple[int, float, str]:
+    t = time.perf_counter()
+    r = c.post("/stores", params={"name": name, "filename": filename}, content=content,
+               headers={"Content-Type": "application/octet-stream"})
+    ms = 1e3 * (time.perf_counter() - t)
+    return r.status_code, ms, r.json().get("error", {}).get("message", "") if r.status_code >= 400 else ""
+
+
+def hostile_uploads(vectors: Path, tmp: Path, rounds: int) -> None:
+    from _hostile import bomb, corpus
+
+    files = {**corpus(), "npz-1000-to-1": bomb()}
+    with ServerProcess(vectors, tmp / "data6", "--quick-workers", "2", "--verify-every", "0",
+                       "--max-store-mb", "1") as srv, srv.client(timeout=120) as c:
+        body = {"store": "small-fr", "word": "roi", "k": 10}
+        for _ in range(20):
+            c.post("/neighbors", json=body)
+        before = _peak_rss_mb(srv.proc.pid)
+        statuses = set()
+        for case, (filename, content) in files.items():
+            times = []
+            for i in range(5):
+                status, ms, msg = _upload(c, f"h{i}", filename, content)
+                statuses.add(status)
+                times.append(ms)
+            print(f"   {case:24s} ({len(content):>9,} B): {status} in median {statistics.median(times):6.1f} ms, "
+                  f"max {max(times):6.1f} ms — {msg[:90]}")
+        after = _peak_rss_mb(srv.proc.pid)
+        print(f"   statuses {sorted(statuses)}; server peak RSS {before:.0f} MB before, {after:.0f} MB after "
+              f"(growth {after - before:.0f} MB; target < 100)")
+        alone = []
+        for _ in range(rounds):
+            t = time.perf_counter()
+            c.post("/neighbors", json=body)
+            alone.append(1e3 * (time.perf_counter() - t))
+        stop = threading.Event()
+
+        def attack():
+            with srv.client(timeout=120) as a:
+                while not stop.is_set():
+                    for filename, content in files.values():
+                        _upload(a, "atk", filename, content)
+
+        threads = [threading.Thread(target=attack) for _ in range(2)]
+        for t in threads:
+            t.start()
+        during = []
+        for _ in range(rounds):
+            t = time.perf_counter()
+            c.post("/neighbors", json=body)
+            during.append(1e3 * (time.perf_counter() - t))
+        stop.set()
+        for t in threads:
+            t.join()
+        print(f"   /neighbors p50/p99 alone {pct(alone, .5):.1f}/{pct(alone, .99):.1f} ms; during two upload loops "
+              f"{pct(during, .5):.1f}/{pct(during, .99):.1f} ms: p99 ratio {pct(during, .99) / pct(alone, .99):.2f} "
+              f"(target ≤ 2); peak RSS now {_peak_rss_mb(srv.proc.pid):.0f} MB")
+    import subprocess
+
+    for case in ("text-22-bytes", "text-30-bytes", "text-billion-rows", "npz-huge-shape", "bin-huge-header"):
+        filename, content = files[case]
+        path = tmp / f"cli-{case}-{filename}"
+        path.write_bytes(content)
+        t = time.perf_counter()
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-c", "from geobias.cli import main; main()",
+                            "neighbors", "roi", "--vectors", str(path)], capture_output=True, text=True)
+        secs = time.perf_counter() - t
+        lines = r.stderr.strip().splitlines()
+        peak = int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else float("nan")
+        ours = [x for x in lines[:-1] if not x.startswith("Command exited")]  # /usr/bin/time's own lines out
+        print(f"   CLI {case:20s}: exit {r.returncode}, {len(ours)} line, {secs:.2f} s (start-up included), "
+              f"peak {peak:.0f} MB — {ours[0][:60] if ours else ''}…{ours[0][-50:] if ours else ''}")
+
+
+def _client(url: str, address: str, headers: dict | None = None) -> httpx.Client:
+    return httpx.Client(base_url=url, timeout=60, headers=headers or {},
+                        transport=httpx.HTTPTransport(local_address=address))
+
+
+def job_queue(vectors: Path, tmp: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    slow = {"kind": "mweat", "params": {"lang": "fr", "vectors": "small-fr", "permutations": 200_000_000}}
+    with ServerProcess(vectors, tmp / "data7", "--workers", "1", "--max-queue", "16", "--verify-every", "0",
+                       "--max-permutations", "1000000000") as srv:
+        clients = [_client(srv.url, f"127.0.0.{2 + i % 7}") for i in range(100)]
+        with ThreadPoolExecutor(100) as pool:
+            answers = list(pool.map(lambda c: c.post("/jobs", json=slow), clients))
+        states = [j["state"] for j in srv.client().get("/jobs?limit=500").json()["jobs"]]
+        queued, running = states.count("queued"), len(states) - states.count("queued")
+        codes = [a.status_code for a in answers]
+        retry = sorted({int(a.headers["Retry-After"]) for a in answers if a.status_code == 429})
+        print(f"   100 concurrent submissions from 7 addresses, --max-queue 16: {codes.count(202)} × 202, "
+              f"{codes.count(429)} × 429 (Retry-After {retry} s); {queued} queued (target ≤ 16), {running} taken by "
+              "the runner")
+        for c in clients:
+            c.close()
+    with ServerProcess(vectors, tmp / "data7b", "--workers", "1", "--max-queue", "16", "--verify-every", "0",
+                       "--max-permutations", "1000000000", "--token", "T0k3n") as srv:
+        a = _client(srv.url, "127.0.0.2", {"Authorization": "Bearer T0k3n"})
+        b = _client(srv.url, "127.0.0.3", {"Authorization": "Bearer T0k3n"})
+        a2 = _client(srv.url, "127.0.0.2", {"Authorization": "bearer  T0k3n"})
+        got = {"a": 0, "b": 0}
+        waits = []
+        for _ in range(12):
+            for name, c in (("a", a), ("b", b), ("a", a2)):
+                r = c.post("/jobs", json=slow)
+                got[name] += r.status_code == 202
+                if r.status_code == 429:
+                    waits.append(int(r.headers["Retry-After"]))
+        print(f"   two clients filling the queue (one of them with two spellings of the token): admitted "
+              f"a={got['a']}, b={got['b']} (share {16 // 2} queued each, the first job of one taken by the runner); Retry-After {min(waits)}-{max(waits)} s "
+              f"for ~8 admitted jobs each (assumed 30 s per job before any finished, 1 runner)")
+        for c in (a, b, a2):
+            c.close()
+
+
+def quick_budget(url: str) -> None:
+    words = [f"w{i}" for i in range(5000)]
+    big = {"store": "big", "targets_x": words[:5000], "targets_y": words[::-1], "attributes_a": words,
+           "attributes_b": words, "permutations": 1_000_000}
+    with httpx.Client(base_url=url, timeout=600) as c:
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            r = c.post("/weat", json=big)
+            times.append(1e3 * (time.perf_counter() - t))
+        print(f"   4 × 5,000 words at 10⁶ permutations: {r.status_code} in median {statistics.median(times):.0f} ms "
+              f"— {r.json()['error']['message'][:110]}")
+        secs = {}
+        for n in (20_000, 200_000):  # the difference leaves out the fixed costs (scores, bootstrap)
+            t = time.perf_counter()
+            r = c.post("/weat", json={**HEAVY, "permutations": n})
+            secs[n] = time.perf_counter() - t
+            print(f"   4 × 1,000 words at {n:,} permutations: {r.status_code} in {secs[n]:.2f} s")
+        rate = (200_000 - 20_000) * 4000 / max(secs[200_000] - secs[20_000], 1e-9)
+        fixed = secs[20_000] - 20_000 * 4000 / rate  # the 1,000 resamples' (2,000)² lookups, and the scores
+        print(f"   → {rate:.3g} partition-words per second here; the resamples' 4e9 lookups took about {fixed:.2f} s, "
+              f"{4e9 / max(fixed, 1e-9) / rate:.0f} lookups per partition-word; the default budget 1e9 ≈ "
+              f"{1e9 / rate:.1f} s of work")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=200, help="/neighbors requests per measurement.")
-    ap.add_argument("--sections", default="12345", help="Which sections to run (digits; default all).")
+    ap.add_argument("--sections", default="12345678", help="Which sections to run (digits; default all).")
     args = ap.parse_args()
     from geobias.store import VectorStore, save_store
 
@@ -288,8 +453,9 @@ def main() -> None:
     save_store(small_french_store(), vectors / "small-fr")
     save_store(VectorStore(WORDS, np.random.default_rng(0).normal(size=(4000, 50)).astype(np.float32)), vectors / "big")
     print(f"cores: {os.cpu_count()}; {load()} (the machine may be shared)")
+    # the greedy client's WEATs at the cap must run, not be refused by the quick budget (section 8)
     with ServerProcess(vectors, tmp / "data", "--quick-workers", "2", "--verify-every", "0",
-                       "--max-permutations", "1000000") as srv, srv.client(timeout=120) as c:
+                       "--max-permutations", "1000000", "--quick-budget", "1e13") as srv, srv.client(timeout=120) as c:
         if "1" in args.sections:
             print("1. refusals")
             refusals(c)
@@ -305,6 +471,16 @@ def main() -> None:
     if "5" in args.sections:
         print(f"5. hashing ({load()})")
         hashing(tmp)
+    if "6" in args.sections:
+        print(f"6. hostile vector files ({load()})")
+        hostile_uploads(vectors, tmp, args.rounds)
+    if "7" in args.sections:
+        print(f"7. the job queue ({load()})")
+        job_queue(vectors, tmp)
+    if "8" in args.sections:
+        print(f"8. quick budget ({load()})")
+        with ServerProcess(vectors, tmp / "data8", "--quick-workers", "1", "--verify-every", "0") as srv:
+            quick_budget(srv.url)
 
 
 if __name__ == "__main__":

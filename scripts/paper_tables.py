@@ -233,7 +233,7 @@ def zhou_reading(rec_fr: dict) -> str:
         words = (f"\n\nThe p-values above come from permuting the occupations' forms with the words fixed. Over the "
                  f"words themselves (`geobias mweat --lang fr`, `reproductions/mweat-fr.json`: {boot['n_resamples']:,} "
                  f"resamples of the words, occupations as pairs), our Original FR signed statistic "
-                 f"|Σ_X s| − |Σ_Y s| = {m['signed_statistic']:+.4f} has the 95 % interval {boot['low']:+.3f} … "
+                 f"|Σ_X s| − |Σ_Y s| = {m['signed_statistic']:+.4f} has the 95 % {boot.get('interval', 'percentile')} interval {boot['low']:+.3f} … "
                  f"{boot['high']:+.3f}, which {holds}.")
     return ("**The paper's pattern**, method by method (against Original; p-values against 0.05):\n\n"
             + "\n".join(f"- {c}" for c in claims[:half])

@@ -161,7 +161,8 @@ def ripa_fr(rec: dict) -> str:
         f"{g['reference_offset']:+.2f} is the zero. Most female {shown(order[:3])}; most male "
         f"{shown(order[::-1][:3])} (each word's interval over the seed words, simultaneous); mean {g['mean']:+.3f}, "
         f"95% interval {g['bootstrap']['low']:+.3f} to {g['bootstrap']['high']:+.3f}; {len(apart)} of {len(g['words'])} "
-        f"intervals exclude 0 ({', '.join(w for w, _ in apart) or 'none'}). With `--variant english` "
+        f"intervals {'excludes' if len(apart) == 1 else 'exclude'} 0 ({', '.join(w for w, _ in apart) or 'none'}). "
+        "With `--variant english` "
         f"{masc_pos} of the {len(pairs)} masculine forms score positive and {fem_neg} of the {len(pairs)} feminine "
         f"forms negative (mean |RIPA| {e['mean_abs']:.2f} against {g['mean_abs']:.2f}): the forms' grammatical "
         f"gender.\n")
@@ -207,7 +208,8 @@ def mweat_demo(rec: dict) -> str:
     boot = r.get("bootstrap")
     signed = r["signed_statistic"]
     interval = "" if boot is None else (
-        f", 95% bootstrap interval over the words {boot['low']:+.4f} to {boot['high']:+.4f} "
+        f", 95% {boot.get('interval', 'percentile')} bootstrap interval over the words {boot['low']:+.4f} to "
+        f"{boot['high']:+.4f} "
         f"({'holds' if boot['low'] <= 0 <= boot['high'] else 'excludes'} 0; {boot['n_resamples']:,} resamples, "
         "occupations as pairs)")
     larger = "feminine" if signed < 0 else "masculine"
@@ -433,12 +435,15 @@ def seat_table(rec: dict) -> str:
         vals = []
         for e, lang in cols:
             r = cell.get((e, lang, t))
-            p = "—" if r is None else (f"{r['p_value']:.4f}" if r["p_value"] >= 1e-4 else f"{r['p_value']:.0e}")
-            vals.append("—" if r is None else f"{r['effect_size']:.2f} (p {p})")
+            fmt = lambda v: "—" if v is None else (f"{v:.4f}" if v >= 1e-4 else f"{v:.0e}")  # noqa: E731
+            vals.append("—" if r is None else
+                        f"{r['effect_size']:.2f} (p {fmt(r['p_value'])}; words {fmt(r.get('word_p_value'))})")
         lines.append(f"| {seat_no.get(t, '')} {t} | " + " | ".join(vals) + " |")
     n = rows[0]["n_permutations"]
     return "\n".join(lines) + (f"\n\nEffect size (p, one-sided, {n:,} Monte-Carlo permutations of the sentences, "
-                               "seed 0).\n")
+                               "seed 0, as May et al.; words: ours, the same statistic over partitions of the "
+                               "words, each with all its sentences, which keeps its level where the sentence "
+                               "test does not — see [calibration](calibration.md)).\n")
 
 
 #: Gonen & Goldberg (2019), §3–4, word2vec before → after hard debias: k-means, SVM, r(bias, male share of

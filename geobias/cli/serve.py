@@ -52,6 +52,13 @@ def serve_command(
     quiet: Annotated[bool, typer.Option("--quiet", help="No start-up lines, no access log.")] = False,
     max_upload_mb: Annotated[int, typer.Option("--max-upload-mb", help="Largest vector-file upload.")] = 1024,
     max_queue: Annotated[int, typer.Option("--max-queue", help="Queued jobs beyond which POST /jobs answers 429.")] = 16,
+    client_queue: Annotated[int | None, typer.Option(
+        "--client-queue", help="Queued jobs one client may have (default: half of --max-queue).")] = None,
+    max_store_mb: Annotated[int | None, typer.Option(
+        "--max-store-mb", help="Largest matrix an upload may become (default: --max-upload-mb).")] = None,
+    quick_budget: Annotated[float, typer.Option(
+        "--quick-budget", help="Largest estimated cost of a quick analysis (partitions × words + resamples × "
+        "(words/2)² / 100; 1e9 is under 10 s); above it, submit a job.")] = 1e9,
     max_permutations: Annotated[int, typer.Option("--max-permutations", help="Cap on permutations per request.")] = 1_000_000,
     max_tries: Annotated[int, typer.Option("--max-tries", help=(
         "Times a job is started before it is given up: a job interrupted by a stop of the server runs again "
@@ -87,6 +94,8 @@ def serve_command(
         max_tries=max_tries, allowed_hosts=tuple(allowed_host or ()), bind_host=host, quick_workers=quick_workers,
         max_waiting=max_waiting, quick_threads=quick_threads, body_timeout=body_timeout, access_log=not quiet,
         verify_every=verify_every, client_slots=client_slots, client_waiting=client_waiting, prestart=True,
+        client_queue=client_queue, max_store_bytes=None if max_store_mb is None else max_store_mb << 20,
+        quick_budget=quick_budget,
     )
     _check_port(host, port)
     config.vectors_dir.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,9 @@ its own):
 Scenarios (:data:`SCENARIOS`): ``neither`` (no agreement, no bias: English-like and fair),
 ``agreement`` (``a_m = +0.3, a_f = −0.3``, no bias), ``agreement-asymmetric`` (``a_m = 0,
 a_f = −0.6``: the feminine form alone marked, no bias), ``bias`` (``bias = 0.15``, no agreement) and
-``both``. The sizes of the effects are those of the French query on fr-spacy-md in order of
+``both``. Each data set is run through MWEAT, WEAT, gender-aware RIPA, RNSB, and the grammatical
+variants of RND, ECT and MAC on the occupation pairs, and through SEAT on simulated sentences of the
+WEAT sets (each word with :data:`SEAT_TEMPLATES` template sentences, :func:`_sentences`). The sizes of the effects are those of the French query on fr-spacy-md in order of
 magnitude (its sums of s are +2.2 and −4.3). The true value of each figure is computed once per scenario on a very large sample from
 the same model (:func:`truths`).
 
@@ -212,12 +214,46 @@ def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int =
     n = SIZES["pairs"]
     s = np.concatenate([_unit(big["x"]), _unit(big["y"])]) @ (ma - mb)
     d_s, _ = _d_s(big)
+    ua, ub = _unit(big["a"]).mean(axis=0), _unit(big["b"]).mean(axis=0)
+    ux, uy = _unit(big["x"]), _unit(big["y"])
+
+    def rnd_of(w):  # Garg et al.'s r(w) on unit rows against the (not re-normalised) unit means
+        return np.linalg.norm(w - ua, axis=1) - np.linalg.norm(w - ub, axis=1)
+
+    from scipy.stats import spearmanr
+
+    sent = {k: _sentences(big[k], np.random.default_rng(seed + 1))[0] for k in "xyab"}
+    sa, sb = sent["a"].mean(axis=0), sent["b"].mean(axis=0)
+    sx, sy = sent["x"] @ (sa - sb), sent["y"] @ (sa - sb)
     return {
+        "seat_effect_size": float((sx.mean() - sy.mean()) / np.concatenate([sx, sy]).std(ddof=1)),
+        # the grammatical variants, pairs of forms as the commands read a two-form language
+        "rnd": float(n * (rnd_of(ux).mean() + rnd_of(uy).mean())),
+        "mac": float(1.0 - (ux.mean(axis=0) + uy.mean(axis=0)) @ (ua + ub) / 4),
+        "ect": float(spearmanr(ux @ (ua / np.linalg.norm(ua)), uy @ (ub / np.linalg.norm(ub)))[0]),
         "sum_masculine": float(n * mu_x), "sum_feminine": float(n * mu_y),
         "signed_statistic": float(abs(n * mu_x) - abs(n * mu_y)),
         "effect_size": float((mu_x - mu_y) / s.std(ddof=1)),
         "ripa_mean": float(scenario.bias * d_s[0]),  # d_s is oriented masculine positive
     }
+
+
+#: SEAT's simulated sentences: each word brings this many template sentences.
+SEAT_TEMPLATES = 5
+
+
+def _templates(dim: int) -> np.ndarray:
+    """The template vectors every word's sentences share (fixed: a test's templates are)."""
+    return np.random.default_rng(99).standard_normal((SEAT_TEMPLATES, dim)) / np.sqrt(dim)
+
+
+def _sentences(words: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Unit sentence rows ``word + 0.6 template + 0.3 noise`` (each word × each template) and the
+    word each came from."""
+    n, dim = words.shape
+    t = _templates(dim)
+    rows = words[:, None, :] + 0.6 * t[None] + 0.3 * rng.standard_normal((n, len(t), dim)) / np.sqrt(dim)
+    return _unit(rows).reshape(n * len(t), dim), np.repeat(np.arange(n), len(t))
 
 
 def _store(data: dict[str, np.ndarray]):
@@ -231,17 +267,47 @@ def _store(data: dict[str, np.ndarray]):
                                                                           for k, v in data.items()}
 
 
+def _seat(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict:
+    """SEAT on simulated sentences of the WEAT sets: the word bootstrap's interval, May et al.'s
+    test over the sentences and ours over the words."""
+    from geobias.metrics import weat
+    from geobias.metrics.bootstrap import run, seat_resampling
+    from geobias.metrics.seat import _word_test
+    from geobias.query import WordQuery
+    from geobias.store import VectorStore
+
+    rng = np.random.default_rng([seed, 7])
+    rows, groups = {}, {}
+    for key, k in zip("XYAB", "xyab", strict=True):
+        rows[key], groups[key] = _sentences(data[k], rng)
+    names = {k: [f"{k}{i}" for i in range(len(v))] for k, v in rows.items()}
+    store = VectorStore([w for k in "XYAB" for w in names[k]], np.concatenate([rows[k] for k in "XYAB"]))
+    r = weat(store, WordQuery(names["X"], names["Y"], names["A"], names["B"]), n_permutations=n_permutations,
+             seed=seed)
+    boot = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
+    by_word = _word_test(r, groups, n_permutations, seed)
+    return {("SEAT", "seat_effect_size"): (boot.low, boot.high), ("SEAT", "sentence permutation test"): r.p_value,
+            ("SEAT", "word permutation test (ours)"): by_word.p_value}
+
+
 def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict[str, object]:
     """Every calibrated figure of one data set: intervals as (low, high), tests as p-values."""
     from geobias.metrics import mweat, weat
+    from geobias.metrics.ect import ect
+    from geobias.metrics.mac import mac
     from geobias.metrics.ripa import ripa_grammatical
+    from geobias.metrics.rnd import rnd
     from geobias.metrics.rnsb import rnsb
     from geobias.query import WordQuery
 
     store, names = _store(data)
     occ = [(f, m, "") for m, f in zip(names["x"], names["y"], strict=True)]
-    m = mweat(store, WordQuery.two_form(occ, names["a"], names["b"]), n_permutations=n_permutations, seed=seed,
-              bootstrap=n_resamples, bootstrap_seed=seed)
+    two_form = WordQuery.two_form(occ, names["a"], names["b"])
+    m = mweat(store, two_form, n_permutations=n_permutations, seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
+    boot = {"bootstrap": n_resamples, "bootstrap_seed": seed}
+    rd = rnd(store, two_form, variant="grammatical", n_permutations=n_permutations, seed=seed, **boot)
+    ec = ect(store, two_form, variant="grammatical", **boot)
+    mc = mac(store, two_form, variant="grammatical", **boot)
     w = weat(store, WordQuery(names["x"], names["y"], names["a"], names["b"]), n_permutations=n_permutations,
              seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
     d_s, d_g = _d_s(data)
@@ -264,14 +330,22 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
         ("WEAT", "permutation test"): w.p_value,
         ("RIPA gender-aware", "ripa_mean"): iv(r.bootstrap),
         ("RNSB", "null-band test"): rn.p_value,
+        ("RND", "rnd"): iv(rd.bootstrap),
+        ("RND", "sign-flip test"): rd.p_value,
+        ("ECT", "ect"): iv(ec.bootstrap),
+        ("MAC", "mac"): iv(mc.bootstrap),
+        **_seat(data, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed),
     }
 
 
 def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
     """Whether a test's null holds: X and Y exchangeable (permutation tests), the targets no more
-    spread along A−B than along a random direction (RNSB: targets without bias, isotropic)."""
+    spread along A−B than along a random direction (RNSB: targets without bias, isotropic), the
+    pairs' relative norm distances centred on 0 (RND's sign-flip test)."""
     if metric == "RNSB":
         return scenario.bias == 0 and not scenario.agreement
+    if metric == "RND":  # the forms' r(m) + r(f) centred on 0: no bias, agreement (if any) symmetric
+        return scenario.bias == 0 and scenario.a_m == -scenario.a_f
     return not scenario.agreement  # the two forms identically distributed
 
 
@@ -310,7 +384,7 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
     --------
     >>> r = calibrate(["neither"], n_datasets=20, n_permutations=99, n_resamples=99)
     >>> sorted({row.metric for row in r.rows})
-    ['MWEAT', 'RIPA gender-aware', 'RNSB', 'WEAT']
+    ['ECT', 'MAC', 'MWEAT', 'RIPA gender-aware', 'RND', 'RNSB', 'SEAT', 'WEAT']
     """
     names = list(scenarios or SCENARIOS)
     unknown = [s for s in names if s not in SCENARIOS]

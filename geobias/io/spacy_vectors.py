@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from geobias.errors import GeobiasError, VectorFormatError
+from geobias.io.sizes import check_declared
 
 _M = np.uint64(0xC6A4A7935BD1E995)
 _R = np.uint64(47)
@@ -112,6 +113,26 @@ def _symbol_table(keys: np.ndarray) -> dict[int, str]:
     return {**_KNOWN_SYMBOLS, **{v: k for k, v in IDS.items()}}
 
 
+def _load_table(path: Path) -> np.ndarray:
+    """Load spaCy's ``vectors`` table (an ``.npy`` file), its declared shape weighed first
+    (:func:`geobias.io.sizes.check_declared`): numpy would allocate whatever the header says."""
+    try:
+        with open(path, "rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                           else np.lib.format.read_array_header_2_0)
+            shape, _, dtype = read_header(fh)
+            start = fh.tell()
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise VectorFormatError(f"{path}: not a readable .npy table ({exc})") from None
+    if len(shape) != 2 or dtype.hasobject:
+        raise VectorFormatError(f"{path}: expected a 2-D numeric matrix, got {dtype} of shape {shape}")
+    rows, dims = (int(d) for d in shape)
+    if rows > 0 and dims > 0:
+        check_declared(path, rows, dims, bytes_left=path.stat().st_size - start, row_bytes=dims * dtype.itemsize)
+    return np.load(path, allow_pickle=False)
+
+
 def read_spacy_vectors(vocab_dir: Path) -> tuple[list[str], np.ndarray, dict]:
     """Words (row order) and vectors of the real rows of a spaCy vocab directory.
 
@@ -129,7 +150,7 @@ def read_spacy_vectors(vocab_dir: Path) -> tuple[list[str], np.ndarray, dict]:
     """
     import srsly
 
-    vectors = np.load(vocab_dir / "vectors", allow_pickle=False)
+    vectors = _load_table(vocab_dir / "vectors")
     if vectors.ndim != 2:
         raise VectorFormatError(f"{vocab_dir / 'vectors'}: expected a 2-D matrix, got shape {vectors.shape}")
     n_rows = vectors.shape[0]

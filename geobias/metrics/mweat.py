@@ -302,14 +302,8 @@ def mweat(
 
         boot = bootstrap_query(rows, "mweat", n_resamples=bootstrap, seed=bootstrap_seed)
         if boot is not None:  # the same seed and sizes: the same draws for each sum
-            from dataclasses import replace
-
-            from geobias.metrics.bootstrap import NEAR_ZERO_SUM_NOTE
-
             sums = {q: bootstrap_query(rows, "mweat", quantity=q, n_resamples=bootstrap, seed=bootstrap_seed)
                     for q in ("sum_masculine", "sum_feminine")}
-            if any(b.crosses_zero for b in sums.values()):
-                boot = replace(boot, note=NEAR_ZERO_SUM_NOTE)
     return MweatResult(
         permutation=perm,
         n_pairs=n,

@@ -14,12 +14,20 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from geobias.commands import WorkBudgetError
 from geobias.errors import GeobiasError, ParameterError
 from geobias.service.config import ServiceConfig
 from geobias.service.guard import BodyTimeout, Guard
-from geobias.service.http import Admission, Busy, TooManyRequests, UnsupportedMediaType, error
+from geobias.service.http import (
+    Admission,
+    Busy,
+    Contain,
+    TooManyRequests,
+    UnsupportedMediaType,
+    error,
+)
 from geobias.service.jobs import JobConflict, JobManager, JobNotFound, QueueFull
 from geobias.service.quick import QuickPool
 from geobias.service.redact import Redactor
@@ -91,6 +99,15 @@ def create_app(config: ServiceConfig) -> Guard:
     async def _greedy(request: Request, exc: TooManyRequests):
         return error(429, "TooManyRequests", str(exc), headers={"Retry-After": str(exc.retry_after)})
 
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect):
+        # the body was cut mid-stream (an upload): nobody reads this answer; the log says 499
+        return error(499, "ClientClosedRequest", "the client closed the connection before its body ended")
+
+    @app.exception_handler(QueueFull)
+    async def _queue_full(request: Request, exc: QueueFull):
+        return error(429, "QueueFull", str(exc), headers={"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(Busy)
     async def _busy(request: Request, exc: Busy):
         return error(503, "Busy", str(exc), headers={"Retry-After": str(exc.retry_after)})
@@ -124,6 +141,8 @@ def create_app(config: ServiceConfig) -> Guard:
         log.error("internal error in %s %s (request id %s)", request.method, request.url.path, rid, exc_info=exc)
         return error(500, "InternalError", f"internal error (a bug: please report it with request id {rid})",
                      request_id=rid)
+
+    app.add_middleware(Contain, handler=_bug)  # a 500 keeps the connection open, as a 4xx does
 
     original_openapi = app.openapi
 

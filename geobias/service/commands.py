@@ -21,7 +21,7 @@ from geobias.commands._fields import Inline
 from geobias.commands._kinds import FIXED, SET, Kind, fields_of, spec_of
 from geobias.errors import InputError, ParameterError
 from geobias.service.config import ServiceConfig, check_name
-from geobias.service.limits import cap_of, text_pattern
+from geobias.service.limits import cap_of, text_pattern, word_set_keys
 
 _HF_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 
@@ -94,6 +94,61 @@ def opener(stores):
     return open_store
 
 
+#: Bootstrap lookups (one target word against one attribute word, in a vectorised resample) that
+#: cost as much as one word re-summed in a permutation partition (measured about 100 in
+#: ``benchmarks/bench_abuse.py``, section 8: 4 × 1,000 words, 1,000 resamples, 2·10⁴ and 2·10⁵
+#: partitions).
+RESAMPLE_LOOKUPS_PER_UNIT = 100
+
+
+def words_in(model, body: dict[str, Any]) -> int:
+    """The words ``body`` gives ``model``'s word-set fields (a list's entries, a comma list's items)."""
+    n = 0
+    for key in word_set_keys(model):
+        value = body.get(key)
+        if isinstance(value, list):
+            n += len(value)
+        elif isinstance(value, str) and value.strip():
+            n += value.count(",") + 1
+    return n
+
+
+def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: dict[str, Any]) -> None:
+    """Refuse a quick analysis whose estimated cost is above ``config.quick_budget``.
+
+    The cost is in units of one word re-summed in one permutation partition: each partition
+    re-sums the scores of every word the request sends in its word sets (``W`` words: partitions ×
+    ``W``); each bootstrap resample recomputes its resampled targets' associations with its
+    resampled attributes, about ``(W / 2)²`` lookups done in one vectorised step, which
+    :data:`RESAMPLE_LOOKUPS_PER_UNIT` of count as one unit. The partitions and resamples come from
+    the command's work estimate (:meth:`~geobias.commands.Command.work`). Measured by
+    ``benchmarks/bench_abuse.py`` (section 8) on a shared 2-core machine: about 1.2·10⁸ units a
+    second, so the default budget of 10⁹ is under 10 s of work; 4 × 5,000 words at 10⁶
+    permutations cost 2.1·10¹⁰. A job has no quick budget.
+
+    Raises
+    ------
+    WorkBudgetError
+        One line with the estimate and a pointer to ``POST /jobs`` (HTTP 422).
+    """
+    from geobias.commands import WorkBudgetError
+
+    estimate = cmd.work(params)
+    if estimate is None:
+        return
+    words = max(1, words_in(type(params), body))
+    resamples = getattr(params, "resamples", None)
+    n_resamples = (resamples() or 0) if callable(resamples) else 0
+    partitions = max(estimate.units - n_resamples * words, 0)  # the estimate counts resamples × words
+    cost = partitions * words + n_resamples * (words / 2) ** 2 / RESAMPLE_LOOKUPS_PER_UNIT
+    if cost > config.quick_budget:
+        raise WorkBudgetError(
+            f"{cmd.name}: {partitions:,} partitions and {n_resamples:,} resamples over {words:,} words are a cost "
+            f"of {cost:.3g}, above "
+            f"this service's quick budget of {config.quick_budget:.3g}; submit it as a job (POST /jobs with "
+            f"kind {cmd.kind!r}) or ask for fewer", estimate)
+
+
 def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress: ProgressArg = None) -> dict[str, Any]:
     """Validate ``body`` for the quick command ``name``, run it on the open stores, return its
     envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
@@ -101,6 +156,7 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], pr
 
     cmd = get(name)
     params = within_caps(config, validate(cmd, body, front="service"))
+    check_quick_cost(config, cmd, params, body)
     with use_opener(opener(stores)):
         _, envelope = execute(cmd, params, progress=progress)
     return envelope
@@ -161,7 +217,7 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     for field in fields_of(model, kind=Kind.STORE):
         value = getattr(params, field)
         if value is not None:
-            stores._path(value)  # an existing store (404 otherwise)
+            stores.get(value)  # an existing store (404 otherwise), not one found changed (4xx)
     extra = {}
     for field in fields_of(model, kind=Kind.MODEL):
         value = getattr(params, field)
@@ -175,6 +231,13 @@ def prepare_job(config: ServiceConfig, stores, kind: str, body: dict[str, Any], 
     return cmd, {**dump(params), **extra}
 
 
+def stores_of(kind: str, params: dict[str, Any]) -> list[str]:
+    """The stores a job's recorded parameters name (its fields of kind
+    :attr:`~geobias.commands._kinds.Kind.STORE` that are set)."""
+    model = get(kind).params
+    return [params[f] for f in fields_of(model, kind=Kind.STORE) if isinstance(params.get(f), str)]
+
+
 def job_kinds() -> list[str]:
     """The kinds ``POST /jobs`` accepts: every command that runs as a job."""
     from geobias.commands import commands
@@ -182,4 +245,4 @@ def job_kinds() -> list[str]:
     return [c.kind for c in commands() if c.job]
 
 
-__all__ = ["check_caps", "check_model", "job_kinds", "opener", "prepare_job", "run_quick"]
+__all__ = ["check_caps", "check_model", "job_kinds", "opener", "prepare_job", "run_quick", "stores_of"]

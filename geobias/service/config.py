@@ -59,8 +59,17 @@ class ServiceConfig:
         Jobs that run at once (each in its own process); more wait in the queue.
     max_queue : int, default 16
         Queued jobs beyond which ``POST /jobs`` answers 429.
+    client_queue : int or None
+        Queued jobs one client (as for ``client_slots``) may have (default: half of
+        ``max_queue``, at least 1): past its share a client gets 429 + ``Retry-After``
+        while others still queue; runners take clients' jobs round-robin.
     max_upload_bytes : int, default 1 GiB
         Largest vector-file upload (413 beyond it).
+    max_store_bytes : int or None
+        Largest float32 matrix an upload may become (default: ``max_upload_bytes``, which no
+        uncompressed file exceeds). A header declaring more, or a compressed ``.npz`` member
+        inflating beyond it, is refused with 400 before the matrix is allocated
+        (:func:`geobias.io.sizes.check_declared`).
     max_body_bytes : int, default 4 MiB
         Largest JSON request body (413 beyond it).
     max_permutations : int, default 1,000,000
@@ -72,6 +81,11 @@ class ServiceConfig:
         model runs (:mod:`geobias.service.limits`).
     max_k : int, default 1,000
         Largest neighbour count.
+    quick_budget : float, default 1e9
+        Largest estimated cost of a quick analysis: its permutation partitions times the words of
+        its sets, plus its resamples times (words / 2)² / 100 (:func:`geobias.service.commands.check_quick_cost`); above it the
+        request is refused with a pointer to ``/jobs`` (a job has no quick budget); see
+        ``benchmarks/bench_abuse.py`` for the seconds it stands for.
     max_tries : int, default 3
         Times a job is started before it is given up: a job the server was running when it
         stopped (a crash, a kill) is queued again on the next start, at most ``max_tries - 1``
@@ -114,12 +128,15 @@ class ServiceConfig:
     token: str | None = None
     workers: int = 2
     max_queue: int = 16
+    client_queue: int | None = None
     max_upload_bytes: int = 1 << 30
+    max_store_bytes: int | None = None
     max_body_bytes: int = 4 << 20
     max_permutations: int = 1_000_000
     max_words: int = 10_000
     max_total_words: int | None = None
     max_k: int = 1000
+    quick_budget: float = 1e9
     max_tries: int = 3
     models_dir: Path | None = field(default=None)
     allowed_hosts: tuple[str, ...] = ()
@@ -139,6 +156,12 @@ class ServiceConfig:
         self.data_dir = Path(self.data_dir).expanduser().resolve()
         if self.models_dir is None:
             self.models_dir = self.data_dir / "models"
+        if self.client_queue is None:
+            self.client_queue = max(1, self.max_queue // 2)
+        if self.client_queue < 1:
+            raise InputError(f"client_queue must be at least 1; got {self.client_queue}")
+        if self.max_store_bytes is None:
+            self.max_store_bytes = self.max_upload_bytes
         if self.max_total_words is None:
             self.max_total_words = 4 * self.max_words
         if self.max_tries < 1:

@@ -108,8 +108,10 @@ class Guard:
             if self.config.access_log:
                 client = scope.get("client") or ("-", 0)
                 query = scope.get("query_string", b"").decode("latin-1")
+                # 499 (nginx's "client closed request"): the body was cut before it ended
+                shown = status[0] or (499 if scope["state"].get("client_closed") else "-")
                 log.info('%s "%s %s%s" %s %.1f ms id=%s', client[0], scope["method"], scope["path"],
-                         "?" + query if query else "", status[0] or "-", (time.perf_counter() - started) * 1e3, rid)
+                         "?" + query if query else "", shown, (time.perf_counter() - started) * 1e3, rid)
 
     async def _handle(self, scope, receive, send):
         headers = {k.lower(): v for k, v in scope.get("headers") or []}
@@ -151,6 +153,9 @@ class Guard:
         try:
             while True:
                 message = await timed()
+                if message["type"] == "http.disconnect":  # cut mid-body: nobody to answer
+                    scope["state"]["client_closed"] = True
+                    return None
                 if message["type"] != "http.request":
                     break
                 chunk = message.get("body", b"")

@@ -41,11 +41,30 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+#: The longest run of non-space characters (a word, a value) an error message quotes in full.
+MAX_QUOTED = 64
+#: The longest error message.
+MAX_MESSAGE = 2000
+_LONG_RUN = re.compile(rf"\S{{{MAX_QUOTED + 1},}}")
+
+
+def _bounded(message: str) -> str:
+    """``message`` with every run of more than :data:`MAX_QUOTED` non-space characters cut to its
+    first :data:`MAX_QUOTED` and "…", and at most :data:`MAX_MESSAGE` characters in all: an
+    answer never echoes an 800,000-character word back.
+
+    >>> _bounded("word 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' not found")
+    "word 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa… not found"
+    """
+    message = _LONG_RUN.sub(lambda m: m.group()[:MAX_QUOTED] + "…", message)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
 def error(status: int, type_: str, message: str, headers: dict | None = None,
           request_id: str | None = None) -> JSONResponse:
     """The one error shape: ``{"error": {"type", "message"}}`` with a one-line message (and, for
     an internal error, ``request_id``, which names the log line that holds the details)."""
-    one_line = " ".join(str(message).split()) or type_
+    one_line = _bounded(" ".join(str(message).split()) or type_)
     body: dict[str, Any] = {"type": type_, "message": one_line}
     if request_id is not None:
         body["request_id"] = request_id
@@ -292,16 +311,17 @@ class Admission:
 
 
 def client_key(request: Request) -> str:
-    """Who a request is for fairness (:class:`Admission`): its peer address, with a digest of
-    the bearer token (or login cookie) where the server has a token."""
-    import hashlib
+    """Who a request is for fairness (:class:`Admission`, the job queue's shares): its peer
+    address, marked ``token@`` where the server has a token.
 
+    The key never hashes a header as sent: the guard has already compared the credential
+    (``Authorization`` with its scheme in any case, or the login cookie) with the one token, so
+    every request that gets here carries that same token, and ``Bearer T``, ``bearer  T``, the
+    cookie or extra cookies beside it are one client, not several. Without a token, fairness is
+    per address only: a local user can pick any source address in 127.0.0.0/8 and so take
+    several shares; ``--token`` keeps such a user out altogether (docs/service.md, "Fairness")."""
     address = request.client.host if request.client else "-"
-    config = request.app.state.config
-    if config.token is None:
-        return address
-    given = request.headers.get("authorization", "") or request.headers.get("cookie", "")
-    return hashlib.sha256(given.encode("latin-1", "replace")).hexdigest()[:12] + "@" + address
+    return address if request.app.state.config.token is None else f"token@{address}"
 
 
 class UnsupportedMediaType(GeobiasError):
@@ -337,9 +357,59 @@ async def json_body(request: Request, model=None, *, check: bool = True) -> dict
         raise ParameterError(f"the body is nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(body, dict):
         raise ParameterError("the body must be a JSON object")
+    check_unicode(body)
     if check:
         check_body(request.app.state.config, body, model)
     return body
+
+
+def check_unicode(body: Any) -> None:
+    """Refuse a parsed body holding text that is not valid Unicode.
+
+    JSON may escape a lone UTF-16 surrogate (``"\\ud800"``), and Python's parser also takes one
+    UTF-8-encoded; either is a ``str`` no file, record or response can hold (encoding it raises).
+    One pass of the encoder over the whole body finds any, in keys or values, at any depth.
+
+    Raises
+    ------
+    ParameterError
+        One line naming the first offending character's position (HTTP 422).
+    """
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.start + 1]
+        raise ParameterError(f"the body holds text that is not valid Unicode (a lone surrogate "
+                             f"U+{ord(bad):04X}); send UTF-8 text") from None
+
+
+class Contain:
+    """ASGI middleware: an unexpected exception is answered by ``handler`` (the 500 envelope)
+    here, before Starlette's outermost error middleware sees it; that middleware answers too but
+    then re-raises to the server, which drops the connection. A keep-alive connection thus
+    outlives a 500, as it does a 4xx (an exception after the answer started still propagates)."""
+
+    def __init__(self, app, handler):
+        self.app, self.handler = app, handler
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def watched(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:
+            if started:
+                raise
+            response = await self.handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
 
 
 def body_schema(schema: dict[str, Any]) -> dict[str, Any]:

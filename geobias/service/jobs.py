@@ -20,20 +20,21 @@ changes of state are :mod:`geobias.service.records`.
 from __future__ import annotations
 
 import json
+import math
 import os
-import queue
 import shutil
 import signal
 import threading
 import time
 import uuid
+from collections import deque
 from pathlib import Path
 from typing import Any
 
 from geobias.commands import get
 from geobias.errors import GeobiasError
 from geobias.service import publication
-from geobias.service.commands import prepare_job
+from geobias.service.commands import prepare_job, stores_of
 from geobias.service.config import ServiceConfig
 from geobias.service.records import FINISHED, STATES, JobNotFound, JobRecords  # noqa: F401 (re-exported)
 
@@ -41,7 +42,64 @@ _INTERRUPTED = "the server stopped while this job was running"
 
 
 class QueueFull(GeobiasError):
-    """Too many queued jobs (HTTP 429)."""
+    """Too many queued jobs, in all or for this client (HTTP 429 + ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+#: Seconds a job is assumed to take before any has finished (for ``Retry-After``).
+DEFAULT_JOB_SECONDS = 30.0
+
+
+class FairQueue:
+    """Job ids waiting for a runner, served round-robin across clients.
+
+    Each client has its own first-in-first-out line; a runner takes the first job of the client
+    at the front of the round, and that client goes to the back of the round (deficit round
+    robin with a quantum of one job: jobs are not priced in advance). A client with many jobs
+    queued therefore delays another client's next job by at most one job per runner.
+
+    Examples
+    --------
+    >>> q = FairQueue()
+    >>> for job, client in [("a1", "a"), ("a2", "a"), ("a3", "a"), ("b1", "b")]:
+    ...     q.put(job, client)
+    >>> [q.get() for _ in range(4)]
+    ['a1', 'b1', 'a2', 'a3']
+    """
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._lines: dict[str, deque[str]] = {}  # insertion order is the round
+        self._stops = 0
+
+    def put(self, job_id: str, client: str = "-") -> None:
+        with self._cond:
+            self._lines.setdefault(client, deque()).append(job_id)
+            self._cond.notify()
+
+    def stop_one(self) -> None:
+        """Make one waiting (or the next) ``get`` return None: a runner thread's end."""
+        with self._cond:
+            self._stops += 1
+            self._cond.notify()
+
+    def get(self) -> str | None:
+        with self._cond:
+            while True:
+                if self._stops:
+                    self._stops -= 1
+                    return None
+                if self._lines:
+                    client = next(iter(self._lines))
+                    line = self._lines.pop(client)
+                    job_id = line.popleft()
+                    if line:
+                        self._lines[client] = line  # to the back of the round
+                    return job_id
+                self._cond.wait()
 
 
 class JobConflict(GeobiasError):
@@ -75,7 +133,7 @@ class JobManager:
         self.root.mkdir(parents=True, exist_ok=True)
         self.db_path = config.data_dir / "jobs.sqlite3"
         self.records = JobRecords(self.db_path)
-        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._queue = FairQueue()
         self._procs: dict[str, Any] = {}
         self._start_lock = threading.Lock()
         self._threads: list[threading.Thread] = []
@@ -92,10 +150,9 @@ class JobManager:
         """Recover from a previous run, then start ``config.workers`` runner threads."""
         self._recover(time.time())
         self._reconcile_stores()
-        queued = [r["id"] for r in self.records.in_state("queued")]
-        for job_id in queued:
-            self._clear_outputs(job_id)
-            self._queue.put(job_id)
+        for row in self.records.in_state("queued"):
+            self._clear_outputs(row["id"])
+            self._queue.put(row["id"], row.get("client") or "-")
         _start_forkserver()
         for i in range(self.config.workers):
             t = threading.Thread(target=self._worker, name=f"geobias-job-{i}", daemon=True)
@@ -137,11 +194,15 @@ class JobManager:
         for proc in list(self._procs.values()):
             self._kill(proc)
         for _ in self._threads:
-            self._queue.put(None)
+            self._queue.stop_one()
 
     # ------------------------------------------------------------------ API
-    def submit(self, kind: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Validate and record a job, then queue it.
+    def submit(self, kind: str, params: dict[str, Any], client: str = "-") -> dict[str, Any]:
+        """Validate and record a job for ``client``, then queue it.
+
+        Admission and the record are one transaction (:meth:`JobRecords.admit`): at most
+        ``config.max_queue`` jobs are ever queued, at most ``config.client_queue`` of them one
+        client's; runners take the clients' jobs round-robin (:class:`FairQueue`).
 
         Raises
         ------
@@ -150,22 +211,42 @@ class JobManager:
         GeobiasError
             Invalid values (HTTP 4xx); nothing is recorded.
         QueueFull
-            ``config.max_queue`` jobs are already waiting.
+            The queue, or this client's share of it, is full (HTTP 429, with a ``retry_after``
+            from this client's admitted work).
         """
-        waiting = self.records.count("queued")
-        if waiting >= self.config.max_queue:
-            raise QueueFull(f"{waiting} jobs are already queued (the limit is {self.config.max_queue}); retry later")
+        self._refuse_if_full(self.records.count("queued"), None, client)  # cheap, before the work
         job_id = uuid.uuid4().hex[:16]
         job_dir = self.root / job_id
         job_dir.mkdir(parents=True)
         try:
             cmd, prepared = prepare_job(self.config, self.stores, kind, params, job_dir)
+            full = self.records.admit(job_id, cmd.kind, cmd.name, prepared, time.time(), client,
+                                      max_queue=self.config.max_queue, share=self.config.client_queue)
+            if full is not None:
+                self._refuse_if_full(*full, client)
         except BaseException:
-            shutil.rmtree(job_dir, ignore_errors=True)
+            shutil.rmtree(job_dir, ignore_errors=True)  # no record, no folder
             raise
-        self.records.insert(job_id, cmd.kind, cmd.name, prepared, time.time())
-        self._queue.put(job_id)
+        self._queue.put(job_id, client)
         return self.get(job_id)
+
+    def _refuse_if_full(self, total: int, mine: int | None, client: str) -> None:
+        cap, share = self.config.max_queue, self.config.client_queue
+        if total < cap and (mine is None or mine < share):
+            return
+        wait = self.retry_after(client)
+        if total >= cap:
+            raise QueueFull(f"{total} jobs are already queued (the limit is {cap}); retry after {wait} s",
+                            retry_after=wait)
+        raise QueueFull(f"you have {mine} jobs queued (this service's share per client is {share} of "
+                        f"{cap}); retry after {wait} s", retry_after=wait)
+
+    def retry_after(self, client: str) -> int:
+        """Seconds until ``client``'s admitted work (its jobs queued, starting or running) is
+        likely done: that many jobs at the mean run time of recent jobs, over the runners."""
+        mean = self.records.mean_seconds() or DEFAULT_JOB_SECONDS
+        work = max(1, self.records.work_of(client))
+        return max(1, math.ceil(mean * work / self.config.workers))
 
     def get(self, job_id: str) -> dict[str, Any]:
         row = self._row(job_id)
@@ -281,6 +362,14 @@ class JobManager:
 
         if not self.records.transition(job_id, "starting", started=time.time(), add_try=True):
             return  # cancelled meanwhile
+        try:  # never on a store found changed: verdict, stamps (ctime, inode) and a first-open hash
+            for name in stores_of(row["kind"], json.loads(row["params"])):
+                self.stores.get(name)
+        except GeobiasError as exc:
+            self._remove_staged(job_id)
+            self.records.transition(job_id, "failed", finished=time.time(), error=self.redact(
+                {"type": type(exc).__name__, "message": str(exc)}, job_id))
+            return
         proc = context().Process(target=run_job, name=f"geobias-job-{job_id}", daemon=False, args=(
             row["kind"], params, str(cwd), str(job_dir), env))
         with self._start_lock:

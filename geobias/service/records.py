@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS jobs (
 )
 """
 #: Columns added since the first schema (a database from an earlier version gains them).
-ADDED_COLUMNS = {"tries": "INTEGER NOT NULL DEFAULT 0", "interruptions": "TEXT NOT NULL DEFAULT '[]'"}
+ADDED_COLUMNS = {"tries": "INTEGER NOT NULL DEFAULT 0", "interruptions": "TEXT NOT NULL DEFAULT '[]'",
+                 "client": "TEXT NOT NULL DEFAULT '-'"}
 #: Columns a transition may set besides ``state`` (values are SQL parameters; JSON columns given
 #: as Python objects are dumped).
 _SETTABLE = {"started", "finished", "pid", "result", "error", "interruptions"}
@@ -98,6 +99,47 @@ class JobRecords:
         with self._lock:
             self._db.execute("INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, ?, ?, ?, 'queued', ?)",
                              (job_id, kind, json.dumps(params, ensure_ascii=False), json.dumps([command]), created))
+
+    def admit(self, job_id: str, kind: str, command: str, params: dict[str, Any], created: float, client: str,
+              *, max_queue: int, share: int) -> tuple[int, int] | None:
+        """Insert a ``queued`` record for ``client`` if the queue has room: fewer than ``max_queue``
+        jobs queued in all and fewer than ``share`` of them this client's. The counts and the
+        insert are one ``BEGIN IMMEDIATE`` transaction, so concurrent submissions (threads of this
+        server, or another process on the same database) can never overfill the queue.
+
+        Returns
+        -------
+        None when the job was recorded, else ``(queued in all, queued for this client)``.
+        """
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                total, mine = self._db.execute(
+                    "SELECT COUNT(*), COALESCE(SUM(client = ?), 0) FROM jobs WHERE state = 'queued'", (client,)
+                ).fetchone()
+                if total >= max_queue or mine >= share:
+                    self._db.execute("ROLLBACK")
+                    return total, mine
+                self._db.execute(
+                    "INSERT INTO jobs (id, kind, params, argv, state, created, client) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
+                    (job_id, kind, json.dumps(params, ensure_ascii=False), json.dumps([command]), created, client))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return None
+
+    def work_of(self, client: str) -> int:
+        """Jobs of ``client`` queued, starting or running."""
+        return self._rows("SELECT COUNT(*) AS n FROM jobs WHERE client = ? AND state IN ('queued', 'starting', 'running')",
+                          (client,))[0]["n"]
+
+    def mean_seconds(self, last: int = 20) -> float | None:
+        """Mean run time (``finished - started``) of the last ``last`` jobs that finished ``done``."""
+        rows = self._rows("SELECT finished - started AS s FROM jobs WHERE state = 'done' AND started IS NOT NULL "
+                          "ORDER BY finished DESC LIMIT ?", (last,))
+        return sum(r["s"] for r in rows) / len(rows) if rows else None
 
     def row(self, job_id: str) -> dict[str, Any]:
         """The record of ``job_id``; :class:`JobNotFound` when there is none."""

@@ -295,7 +295,7 @@ class StoreManager:
             if detected in ("kv", "cache"):
                 raise InputError(f"{filename}: looks like a gensim KeyedVectors pickle, which the service "
                                  "never loads; upload word2vec text/binary, fastText .bin or .npz")
-            store = read_vectors(path, format=detected, lang=code)
+            store = read_vectors(path, format=detected, lang=code, max_bytes=self.config.max_store_bytes)
             store.provenance = {"uploaded": filename, "format": store.provenance.get("format"),
                                 "sha256_upload": sha256}
             self.config.vectors_dir.mkdir(parents=True, exist_ok=True)

@@ -4,8 +4,9 @@ words of the same kind had been chosen.
 Each word set of a query (targets X, Y; attributes A, B; or any other named set) is resampled
 **with replacement, within the set**, keeping its size; sets that are paired by position (the
 two forms of one word: MWEAT, the grammatical variants) share one index draw, so pairs are
-resampled as pairs. The statistic is evaluated on every resample and summarised by the
-percentile interval and the bootstrap standard error (Efron & Tibshirani 1993, ch. 6 and 13).
+resampled as pairs. The statistic is evaluated on every resample and summarised by an interval
+(the percentile interval, or the basic interval where the percentile one is biased) and the
+bootstrap standard error (Efron & Tibshirani 1993, ch. 6 and 13; Davison & Hinkley 1997, §5.2).
 
 The caller supplies the statistic as a **vectorised function of index resamples**: it receives,
 for each set name, an integer array of shape ``(b, n_set)`` (``b`` resamples in this chunk; row
@@ -31,7 +32,7 @@ from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
 
-__all__ = ["MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines", "index_counts",
+__all__ = ["INTERVALS", "MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines", "index_counts",
            "quantile_mcse"]
 
 #: The most resamples one call accepts (the command layer's work budget usually binds first).
@@ -42,6 +43,11 @@ MIN_SET_SIZE = 2
 
 #: Index arrays per set name (each ``(b, n_set)``, int) → ``b`` statistic values.
 BootstrapStatistic = Callable[[Mapping[str, np.ndarray]], np.ndarray]
+
+#: The interval methods: ``"percentile"`` takes the resampled statistic's quantiles as they are;
+#: ``"basic"`` reflects them about the estimate (``2θ̂ − q_{1−α/2}, 2θ̂ − q_{α/2}``), which
+#: corrects a bias the resamples share with the estimate (Davison & Hinkley 1997, eq. 5.6).
+INTERVALS = ("percentile", "basic")
 
 #: Elements of index arrays held at once (bounds memory: chunks of resamples).
 _CHUNK_ELEMENTS = 2_000_000
@@ -56,9 +62,11 @@ class BootstrapResult(Result):
     estimate : float or None
         The statistic on the sets as given (no resampling); ``None`` when it is undefined.
     low, high : float or None
-        Percentile interval: the ``(1 − confidence)/2`` and ``(1 + confidence)/2`` quantiles
-        (``numpy.quantile``, linear interpolation) of the resampled statistics; ``None`` when no
-        resample gave a finite value.
+        The interval (``interval``): for ``"percentile"`` the ``(1 − confidence)/2`` and
+        ``(1 + confidence)/2`` quantiles ``q_lo, q_hi`` (``numpy.quantile``, linear interpolation)
+        of the resampled statistics; for ``"basic"`` ``2 estimate − q_hi`` and
+        ``2 estimate − q_lo``. ``None`` when no resample gave a finite value (or, for ``"basic"``,
+        when the estimate is undefined).
     standard_error : float or None
         Standard deviation (``ddof = 1``) of the finite resampled statistics.
     confidence : float
@@ -84,6 +92,8 @@ class BootstrapResult(Result):
         What the interval cannot say, when a metric says it: a percentile interval of a
         statistic that is never negative (MWEAT's eq. 1, RNSB's KL divergence) cannot contain 0,
         so it cannot show "no bias"; read the metric's signed quantity or null band instead.
+    interval : {"percentile", "basic"}
+        How ``low`` and ``high`` were read from the resamples (:data:`INTERVALS`).
     """
 
     estimate: float | None
@@ -102,6 +112,7 @@ class BootstrapResult(Result):
     low_mcse: float | None = None
     high_mcse: float | None = None
     note: str = ""
+    interval: str = "percentile"
 
     def summary(self, digits: int = 4) -> str:
         """One line: ``"[low, high] (95%), SE se; 1,000 resamples of X 8, Y 8, A 8, B 8, seed 0"``."""
@@ -113,6 +124,8 @@ class BootstrapResult(Result):
         undefined = "" if self.n_finite == self.n_resamples else f", {self.n_resamples - self.n_finite} undefined"
         mc = ("" if self.low_mcse is None else
               f", Monte Carlo SE of the bounds {self.low_mcse:.2g}/{self.high_mcse:.2g}")
+        if self.interval != "percentile":
+            pct = f"{pct} {self.interval}"
         note = f" ({self.note})" if self.note else ""
         return (f"{what}[{self.low:.{digits}g}, {self.high:.{digits}g}] ({pct}), SE {self.standard_error:.{digits}g}; "
                 f"{self.n_resamples:,} resamples of {sizes}{undefined}, seed {self.seed}{mc}{note}")
@@ -127,7 +140,7 @@ class BootstrapResult(Result):
         t.add_column("value", justify="right")
         pct = f"{100 * self.confidence:g}%"
         t.add_row("estimate", "n/a" if self.estimate is None else f"{self.estimate:.6g}")
-        t.add_row(f"{pct} percentile interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
+        t.add_row(f"{pct} {self.interval} interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
         t.add_row("standard error", "n/a" if self.standard_error is None else f"{self.standard_error:.6g}")
         if self.low_mcse is not None:
             t.add_row("Monte Carlo SE of the bounds", f"{self.low_mcse:.2g}, {self.high_mcse:.2g}")
@@ -210,8 +223,9 @@ def bootstrap(
     seed: int | None = 0,
     confidence: float = 0.95,
     check: Callable[[], bool] | None = None,
+    interval: str = "percentile",
 ) -> BootstrapResult:
-    """Percentile bootstrap of ``statistic`` over word sets resampled with replacement.
+    """Bootstrap interval of ``statistic`` over word sets resampled with replacement.
 
     Parameters
     ----------
@@ -230,6 +244,11 @@ def bootstrap(
         Called after each chunk; when it returns True the bootstrap stops with
         :class:`~geobias.errors.Cancelled`. Default: the check of an enclosing
         :func:`~geobias.stats.cancellable` block, if any.
+    interval : {"percentile", "basic"}, default "percentile"
+        How the bounds are read from the resamples (:data:`INTERVALS`). The basic interval suits a
+        statistic whose resamples are biased the way the estimate is (an effect size whose
+        denominator the resampling inflates, an absolute value near 0): the percentile interval
+        then sits on the wrong side and under-covers.
 
     Returns
     -------
@@ -244,7 +263,8 @@ def bootstrap(
     References
     ----------
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, Chapman & Hall: §6.2 (the
-    bootstrap standard error) and §13.3 (the percentile interval).
+    bootstrap standard error) and §13.3 (the percentile interval). Davison & Hinkley (1997),
+    *Bootstrap Methods and their Application*, Cambridge: §5.2, eq. 5.6 (the basic interval).
 
     Examples
     --------
@@ -254,6 +274,8 @@ def bootstrap(
     (0.25, True, 2000)
     """
     check_resamples(n_resamples)
+    if interval not in INTERVALS:
+        raise InputError(f"unknown bootstrap interval {interval!r}; one of {', '.join(INTERVALS)}")
     if not 0.0 < confidence < 1.0:
         raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
     if not sizes:
@@ -307,13 +329,19 @@ def bootstrap(
         low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
         se = float(finite.std(ddof=1)) if finite.size > 1 else 0.0
         low_mcse, high_mcse = quantile_mcse(finite, alpha), quantile_mcse(finite, 1.0 - alpha)
+        if interval == "basic":  # reflected about the estimate: each bound's Monte Carlo error is the other quantile's
+            if np.isfinite(est):
+                low, high = 2.0 * est - high, 2.0 * est - low
+            else:
+                low = high = None
+            low_mcse, high_mcse = high_mcse, low_mcse
     else:
         low = high = se = low_mcse = high_mcse = None
     return BootstrapResult(
         estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,
         confidence=confidence, n_resamples=n_resamples, n_finite=int(finite.size), seed=seed,
         set_sizes={k: int(v) for k, v in sizes.items()}, paired=[g for g in groups if len(g) > 1],
-        low_mcse=low_mcse, high_mcse=high_mcse,
+        low_mcse=low_mcse, high_mcse=high_mcse, interval=interval,
     )
 
 

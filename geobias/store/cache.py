@@ -5,8 +5,12 @@
 - ``meta.json``: ``{"format": "geobias-store", "version": 1, "n_words", "dim", "lang",
   "provenance", "sha256_vectors", "sample_sha256", "sha256_words", "files"}``.
 
-``files`` records the size and modification time (ns) of ``vectors.npy`` and ``words.txt`` as
-saved. Opening a store stats them (two system calls: the fast path); when either differs, the
+``files`` records the size, modification time (ns), status-change time (ns) and inode of
+``vectors.npy`` and ``words.txt`` as saved. A user can set a file's modification time back
+(``touch -d``, ``os.utime``) but not its status-change time, which every write, ``utime``,
+``chmod`` or replacement moves forward, nor its inode, which a replaced file changes: a file
+changed in place with its modification time restored therefore no longer matches its stamp.
+Opening a store stats them (two system calls: the fast path); when any differs, the
 file is re-hashed (:func:`check_unchanged`): a different sha256 refuses the store with
 :class:`StoreChangedError`, the same one (a ``touch``, a copy that kept the bytes) records the new
 size and time in ``meta.json`` (atomically) and the store opens. A store saved before ``files``
@@ -185,11 +189,12 @@ def check_hashes(directory: str | os.PathLike) -> None:
 
 
 def file_stamps(directory: Path) -> dict[str, dict[str, int]]:
-    """``{name: {"size", "mtime_ns"}}`` of the :data:`WATCHED` files in ``directory`` (``os.stat``)."""
+    """``{name: {"size", "mtime_ns", "ctime_ns", "ino"}}`` of the :data:`WATCHED` files in
+    ``directory`` (``os.stat``): ``ctime_ns`` and ``ino`` are what ``utime`` cannot set back."""
     out = {}
     for name in WATCHED:
         st = os.stat(directory / name)
-        out[name] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+        out[name] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns, "ino": st.st_ino}
     return out
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from geobias._numeric import all_finite
+from geobias.io.sizes import MAX_LINE_BYTES, TEXT_BYTES_PER_DIM, check_declared
 
 #: Bytes of text handed to polars at a time (whole lines). Measured on 100,000 × 300 (215 MiB):
 #: polars parses it 1.3× faster in one 256 MiB block than in 32 MiB ones (its threads get longer
@@ -45,6 +46,9 @@ BLOCK = 1 << 28
 BLOCK_LARGE = 1 << 27
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _UTF8 = {"utf-8", "utf8", "utf_8"}
+#: Widest rows the fast path takes: polars builds one column per dimension, which costs far more
+#: than the careful parser's one ``numpy.fromstring`` per block for very wide rows.
+FAST_MAX_DIMS = 8192
 
 
 def available() -> bool:
@@ -66,7 +70,8 @@ def _count_lines(path: Path) -> int:
     return n + (last != b"\n")
 
 
-def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | None, *, block: int = BLOCK):
+def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | None, *, block: int = BLOCK,
+                   max_bytes: int | None = None):
     """Parse a word2vec/fastText text file with polars; ``None`` when the careful parser must run.
 
     Parameters
@@ -80,12 +85,20 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         As in :func:`geobias.store.formats.read_vectors`.
     block : int
         Bytes per polars call.
+    max_bytes : int, optional
+        Largest float32 matrix accepted (see :func:`geobias.io.sizes.check_declared`).
 
     Returns
     -------
     tuple (words, vectors, info) or None
         ``words`` list of str, ``vectors`` float32 ndarray of shape (n_words, dim), ``info`` as the
         careful parser returns it; ``None`` if the file is not provably well-formed.
+
+    Raises
+    ------
+    VectorFormatError
+        The header declares a shape the file, ``max_bytes`` or the memory available cannot hold
+        (the careful parser would refuse it with the same line).
     """
     if encoding.lower() not in _UTF8:
         return None
@@ -95,8 +108,9 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         import polars as pl
     except ImportError:
         return None
+    size = path.stat().st_size
     with open(path, "rb") as fh:
-        first = fh.readline()
+        first = fh.readline(MAX_LINE_BYTES)
         if not first.endswith(b"\n"):
             return None
         m = _HEADER_RE.match(first.rstrip())
@@ -107,10 +121,17 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             n_declared, dim = int(m.group(1)), int(m.group(2))
             if n_declared <= 0 or dim <= 0:
                 return None
+            check_declared(path, n_declared, dim, bytes_left=size - len(first),
+                           row_bytes=TEXT_BYTES_PER_DIM * dim, limit=limit, max_bytes=max_bytes)
+            if dim > FAST_MAX_DIMS:
+                return None
             start = len(first)
-            sample = fh.readline()
+            sample = fh.readline(MAX_LINE_BYTES)
         else:
-            dim = len(first.split()) - 1
+            parts = first.split(None, FAST_MAX_DIMS + 1)
+            if len(parts) > FAST_MAX_DIMS + 1:
+                return None
+            dim = len(parts) - 1
             start = 0
             sample = first
         if dim < 1 or not sample.endswith(b"\n"):
@@ -122,6 +143,8 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             cap = _count_lines(path)
             if limit is not None:
                 cap = min(cap, limit)
+            check_declared(path, cap, dim, bytes_left=size, row_bytes=TEXT_BYTES_PER_DIM * dim,
+                           max_bytes=max_bytes, where="line count")
         out = np.empty((cap, dim), dtype=np.float32)
         schema = {"w": pl.String, **{f"v{j}": pl.Float32 for j in range(dim)}}
         if trailing:
@@ -130,7 +153,6 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         word_series = []
         n = 0
         pos = start
-        size = path.stat().st_size
         whole = limit is None and 0 < size - start <= block
         done = False
         while not done:

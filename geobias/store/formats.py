@@ -42,6 +42,14 @@ import numpy as np
 from geobias.choices import ReadFormat, WriteFormat
 from geobias.errors import InputError, VectorFormatError
 from geobias.io.atomic import atomic_write
+from geobias.io.sizes import (
+    MAX_DIMS,
+    MAX_LINE_BYTES,
+    TEXT_BYTES_PER_DIM,
+    CountingReader,
+    check_allocation,
+    check_declared,
+)
 from geobias.store.cache import is_cache, load_store
 from geobias.store.vector_store import VectorStore
 from geobias.validation import check_choice
@@ -114,6 +122,7 @@ def read_vectors(
     *,
     trust_pickle: bool = False,
     subword_words: Iterable[str] | None = None,
+    max_bytes: int | None = None,
 ) -> VectorStore:
     """Read a vector file (or cached store) into a :class:`~geobias.store.VectorStore`.
 
@@ -137,6 +146,11 @@ def read_vectors(
     subword_words : iterable of str, optional
         ``"fasttext-bin"`` only: out-of-vocabulary words whose vectors are computed from
         character n-grams and appended after the in-vocabulary rows.
+    max_bytes : int, optional
+        Largest float32 matrix (bytes) accepted: a header declaring more, or a compressed
+        ``.npz`` member inflating beyond it, is refused before it is allocated (the service
+        passes its stored-size cap). Whatever the cap, a declared shape is checked against the
+        file's size and the memory available first (:func:`geobias.io.sizes.check_declared`).
 
     Returns
     -------
@@ -146,7 +160,8 @@ def read_vectors(
     Raises
     ------
     VectorFormatError
-        Malformed file (the message names the file and 1-based line or record).
+        Malformed file (the message names the file and 1-based line or record); a header whose
+        declared shape the file, ``max_bytes`` or the memory available cannot hold.
     InputError
         ``limit <= 0``; a pickle without ``trust_pickle``; an unknown ``format``.
     """
@@ -164,21 +179,11 @@ def read_vectors(
         if lang is not None:
             store.lang = lang
         return store
-    checked_finite = False
-    if fmt in ("w2v-text", "vec"):
-        from geobias.store.fastparse import read_text_fast  # polars; None -> careful parser
-
-        fast = read_text_fast(p, limit, encoding, header)
-        words, vectors, info = fast if fast is not None else _read_text(p, limit, encoding, header)
-        checked_finite = fast is not None  # the fast path verified every row
-    elif fmt == "w2v-bin":
-        words, vectors, info = _read_w2v_binary(p, limit, encoding)
-    elif fmt == "fasttext-bin":
-        words, vectors, info = _read_fasttext_bin(p, limit, encoding, subword_words)
-    elif fmt == "kv":
-        words, vectors, info = _read_kv(p, limit, trust_pickle)
-    else:  # npz
-        words, vectors, info = _read_npz(p, limit)
+    try:
+        words, vectors, info, checked_finite = _read_any(p, fmt, limit, encoding, header, trust_pickle,
+                                                         subword_words, max_bytes)
+    except MemoryError:  # a backstop: every reader weighs its declared shape before allocating
+        raise _fail(p, None, "not enough memory to read these vectors") from None
     prov = {"path": str(p.resolve()), "format": "w2v-text" if fmt == "vec" else fmt, "limit": limit, **info}
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     vectors.flags.writeable = False  # hand over without VectorStore taking another copy
@@ -186,6 +191,26 @@ def read_vectors(
         return VectorStore(words, vectors, lang=lang, provenance=prov, check_finite=not checked_finite)
     except InputError as exc:
         raise VectorFormatError(f"{p}: {exc}") from None
+
+
+def _read_any(p: Path, fmt: str, limit, encoding, header, trust_pickle, subword_words, max_bytes):
+    checked_finite = False
+    if fmt in ("w2v-text", "vec"):
+        from geobias.store.fastparse import read_text_fast  # polars; None -> careful parser
+
+        fast = read_text_fast(p, limit, encoding, header, max_bytes=max_bytes)
+        words, vectors, info = fast if fast is not None else _read_text(p, limit, encoding, header, max_bytes)
+        checked_finite = fast is not None  # the fast path verified every row
+    elif fmt == "w2v-bin":
+        words, vectors, info = _read_w2v_binary(p, limit, encoding, max_bytes)
+    elif fmt == "fasttext-bin":
+        _check_fasttext_header(p, max_bytes)
+        words, vectors, info = _read_fasttext_bin(p, limit, encoding, subword_words)
+    elif fmt == "kv":
+        words, vectors, info = _read_kv(p, limit, trust_pickle)
+    else:  # npz
+        words, vectors, info = _read_npz(p, limit, max_bytes)
+    return words, vectors, info, checked_finite
 
 
 def _shown(line: bytes, n: int = 40) -> str:
@@ -210,8 +235,11 @@ def _fail(path: Path, line: int | None, message: str) -> VectorFormatError:
     return VectorFormatError(f"{where}: {message}")
 
 
-def _iter_line_blocks(fh, block: int = _BLOCK) -> Iterator[list[bytes]]:
-    """Yield lists of complete lines (without ``\\n``), reading ~``block`` bytes at a time."""
+def _iter_line_blocks(fh, path: Path, block: int = _BLOCK) -> Iterator[list[bytes]]:
+    """Yield lists of complete lines (without ``\\n``), reading ~``block`` bytes at a time.
+
+    A line longer than :data:`~geobias.io.sizes.MAX_LINE_BYTES` is refused as soon as that many
+    bytes went by without a newline (it is never joined or split)."""
     carry = b""
     while True:
         chunk = fh.read(block)
@@ -222,15 +250,20 @@ def _iter_line_blocks(fh, block: int = _BLOCK) -> Iterator[list[bytes]]:
         chunk = carry + chunk
         cut = chunk.rfind(b"\n")
         if cut < 0:
+            if len(chunk) > MAX_LINE_BYTES:
+                raise _fail(path, None, f"a line longer than {MAX_LINE_BYTES:,} bytes: not a vector row")
             carry = chunk
             continue
         carry = chunk[cut + 1 :]
+        if len(carry) > MAX_LINE_BYTES:
+            raise _fail(path, None, f"a line longer than {MAX_LINE_BYTES:,} bytes: not a vector row")
         yield chunk[:cut].split(b"\n")
 
 
-def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None):
+def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None, max_bytes: int | None = None):
+    size = path.stat().st_size
     with open(path, "rb") as fh:
-        blocks = _iter_line_blocks(fh)
+        blocks = _iter_line_blocks(fh, path)
         first_block = next(blocks, None)
         if not first_block or not any(line.strip() for line in first_block):
             raise _fail(path, None, "empty file (no vectors)")
@@ -252,12 +285,17 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
             n_declared, dim = int(m.group(1)), int(m.group(2))
             if n_declared <= 0 or dim <= 0:
                 raise _fail(path, 1, f"header declares {n_declared} vectors of dimension {dim}")
+            check_declared(path, n_declared, dim, bytes_left=size - len(first_block[0]) - 1,
+                           row_bytes=TEXT_BYTES_PER_DIM * dim, limit=limit, max_bytes=max_bytes)
             line_no = 1
             pending = [first_block[1:]]
         else:
-            parts = first.split()
+            parts = first.split(None, MAX_DIMS + 1)  # never more tokens than a row may have
             if len(parts) < 2:
                 raise _fail(path, 1, f"expected 'word v1 v2 ...', found {_shown(first)}")
+            if len(parts) > MAX_DIMS + 1:
+                raise _fail(path, 1, f"more than {MAX_DIMS:,} values on the first line: wider than the "
+                            "dimensions accepted")
             dim = len(parts) - 1
             line_no = 0
             pending = [first_block]
@@ -326,6 +364,9 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
                         f"duplicate word {w!r} (first seen as vector {prev + 1})",
                     )
             words.extend(decoded)
+            if max_bytes is not None and len(words) * dim * 4 > max_bytes:
+                raise _fail(path, row_lines[-1], f"more rows of {dim} values than the "
+                            f"{max_bytes:,}-byte cap on a stored matrix")
             values = _parse_numbers(b" ".join(rests), len(rests) * dim)
             if values is None:
                 _locate_bad_number(path, rests, row_lines, dim)
@@ -390,9 +431,10 @@ def _locate_bad_number(path: Path, rests: list[bytes], row_lines: list[int], dim
             raise _fail(path, ln, f"unparseable values (expected {dim} numbers)")
 
 
-def _read_w2v_binary(path: Path, limit: int | None, encoding: str):
+def _read_w2v_binary(path: Path, limit: int | None, encoding: str, max_bytes: int | None = None):
+    size = path.stat().st_size
     with open(path, "rb") as fh:
-        head = fh.readline()
+        head = fh.readline(4096)
         if not head.strip():
             raise _fail(path, None, "empty file (no vectors)")
         neg = _SIGNED_HEADER_RE.match(head.rstrip(b"\n"))
@@ -404,6 +446,9 @@ def _read_w2v_binary(path: Path, limit: int | None, encoding: str):
         n, dim = int(m.group(1)), int(m.group(2))
         if n <= 0 or dim <= 0:
             raise _fail(path, 1, f"header declares {n} vectors of dimension {dim}")
+        # a record is at least a one-byte word, a space and dim float32 values
+        check_declared(path, n, dim, bytes_left=size - len(head), row_bytes=4 * dim + 2,
+                       limit=limit, max_bytes=max_bytes)
         buf = fh.read()
     count = n if limit is None else min(n, limit)
     rowbytes = 4 * dim
@@ -490,33 +535,113 @@ def _read_kv(path: Path, limit: int | None, trust_pickle: bool):
     return words, vectors, {"header": None, "declared_shape": list(np.shape(kv.vectors))}
 
 
-def _read_npz(path: Path, limit: int | None):
+_NPY_HEADER_MAX = 1 << 16  # an .npy header longer than this is no array header
+
+
+def _npy_header(path: Path, zf: zipfile.ZipFile, name: str):
+    """Open member ``name`` and read its ``.npy`` header (at most 64 KiB of it).
+
+    Returns ``(stream, info, shape, dtype, fortran_order, header_bytes)``; the stream is left
+    at the first data byte."""
+    info = zf.getinfo(name)
+    raw = zf.open(info)
+    head = CountingReader(raw, _NPY_HEADER_MAX, f"{path}: member {name!r}")
+    version = np.lib.format.read_magic(head)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(head, max_header_size=_NPY_HEADER_MAX)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(head, max_header_size=_NPY_HEADER_MAX)
+    return raw, info, tuple(int(d) for d in shape), dtype, fortran, head.count
+
+
+def _read_member(path: Path, raw, info: zipfile.ZipInfo, shape, dtype, fortran: bool, header_bytes: int):
+    """Read an array's data from a zip member into one allocation of its declared size, counting
+    the bytes inflated: a member holding more (or fewer) bytes than its shape is refused."""
+    data_bytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if info.file_size != header_bytes + data_bytes:
+        raise _fail(path, None, f"member {info.filename!r} declares {info.file_size:,} bytes but its array "
+                    f"{shape} of {dtype} needs {header_bytes + data_bytes:,}")
+    out = np.empty(shape[::-1] if fortran else shape, dtype=dtype)
+    counted = CountingReader(raw, data_bytes, f"{path}: member {info.filename!r}")
+    got = counted.readinto(out.reshape(-1).view(np.uint8)) if out.size else 0
+    if got != data_bytes:
+        raise _fail(path, None, f"member {info.filename!r} ends after {got:,} of its {data_bytes:,} data bytes")
+    if raw.read(1):  # also makes zipfile check the member's CRC
+        raise _fail(path, None, f"member {info.filename!r} inflates beyond its declared {info.file_size:,} bytes")
+    return out.T if fortran else out
+
+
+def _read_npz(path: Path, limit: int | None, max_bytes: int | None = None):
+    """Read ``words`` and ``vectors`` from a ``numpy.savez`` archive (stored or deflated).
+
+    Both members' ``.npy`` headers are read first and their declared shapes weighed
+    (:func:`~geobias.io.sizes.check_declared`, against the member's declared size and
+    ``max_bytes``) before either array is allocated; the data is then inflated into that one
+    allocation, counting the bytes, so a member cannot inflate beyond its declared size."""
     try:
-        with np.load(path, allow_pickle=False) as z:
-            if "words" not in z.files or "vectors" not in z.files:
-                raise _fail(path, None, f"an .npz vector file needs 'words' and 'vectors' arrays; found {z.files}")
-            words_arr, vectors = z["words"], z["vectors"]
-    except ValueError as exc:  # object arrays need pickle: refused
-        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
-            raise _fail(path, None, "'words' or 'vectors' is an object array, which needs unpickling and is "
-                        "refused; save words with np.array(words, dtype=str)") from None
-        raise _fail(path, None, f"unreadable .npz ({exc})") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, KeyError, NotImplementedError) as exc:
+        with zipfile.ZipFile(path) as zf:
+            members = {n[:-4] if n.endswith(".npy") else n: n for n in zf.namelist()}
+            if "words" not in members or "vectors" not in members:
+                raise _fail(path, None, f"an .npz vector file needs 'words' and 'vectors' arrays; found "
+                            f"{sorted(members)[:10]}")
+            wraw, winfo, wshape, wdtype, wfort, whead = _npy_header(path, zf, members["words"])
+            vraw, vinfo, vshape, vdtype, vfort, vhead = _npy_header(path, zf, members["vectors"])
+            if wdtype.hasobject or vdtype.hasobject:
+                raise _fail(path, None, "'words' or 'vectors' is an object array, which needs unpickling and is "
+                            "refused; save words with np.array(words, dtype=str)")
+            if len(wshape) != 1 or wdtype.kind != "U":
+                raise _fail(path, None, f"'words' must be a 1-D unicode array; got {wdtype} {wshape}")
+            if len(vshape) != 2 or vshape[0] != wshape[0] or vdtype.kind != "f":
+                raise _fail(
+                    path, None,
+                    f"'vectors' must be a 2-D float array with one row per word; got {vdtype} "
+                    f"{vshape} for {wshape[0]} words",
+                )
+            n, dim = vshape
+            if n == 0 or dim == 0:
+                raise _fail(path, None, f"'vectors' declares shape {vshape}: no vectors")
+            check_declared(path, n, dim, bytes_left=vinfo.file_size - vhead, row_bytes=dim * vdtype.itemsize,
+                           max_bytes=max_bytes, where="'vectors' member")
+            # the words: one fixed-width unicode cell each, as wide as the longest word
+            check_allocation(path, n * wdtype.itemsize, max_bytes=max_bytes, where="'words' member")
+            words_arr = _read_member(path, wraw, winfo, wshape, wdtype, wfort, whead)
+            vectors = _read_member(path, vraw, vinfo, vshape, vdtype, vfort, vhead)
+    except VectorFormatError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, KeyError, NotImplementedError, ValueError,
+            SyntaxError, TypeError) as exc:
         # the zip magic without a readable archive (truncated, damaged, another kind of zip,
-        # a compression method numpy cannot read): the file's fault, not ours
-        raise _fail(path, None, f"not a readable .npz archive ({type(exc).__name__}: {exc})") from None
-    if words_arr.ndim != 1 or words_arr.dtype.kind != "U":
-        raise _fail(path, None, f"'words' must be a 1-D unicode array; got {words_arr.dtype} {words_arr.shape}")
-    if vectors.ndim != 2 or vectors.shape[0] != words_arr.shape[0] or vectors.dtype.kind != "f":
-        raise _fail(
-            path, None,
-            f"'vectors' must be a 2-D float array with one row per word; got {vectors.dtype} "
-            f"{vectors.shape} for {words_arr.shape[0]} words",
-        )
+        # a compression method zipfile cannot read, a damaged .npy header): the file's fault
+        text = str(exc).splitlines()[0][:200] if str(exc) else ""
+        raise _fail(path, None, f"not a readable .npz archive ({type(exc).__name__}: {text})") from None
     words = words_arr.tolist()
     if limit is not None:
         words, vectors = words[:limit], vectors[:limit]
-    return words, vectors, {"header": None, "declared_shape": [int(words_arr.shape[0]), int(vectors.shape[1])]}
+    return words, vectors, {"header": None, "declared_shape": [int(n), int(dim)]}
+
+
+def _check_fasttext_header(path: Path, max_bytes: int | None) -> None:
+    """Weigh a fastText ``.bin`` model's declared input matrix before gensim allocates it.
+
+    The file starts with the magic and version (two int32), then the training arguments (12
+    int32 and a float64: ``dim`` first, ``bucket`` ninth), then the dictionary (``size``, int32,
+    first): the input matrix holds ``size + bucket`` rows of ``dim`` float32 values, all in the
+    file (a quantised model, which gensim cannot read anyway, is refused by gensim)."""
+    import struct
+
+    with open(path, "rb") as fh:
+        head = fh.read(8 + 12 * 4 + 8 + 4)
+    if len(head) < 8 + 12 * 4 + 8 + 4:
+        raise _fail(path, None, "truncated fastText .bin model (shorter than its header)")
+    args = struct.unpack("<12i", head[8 : 8 + 48])
+    (size,) = struct.unpack("<i", head[-4:])
+    dim, bucket = args[0], args[8]
+    if dim <= 0 or bucket < 0 or size <= 0:
+        raise _fail(path, None, f"fastText header declares {size} words, {bucket} buckets of dimension {dim}")
+    rows = size + bucket
+    check_declared(path, rows, dim, bytes_left=path.stat().st_size - len(head), row_bytes=4 * dim)
+    if max_bytes is not None:  # the store keeps the vocabulary's rows
+        check_allocation(path, size * dim * 4, max_bytes=max_bytes, where="fastText header")
 
 
 # ----------------------------------------------------------------------------- writing

@@ -125,16 +125,24 @@ def test_ripa_statistic_refits_the_relation_on_resampled_pairs(store):
 
 
 def test_estimate_is_the_metric_and_interval_is_the_percentiles(store):
+    """The statistic (Σ_X s − Σ_Y s) gets the percentile interval; the effect size the basic one,
+    the same quantiles reflected about the estimate (its resamples share the estimate's bias)."""
     x, y, a, b = (rows(store, k) for k in "XYAB")
-    res = mb.weat_resampling(x, y, a, b)
-    out = mb.run(res, n_resamples=500, seed=4)
     full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), n_permutations=10)
-    assert out.estimate == pytest.approx(full.effect_size, rel=1e-6)
-    rng = np.random.default_rng(4)  # the documented draw order: one (b, n) draw per set, in order
-    vals = res.statistic({k: rng.integers(0, n, size=(500, n)) for k, n in res.sizes.items()})
-    assert out.low == pytest.approx(np.quantile(vals, 0.025))
-    assert out.high == pytest.approx(np.quantile(vals, 0.975))
-    assert out.standard_error == pytest.approx(vals.std(ddof=1))
+    for quantity, want in (("statistic", full.statistic), ("effect_size", full.effect_size)):
+        res = mb.weat_resampling(x, y, a, b, quantity=quantity)
+        out = mb.run(res, n_resamples=500, seed=4)
+        assert out.estimate == pytest.approx(want, rel=1e-6)
+        rng = np.random.default_rng(4)  # the documented draw order: one (b, n) draw per set, in order
+        vals = res.statistic({k: rng.integers(0, n, size=(500, n)) for k, n in res.sizes.items()})
+        q_lo, q_hi = np.quantile(vals, [0.025, 0.975])
+        if quantity == "statistic":
+            assert out.interval == "percentile"
+            assert (out.low, out.high) == pytest.approx((q_lo, q_hi))
+        else:
+            assert out.interval == "basic"
+            assert (out.low, out.high) == pytest.approx((2 * out.estimate - q_hi, 2 * out.estimate - q_lo))
+        assert out.standard_error == pytest.approx(vals.std(ddof=1))
     assert out.low < out.estimate < out.high and out.n_finite == 500
     assert out.to_dict()["set_sizes"] == {"X": 7, "Y": 6, "A": 5, "B": 4}
 

@@ -60,9 +60,10 @@ def _store(alpha_m: float, alpha_f: float, seed: int = 0):
 @pytest.mark.parametrize("alpha_m, alpha_f, kind", [(0.5, -0.5, "symmetric"), (0.0, -1.0, "asymmetric")])
 def test_agreement_alone_scores_zero_within_each_words_interval(alpha_m, alpha_f, kind):
     """Over 20 stores (fixed seeds, so the counts are fixed): each word's interval holds its 0 in at
-    least 97 % of the 500 cases; every word's at once in 14 (symmetric) and 15 (asymmetric) of 20 —
-    the simultaneous band undercovers (nominal 19 of 20: 15 definitional pairs are few to
-    bootstrap a direction), which the docstring states; the mean's interval holds 0 in all 20."""
+    least 99 % of the 500 cases; every word's at once in 18 (symmetric) and 19 (asymmetric) of 20
+    (nominal 19; on 100 stores 96 and 95 — the max-|t| band without its Bonferroni-t floor held
+    them in 82, as each word's SE is estimated from 15 definitional pairs); the mean's interval
+    holds 0 in all 20."""
     every_word, mean_holds, pointwise = 0, 0, 0
     for seed in range(20):
         store, dirs, occ, adj, definitional = _store(alpha_m, alpha_f, seed=seed)
@@ -74,7 +75,7 @@ def test_agreement_alone_scores_zero_within_each_words_interval(alpha_m, alpha_f
         mean_holds += r.bootstrap.low <= 0.0 <= r.bootstrap.high
         # the scores are near 0 against the forms' spread on d_s (agreement separates the forms)
         assert np.max(np.abs(r.ripa)) < 0.2 * abs(r.forms["masculine"] - r.forms["feminine"])
-    assert pointwise >= 0.97 * 500 and every_word >= 14 and mean_holds >= 19, (kind, pointwise, every_word, mean_holds)
+    assert pointwise >= 0.99 * 500 and every_word >= 18 and mean_holds >= 19, (kind, pointwise, every_word, mean_holds)
     plain = ripa_grammatical(store, *occ, dirs.d_s)  # the midpoint, uncentred
     assert plain.warning is not None and "not calibrated" in plain.warning
     if kind == "asymmetric":  # one form more marked: the midpoint moves off 0 for every word, the same way
@@ -95,7 +96,7 @@ def test_a_semantic_lean_is_found_beside_agreement():
     r = ripa_grammatical(moved, *occ, dirs.d_s, reference=adj, definitional=definitional, d_g=dirs.d_g,
                          bootstrap=200)
     assert all(np.sign(v) == np.sign(want) for v, want in zip(r.ripa, lean, strict=True))
-    assert sum(lo > 0 or hi < 0 for lo, hi in r.word_intervals) >= 20
+    assert sum(lo > 0 or hi < 0 for lo, hi in r.word_intervals) >= 24  # 25 of 25: the wider band keeps its power
 
 
 def test_resampled_directions_equal_the_fitted_d_s_on_the_pairs_as_given():

@@ -180,8 +180,8 @@ def _change_in_place_keeping_mtime(store_dir):
 
 def test_every_quick_worker_refuses_a_store_changed_in_place_with_its_mtime_restored(tmp_path):
     """Two quick worker processes each open the store; it is changed in place with the
-    modification time put back (the stamps cannot see it). The background verifier finds it
-    and every worker refuses it from then on: no 200 after the first refusal."""
+    modification time put back (its status-change time moves all the same). Every worker
+    refuses it from then on: no 200 after the first refusal."""
     from geobias.store import save_store
 
     vectors = tmp_path / "vectors"
@@ -216,36 +216,84 @@ def test_every_quick_worker_refuses_a_store_changed_in_place_with_its_mtime_rest
         assert [c.post("/neighbors", json=body).status_code for _ in range(6)] == [200] * 6
 
 
-def test_a_verifier_round_records_and_withdraws_verdicts(tmp_path):
+def _put_row_0_back(path, row) -> None:
+    st = path.stat()
+    a = np.load(path, mmap_mode="r+")
+    a[0] = row  # put back as it was
+    a.flush()
+    del a
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_a_store_changed_with_its_mtime_restored_is_refused_from_the_next_use_on(tmp_path):
+    """The status-change time (which ``utime`` cannot set back) gives the change away: every
+    process's next use re-hashes and refuses it, without waiting for a verifier round; put back
+    as it was, the next use verifies it again and the verdict is withdrawn."""
     from geobias.service import ServiceConfig
     from geobias.service.stores import StoreManager
-    from geobias.store import save_store
+    from geobias.store import StoreChangedError, save_store
 
     (tmp_path / "v").mkdir()
     fr = small_french_store()
     save_store(fr, tmp_path / "v" / "a")
     save_store(fr, tmp_path / "v" / "b")
-    config = ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d")
+    config = ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d", verify_every=0)
     one, two = StoreManager(config), StoreManager(config)  # two processes' managers, one data directory
     one.get("a"), two.get("a"), two.get("b")
     assert one.verify_all() == []
     _change_in_place_keeping_mtime(tmp_path / "v" / "a")
-    assert two.get("a") is not None  # the stamps alone do not see it
-    assert one.verify_all() == ["a"]
-    from geobias.store import StoreChangedError
-
-    with pytest.raises(StoreChangedError):
-        two.get("a")  # the other manager closes it at its next use
+    for manager in (two, one):
+        with pytest.raises(StoreChangedError, match="vectors.npy changed"):
+            manager.get("a")
+    assert set(one.verdicts.current()) == {"a"}
     assert two.get("b") is not None
-    path = tmp_path / "v" / "a" / "vectors.npy"
-    st = path.stat()
-    a = np.load(path, mmap_mode="r+")
-    a[0] = np.asarray(fr.vectors)[0]  # put back as it was: the next round withdraws the verdict
-    a.flush()
-    del a
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    _put_row_0_back(tmp_path / "v" / "a" / "vectors.npy", np.asarray(fr.vectors)[0])
+    assert two.get("a") is not None and one.get("a") is not None  # at once, no verifier round
+    assert one.verdicts.current() == {}
     assert one.verify_all() == []
-    assert two.get("a") is not None
+
+
+def test_a_verifier_round_records_and_withdraws_verdicts(tmp_path):
+    from geobias.service import ServiceConfig
+    from geobias.service.stores import StoreManager
+    from geobias.store import StoreChangedError, save_store
+
+    (tmp_path / "v").mkdir()
+    fr = small_french_store()
+    save_store(fr, tmp_path / "v" / "a")
+    config = ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d")
+    one, two = StoreManager(config), StoreManager(config)
+    two.get("a")
+    _change_in_place_keeping_mtime(tmp_path / "v" / "a")
+    assert one.verify_all() == ["a"]
+    with pytest.raises(StoreChangedError):
+        two.get("a")
+    _put_row_0_back(tmp_path / "v" / "a" / "vectors.npy", np.asarray(fr.vectors)[0])
+    assert one.verify_all() == []
+    assert one.verdicts.current() == {} and two.get("a") is not None
+
+
+def test_no_job_runs_on_a_store_found_changed(tmp_path):
+    """A job submitted after the change is refused at once; one queued before it fails when its
+    turn comes, with the store's verdict, instead of running on the changed vectors."""
+    from geobias.service import ServiceConfig
+    from geobias.service.jobs import JobManager
+    from geobias.service.stores import StoreManager
+    from geobias.store import StoreChangedError, save_store
+
+    (tmp_path / "v").mkdir()
+    save_store(small_french_store(), tmp_path / "v" / SMALL)
+    config = ServiceConfig(vectors_dir=tmp_path / "v", data_dir=tmp_path / "d", verify_every=0, quick_threads=True)
+    manager = JobManager(config, StoreManager(config))  # not started: jobs run when this test says
+    params = {"lang": "fr", "vectors": SMALL, "word": "roi"}
+    queued = manager.submit("neighbors", params)
+    _change_in_place_keeping_mtime(tmp_path / "v" / SMALL)
+    with pytest.raises(StoreChangedError):
+        manager.submit("neighbors", params)
+    manager._run(queued["id"])
+    job = manager.get(queued["id"])
+    assert job["state"] == "failed" and job["error"]["type"] == "StoreChangedError", job
+    assert str(tmp_path) not in job["error"]["message"]
 
 
 # ----------------------------------------------------------------------------- SIGTERM

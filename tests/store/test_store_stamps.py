@@ -59,7 +59,8 @@ def test_save_records_sizes_times_and_the_words_checksum(tmp_path):
     meta = json.loads((tmp_path / "s" / "meta.json").read_text())
     for name in ("vectors.npy", "words.txt"):
         st = (tmp_path / "s" / name).stat()
-        assert meta["files"][name] == {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+        assert meta["files"][name] == {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns,
+                                       "ino": st.st_ino}
     assert meta["sha256_words"] == cache_mod.sha256_file(tmp_path / "s" / "words.txt")
 
 
@@ -98,12 +99,17 @@ def _restore_mtime_after(store_dir: Path, change) -> None:
     st = (store_dir / "vectors.npy").stat()
     change(store_dir)
     os.utime(store_dir / "vectors.npy", ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert json.loads((store_dir / "meta.json").read_text())["files"] == cache_mod.file_stamps(store_dir)
+    recorded = json.loads((store_dir / "meta.json").read_text())["files"]["vectors.npy"]
+    now = cache_mod.file_stamps(store_dir)["vectors.npy"]
+    # size, modification time and inode as recorded: only the status-change time moved
+    assert {k: now[k] for k in ("size", "mtime_ns", "ino")} == {k: recorded[k] for k in ("size", "mtime_ns", "ino")}
+    assert now["ctime_ns"] != recorded["ctime_ns"]
 
 
-def test_a_change_with_its_mtime_restored_is_refused_at_open_below_the_threshold(tmp_path, monkeypatch):
-    """Size and time as recorded: only a hash sees it. A store of at most GEOBIAS_HASH_AT_OPEN_MB
-    is hashed at every open; above it the open trusts the stamps and `vectors verify` finds it."""
+def test_a_change_with_its_mtime_restored_is_refused_at_open_above_and_below_the_threshold(tmp_path, monkeypatch):
+    """Size and modification time as recorded, the status-change time not (``utime`` cannot set it
+    back): the open re-hashes and refuses it, whether the store is small enough to be hashed at
+    every open or large enough to trust its stamps; `vectors verify` finds it too."""
     from geobias.store.verify import verify_stores
 
     save_store(_store(), tmp_path / "s")
@@ -112,7 +118,8 @@ def test_a_change_with_its_mtime_restored_is_refused_at_open_below_the_threshold
     with pytest.raises(StoreChangedError, match="vectors.npy changed"):
         load_store(tmp_path / "s")
     monkeypatch.setenv("GEOBIAS_HASH_AT_OPEN_MB", "1")  # 2.4 MB is now above the threshold
-    assert len(load_store(tmp_path / "s")) == ROWS  # the stamps alone cannot see it
+    with pytest.raises(StoreChangedError, match="vectors.npy changed"):
+        load_store(tmp_path / "s")  # the status-change time gives it away
     with pytest.raises(StoreChangedError, match="store 's': vectors.npy changed") as exc:
         verify_stores(["s"], tmp_path)
     assert "\n" not in str(exc.value)

@@ -42,7 +42,8 @@ async def submit(request: Request) -> JSONResponse:
         raise ParameterError("params must be an object", "params")
     check_body(http.config(request), params, get(kind).params)  # comma lists of word sets, before the model
     jobs = http.jobs(request)
-    job = await anyio.to_thread.run_sync(lambda: jobs.submit(kind, params))
+    client = http.client_key(request)
+    job = await anyio.to_thread.run_sync(lambda: jobs.submit(kind, params, client))
     return JSONResponse(job, status_code=202, headers={"Location": f"/jobs/{job['id']}"})
 
 

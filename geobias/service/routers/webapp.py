@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -63,7 +63,12 @@ def view(request: Request, job_id: str) -> HTMLResponse:
     return _html(pages.cached_result_view(job, jobs.job_dir(job["id"])))
 
 
-@router.get("/jobs/{job_id}/envelope.json")
+_CSV = {"text/csv": {"schema": {"type": "string"}}}
+_PARQUET = {"application/vnd.apache.parquet": {"schema": {"type": "string", "format": "binary"}}}
+
+
+@router.get("/jobs/{job_id}/envelope.json", response_class=Response, responses={200: {
+    "description": "The envelope", "content": {"application/json": {"schema": {"type": "object"}}}}})
 def envelope(request: Request, job_id: str) -> Response:
     """A finished job's JSON envelope, as a download (``geobias CMD --json`` prints the same)."""
     job = _done(request, job_id)
@@ -72,8 +77,9 @@ def envelope(request: Request, job_id: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{job["command"].replace(" ", "-")}-{job["id"]}.json"'})
 
 
-@router.get("/jobs/{job_id}/data.{fmt}")
-def data(request: Request, job_id: str, fmt: str) -> Response:
+@router.get("/jobs/{job_id}/data.{fmt}", response_class=Response,
+            responses={200: {"description": "The result's rows, as the format names", "content": {**_CSV, **_PARQUET}}})
+def data(request: Request, job_id: str, fmt: Literal["csv", "parquet"]) -> Response:
     """A finished job's result as data: one row per estimate, every number in full, as ``csv`` or
     ``parquet`` (what ``geobias CMD --csv`` / ``--parquet`` write)."""
     import io
@@ -99,7 +105,8 @@ def data(request: Request, job_id: str, fmt: str) -> Response:
     return Response(body, media_type="application/vnd.apache.parquet", headers=headers)
 
 
-@router.get("/jobs/{job_id}/tables/{index}.csv")
+@router.get("/jobs/{job_id}/tables/{index}.csv", response_class=Response,
+            responses={200: {"description": "The table", "content": _CSV}})
 def table_csv(request: Request, job_id: str, index: int) -> Response:
     """Table ``index`` (from 0, in the report's order) of a finished job, as CSV."""
     from geobias.service import pages
