@@ -245,13 +245,25 @@ def mweat(p: MweatParams, *, progress: ProgressArg = None):
 class WeatQuery(WordQueryParams):
     """WEAT's and SEAT's query: a built-in test (``DEFAULT_TEST`` when none is named) or your own four sets."""
 
-    DEFAULT_TEST: ClassVar[str] = "career-family"
+    #: WEAT 6's career and family words against gendered terms, where the language has them (en, es,
+    #: fr, de): their default stores hold its words, where WEAT 6 as published (``career-family``,
+    #: first names) loses 13 of 16 names in the default English store, a GoogleNews subset. Other
+    #: languages run ``career-family`` (:meth:`default_test`).
+    DEFAULT_TEST: ClassVar[str] = "career-family-terms"
     KIND: ClassVar[str] = "WEAT"
+
+    def default_test(self, lang: str) -> str:
+        """``DEFAULT_TEST`` where ``lang`` has it, else ``career-family`` (WEAT 6, in every language)."""
+        from geobias import wordlists
+
+        return self.DEFAULT_TEST if self.DEFAULT_TEST in wordlists.weat_tests(lang) else "career-family"
 
     test: Annotated[str | None, TEST] = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
                                                "science-arts, math-arts-names, science-arts-names (May et al.'s "
-                                               "7b, 8b) or flowers-insects (control); default career-family "
-                                               "(WEAT) or career-family-terms (SEAT).")
+                                               "7b, 8b) or flowers-insects (control); default career-family-terms "
+                                               "(WEAT 6's career/family words against gendered terms, which the "
+                                               "default stores hold; en, es, fr, de), else career-family (WEAT 6, "
+                                               "first names).")
 
     def sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
         """``(X, Y, A, B, test name)``."""
