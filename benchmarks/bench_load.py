@@ -219,7 +219,7 @@ def worker(mode: str, path: str, extra: str = "") -> None:
         A = [f"w{1000 + i:08d}" for i in range(10)]
         B = [f"w{2000 + i:08d}" for i in range(10)]
         t = time.perf_counter()
-        r = mweat(store, WordQuery.two_form(occ, A, B), n_permutations=100_000, seed=0)
+        r = mweat(store, WordQuery.two_form(occ, A, B), permutations=100_000, seed=0)
         res["p_value"] = r.p_value
         n = len(store)
     else:

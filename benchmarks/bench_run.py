@@ -44,7 +44,7 @@ def main() -> int:
     query = WordQuery.two_form(wordlists.occupations("fr"), male, female)
     cases = {
         "mweat (10,000 permutations)": (
-            lambda: mweat(store, query, n_permutations=10_000, oov="ignore"),
+            lambda: mweat(store, query, permutations=10_000, oov="ignore"),
             lambda: run("mweat", lang="fr", permutations=10_000)),
         "neighbors (k = 10)": (
             lambda: nearest_neighbors(store, "infirmière", 10, lang="fr"),

@@ -118,7 +118,7 @@ def ours(store, X, Y, A, B, permutations: int) -> dict[str, float]:
     from geobias.metrics.rnsb import rnsb
 
     T = list(dict.fromkeys([*X, *Y]))
-    w = weat(store, WordQuery(X, Y, A, B), n_permutations=permutations, seed=0)
+    w = weat(store, WordQuery(X, Y, A, B), permutations=permutations, seed=0)
     res = {
         "WEAT statistic": w.statistic,
         "WEAT effect size": w.effect_size_ddof0,

@@ -204,7 +204,7 @@ def resolve_model(name: str, *, trust_pickle: bool = False) -> tuple[str, bool, 
     if not hub_reachable():
         raise ModelError(
             f"model {name} is not installed and the hub is unreachable; install it with "
-            f"`huggingface-cli download {name}` where there is network (then copy the cache, HF_HOME), or pass a "
+            f"`hf download {name}` where there is network (then copy the cache, HF_HOME), or pass a "
             "local folder with its files"
         )
     return name, False, None

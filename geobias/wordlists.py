@@ -462,7 +462,7 @@ def occupations(lang: str) -> list[TwoFormWord]:
 
     For the gendered languages both grammatical forms differ; for en most rows repeat one
     form. Languages without grammatical gender other than English have
-    :func:`single_occupations` instead.
+    ``single_occupations`` instead.
 
     Raises
     ------
@@ -496,13 +496,41 @@ def weat_test(lang: str, name: str) -> WeatSets:
     lang : str
         Language code.
     name : str
-        ``"career-family"`` (WEAT 6), ``"math-arts"`` (WEAT 7), ``"science-arts"``
-        (WEAT 8) or ``"flowers-insects"`` (WEAT 1, the control query).
+        One of ``weat_tests`` for ``lang``:
+
+        * ``"career-family"``: WEAT 6 (male and female first names; career and family words), every
+          language;
+        * ``"career-family-terms"``: WEAT 6's career and family words against WEAT 7's male and
+          female terms (en, es, fr, de), for vocabularies without first names;
+        * ``"math-arts"``: WEAT 7 (math and arts words; male and female terms), every language;
+        * ``"science-arts"``: WEAT 8 (science and arts words; male and female terms), every language;
+        * ``"math-arts-names"``, ``"science-arts-names"``: WEAT 7 and 8 with first names as attributes
+          (May et al. 2019's 7b and 8b), every language;
+        * ``"flowers-insects"``: WEAT 1, the control query (en, es, fr, de).
+
+    Returns
+    -------
+    WeatSets
+        ``X``, ``Y`` (targets), ``A``, ``B`` (attributes) and their names.
 
     Raises
     ------
     InputError
         Unknown language or test; the message lists the available tests.
+
+    References
+    ----------
+    Caliskan, Bryson & Narayanan (2017), Science 356(6334), Table 1 (WEAT 1, 6, 7, 8); May, Wang,
+    Bordia, Bowman & Rudinger (2019), NAACL, Table 2 (7b, 8b).
+
+    Examples
+    --------
+    >>> sets = weat_test("en", "career-family-terms")
+    >>> sets.name, len(sets.A) == len(sets.B)
+    ('career-family-terms', True)
+    >>> sorted(weat_tests("it")) == sorted(["career-family", "math-arts", "math-arts-names", "science-arts",
+    ...                                     "science-arts-names"])
+    True
     """
     available = weat_tests(lang)
     if name not in available:

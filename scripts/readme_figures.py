@@ -559,8 +559,16 @@ def _versus(m: dict | None, fmt: str = "+.3f") -> str:
     if vs.get("difference") is None:
         return "—"
     iv = "" if vs.get("low") is None else f" [{format(vs['low'], fmt)}, {format(vs['high'], fmt)}]"
-    sig = vs.get("q_value") is not None and vs["q_value"] < 0.05
-    return f"{format(vs['difference'], fmt)}{iv}" + (" ‡" if sig else "")
+    return f"{format(vs['difference'], fmt)}{iv}" + _mark(vs)
+
+
+def _mark(vs: dict) -> str:
+    """`` ‡`` where a cell differs from its null, `` ?`` where the run's draws left it undecided (a run
+    recorded before the verdicts existed: ‡ where q < 0.05)."""
+    verdict = vs.get("verdict")
+    if verdict is None:
+        verdict = "differs" if vs.get("q_value") is not None and vs["q_value"] < 0.05 else None
+    return {"differs": " ‡", "undecided": " ?"}.get(verdict, "")
 
 
 def atlas_table(rec: dict) -> str:
@@ -586,11 +594,11 @@ def atlas_table(rec: dict) -> str:
         if m.get("mweat", {}).get("status") == "ok":
             w = m["mweat"]
             q = (w.get("versus") or {}).get("q_value")
-            test = f"MWEAT {w['value']:.3f} (q {q:.4f})" + (" ‡" if q is not None and q < 0.05 else "")
+            test = f"MWEAT {w['value']:.3f} (q {q:.4f})" + _mark(w.get("versus") or {})
         elif m.get("weat_career_family", {}).get("status") == "ok":
             w = m["weat_career_family"]
             q = (w.get("versus") or {}).get("q_value")
-            test = f"WEAT d {w['value']:+.2f} (q {q:.4f})" + (" ‡" if q is not None and q < 0.05 else "")
+            test = f"WEAT d {w['value']:+.2f} (q {q:.4f})" + _mark(w.get("versus") or {})
         else:
             test = "—"
         lda = m.get("lda_cv_accuracy")
@@ -622,7 +630,10 @@ def atlas_table(rec: dict) -> str:
         "occupations (or, without a person-noun list, nouns of the same frequency band), ρ with English against the "
         "alignment control (the same ρ on random directions: a multilingual encoder puts translations together). "
         f"‡: differs from its null after Benjamini–Hochberg over the {corr.get('tests', 0)} cells of the atlas with "
-        f"a p against their null ({corr.get('significant', 0)} do). A language whose d_s has cosine below 0.5 with "
+        f"a p against their null ({corr.get('significant', 0)} do)"
+        + (f"; ?: undecided at this run's draws, q crossing 0.05 within the Monte Carlo ranges of the p-values "
+           f"({len(corr['undecided'])} cells: {', '.join(corr['undecided'])})" if corr.get("undecided") else "")
+        + ". A language whose d_s has cosine below 0.5 with "
         "the English direction is marked ≠. Figures compare across languages only loosely: each language has its "
         "own translated lists, and the encoder covers each language differently.\n")
 

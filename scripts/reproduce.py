@@ -134,7 +134,8 @@ ATLAS_METRICS = ("d_pca_explained_variance", "lda_cv_accuracy", "cos_dpca_dg", "
                  "corr_en_pearson", "corr_en_spearman", "corr_en_shared_spearman", "corr_en_control",
                  "corr_en_fig4_spearman")
 #: What the atlas records of each figure's null (geobias.evaluation.atlas.NullComparison).
-ATLAS_VERSUS = ("null", "null_value", "difference", "low", "high", "p_value", "q_value", "mc_error", "n_resamples")
+ATLAS_VERSUS = ("null", "null_value", "difference", "low", "high", "p_value", "q_value", "mc_error", "n_resamples",
+                "p_interval", "verdict")
 
 
 def _atlas_langs() -> list[str]:

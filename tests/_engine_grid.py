@@ -1,4 +1,4 @@
-"""A small audit grid on synthetic stores (shared by tests/contextual/test_engine.py and test_engine_ray.py)."""
+"""A small audit grid on synthetic stores (shared by tests/engine/test_engine.py and test_engine_ray.py)."""
 
 from __future__ import annotations
 

@@ -54,8 +54,8 @@ def installed():
     return get
 
 
-ROOMS = ("store", "metrics", "mitigation", "alignment", "contextual", "commands", "service", "cli",
-         "docs", "conformance")
+ROOMS = ("store", "query", "stats", "metrics", "mitigation", "alignment", "evaluation", "contextual", "engine",
+         "report", "commands", "service", "cli", "docs", "conformance")
 
 
 def pytest_collection_modifyitems(config, items):

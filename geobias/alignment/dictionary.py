@@ -73,10 +73,15 @@ def read_dictionary(path: str | os.PathLike) -> Dictionary:
     Raises
     ------
     InputError
-        The file does not exist, is a directory, is not UTF-8 (:func:`geobias.io.atomic.read_text`),
+        The file does not exist (the message says how to install MUSE's dictionaries), is a directory, is not UTF-8 (:func:`geobias.io.atomic.read_text`),
         holds a line with other than two fields (the message names the line), or holds no pairs.
     """
     p = Path(path)
+    if not p.exists():
+        from geobias.io.atomic import shown
+        from geobias.sources.datasets import missing_file_hint
+
+        raise InputError(f"{shown(p)}: dictionary file not found; {missing_file_hint(p, 'muse-dictionary')}")
     pairs: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for lineno, line in enumerate(read_text(p, what="dictionary").splitlines(), 1):

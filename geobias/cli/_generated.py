@@ -328,8 +328,15 @@ class GeneratedGroup(TyperGroup):
 
     def get_command(self, ctx, cmd_name: str):
         found = super().get_command(ctx, cmd_name)
-        if found is not None or cmd_name not in self._generated():
+        if found is not None:
             return found
+        if cmd_name not in self._generated():
+            # not in the index: a command registered since it was generated (a new metric module);
+            # the registry, once imported, knows it (the index only spares `--help` the imports)
+            import geobias.commands  # noqa: F401
+
+            if cmd_name not in self._generated():
+                return None
         found = typer.main.get_command(build(self.prefix + cmd_name))
         found.name = cmd_name
         return found

@@ -43,6 +43,7 @@ from geobias.commands import contextual as _contextual  # noqa: F401
 from geobias.commands import sentences as _sentences  # noqa: F401
 from geobias.commands import static as _static  # noqa: F401
 from geobias.commands import vectors as _vectors  # noqa: F401
+from geobias.commands import declared as _declared  # noqa: F401  (last: the declared metrics without a command)
 
 #: The entry-point group of plug-in command modules: a package outside geobias registers commands
 #: by declaring ``[project.entry-points."geobias.commands"] <command name> = "<module>"``; the
@@ -65,6 +66,7 @@ def _load_plugins() -> None:
 
 
 _load_plugins()
+_declared.register_declared()  # metrics a plug-in declared without a command of its own
 
 __all__ = ["PLUGIN_GROUP", "REGISTRY", "Command", "Estimate", "Front", "Output", "Params", "WorkBudgetError",
            "check_budget", "command", "commands", "dump", "execute", "get", "run", "validate"]

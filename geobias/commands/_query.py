@@ -80,6 +80,10 @@ class WordQueryParams(Params):
             raise ParameterError(f"give test or your own sets ({given[0]} ...), not both", "test")
         return self
 
+    def default_test(self, lang: str) -> str | None:
+        """The built-in test run when none is named: ``DEFAULT_TEST``."""
+        return self.DEFAULT_TEST
+
     def weat_sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
         """``(X, Y, A, B, name)`` of a full query: your own four sets, or the built-in test."""
         from geobias import wordlists
@@ -87,8 +91,8 @@ class WordQueryParams(Params):
         if self.targets_x is not None and self.targets_y is not None and self.attributes_a is not None:
             return (list(self.targets_x), list(self.targets_y), list(self.attributes_a), list(self.attributes_b),
                     "custom")
-        sets = wordlists.weat_test(need_lang(getattr(self, "lang", None), f"{self.KIND} tests"),
-                                   self.test or self.DEFAULT_TEST)
+        lang = need_lang(getattr(self, "lang", None), f"{self.KIND} tests")
+        sets = wordlists.weat_test(lang, self.test or self.default_test(lang))
         return list(sets.X), list(sets.Y), list(sets.A), list(sets.B), sets.name
 
     def word_query(self) -> WordQuery:

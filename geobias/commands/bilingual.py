@@ -398,7 +398,14 @@ def _erasure(p, methods, seeds, fit_fraction, plot, progress: ProgressArg):
                                             n_permutations=p.permutations, recoverability=p.recoverability,
                                             progress=progress)
     if p.dictionary is None or p.test_dictionary is None:
-        raise InputError("`dictionary` and `test_dictionary` are required for a gendered language")
+        from geobias.sources.datasets import datasets_dir
+
+        pair = f"{p.lang}-en"
+        raise InputError(f"`dictionary` and `test_dictionary` are required for a gendered language: MUSE's {pair} "
+                         f"dictionaries install with `geobias data install muse-dictionary {pair}` (offline: `geobias "
+                         f"data install muse-dictionary {pair} --from PATH`), then pass "
+                         f"{datasets_dir() / 'muse-dictionary' / (pair + '.0-5000.txt')} and "
+                         f"{datasets_dir() / 'muse-dictionary' / (pair + '.5000-6500.txt')}")
     ms = methods or list(er.DEFAULT_METHODS)
     bad = [m for m in ms if m not in er.ERASURE_METHODS]
     if bad:

@@ -1,5 +1,6 @@
-"""The metric catalogue on one static store: ``rnd``, ``rnsb``, ``ect``, ``mac`` (WEFE's metrics) and
-``recoverability`` (Gonen & Goldberg's recovery tests).
+"""The metric catalogue on one static store: ``rnd``, ``rnsb`` (WEFE's metrics) and
+``recoverability`` (Gonen & Goldberg's recovery tests); ``ect`` and ``mac``, which need nothing
+beyond the query, are made from their metrics' declarations (:mod:`geobias.commands.declared`).
 
 Every command takes the query of ``weat`` (a built-in test or your own sets, files or comma
 lists) and a ``variant``:
@@ -180,8 +181,8 @@ def rnd(p: RndParams, *, progress: ProgressArg = None):
     n_items = 2 * len(X) if variant == "grammatical" else len(X) + len(Y)
     with permutation_bar(progress, draws, n_items, len(X), variant == "grammatical") as advance:
         return p.with_bootstrap_result(rnd_metric, store, query, variant=variant, oov=p.oov,
-                                       n_permutations=p.permutations, seed=p.seed, alternative=p.alternative,
-                                       method=p.permutation_method, progress=advance)
+                                       permutations=p.permutations, seed=p.seed, alternative=p.alternative,
+                                       permutation_method=p.permutation_method, progress=advance)
 
 
 class RnsbParams(QueryParams):
@@ -221,32 +222,6 @@ def rnsb(p: RnsbParams, *, progress: ProgressArg = None):
     store = p.store(progress, query.words)
     return p.with_bootstrap_result(rnsb_metric, store, query, variant=variant, oov=p.oov, C=p.C, seed=p.seed,
                                    null_directions=p.null_directions)
-
-
-@command("ect", QueryParams, quick=True, result="geobias.metrics.ect.EctResult")
-def ect(p: QueryParams, *, progress: ProgressArg = None):
-    """ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).
-
-    Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).
-    """
-    from geobias.metrics.ect import ect as ect_metric
-
-    query, variant = p.word_query()
-    store = p.store(progress, query.words)
-    return p.with_bootstrap_result(ect_metric, store, query, variant=variant, oov=p.oov)
-
-
-@command("mac", QueryParams, quick=True, result="geobias.metrics.mac.MacResult")
-def mac(p: QueryParams, *, progress: ProgressArg = None):
-    """MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).
-
-    Returns a :class:`geobias.metrics.mac.MacResult` (no p-value: see its docstring).
-    """
-    from geobias.metrics.mac import mac as mac_metric
-
-    query, variant = p.word_query()
-    store = p.store(progress, query.words)
-    return p.with_bootstrap_result(mac_metric, store, query, variant=variant, oov=p.oov)
 
 
 def _comma_list(value: Any) -> Any:

@@ -237,21 +237,33 @@ def mweat(p: MweatParams, *, progress: ProgressArg = None):
     query = WordQuery.two_form(occupations, male, female, lost_vocabulary_threshold=p.lost_vocabulary_threshold)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_items, len(occupations), p.paired) as advance:
-        return p.with_bootstrap_result(mweat_metric, store, query, n_permutations=p.permutations, seed=p.seed,
+        return p.with_bootstrap_result(mweat_metric, store, query, permutations=p.permutations, seed=p.seed,
                                        similarity=p.similarity, paired=p.paired, oov=p.oov,
-                                       method=p.permutation_method, progress=advance)
+                                       permutation_method=p.permutation_method, progress=advance)
 
 
 class WeatQuery(WordQueryParams):
     """WEAT's and SEAT's query: a built-in test (``DEFAULT_TEST`` when none is named) or your own four sets."""
 
-    DEFAULT_TEST: ClassVar[str] = "career-family"
+    #: WEAT 6's career and family words against gendered terms, where the language has them (en, es,
+    #: fr, de): their default stores hold its words, where WEAT 6 as published (``career-family``,
+    #: first names) loses 13 of 16 names in the default English store, a GoogleNews subset. Other
+    #: languages run ``career-family`` (:meth:`default_test`).
+    DEFAULT_TEST: ClassVar[str] = "career-family-terms"
     KIND: ClassVar[str] = "WEAT"
+
+    def default_test(self, lang: str) -> str:
+        """``DEFAULT_TEST`` where ``lang`` has it, else ``career-family`` (WEAT 6, in every language)."""
+        from geobias import wordlists
+
+        return self.DEFAULT_TEST if self.DEFAULT_TEST in wordlists.weat_tests(lang) else "career-family"
 
     test: Annotated[str | None, TEST] = Field(None, description="Built-in test: career-family, career-family-terms, math-arts, "
                                                "science-arts, math-arts-names, science-arts-names (May et al.'s "
-                                               "7b, 8b) or flowers-insects (control); default career-family "
-                                               "(WEAT) or career-family-terms (SEAT).")
+                                               "7b, 8b) or flowers-insects (control); default career-family-terms "
+                                               "(WEAT 6's career/family words against gendered terms, which the "
+                                               "default stores hold; en, es, fr, de), else career-family (WEAT 6, "
+                                               "first names).")
 
     def sets(self) -> tuple[list[str], list[str], list[str], list[str], str]:
         """``(X, Y, A, B, test name)``."""
@@ -287,9 +299,9 @@ def weat(p: WeatParams, *, progress: ProgressArg = None):
     draws = permutation_draws(n_x + n_y, n_x, p.permutations, p.permutation_method)
     store = p.store(progress, query.words)
     with permutation_bar(progress, draws, n_x + n_y, n_x) as advance:
-        return p.with_bootstrap_result(weat_metric, store, query, n_permutations=p.permutations, seed=p.seed,
+        return p.with_bootstrap_result(weat_metric, store, query, permutations=p.permutations, seed=p.seed,
                                        similarity=p.similarity, oov=p.oov, alternative=p.alternative,
-                                       method=p.permutation_method, test=query.name, progress=advance)
+                                       permutation_method=p.permutation_method, test=query.name, progress=advance)
 
 
 #: Inanimate nouns of each gender drawn on the directions plot.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, ValidationInfo
+from pydantic import BeforeValidator, Field, ValidationInfo, model_validator
 
 from geobias._progress import ProgressArg, reporter
 from geobias.choices import Engine
@@ -39,57 +39,80 @@ def vectors_list(p: ListParams, *, progress: ProgressArg = None):
     return list_sources()
 
 
+def _one_or_many(value: Any) -> Any:
+    """A single name given where a list is expected (Python, JSON) is a list of one."""
+    return [value] if isinstance(value, str) else value
+
+
 class InstallParams(Params):
     """Parameters of ``vectors install``."""
 
-    name: Annotated[str, ARGUMENT] = Field(description="Registry name (see `geobias vectors list`).")
+    names: Annotated[list[str], ARGUMENT, BeforeValidator(_one_or_many)] = Field(
+        min_length=1, description="Registry names, one or several (see `geobias vectors list`).")
     from_path: Annotated[Path | None, Spec(name="--from")] = Field(None, description="Build from this local file (or spaCy package directory) "
-                                                     "instead of downloading.")
+                                                     "instead of downloading (one name only).")
     force: bool = Field(False, description="Rebuild even if already installed.")
     vocab_size: Count | None = Field(None, description="use-m3-* only: encode the top-N wordfreq words "
                                                            "(default 50,000) plus our word lists.")
     words: Path | None = Field(None, description="use-m3-* only: also encode the words of this file.")
 
+    @model_validator(mode="after")
+    def _from_one(self) -> InstallParams:
+        if self.from_path is not None and len(self.names) > 1:
+            raise ValueError(f"--from builds one store; got {len(self.names)} names ({', '.join(map(repr, self.names))})")
+        return self
 
-@command("vectors install", InstallParams, example="fr-spacy-md", job=False, result="geobias.sources.registry.InstallResult")
+
+@command("vectors install", InstallParams, example="use-m3-es use-m3-fr", job=False,
+         result="geobias.sources.registry.InstallResults")
 def vectors_install(p: InstallParams, *, progress: ProgressArg = None):
-    """Materialise a named source as a fast cached store under vectors/NAME/."""
-    from geobias.sources.registry import SOURCES, install
+    """Materialise named sources, one after another, as fast cached stores under vectors/NAME/."""
+    from geobias.sources.registry import SOURCES, InstallResults, install
     from geobias.wordlists import read_word_file
 
     ui = reporter(progress)
     extra = read_word_file(p.words) if p.words is not None else None
     options = {"vocab_size": p.vocab_size, "extra_words": extra}
-    if p.from_path is None and p.name in SOURCES and SOURCES[p.name].kind in ("url", "encoder"):
-        # these show their own bar (the download's, the encoder's batches)
-        return install(p.name, from_path=p.from_path, force=p.force, progress=ui.enabled, **options)
-    with ui.stage(f"installing {p.name}"):
-        return install(p.name, from_path=p.from_path, force=p.force, progress=False, **options)
+    done = []
+    for name in dict.fromkeys(p.names):
+        if p.from_path is None and name in SOURCES and SOURCES[name].kind in ("url", "encoder"):
+            # these show their own bar (the download's, the encoder's batches)
+            done.append(install(name, from_path=p.from_path, force=p.force, progress=ui.enabled, **options))
+            continue
+        with ui.stage(f"installing {name}"):
+            done.append(install(name, from_path=p.from_path, force=p.force, progress=False, **options))
+    return InstallResults(done)
 
 
 class DataParams(Params):
-    """A dataset part (see ``geobias data list``)."""
+    """A dataset part (see ``geobias data install --help``)."""
 
     name: Annotated[str, ARGUMENT] = Field(description="Dataset: muse-dictionary or gap.")
     part: Annotated[str | None, ARGUMENT] = Field(None, description="muse-dictionary: a language pair (fr-en); gap: "
                                                                     "development (default), validation or test.")
 
 
-class DataInstallParams(DataParams):
+class DataInstallParams(Params):
     """Parameters of ``data install``."""
 
+    name: Annotated[str, ARGUMENT] = Field(description="Dataset: muse-dictionary or gap.")
+    parts: Annotated[list[str], ARGUMENT, BeforeValidator(_one_or_many)] = Field(
+        [], description="One or several parts: muse-dictionary: language pairs (fr-en es-en); gap: development "
+                        "(default), validation, test.")
     from_path: Annotated[list[Path] | None, Spec(name="--from")] = Field(None, description=(
         "Your own copy instead of a download: a file named as the dataset's (fr-en.0-5000.txt) or a folder "
         "holding them (comma list for several)."))
 
 
-@command("data install", DataInstallParams, job=False, result="geobias.sources.datasets.DatasetFiles")
+@command("data install", DataInstallParams, example="muse-dictionary fr-en es-en", job=False,
+         result="geobias.sources.datasets.DatasetInstalls")
 def data_install(p: DataInstallParams, *, progress: ProgressArg = None):
-    """Fetch a dataset part once (MUSE dictionaries, GAP) into the datasets folder, sha256 recorded."""
-    from geobias.sources.datasets import install_dataset
+    """Fetch dataset parts once (MUSE dictionaries, GAP) into the datasets folder, sha256 recorded."""
+    from geobias.sources.datasets import DatasetInstalls, install_dataset
 
     ui = reporter(progress)
-    return install_dataset(p.name, p.part, from_paths=p.from_path, progress=ui.enabled)
+    return DatasetInstalls([install_dataset(p.name, part, from_paths=p.from_path, progress=ui.enabled)
+                            for part in (dict.fromkeys(p.parts) or [None])])
 
 
 @command("data path", DataParams, job=False, result="geobias.sources.datasets.DatasetFiles")

@@ -415,6 +415,11 @@ def read_documents(path: str | Path, column: str | None = None) -> tuple[list[st
         (the message names the line), no document at all.
     """
     p = Path(path)
+    if not p.exists():
+        from geobias.io.atomic import shown
+        from geobias.sources.datasets import missing_file_hint
+
+        raise InputError(f"{shown(p)}: corpus file not found; {missing_file_hint(p, 'gap')}")
     text = read_text(p, what="corpus")
     lines = text.splitlines()
     if column is None:

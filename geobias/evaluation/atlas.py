@@ -54,6 +54,7 @@ from geobias.errors import GeobiasError, InputError
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
+from geobias.stats.multiplicity import DIFFERS, MC_CONFIDENCE, UNDECIDED
 
 #: The WEAT tests of a cell, in report order.
 WEAT_TESTS = ("career-family", "math-arts", "science-arts")
@@ -167,7 +168,7 @@ DEFINITIONS: dict[str, str] = {
 
 
 def family_sources(family: str) -> dict[str, str]:
-    """``{language code: registry name}`` of every language of :data:`~geobias.languages.LANGUAGES`
+    """``{language code: registry name}`` of every language of ``geobias.languages.LANGUAGES``
     that the family ``family`` covers (a source named ``<family>-<code>``), in that order."""
     from geobias.languages import LANGUAGES
     from geobias.sources import SOURCES
@@ -202,6 +203,15 @@ class NullComparison(Result):
     n_resamples : int or None
     method : str
         How the interval and p were obtained.
+    p_interval : (float, float) or None
+        Where the p of infinitely many draws lies (Clopper–Pearson at
+        :data:`~geobias.stats.multiplicity.MC_CONFIDENCE` on the draws in its tail, widened by any
+        randomness the draws share): another seed's p falls in it. ``None`` where the p is not a
+        Monte Carlo estimate (an exact permutation test, the LDA's corrected resampled t).
+    verdict : {"differs", "does not differ", "undecided"} or None
+        Set by :func:`correct_atlas`: "differs" when Benjamini–Hochberg over the atlas is below
+        :data:`ALPHA` at every p in the intervals, "does not differ" when at none, else "undecided"
+        (the draws of this run cannot settle it; more ``--bootstrap``/``--permutations`` may).
     """
 
     null: str
@@ -214,12 +224,22 @@ class NullComparison(Result):
     mc_error: float | None = None
     n_resamples: int | None = None
     method: str = ""
+    p_interval: tuple[float, float] | None = None
+    verdict: str | None = None
 
     @property
     def significant(self) -> bool | None:
-        """``q < ALPHA`` (``p < ALPHA`` before the correction); ``None`` without a p."""
+        """The :attr:`verdict` after the correction (``None`` when undecided); before it ``p < ALPHA``;
+        ``None`` without a p."""
+        if self.verdict is not None:
+            return None if self.verdict == UNDECIDED else self.verdict == DIFFERS
         p = self.q_value if self.q_value is not None else self.p_value
         return None if p is None else bool(p < ALPHA)
+
+    @property
+    def undecided(self) -> bool:
+        """Whether the run's draws left the verdict open (:attr:`verdict` is "undecided")."""
+        return self.verdict == UNDECIDED
 
     @property
     def stable(self) -> bool | None:
@@ -388,7 +408,10 @@ class AtlasResult(Result):
         :data:`DEFINITIONS`: what each column is.
     correction : dict
         The multiplicity correction (:func:`correct_atlas`): ``method``, ``alpha``, ``tests`` (cells
-        with a p against their null), ``significant`` (cells with ``q < alpha``),
+        with a p against their null), ``significant`` (cells whose verdict is "differs": ``q < alpha``
+        at every p within the p-values' Monte Carlo ranges), ``undecided`` (``"lang:column"`` of the
+        cells this run's draws leave open), ``q_below_alpha`` (cells with ``q < alpha`` at the p
+        itself), ``monte_carlo_confidence``,
         ``bounds_within_3_mc_errors_of_0`` (``"lang:column"`` of the intervals whose verdict another
         resampling seed could change).
     rows : list of dict
@@ -427,7 +450,8 @@ class AtlasResult(Result):
         ``low``, ``high``, ``standard_error`` (the figure's bootstrap interval), ``baseline_majority``,
         ``baseline_orthographic``, and the null beside the figure (:class:`NullComparison`): ``null``,
         ``null_value``, ``difference``, ``difference_low``, ``difference_high``, ``p_null``,
-        ``q_value`` (Benjamini–Hochberg over the atlas), ``mc_error``, ``significant``."""
+        ``q_value`` (Benjamini–Hochberg over the atlas), ``mc_error``, ``significant`` (``None`` when
+        undecided), ``verdict`` ("differs", "does not differ", "undecided")."""
         out = []
         for cell in self.cells:
             for key, label, aware in METRICS:
@@ -448,7 +472,8 @@ class AtlasResult(Result):
                             "p_null": None if vs is None else _float(vs.p_value),
                             "q_value": None if vs is None else _float(vs.q_value),
                             "mc_error": None if vs is None else _float(vs.mc_error),
-                            "significant": m.significant})
+                            "significant": m.significant,
+                            "verdict": None if vs is None or m.status != OK else vs.verdict})
         return out
 
 
@@ -724,24 +749,50 @@ def _hierarchical(statistic, sizes: dict[str, int], opts: dict, *, paired=()) ->
     return res, rec.array()
 
 
+def _mc_z() -> float:
+    """Standard normal quantile of :data:`MC_CONFIDENCE` (two-sided): ≈ 3.29 standard errors."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + MC_CONFIDENCE / 2)
+
+
 def _versus(null: str, null_value: float | None, difference: float | None, values: np.ndarray, *,
-            method: str) -> NullComparison:
+            method: str, shared_sd: float = 0.0) -> NullComparison:
     """The figure against its null from the bootstrap ``values`` of the difference (percentile
-    interval, two-sided bootstrap p, Monte Carlo error of the bounds)."""
-    from geobias.stats.multiplicity import bootstrap_p_value, quantile_mc_error
+    interval, two-sided bootstrap p, Monte Carlo error of the bounds, the p's Monte Carlo range).
+    ``shared_sd``: standard deviation over seeds of an offset that every resample shares (a null
+    drawn once per run), widening the p's range by :func:`_mc_z` of it."""
+    from geobias.stats.multiplicity import (
+        bootstrap_p_interval,
+        bootstrap_p_value,
+        quantile_mc_error,
+    )
 
     finite = values[np.isfinite(values)] if values.size else values
     if finite.size < 2:
         return NullComparison(null, _float(null_value), _float(difference), None, None, None, method=method)
     low, high = (float(v) for v in np.quantile(finite, [0.025, 0.975]))
     return NullComparison(null, _float(null_value), _float(difference), low, high, bootstrap_p_value(finite),
-                          mc_error=quantile_mc_error(finite), n_resamples=int(values.size), method=method)
+                          mc_error=quantile_mc_error(finite), n_resamples=int(values.size), method=method,
+                          p_interval=bootstrap_p_interval(finite, shift=_mc_z() * float(shared_sd)))
+
+
+def _permutation_p_interval(p: float | None, n_permutations: int | None, exact: bool | None) -> tuple[float, float] | None:
+    """The Monte Carlo range of a one-sided permutation p ``(1 + k) / (1 + B)``; ``None`` for an exact test."""
+    from geobias.stats.multiplicity import monte_carlo_p_interval
+
+    if p is None or exact or not n_permutations:
+        return None
+    k = min(n_permutations + 1, max(1, round(p * (n_permutations + 1))))
+    return monte_carlo_p_interval(k, n_permutations + 1)
 
 
 def _versus_interval(null: str, value: float | None, p: float | None, iv: BootstrapResult | None, *,
-                     method: str, null_value: float | None = 0.0) -> NullComparison:
-    """A figure whose null is 0 and whose test is its own (a permutation p): the difference is the
-    figure, its interval the figure's bootstrap (Monte Carlo error: the larger of its bounds')."""
+                     method: str, null_value: float | None = 0.0, n_permutations: int | None = None,
+                     exact: bool | None = None) -> NullComparison:
+    """A figure whose null is 0 and whose test is its own (a one-sided permutation p of
+    ``n_permutations`` draws, or ``exact``): the difference is the figure, its interval the figure's
+    bootstrap (Monte Carlo error: the larger of its bounds')."""
     low = high = mc = n = None
     if iv is not None and iv.low is not None:
         low, high, n = iv.low, iv.high, iv.n_resamples
@@ -749,7 +800,7 @@ def _versus_interval(null: str, value: float | None, p: float | None, iv: Bootst
         mc = max(errors) if errors else None
     diff = None if null_value is None or value is None else value - null_value
     return NullComparison(null, null_value, _float(diff), low, high, _float(p), mc_error=mc, n_resamples=n,
-                          method=method)
+                          method=method, p_interval=_permutation_p_interval(p, n_permutations, exact))
 
 
 def frequency_matched(store, targets: list[list[str]], pool: list[str], exclude: set[str], *,
@@ -981,7 +1032,7 @@ def _explained_variance_versus(store, m: Metric, deltas: np.ndarray, opts: dict)
                                              "high": float(np.quantile(null, 0.975)), "sets": int(null.size)}}
     vs = _versus(f"{k} random word pairs (mean of {len(grams)} sets)", null_mean, m.value - null_mean, values,
                  method="bootstrap over the definitional pairs, each resample paired with a random pair set "
-                        "resampled alike")
+                        "resampled alike", shared_sd=float(null.std(ddof=1)) / np.sqrt(len(grams)))
     return Metric(**{**_fields(m), "details": details, "versus": vs})
 
 
@@ -1108,7 +1159,7 @@ def _weats(store, lang: str, lists: _Lists, opts: dict) -> dict[str, Metric]:
         try:
             query = WordQuery(sets.X, sets.Y, sets.A, sets.B, name=test,
                               lost_vocabulary_threshold=opts["lost_vocabulary_threshold"])
-            r = weat(store, query, n_permutations=opts["permutations"], seed=opts["seed"], oov="ignore", test=test,
+            r = weat(store, query, permutations=opts["permutations"], seed=opts["seed"], oov="ignore", test=test,
                      **_boot_kwargs(opts))
             out[key] = Metric(value=r.effect_size, p_value=r.p_value, n=r.n_x + r.n_y, interval=r.bootstrap,
                               set_sizes={"X": r.n_x, "Y": r.n_y, "A": r.n_a, "B": r.n_b},
@@ -1118,7 +1169,8 @@ def _weats(store, lang: str, lists: _Lists, opts: dict) -> dict[str, Metric]:
                                                 "B": sets.b_name}, "missing": r.missing},
                               versus=_versus_interval("0 (no association)", r.effect_size, r.p_value, r.bootstrap,
                                                       method="permutation p (one-sided); bootstrap over X, Y, A "
-                                                             "and B"))
+                                                             "and B", n_permutations=r.n_permutations,
+                                                      exact=r.exact))
         except GeobiasError as exc:
             out[key] = _missing(ERROR, _error_line(exc))
     return out
@@ -1146,7 +1198,7 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict) -> d
     try:
         query = WordQuery.two_form(occupations, male, female,
                                    lost_vocabulary_threshold=opts["lost_vocabulary_threshold"])
-        r = mweat(store, query, n_permutations=opts["permutations"], seed=opts["seed"], oov="ignore",
+        r = mweat(store, query, permutations=opts["permutations"], seed=opts["seed"], oov="ignore",
                   **_boot_kwargs(opts))
         effect_interval = None
         if _boot_kwargs(opts)["bootstrap"]:
@@ -1165,13 +1217,15 @@ def _mweat(store, lang: str, language, occupations, attributes, opts: dict) -> d
                                                        "sum_feminine": r.sum_feminine, "signed": True, **common},
                         versus=_versus_interval("0 (no association)", r.signed_statistic, r.p_value, r.bootstrap,
                                                 method="permutation p of eq. 1 (the signed figure's two-sided p); "
-                                                       "bootstrap over the pairs and A, B")),
+                                                       "bootstrap over the pairs and A, B",
+                                                n_permutations=r.n_permutations, exact=r.exact)),
         "mweat_effect_size": Metric(value=r.effect_size, p_value=r.difference_p_value, n=r.n_pairs, set_sizes=sizes,
                                     interval=effect_interval, details={"difference": r.difference, **common},
                                     versus=_versus_interval("0 (no association)", r.effect_size,
                                                             r.difference_p_value, effect_interval,
                                                             method="permutation p of Σ_x s − Σ_y s; bootstrap over "
-                                                                   "the pairs and A, B")),
+                                                                   "the pairs and A, B",
+                                                            n_permutations=r.n_permutations, exact=r.exact)),
     }
 
 
@@ -1474,7 +1528,9 @@ def _correlations(store, lang: str, language, occupations, rows: list[Occupation
             vs = _versus(f"the alignment control (mean over {CONTROL_DIRECTIONS:,} random directions)", control[rank],
                          r_ - control[rank], values,
                          method="bootstrap over both languages' definitional pairs and the occupations, the control "
-                                f"on {CONTROL_DIRECTIONS_PER_RESAMPLE} random directions per resample")
+                                f"on {CONTROL_DIRECTIONS_PER_RESAMPLE} random directions per resample",
+                         # the resamples share those directions: their mean's spread over seeds
+                         shared_sd=float(np.nanstd(rhos[rank], ddof=1)) / np.sqrt(CONTROL_DIRECTIONS_PER_RESAMPLE))
             details = {"share_of_random_directions_above": above / len(rhos[rank]),
                        "share_of_random_directions_below": below / len(rhos[rank]),
                        "p_against_0": float(p_)}
@@ -1659,7 +1715,11 @@ def run_atlas(family: str, cells: list[dict], engine, *, cell_fn: Callable[[dict
 
 def correct_atlas(result: AtlasResult, *, alpha: float = ALPHA) -> AtlasResult:
     """The atlas with every cell's p against its null adjusted by Benjamini–Hochberg over all the
-    atlas's cells (every language × column with a p), in each metric's ``versus.q_value``.
+    atlas's cells (every language × column with a p), in each metric's ``versus.q_value``, and each
+    cell's verdict (``versus.verdict``) read off the p's Monte Carlo ranges
+    (:func:`geobias.stats.multiplicity.decide`): "differs" or "does not differ" only where every p
+    within the ranges gives it, so that another seed cannot give the contradicting verdict unless
+    a p's limit lies outside its range; otherwise "undecided" at this run's draws.
 
     Parameters
     ----------
@@ -1678,23 +1738,28 @@ def correct_atlas(result: AtlasResult, *, alpha: float = ALPHA) -> AtlasResult:
     """
     from dataclasses import replace
 
-    from geobias.stats.multiplicity import benjamini_hochberg
+    from geobias.stats.multiplicity import benjamini_hochberg, decide
 
-    where, ps = [], []
+    where, ps, ranges = [], [], []
     for i, cell in enumerate(result.cells):
         for key, m in cell.metrics.items():
             if m.status == OK and m.versus is not None and m.versus.p_value is not None:
                 where.append((i, key))
                 ps.append(m.versus.p_value)
+                ranges.append(m.versus.p_interval)
     qs = benjamini_hochberg(ps)
+    verdicts = decide(ps, ranges, alpha=alpha)
     cells = [replace(c, metrics=dict(c.metrics)) for c in result.cells]
-    for (i, key), q in zip(where, qs, strict=True):
+    for (i, key), q, verdict in zip(where, qs, verdicts, strict=True):
         m = cells[i].metrics[key]
-        cells[i].metrics[key] = replace(m, versus=replace(m.versus, q_value=q))
-    n_sig = sum(q is not None and q < alpha for q in qs)
+        cells[i].metrics[key] = replace(m, versus=replace(m.versus, q_value=q, verdict=verdict))
+    n_sig = sum(v == DIFFERS for v in verdicts)
+    undecided = [f"{cells[i].lang}:{key}" for (i, key), v in zip(where, verdicts, strict=True) if v == UNDECIDED]
     near = [f"{cells[i].lang}:{key}" for i, key in where if cells[i].metrics[key].versus.stable is False]
     correction = {"method": "Benjamini-Hochberg (scipy.stats.false_discovery_control)", "alpha": alpha,
-                  "tests": len(ps), "significant": n_sig,
+                  "tests": len(ps), "significant": n_sig, "undecided": undecided,
+                  "q_below_alpha": sum(q is not None and q < alpha for q in qs),
+                  "monte_carlo_confidence": MC_CONFIDENCE,
                   "over": "every language × column of this atlas with a p-value against its null",
                   "bounds_within_3_mc_errors_of_0": near}
     return replace(result, cells=cells, correction=correction)

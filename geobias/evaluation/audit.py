@@ -198,7 +198,7 @@ def run_cell(cell: dict) -> dict:
             record_input("options", {"lang": cell["lang"], "vectors": cell["store"], **opts})
             store = resolve_store(cell["lang"], cell["store"], limit=opts["limit"])
             res = mweat(store, WordQuery.two_form(occupations, male, female, **REPORT_LOST),
-                        n_permutations=opts["permutations"],
+                        permutations=opts["permutations"],
                         seed=opts["seed"], similarity=opts["similarity"], oov=opts["oov"])
             summary = {"statistic": res.statistic, "p_value": res.p_value, "n": res.n_pairs}
         else:
@@ -209,7 +209,7 @@ def run_cell(cell: dict) -> dict:
             record_input("options", {"lang": cell["lang"], "vectors": cell["store"],
                                      "test": cell["test"].split(":", 1)[1], **opts})
             store = resolve_store(cell["lang"], cell["store"], limit=opts["limit"])
-            res = weat(store, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=opts["permutations"],
+            res = weat(store, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), permutations=opts["permutations"],
                        seed=opts["seed"], similarity=opts["similarity"], oov=opts["oov"],
                        alternative=opts["alternative"], test=sets.name)
             summary = {"statistic": res.statistic, "effect_size": res.effect_size, "p_value": res.p_value,

@@ -159,7 +159,7 @@ def crosslingual_mweat(src: VectorStore, en: VectorStore, occupations: Sequence,
         ("en:", en, list(male) + list(female)),
     ])
     return mweat(merged, WordQuery.two_form(occ, [f"en:{w}" for w in male], [f"en:{w}" for w in female]),
-                 n_permutations=n_permutations, seed=seed, oov="ignore")
+                 permutations=n_permutations, seed=seed, oov="ignore")
 
 
 def monolingual_mweat(src: VectorStore, occupations: Sequence, male: Sequence[str], female: Sequence[str],
@@ -188,7 +188,7 @@ def monolingual_mweat(src: VectorStore, occupations: Sequence, male: Sequence[st
     from geobias.metrics import mweat
 
     occ = [(o[0], o[1], o[2]) for o in occupations]
-    return mweat(src, WordQuery.two_form(occ, list(male), list(female)), n_permutations=n_permutations, seed=seed, oov="ignore")
+    return mweat(src, WordQuery.two_form(occ, list(male), list(female)), permutations=n_permutations, seed=seed, oov="ignore")
 
 
 def inanimate_bias(src: VectorStore, nouns: Sequence[str], male: Sequence[str], female: Sequence[str],
@@ -222,6 +222,133 @@ def inanimate_bias(src: VectorStore, nouns: Sequence[str], male: Sequence[str], 
                                     src.lookup(b, unit=True).vectors.astype(np.float64)))
     order = np.argsort(-b_w, kind="stable")[:top]
     return float(b_w.mean()), float(b_w.max()), [(words[i], float(b_w[i])) for i in order], len(words)
+
+
+@dataclass(frozen=True)
+class _MethodInputs:
+    """What every method's row of :func:`evaluate` reads (fixed before the first method runs)."""
+
+    src: VectorStore
+    en: VectorStore
+    dictionary: Dictionary
+    test_dictionary: Dictionary
+    test_inv: Dictionary
+    lex: GenderLexicon
+    en_lex: GenderLexicon
+    grammatical: object
+    neutralize: str
+    shift_adjectives: bool
+    occupations: list
+    occ_used: list
+    male: list
+    female: list
+    en_male: list
+    en_female: list
+    inanimate: list
+    adjectives: list
+    sim_pairs: list | None
+    n_permutations: int
+    seed: int
+    csls_k: int
+    recover: object
+    shared: dict
+
+
+@dataclass(frozen=True)
+class _MethodSpace:
+    """One method's two spaces, its direction and counts, and the aligned original space so far."""
+
+    s_out: VectorStore
+    e_out: VectorStore
+    direction: np.ndarray | None
+    n_neutral: int | None
+    n_shifted: int | None
+    base_aligned: VectorStore | None
+
+
+def _method_space(key: str, t: _MethodInputs, base_aligned: VectorStore | None) -> _MethodSpace:
+    """Apply the method ``key`` (``"original"``: the Procrustes alignment alone) to both spaces."""
+    direction = n_neutral = n_shifted = None
+    if key == "original":
+        _, s_out = shared_procrustes(t.src, t.en, t.dictionary, shared=t.shared)
+        return _MethodSpace(s_out, t.en, None, None, None, s_out)
+    cls = get_method(key)
+    est = cls(lexicon=t.lex, en_lexicon=t.en_lex, grammatical=t.grammatical, neutralize=t.neutralize,
+              shift_adjectives=t.shift_adjectives)
+    s_out, e_out = est.fit_transform_pair(t.src, en=t.en, dictionary=t.dictionary, shared=t.shared)
+    direction, n_neutral = est.direction_, est.report_.n_neutralized  # None without a shift
+    n_shifted = est.report_.n_pairs_shifted if direction is not None else None
+    if base_aligned is None and not cls.changes_english:  # it aligned to the unchanged English
+        base_aligned = shared_procrustes(t.src, t.en, t.dictionary, shared=t.shared)[1]
+    return _MethodSpace(s_out, e_out, direction, n_neutral, n_shifted, base_aligned)
+
+
+def _method_row(key: str, m: _MethodSpace, t: _MethodInputs, coverage: dict) -> tuple[dict, dict]:
+    """One method's row of the table and its details; ``coverage`` is updated in place (the same
+    for every method)."""
+    s_out, e_out = m.s_out, m.e_out
+    row: dict[str, float | None] = {}
+    mw = monolingual_mweat(s_out, t.occupations, t.male, t.female, n_permutations=t.n_permutations, seed=t.seed)
+    row["mweat_statistic"] = float(mw.statistic)
+    row["mweat_p_value"] = float(mw.p_value)
+    row["mweat_difference"] = mw.difference
+    row["mweat_difference_p_value"] = mw.difference_p_value
+    row["mweat_effect_size"] = mw.effect_size
+    cx = crosslingual_mweat(s_out, e_out, t.occupations, t.en_male, t.en_female, n_permutations=t.n_permutations,
+                            seed=t.seed)
+    row["mweat_crosslingual"] = float(cx.statistic)
+    row["mweat_crosslingual_p_value"] = float(cx.p_value)
+    b_mean, b_max, top, n_in = inanimate_bias(s_out, t.inanimate, t.male, t.female)
+    row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
+    row["n_neutralized"] = m.n_neutral
+    row["n_pairs_shifted"] = m.n_shifted
+    if t.recover is not None:
+        row.update(t.recover.row(key, s_out, t.seed))
+    det: dict = {"most_biased_inanimate": top}
+    if m.direction is not None and m.base_aligned is not None and t.occ_used:
+        d = np.asarray(m.direction, dtype=np.float64)
+        base = m.base_aligned
+        det["projections"] = {
+            "words": t.occ_used,
+            "before": [[float(base[f].astype(np.float64) @ d), float(base[w].astype(np.float64) @ d)]
+                       for f, w, _ in t.occ_used],
+            "after": [[float(s_out[f].astype(np.float64) @ d), float(s_out[w].astype(np.float64) @ d)]
+                      for f, w, _ in t.occ_used],
+        }
+    coverage["inanimate_nouns"] = {"in_vocabulary": n_in, "listed": len(t.inanimate)}
+    if t.sim_pairs is not None:
+        sim = word_similarity(s_out, t.sim_pairs)
+        row.update(similarity_pearson=sim.pearson, similarity_spearman=sim.spearman,
+                   similarity_coverage=sim.coverage)
+        coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
+    else:
+        row.update(similarity_pearson=None, similarity_spearman=None, similarity_coverage=None)
+    row.update(_translation_row(s_out, e_out, t, coverage))
+    an = word_pair_translation(s_out, e_out, t.occupations, t.adjectives)
+    row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
+               mrr_difference=an.mrr_difference, asd=an.asd, n_word_pair_queries=int(an.n_queries))
+    coverage["analogy"] = {"occupations": an.n_words, "adjectives": [list(a) for a in an.adjectives],
+                           "queries_per_gender": an.n_queries, "missing": an.missing}
+    coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing), "n_a": mw.n_a, "n_b": mw.n_b}
+    coverage["mweat_crosslingual"] = {"n_pairs": cx.n_pairs, "missing": list(cx.missing)}
+    return row, det
+
+
+def _translation_row(s_out: VectorStore, e_out: VectorStore, t: _MethodInputs, coverage: dict) -> dict:
+    """P@1 and P@5 both ways, by nearest neighbour and by CSLS (one CSLS index, reversed for the way back)."""
+    row: dict[str, float | int | None] = {}
+    fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=t.csls_k)
+    bwd = fwd.reverse()  # shares r and the neighbour lists with fwd
+    for tag, a, b, dico, index in (("src_tgt", s_out, e_out, t.test_dictionary, fwd),
+                                   ("tgt_src", e_out, s_out, t.test_inv, bwd)):
+        for how in ("nn", "csls"):
+            r = translation_accuracy(a, b, dico, method=how, ks=(1, 5), csls_k=t.csls_k, index=index)
+            row[f"p_at_1_{how}_{tag}"] = r.precision["p_at_1"]
+            row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
+            coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
+                                              "coverage": r.coverage}
+        row[f"n_translation_queries_{tag}"] = int(r.n_queries)
+    return row
 
 
 def evaluate(
@@ -373,80 +500,16 @@ def evaluate(
         from geobias.evaluation.recovery import RecoveryRows
 
         recover = RecoveryRows(src, lang, recovery_options)
+    inputs = _MethodInputs(src, en, dictionary, test_dictionary, test_inv, lex, en_lex, grammatical, neutralize,
+                           shift_adjectives, occupations, occ_used, male, female, en_male, en_female, inanimate,
+                           adj, sim_pairs, n_permutations, seed, csls_k, recover, shared)
     with reporter(progress).status('evaluating') as update:
         for key in methods:
             t0 = time.perf_counter()
             update(f"evaluating {METHOD_KEYS[key]}")
-            direction = None
-            n_neutral = n_shifted = None
-            if key == "original":
-                _, s_out = shared_procrustes(src, en, dictionary, shared=shared)
-                e_out = en
-                base_aligned = s_out
-            else:
-                cls = get_method(key)
-                est = cls(lexicon=lex, en_lexicon=en_lex, grammatical=grammatical, neutralize=neutralize,
-                          shift_adjectives=shift_adjectives)
-                s_out, e_out = est.fit_transform_pair(src, en=en, dictionary=dictionary, shared=shared)
-                direction, n_neutral = est.direction_, est.report_.n_neutralized  # None without a shift
-                n_shifted = est.report_.n_pairs_shifted if direction is not None else None
-                if base_aligned is None and not cls.changes_english:  # it aligned to the unchanged English
-                    base_aligned = shared_procrustes(src, en, dictionary, shared=shared)[1]
-            row: dict[str, float | None] = {}
-            mw = monolingual_mweat(s_out, occupations, male, female, n_permutations=n_permutations, seed=seed)
-            row["mweat_statistic"] = float(mw.statistic)
-            row["mweat_p_value"] = float(mw.p_value)
-            row["mweat_difference"] = mw.difference
-            row["mweat_difference_p_value"] = mw.difference_p_value
-            row["mweat_effect_size"] = mw.effect_size
-            cx = crosslingual_mweat(s_out, e_out, occupations, en_male, en_female, n_permutations=n_permutations,
-                                    seed=seed)
-            row["mweat_crosslingual"] = float(cx.statistic)
-            row["mweat_crosslingual_p_value"] = float(cx.p_value)
-            b_mean, b_max, top, n_in = inanimate_bias(s_out, inanimate, male, female)
-            row["inanimate_bias_mean"], row["inanimate_bias_max"] = b_mean, b_max
-            row["n_neutralized"] = n_neutral
-            row["n_pairs_shifted"] = n_shifted
-            if recover is not None:
-                row.update(recover.row(key, s_out, seed))
-            det: dict = {"most_biased_inanimate": top}
-            if direction is not None and base_aligned is not None and occ_used:
-                d = np.asarray(direction, dtype=np.float64)
-                det["projections"] = {
-                    "words": occ_used,
-                    "before": [[float(base_aligned[f].astype(np.float64) @ d), float(base_aligned[m].astype(np.float64) @ d)]
-                               for f, m, _ in occ_used],
-                    "after": [[float(s_out[f].astype(np.float64) @ d), float(s_out[m].astype(np.float64) @ d)]
-                              for f, m, _ in occ_used],
-                }
-            details[key] = det
-            coverage["inanimate_nouns"] = {"in_vocabulary": n_in, "listed": len(inanimate)}
-            if sim_pairs is not None:
-                sim = word_similarity(s_out, sim_pairs)
-                row.update(similarity_pearson=sim.pearson, similarity_spearman=sim.spearman,
-                           similarity_coverage=sim.coverage)
-                coverage["similarity"] = {"covered": sim.n_covered, "pairs": sim.n_pairs}
-            else:
-                row.update(similarity_pearson=None, similarity_spearman=None, similarity_coverage=None)
-            fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=csls_k)
-            bwd = fwd.reverse()  # shares r and the neighbour lists with fwd
-            for tag, a, b, dico, index in (("src_tgt", s_out, e_out, test_dictionary, fwd),
-                                           ("tgt_src", e_out, s_out, test_inv, bwd)):
-                for how in ("nn", "csls"):
-                    r = translation_accuracy(a, b, dico, method=how, ks=(1, 5), csls_k=csls_k, index=index)
-                    row[f"p_at_1_{how}_{tag}"] = r.precision["p_at_1"]
-                    row[f"p_at_5_{how}_{tag}"] = r.precision["p_at_5"]
-                    coverage[f"translation_{tag}"] = {"queries": r.n_queries, "source_words": r.n_source_words,
-                                                      "coverage": r.coverage}
-                row[f"n_translation_queries_{tag}"] = int(r.n_queries)
-            an = word_pair_translation(s_out, e_out, occupations, adj)
-            row.update(mrr_feminine=an.mrr_feminine, mrr_masculine=an.mrr_masculine,
-                       mrr_difference=an.mrr_difference, asd=an.asd, n_word_pair_queries=int(an.n_queries))
-            coverage["analogy"] = {"occupations": an.n_words, "adjectives": [list(a) for a in an.adjectives],
-                                   "queries_per_gender": an.n_queries, "missing": an.missing}
-            coverage["mweat"] = {"n_pairs": mw.n_pairs, "missing": list(mw.missing), "n_a": mw.n_a, "n_b": mw.n_b}
-            coverage["mweat_crosslingual"] = {"n_pairs": cx.n_pairs, "missing": list(cx.missing)}
-            table[key] = row
+            space = _method_space(key, inputs, base_aligned)
+            base_aligned = space.base_aligned
+            table[key], details[key] = _method_row(key, space, inputs, coverage)
             timings[key] = time.perf_counter() - t0
     settings = {"dictionary": _file_name(dictionary.source), "test_dictionary": _file_name(test_dictionary.source),
                 "similarity": _file_name(similarity), "n_permutations": n_permutations,

@@ -282,7 +282,7 @@ def _seat(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int,
         rows[key], groups[key] = _sentences(data[k], rng)
     names = {k: [f"{k}{i}" for i in range(len(v))] for k, v in rows.items()}
     store = VectorStore([w for k in "XYAB" for w in names[k]], np.concatenate([rows[k] for k in "XYAB"]))
-    r = weat(store, WordQuery(names["X"], names["Y"], names["A"], names["B"]), n_permutations=n_permutations,
+    r = weat(store, WordQuery(names["X"], names["Y"], names["A"], names["B"]), permutations=n_permutations,
              seed=seed)
     boot = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
     by_word = _word_test(r, groups, n_permutations, seed)
@@ -303,12 +303,12 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
     store, names = _store(data)
     occ = [(f, m, "") for m, f in zip(names["x"], names["y"], strict=True)]
     two_form = WordQuery.two_form(occ, names["a"], names["b"])
-    m = mweat(store, two_form, n_permutations=n_permutations, seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
+    m = mweat(store, two_form, permutations=n_permutations, seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
     boot = {"bootstrap": n_resamples, "bootstrap_seed": seed}
-    rd = rnd(store, two_form, variant="grammatical", n_permutations=n_permutations, seed=seed, **boot)
+    rd = rnd(store, two_form, variant="grammatical", permutations=n_permutations, seed=seed, **boot)
     ec = ect(store, two_form, variant="grammatical", **boot)
     mc = mac(store, two_form, variant="grammatical", **boot)
-    w = weat(store, WordQuery(names["x"], names["y"], names["a"], names["b"]), n_permutations=n_permutations,
+    w = weat(store, WordQuery(names["x"], names["y"], names["a"], names["b"]), permutations=n_permutations,
              seed=seed, bootstrap=n_resamples, bootstrap_seed=seed)
     d_s, d_g = _d_s(data)
     r = ripa_grammatical(store, names["x"], names["y"], d_s, reference=(names["adj_m"], names["adj_f"]),

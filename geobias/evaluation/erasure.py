@@ -61,6 +61,12 @@ from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
 from geobias.query import REPORT_LOST, WordQuery
 from geobias.results import Result
+from geobias.stats.probes import (
+    grouped_cv_predictions,
+    logistic_probe,
+    mean_abs_dcos,
+    probe_accuracy,
+)
 from geobias.stats.summary import mean_ci  # noqa: F401 (part of this module's API)
 from geobias.stats.summary import seed_summary as summarise_seeds
 from geobias.store import VectorStore
@@ -186,49 +192,6 @@ def seed_summary(values: Sequence[float | None], metric: str, level: float = 0.9
 #: How the tables summarise seeds (recorded in each result's settings).
 INTERVALS = ("quantities in [0, 1] (p-values, accuracies, P@1, DirectBias): median and range (min–max) over seeds; "
              "others: mean and 95% Student-t interval of the mean over seeds, cut at the quantity's range")
-
-
-# ------------------------------------------------------------------------------- probes
-def _logreg():
-    from sklearn.linear_model import LogisticRegression
-
-    return LogisticRegression(max_iter=2000, C=1.0)
-
-
-def probe_accuracy(train_x: np.ndarray, train_y: np.ndarray, test_x: np.ndarray, test_y: np.ndarray) -> float:
-    """Accuracy on ``test`` of a logistic regression (C = 1, L2) trained on ``train``."""
-    return float(_logreg().fit(train_x, train_y).score(test_x, test_y))
-
-
-def grouped_cv_predictions(x_train_space: np.ndarray, x_test_space: np.ndarray, y: np.ndarray,
-                           groups: np.ndarray, *, n_splits: int = 5, seed: int = 0) -> np.ndarray:
-    """Out-of-fold predictions: for each fold, a probe trained on ``x_train_space`` rows of the
-    other folds predicts the fold's rows of ``x_test_space`` (both forms of a pair share a
-    group, hence a fold)."""
-    from sklearn.model_selection import GroupKFold
-
-    pred = np.zeros(len(y))
-    rng = np.random.default_rng(seed)
-    perm_groups = rng.permutation(np.unique(groups))
-    relabel = {g: i for i, g in enumerate(perm_groups)}
-    g = np.array([relabel[v] for v in groups])
-    for tr, te in GroupKFold(n_splits=n_splits).split(x_test_space, y, g):
-        pred[te] = _logreg().fit(x_train_space[tr], y[tr]).predict(x_test_space[te])
-    return pred
-
-
-def mean_abs_dcos(before: VectorStore, after: VectorStore, *, n_pairs: int = 20_000, seed: int = 0) -> float:
-    """Mean |cos(a', b') − cos(a, b)| over ``n_pairs`` random pairs of distinct rows."""
-    rng = np.random.default_rng(seed)
-    n = len(before)
-    i = rng.integers(0, n, n_pairs)
-    j = rng.integers(0, n, n_pairs)
-    keep = i != j
-    i, j = i[keep], j[keep]
-    u0, u1 = before.unit_vectors, after.unit_vectors
-    c0 = np.einsum("ij,ij->i", u0[i].astype(np.float64), u0[j])
-    c1 = np.einsum("ij,ij->i", u1[i].astype(np.float64), u1[j])
-    return float(np.mean(np.abs(c1 - c0)))
 
 
 # ------------------------------------------------------------------------------- words
@@ -411,7 +374,7 @@ def _seed_probes(src: VectorStore, aligned: VectorStore, aligner, draw: _SeedDra
     g_src, d_g = _grammatical_direction(src, aligner, draw)
     x_tr0 = aligned[draw.train_words].astype(np.float64)
     tr_y = draw.train_y
-    frozen_g = _logreg().fit(x_tr0, tr_y)
+    frozen_g = logistic_probe().fit(x_tr0, tr_y)
     frozen_lda = LinearDiscriminantAnalysis().fit(x_tr0, tr_y)
     return _SeedProbes(g_src, d_g, frozen_g, frozen_lda, aligned[persons.words].astype(np.float64))
 
@@ -440,7 +403,7 @@ def _mweat_rows(s_out: VectorStore, w: ErasureWords, *, n_permutations: int, see
     from geobias.metrics import mweat
 
     mw = mweat(s_out, WordQuery.two_form(w.occupations, w.attributes_male, w.attributes_female),
-               n_permutations=n_permutations, seed=seed, oov="ignore")
+               permutations=n_permutations, seed=seed, oov="ignore")
     rows = {"mweat_statistic": mw.statistic, "mweat_p_value": mw.p_value,
             "sum_x_minus_sum_y": mw.sum_masculine - mw.sum_feminine}
     return rows, {"n_pairs": mw.n_pairs, "missing": list(mw.missing)}
@@ -499,7 +462,7 @@ def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed
 
     # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
     cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
-              n_permutations=n_permutations, seed=seed, oov="ignore")
+              permutations=n_permutations, seed=seed, oov="ignore")
     rows = {"control_weat_effect_size": cw.effect_size, "control_weat_p_value": cw.p_value}
     return rows, {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b, "exact": cw.exact}
 
@@ -866,7 +829,7 @@ def _english_rows(out: VectorStore, en: VectorStore, ew: _EnglishWords, sim_pair
     g = semantic_direction(out.normalized(), ew.defs).direction.astype(np.float64)
     rows = {"direct_bias": direct_bias(out, g, ew.neutral).direct_bias}
     for t, sets in ew.tests.items():
-        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), n_permutations=n_permutations,
+        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), permutations=n_permutations,
                  seed=seed, oov="ignore")
         rows[f"weat_{t}_effect_size"] = r.effect_size
         rows[f"weat_{t}_p_value"] = r.p_value

@@ -23,7 +23,9 @@ from geobias.io.atomic import atomic_write
 _CHUNK = 1 << 20
 
 
-def _how_to_pass_local(name: str | None) -> str:
+def _how_to_pass_local(name: str | None, local_hint: str | None = None) -> str:
+    if local_hint is not None:
+        return f"download the file some other way and pass it as a local file: `{local_hint}`"
     install = f"geobias vectors install {name} --from PATH" if name else "geobias vectors install NAME --from PATH"
     return (
         "download the file some other way and pass it as a local file: "
@@ -39,6 +41,7 @@ def download(
     name: str | None = None,
     progress: ProgressArg = True,
     timeout: float = 60.0,
+    local_hint: str | None = None,
 ) -> Path:
     """Download ``url`` to ``dest`` atomically.
 
@@ -55,6 +58,9 @@ def download(
         Show a progress bar on stderr (only when stderr is a terminal).
     timeout : float, default 60
         Socket timeout in seconds.
+    local_hint : str, optional
+        The command that installs a local copy instead, for the error message (default: a vector
+        source's ``geobias vectors install NAME --from PATH`` or ``--vectors PATH``).
 
     Returns
     -------
@@ -69,7 +75,7 @@ def download(
     """
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    hint = _how_to_pass_local(name)
+    hint = _how_to_pass_local(name, local_hint)
     digest = hashlib.sha256()
     received = 0
     with atomic_write(dest, what="download") as out:

@@ -8,7 +8,10 @@ count-weighted row of a similarity matrix: one matrix product per chunk of resam
 gathering, never by re-running the metric from the word vectors. The one exception is RNSB,
 whose statistic needs its classifier retrained on each resampled attribute set.
 
-The quantity each metric resamples (``Resampling.quantity``) is its headline figure:
+Each metric declares which of these factories it uses, the sets it resamples, the quantities it
+offers and the note each interval carries (:mod:`geobias.metrics.declaration`);
+:func:`bootstrap_query` reads the declaration and knows no metric by name. The quantity each metric
+resamples by default (``Resampling.quantity``) is its headline figure:
 
 =========  ====================================================================================
 WEAT/SEAT  ``effect_size`` (Caliskan's d, ddof 1) or ``statistic`` (``Σ_X s − Σ_Y s``); SEAT
@@ -30,82 +33,87 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from geobias._numeric import legacy_seed
 from geobias.errors import InputError
+from geobias.metrics.declaration import declared_metrics, get_metric
 from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
 
 __all__ = [
-    "BASIC", "NON_NEGATIVE", "QUANTITIES", "UNDERCOVERED", "interval_of", "Resampling", "bootstrap_query", "non_negative_note", "ect_resampling", "lenient", "mac_resampling", "mweat_resampling", "ripa_resampling",
+    "NON_NEGATIVE_NOTE", "Resampling", "bootstrap_query", "bootstrappable", "interval_of", "non_negative",
+    "non_negative_note", "quantities", "ect_resampling", "lenient", "mac_resampling", "mweat_resampling", "ripa_resampling",
     "rnd_resampling", "rnsb_resampling", "run", "seat_resampling", "weat_resampling",
 ]
 
-#: The quantities each metric can resample; the first is its default.
-QUANTITIES: dict[str, tuple[str, ...]] = {
-    "weat": ("effect_size", "statistic"),
-    "seat": ("effect_size", "statistic"),
-    "mweat": ("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
-    "ripa": ("mean", "mean_abs"),
-    "rnd": ("rnd",),
-    "rnsb": ("rnsb",),
-    "ect": ("ect",),
-    "mac": ("mac",),
-}
-
-
-#: Quantities that are never negative: their percentile interval cannot contain 0, so it cannot
-#: show "no bias" (the result carries :data:`NON_NEGATIVE_NOTE`); each metric offers a signed
-#: quantity or a null band to read instead.
-NON_NEGATIVE: dict[tuple[str, str], str] = {
-    ("mweat", "statistic"): "read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can",
-    ("ripa", "mean_abs"): "read the interval of mean, which can",
-    ("rnsb", "rnsb"): "read it against RNSB's null_band (the classifier turned to random directions)",
-}
-
-#: The note of a percentile interval of a non-negative quantity.
+#: The note of a percentile interval of a never negative quantity (``{}``: what to read instead);
+#: a metric declares it for such a quantity (:attr:`geobias.metrics.declaration.Metric.notes`).
 NON_NEGATIVE_NOTE = "the quantity is never negative, so this interval cannot contain 0 and cannot show no bias; {}"
 
 
-#: Quantities read with the **basic** interval (:data:`geobias.stats.bootstrap.INTERVALS`), the rest
-#: with the percentile interval. Their resamples are biased the way the estimate is, so the percentile
-#: interval sits on the wrong side of the truth: Caliskan's d divides by a spread the attribute words'
-#: sampling noise inflates (resampling them inflates it again), and ``|Σ s|`` near 0 is biased away
-#: from 0. In simulation (:mod:`geobias.evaluation.calibration`) the percentile interval held a large
-#: true d in 72–75 % of data sets and MWEAT's signed figure under one-sided agreement in 91.5 %; the
-#: basic interval reflects the resamples about the estimate and corrects that bias to first order.
-BASIC: frozenset[tuple[str, str]] = frozenset({
-    ("weat", "effect_size"), ("seat", "effect_size"), ("mweat", "effect_size"), ("mweat", "signed_statistic"),
-})
-
-
 def interval_of(metric: str, quantity: str) -> str:
-    """The interval a bootstrap of ``(metric, quantity)`` reports: ``"basic"`` (:data:`BASIC`) or
-    ``"percentile"``.
+    """The interval a bootstrap of ``(metric, quantity)`` reports: ``"basic"`` where the metric
+    declares the quantity so (:attr:`~geobias.metrics.declaration.Metric.basic`), else
+    ``"percentile"`` (:data:`geobias.stats.bootstrap.INTERVALS`).
+
+    The basic interval is declared where the resamples are biased the way the estimate is, so the
+    percentile interval sits on the wrong side of the truth: Caliskan's d divides by a spread the
+    attribute words' sampling noise inflates (resampling them inflates it again), and ``|Σ s|`` near
+    0 is biased away from 0. In simulation (:mod:`geobias.evaluation.calibration`) the percentile
+    interval held a large true d in 72–75 % of data sets and MWEAT's signed figure under one-sided
+    agreement in 91.5 %; the basic interval reflects the resamples about the estimate and corrects
+    that bias to first order.
 
     Examples
     --------
     >>> interval_of("mweat", "signed_statistic"), interval_of("mweat", "sum_masculine")
     ('basic', 'percentile')
     """
-    return "basic" if (metric, quantity) in BASIC else "percentile"
+    known = {m.name: m for m in declared_metrics()}
+    return "basic" if metric in known and quantity in known[metric].basic else "percentile"
 
 
-#: Intervals whose measured coverage misses the 93–97 % target (:mod:`geobias.evaluation.calibration`,
-#: ``benchmarks/bench_calibration.py``, 1,000 data sets per scenario): the note they carry.
-UNDERCOVERED: dict[tuple[str, str], str] = {
-    ("mac", "mac"): "in simulation this 95% interval held the true MAC in 91.8-94.1% of data sets (a mean over "
-                    "27 pairs: the percentile interval is a little short for so few): read its bounds as "
-                    "approximate (docs: calibration)",
-}
+def __getattr__(name: str):
+    """The tables this module kept before the metrics declared themselves, read from the declarations:
+    ``QUANTITIES`` (metric → quantities), ``BASIC`` ((metric, quantity) read with the basic interval),
+    ``NON_NEGATIVE`` and ``UNDERCOVERED`` ((metric, quantity) → its note: a never negative quantity's,
+    or a measured undercoverage)."""
+    if name == "QUANTITIES":
+        return quantities()
+    if name == "BASIC":
+        return frozenset((m.name, q) for m in declared_metrics() for q in m.basic)
+    if name in ("NON_NEGATIVE", "UNDERCOVERED"):
+        prefix = NON_NEGATIVE_NOTE.split("{")[0]
+        notes = {(m.name, q): note for m in declared_metrics() for q, note in m.notes.items()}
+        return {k: v for k, v in notes.items() if v.startswith(prefix) == (name == "NON_NEGATIVE")}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def non_negative(instead: str) -> str:
+    """The note of an interval of a never negative quantity, ``instead`` saying what to read.
+
+    >>> non_negative("read the interval of mean, which can")[:40]
+    'the quantity is never negative, so this '
+    """
+    return NON_NEGATIVE_NOTE.format(instead)
 
 
 def non_negative_note(metric: str, quantity: str) -> str:
-    """The note a bootstrap of ``(metric, quantity)`` carries: why its interval cannot show no bias
-    (:data:`NON_NEGATIVE`), or its measured undercoverage (:data:`UNDERCOVERED`); else empty."""
-    what = NON_NEGATIVE.get((metric, quantity))
-    return NON_NEGATIVE_NOTE.format(what) if what else UNDERCOVERED.get((metric, quantity), "")
+    """The note a bootstrap of ``(metric, quantity)`` carries (the metric's declared
+    :attr:`~geobias.metrics.declaration.Metric.notes`): why its interval cannot show no bias, or
+    its measured undercoverage; else empty."""
+    return get_metric(metric).notes.get(quantity, "")
+
+
+def quantities() -> dict[str, tuple[str, ...]]:
+    """The quantities each declared metric's bootstrap can resample; the first is its default.
+
+    >>> quantities()["mweat"][:2]
+    ('signed_statistic', 'statistic')
+    """
+    return {m.name: m.quantities for m in declared_metrics() if m.resampling is not None}
 
 
 @dataclass(frozen=True)
@@ -141,11 +149,16 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
         The query as the metric resolved it (:meth:`geobias.query.WordQuery.resolve`): float64 rows
         ``x``, ``y`` (or ``None``), ``a``, ``b`` — unit rows for the cosine metrics; for RIPA the
         raw rows of the targets (``x``) and of the pairs' two words (``a[i]``, ``b[i]``).
-    metric : {"weat", "seat", "mweat", "ripa", "rnd", "rnsb", "ect", "mac"}
+    metric : str
+        A declared metric with a resampling (:func:`bootstrappable`: in the tree "weat", "seat",
+        "mweat", "ripa", "rnd", "rnsb", "ect", "mac"): its declaration
+        (:class:`geobias.metrics.declaration.Metric`) builds the resampling, and each of the options
+        below goes to it when it takes that keyword.
     variant : {"english", "grammatical"}, default "english"
         RND, RNSB, ECT, MAC: the grammatical variant resamples the two-form words as pairs.
     quantity : str, optional
-        What to resample (:data:`QUANTITIES`; default the metric's headline figure).
+        What to resample (the metric's declared ``quantities``; default the first, its headline
+        figure).
     unit : bool, default False
         RIPA: unit-normalise the targets first (as ``ripa(unit=True)``).
     C, classifier_seed : float, int
@@ -161,6 +174,8 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
 
     Raises
     ------
+    InputError
+        No such metric, a metric without a bootstrap, or a quantity it does not resample.
     ParameterError
         ``n_resamples`` outside 1..1,000,000, or a set with fewer than 2 words (pairs) to resample
         (field ``"bootstrap"``: a usage error), the latter outside :func:`lenient` only.
@@ -188,23 +203,11 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
 
     from geobias.errors import ParameterError
 
-    if metric not in QUANTITIES:
-        raise InputError(f"no bootstrap for {metric!r}; one of {', '.join(QUANTITIES)}")
-    x, y, a, b = rows.x, rows.y, rows.a, rows.b
-    if metric in ("weat", "seat"):
-        res = weat_resampling(x, y, a, b, quantity=quantity, metric=metric)
-    elif metric == "mweat":
-        res = mweat_resampling(x, y, a, b, quantity=quantity)
-    elif metric == "ripa":
-        t = np.asarray(x, dtype=np.float64)
-        if unit:
-            t = t / np.linalg.norm(t, axis=1, keepdims=True)
-        res = ripa_resampling(t, a, b, quantity=quantity)
-    elif metric == "rnsb":
-        res = rnsb_resampling(x, y, a, b, variant=variant, C=C, seed=classifier_seed, quantity=quantity)
-    else:
-        fn = {"rnd": rnd_resampling, "ect": ect_resampling, "mac": mac_resampling}[metric]
-        res = fn(x, y, a, b, variant=variant, quantity=quantity)
+    declared = get_metric(metric)
+    if declared.resampling is None:
+        raise InputError(f"no bootstrap for {metric!r}; one of {', '.join(bootstrappable())}")
+    options = {"variant": variant, "unit": unit, "C": C, "classifier_seed": classifier_seed}
+    res = declared.resampling(rows, quantity=quantity, **_accepted(declared.resampling, options))
     try:
         out = run(res, n_resamples=n_resamples, seed=seed, confidence=confidence)
     except InputError as exc:
@@ -212,7 +215,22 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
             raise
         refuse_resampling(exc)
         return None
-    return replace(out, quantity=res.quantity, note=non_negative_note(metric, res.quantity))
+    return replace(out, quantity=res.quantity, note=declared.notes.get(res.quantity, ""))
+
+
+def bootstrappable() -> list[str]:
+    """The declared metrics that offer a bootstrap (a :attr:`~geobias.metrics.declaration.Metric.resampling`)."""
+    return [m.name for m in declared_metrics() if m.resampling is not None]
+
+
+def _accepted(fn: Callable[..., Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``options`` that ``fn`` takes as keywords."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return dict(options)
+    return {k: v for k, v in options.items() if k in params}
 
 
 #: Inside :func:`lenient`: why a bootstrap was left out (one reason per refused resampling).
@@ -278,7 +296,7 @@ def _f64(*arrays: np.ndarray | None) -> list[np.ndarray | None]:
 
 
 def _check_quantity(metric: str, quantity: str | None) -> str:
-    allowed = QUANTITIES[metric]
+    allowed = get_metric(metric).quantities
     if quantity is None:
         return allowed[0]
     if quantity not in allowed:

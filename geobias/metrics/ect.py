@@ -9,9 +9,12 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics._result import VariantResult
+from geobias.metrics.bootstrap import bootstrap_query, ect_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
+from geobias.stats.bootstrap import bootstrap_lines
 from geobias.store import VectorStore
 
 __all__ = ["EctResult", "EctWord", "ect"]
@@ -28,7 +31,7 @@ class EctWord(Result):
 
 
 @dataclass(frozen=True)
-class EctResult(Result):
+class EctResult(VariantResult):
     """Embedding coherence test.
 
     Attributes
@@ -43,18 +46,12 @@ class EctResult(Result):
     n_targets : int
         Items ranked (words; two-form words in the grammatical variant).
     n_a, n_b : int
-    missing : list of str
-    dropped_pairs : list of (masculine, feminine)
     per_word : list of EctWord
         The two profiles.
     per_pair : list of PairScore
         Grammatical variant: ``cos(ā, m_i)``, ``cos(b̄, f_i)`` and their difference.
-    bootstrap : BootstrapResult or None
-        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
-        unless asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
+    missing, dropped_pairs, bootstrap, bootstrap_note
+        As every association result (:class:`geobias.metrics._result.VariantResult`).
     """
 
     ect: float
@@ -62,12 +59,7 @@ class EctResult(Result):
     n_targets: int
     n_a: int
     n_b: int
-    missing: list[str]
-    dropped_pairs: list[tuple[str, str]]
     per_word: list[EctWord]
-    per_pair: list[PairScore]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
 
     def __rich__(self):
         """The CLI's table: ρ and the profiles of the ten targets whose profiles differ most."""
@@ -168,12 +160,8 @@ def ect(
     if np.ptp(prof_a) == 0 or np.ptp(prof_b) == 0:
         raise InputError("a similarity profile is constant over the targets; Spearman's ρ is undefined")
     rho = float(spearmanr(prof_a, prof_b).statistic)
-    boot = None
-    if bootstrap:
-        from geobias.metrics.bootstrap import bootstrap_query
-
-        boot = bootstrap_query(rows, "ect", variant=variant,
-                               n_resamples=bootstrap, seed=bootstrap_seed)
+    boot = None if not bootstrap else bootstrap_query(rows, "ect", variant=variant,
+                                                     n_resamples=bootstrap, seed=bootstrap_seed)
     return EctResult(
         ect=rho, variant=variant, n_targets=len(labels), n_a=len(rows.a_words), n_b=len(rows.b_words),
         missing=rows.missing, dropped_pairs=rows.dropped_pairs,
@@ -181,3 +169,17 @@ def ect(
         per_pair=per_pair,
         bootstrap=boot,
     )
+
+
+def _resampling(rows, *, variant: str = "english", quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B (:func:`geobias.metrics.bootstrap.ect_resampling`)."""
+    return ect_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "ect", ect, EctResult, "sets",
+    summary="ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).",
+    description="Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("ect",),
+    resampling=_resampling,
+))

@@ -11,6 +11,9 @@ import numpy as np
 from geobias._progress import ProgressArg
 from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError
+from geobias.metrics._result import AssociationResult
+from geobias.metrics.bootstrap import mweat_resampling, non_negative
+from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.metrics.weat import association_scores
 from geobias.query import WordQuery
 from geobias.results import Result
@@ -23,7 +26,7 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
-from geobias.validation import check_choice
+from geobias.validation import check_choice, renamed_keywords
 
 __all__ = ["MweatResult", "PairBias", "mweat", "normalize_pairs", "word_bias"]
 
@@ -102,7 +105,7 @@ class PairBias(Result):
 
 
 @dataclass(frozen=True)
-class MweatResult(PermutationFields, Result):
+class MweatResult(PermutationFields, AssociationResult):
     """MWEAT result (Zhou et al. 2019, eq. 1).
 
     Attributes
@@ -120,7 +123,8 @@ class MweatResult(PermutationFields, Result):
     sum_masculine, sum_feminine : float
         ``Σ_x s(x)`` and ``Σ_y s(y)``.
     missing : list of str
-        Out-of-vocabulary words (forms and attribute words) that were skipped.
+        Out-of-vocabulary words (forms and attribute words) that were skipped
+        (:class:`geobias.metrics._result.AssociationResult`, as ``bootstrap_note``).
     dropped_pairs : list of (feminine, masculine, english)
         Occupations left out because a form is out of vocabulary.
     per_word : list of PairBias
@@ -149,16 +153,12 @@ class MweatResult(PermutationFields, Result):
     bootstrap_sums : dict of str to BootstrapResult or None
         ``{"sum_masculine": ..., "sum_feminine": ...}``: the same resamples' intervals of the two
         sums (same seed, so the same draws); ``None`` unless a bootstrap was asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
     """
 
     permutation: PermutationResult
     n_pairs: int
     sum_masculine: float
     sum_feminine: float
-    missing: list[str]
     dropped_pairs: list[tuple[str, str, str]]
     per_word: list[PairBias]
     similarity: str
@@ -167,8 +167,6 @@ class MweatResult(PermutationFields, Result):
     difference: float | None = None
     difference_p_value: float | None = None
     effect_size: float | None = None
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
     signed_statistic: float | None = None
     bootstrap_sums: dict[str, BootstrapResult] | None = None
 
@@ -181,16 +179,17 @@ class MweatResult(PermutationFields, Result):
     )
 
 
+@renamed_keywords(n_permutations="permutations", method="permutation_method")
 def mweat(
     store: VectorStore,
     query: WordQuery,
     *,
-    n_permutations: int = 100_000,
+    permutations: int = 100_000,
     seed: int | None = 0,
     similarity: Literal["cosine", "dot"] = "cosine",
     paired: bool = False,
     oov: Literal["raise", "ignore"] = "raise",
-    method: Method = "auto",
+    permutation_method: Method = "auto",
     progress: ProgressArg = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
@@ -205,7 +204,9 @@ def mweat(
         ``(feminine, masculine[, english])`` rows): X = the masculine forms, Y = the feminine forms
         (same order), A, B = the male and female attribute (definition) words. With
         ``oov="ignore"`` its lost-vocabulary rule applies (pairs counted as pairs).
-    n_permutations : int, default 100_000
+    permutations : int, default 100_000
+        Monte-Carlo permutations (formerly ``n_permutations``, still read with a
+        ``DeprecationWarning``: one name on every front door).
     seed : int or None, default 0
     similarity : {"cosine", "dot"}, default "cosine"
     paired : bool, default False
@@ -215,15 +216,19 @@ def mweat(
     oov : {"raise", "ignore"}, default "raise"
         With ``"ignore"`` an occupation with an out-of-vocabulary form is left out as a whole
         and listed in ``dropped_pairs``; its missing forms are listed in ``missing``.
-    method : {"auto", "exact", "monte-carlo"}, default "auto"
-        See :func:`~geobias.stats.permutation_test`.
+    permutation_method : {"auto", "exact", "monte-carlo"}, default "auto"
+        See :func:`~geobias.stats.permutation_test` (formerly ``method``, still read with a
+        ``DeprecationWarning``).
     progress : Progress, bool or None, optional
         Where the permutation test shows its partitions (:data:`geobias._progress.ProgressArg`).
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
         each set resampled with replacement, the occupations as pairs); 0 computes none. The
         percentile interval of ``signed_statistic`` is the result's ``bootstrap``, those of the two
-        sums its ``bootstrap_sums``. (The command line and the service default to 1,000.)
+        sums its ``bootstrap_sums``. The command line and the service default to 1,000; a library
+        call computes no interval unless asked, because the library's own analyses (the atlas,
+        ``evaluate``, the erasure table, the calibration suite) call this function for the figures
+        alone (docs/library.md, "Library and command defaults").
     bootstrap_seed : int or None, default 0
 
     Returns
@@ -235,7 +240,7 @@ def mweat(
     OutOfVocabularyError
         ``oov="raise"`` and a form or attribute word is missing.
     InputError
-        No occupation usable, an attribute list entirely missing, ``n_permutations <= 0``.
+        No occupation usable, an attribute list entirely missing, ``permutations <= 0``.
 
     Notes
     -----
@@ -280,14 +285,14 @@ def mweat(
         n,
         statistic="mweat",
         alternative="greater",
-        n_permutations=n_permutations,
+        n_permutations=permutations,
         seed=seed,
         paired=paired,
-        method=method,
+        method=permutation_method,
         progress=progress,
     )
     diff = permutation_test(s, n, statistic="difference", alternative="greater",
-                            n_permutations=n_permutations, seed=seed, paired=paired, method=method)
+                            n_permutations=permutations, seed=seed, paired=paired, method=permutation_method)
     sd = float(np.std(s, ddof=1)) if len(s) > 1 else 0.0
     effect = float((s_m.mean() - s_f.mean()) / sd) if sd > 0 else None
     two_form = np.array([f != m for f, m, _ in kept])
@@ -322,3 +327,31 @@ def mweat(
         signed_statistic=float(abs(s_m.sum()) - abs(s_f.sum())),
         bootstrap_sums=sums,
     )
+
+
+def _resampling(rows, *, quantity: str | None = None):
+    """The occupations resampled as pairs, A and B on their own (:func:`geobias.metrics.bootstrap.mweat_resampling`)."""
+    return mweat_resampling(rows.x, rows.y, rows.a, rows.b, quantity=quantity)
+
+
+def _bars(data: dict) -> Bars | None:
+    """The 25 most biased pairs' b = ||s(m)| − |s(f)|| (blue: the masculine form more gendered)."""
+    per_word = data.get("per_word") or []
+    if not per_word:
+        return None
+    top = sorted(per_word, key=lambda p: -(p.get("bias") or 0))[:25]
+    labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
+    colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
+    return Bars(labels, [p["bias"] for p in top],
+                "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)", "bias", colours)
+
+
+METRIC = declare(Metric(
+    "mweat", mweat, MweatResult, "two-form",
+    summary="MWEAT: | |Σ s(masculine forms)| − |Σ s(feminine forms)| | with a one-sided permutation p-value.",
+    sets=("X", "Y", "A", "B"), paired="X with Y (the two forms of one occupation)",
+    quantities=("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
+    resampling=_resampling, basic=("effect_size", "signed_statistic"),
+    notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can")},
+    figure=FigureSpec("per-pair bias bars", _bars),
+))

@@ -9,6 +9,8 @@ from typing import Literal
 import numpy as np
 
 from geobias.errors import InputError
+from geobias.metrics.bootstrap import non_negative, ripa_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
@@ -521,3 +523,20 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
         c = max(c, float(student_t.ppf(1 - (1 - confidence) / (2 * len(mid)), min(seeds) - 1)))
     low, high = est - c * se, est + c * se
     return boot, [(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)]
+
+
+def _resampling(rows, *, unit: bool = False, quantity: str | None = None):
+    """The targets, and the defining pairs as pairs, the relation re-fitted on each resample
+    (:func:`geobias.metrics.bootstrap.ripa_resampling`); ``unit`` as :func:`ripa`'s."""
+    t = np.asarray(rows.x, dtype=np.float64)
+    if unit:
+        t = t / np.linalg.norm(t, axis=1, keepdims=True)
+    return ripa_resampling(t, rows.a, rows.b, quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "ripa", ripa, RipaResult, "targets-and-pairs",
+    summary="RIPA: the inner product of each target word with the relation vector of gendered word pairs.",
+    sets=("targets", "pairs"), paired="the two words of each defining pair", quantities=("mean", "mean_abs"),
+    resampling=_resampling, notes={"mean_abs": non_negative("read the interval of mean, which can")},
+))

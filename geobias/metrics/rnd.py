@@ -9,12 +9,16 @@ import numpy as np
 
 from geobias._progress import ProgressArg
 from geobias.errors import InputError
-from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics._query import MetricVariant, pair_scores, query_rows
+from geobias.metrics._result import VariantResult
+from geobias.metrics.bootstrap import bootstrap_query, rnd_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
+from geobias.stats.bootstrap import bootstrap_lines
 from geobias.stats.permutation import Alternative, Method, PermutationResult, permutation_test
 from geobias.store import VectorStore
+from geobias.validation import renamed_keywords
 
 __all__ = ["SIGN_FLIP_CAVEAT", "RndResult", "WordScore", "relative_norm_distances", "rnd"]
 
@@ -57,7 +61,7 @@ class WordScore(Result):
 
 
 @dataclass(frozen=True)
-class RndResult(Result):
+class RndResult(VariantResult):
     """Relative norm distance.
 
     Attributes
@@ -81,18 +85,12 @@ class RndResult(Result):
     variant : str
         ``"english"`` or ``"grammatical"``.
     n_x, n_y, n_a, n_b : int
-    missing : list of str
-    dropped_pairs : list of (masculine, feminine)
     per_word : list of WordScore
         ``r(w)`` of every target word used.
     per_pair : list of PairScore
         Grammatical variant: ``r(m_i)``, ``r(f_i)`` and their sum.
-    bootstrap : BootstrapResult or None
-        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
-        unless asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
+    missing, dropped_pairs, bootstrap, bootstrap_note
+        As every association result (:class:`geobias.metrics._result.VariantResult`).
     """
 
     rnd: float
@@ -105,12 +103,7 @@ class RndResult(Result):
     n_y: int
     n_a: int
     n_b: int
-    missing: list[str]
-    dropped_pairs: list[tuple[str, str]]
     per_word: list[WordScore]
-    per_pair: list[PairScore]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
 
     @property
     def p_value(self) -> float | None:
@@ -157,16 +150,17 @@ class RndResult(Result):
         return Group(t, rows, *bootstrap_lines(self))
 
 
+@renamed_keywords(n_permutations="permutations", method="permutation_method")
 def rnd(
     store: VectorStore,
     query: WordQuery,
     *,
     variant: MetricVariant = "english",
     oov: Literal["raise", "ignore"] = "raise",
-    n_permutations: int = 100_000,
+    permutations: int = 100_000,
     seed: int | None = 0,
     alternative: Alternative = "two-sided",
-    method: Method = "auto",
+    permutation_method: Method = "auto",
     progress: ProgressArg = None,
     bootstrap: int = 0,
     bootstrap_seed: int | None = 0,
@@ -188,9 +182,10 @@ def rnd(
         masculine form's lean to the male words ``−r(m)`` against the feminine form's lean to the
         female words ``r(f)``, so agreement, which pulls the two forms equally apart, cancels.
     oov : {"raise", "ignore"}, default "raise"
-    n_permutations, seed, alternative, method, progress
+    permutations, seed, alternative, permutation_method, progress
         The permutation test (see :class:`RndResult`); ``alternative`` defaults to
-        ``"two-sided"``.
+        ``"two-sided"``. (``permutations`` and ``permutation_method`` were ``n_permutations`` and
+        ``method``, still read with a ``DeprecationWarning``.)
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`;
         the grammatical variant resamples the two-form words as pairs); 0 computes none.
@@ -233,21 +228,17 @@ def rnd(
         items = r_x + r_y
         per_pair = pair_scores(rows, r_x, r_y, items)
         perm = permutation_test(np.concatenate([items / 2, -items / 2]), len(items), statistic="difference",
-                                alternative=alternative, n_permutations=n_permutations, seed=seed, paired=True,
-                                method=method, progress=progress)
+                                alternative=alternative, n_permutations=permutations, seed=seed, paired=True,
+                                method=permutation_method, progress=progress)
     else:
         items = r_x if r_y is None else np.concatenate([r_x, r_y])
         if r_y is not None:
             perm = permutation_test(items, len(r_x), statistic="difference", alternative=alternative,
-                                    n_permutations=n_permutations, seed=seed, method=method, progress=progress)
+                                    n_permutations=permutations, seed=seed, method=permutation_method, progress=progress)
     if items.size == 0:
         raise InputError("no target word to score")
-    boot = None
-    if bootstrap:
-        from geobias.metrics.bootstrap import bootstrap_query
-
-        boot = bootstrap_query(rows, "rnd", variant=variant,
-                               n_resamples=bootstrap, seed=bootstrap_seed)
+    boot = None if not bootstrap else bootstrap_query(rows, "rnd", variant=variant,
+                                                     n_resamples=bootstrap, seed=bootstrap_seed)
     return RndResult(
         rnd=float(items.sum()), rnd_mean=float(items.mean()), rnd_x=float(r_x.sum()),
         rnd_y=None if r_y is None else float(r_y.sum()), permutation=perm, variant=variant,
@@ -255,3 +246,16 @@ def rnd(
         missing=rows.missing, dropped_pairs=rows.dropped_pairs, per_word=per_word, per_pair=per_pair,
         bootstrap=boot,
     )
+
+
+def _resampling(rows, *, variant: str = "english", quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B (:func:`geobias.metrics.bootstrap.rnd_resampling`)."""
+    return rnd_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "rnd", rnd, RndResult, "sets",
+    summary="RND: relative norm distance Σ ‖w − mean A‖ − ‖w − mean B‖ (Garg et al. 2018), with a permutation p-value.",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("rnd",),
+    resampling=_resampling,
+))

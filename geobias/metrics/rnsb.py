@@ -10,9 +10,12 @@ import numpy as np
 from geobias._numeric import legacy_seed
 from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
+from geobias.metrics._result import VariantResult
+from geobias.metrics.bootstrap import bootstrap_query, non_negative, rnsb_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult, bootstrap_lines
+from geobias.stats.bootstrap import bootstrap_lines
 from geobias.store import VectorStore
 
 __all__ = ["RnsbResult", "RnsbWord", "rnsb"]
@@ -30,7 +33,7 @@ class RnsbWord(Result):
 
 
 @dataclass(frozen=True)
-class RnsbResult(Result):
+class RnsbResult(VariantResult):
     """Relative negative sentiment bias.
 
     Attributes
@@ -64,17 +67,11 @@ class RnsbResult(Result):
     train_accuracy : float
         Accuracy of the classifier on the attribute words it was trained on.
     n_targets, n_a, n_b : int
-    missing : list of str
-    dropped_pairs : list of (masculine, feminine)
     per_word : list of RnsbWord
     per_pair : list of PairScore
         Grammatical variant: ``P(B | m_i)``, ``P(B | f_i)`` and their mean.
-    bootstrap : BootstrapResult or None
-        The bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`); ``None``
-        unless asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
+    missing, dropped_pairs, bootstrap, bootstrap_note
+        As every association result (:class:`geobias.metrics._result.VariantResult`).
     """
 
     rnsb: float
@@ -84,12 +81,7 @@ class RnsbResult(Result):
     n_targets: int
     n_a: int
     n_b: int
-    missing: list[str]
-    dropped_pairs: list[tuple[str, str]]
     per_word: list[RnsbWord]
-    per_pair: list[PairScore]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
     p_value: float | None = None
     p_value_ci: tuple[float, float] | None = None
     null_band: tuple[float, float] | None = None
@@ -246,12 +238,8 @@ def rnsb(
         null = dict(p_value=p_value, p_value_ci=tuple(clopper_pearson(hits + 1, null_directions + 1)),
                     null_band=tuple(float(v) for v in np.quantile(draws, [0.025, 0.975])),
                     null_mean=float(draws.mean()), null_directions=null_directions)
-    boot = None
-    if bootstrap:
-        from geobias.metrics.bootstrap import bootstrap_query
-
-        boot = bootstrap_query(rows, "rnsb", variant=variant, C=C, classifier_seed=seed,
-                               n_resamples=bootstrap, seed=bootstrap_seed)
+    boot = None if not bootstrap else bootstrap_query(rows, "rnsb", variant=variant, C=C, classifier_seed=seed,
+                                                     n_resamples=bootstrap, seed=bootstrap_seed)
     return RnsbResult(
         rnsb=kl, variant=variant,
         classifier=f"LogisticRegression(solver='liblinear', max_iter=10000, C={C}, random_state={seed})",
@@ -262,3 +250,21 @@ def rnsb(
         bootstrap=boot,
         **null,
     )
+
+
+def _resampling(rows, *, variant: str = "english", C: float = 1.0, classifier_seed: int | None = 0,
+                quantity: str | None = None):
+    """The targets (as pairs in the grammatical variant), A and B, the classifier retrained on each
+    resample (:func:`geobias.metrics.bootstrap.rnsb_resampling`)."""
+    return rnsb_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, C=C, seed=classifier_seed,
+                           quantity=quantity)
+
+
+METRIC = declare(Metric(
+    "rnsb", rnsb, RnsbResult, "sets",
+    summary="RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on "
+            "A vs B (Sweeney & Najafian 2019).",
+    sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("rnsb",),
+    resampling=_resampling,
+    notes={"rnsb": non_negative("read it against RNSB's null_band (the classifier turned to random directions)")},
+))

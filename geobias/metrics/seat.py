@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geobias.errors import InputError
+from geobias.metrics.bootstrap import weat_resampling
+from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.bootstrap import BootstrapResult
@@ -448,7 +450,7 @@ def seat(
     every = [s for group in sentences for s in group]
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
-    r = weat(store, WordQuery(*sentences, name=test or "custom"), n_permutations=n_permutations, seed=seed,
+    r = weat(store, WordQuery(*sentences, name=test or "custom"), permutations=n_permutations, seed=seed,
              test=test)
     boot = None
     if bootstrap:
@@ -680,7 +682,7 @@ def seat_sentences(
     every = [s for group in test.sets for s in group]
     vectors = encode(every)
     store = VectorStore(every, vectors, lang=lang)
-    r = weat(store, WordQuery(*test.sets, name=test.name), n_permutations=n_permutations, seed=seed, test=test.name)
+    r = weat(store, WordQuery(*test.sets, name=test.name), permutations=n_permutations, seed=seed, test=test.name)
     return SeatResult(
         test=test.name, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
         effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
@@ -688,3 +690,17 @@ def seat_sentences(
         n_gendered_words=0, n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=list(test.sets[0][:4]), source=test.source, categories=dict(test.categories),
     )
+
+
+def _resampling(rows, *, quantity: str | None = None):
+    """WEAT's resampling on the sentence rows of X, Y, A, B (:func:`seat` resamples words with their
+    sentences instead: :func:`geobias.metrics.bootstrap.seat_resampling`)."""
+    return weat_resampling(rows.x, rows.y, rows.a, rows.b, quantity=quantity, metric="seat")
+
+
+METRIC = declare(Metric(
+    "seat", seat, SeatResult, "sentences",
+    summary="SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing.",
+    sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
+    basic=("effect_size",),
+))

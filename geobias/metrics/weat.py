@@ -10,9 +10,11 @@ import numpy as np
 
 from geobias._progress import ProgressArg
 from geobias.errors import InputError
+from geobias.metrics._result import AssociationResult
+from geobias.metrics.bootstrap import weat_resampling
+from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.query import WordQuery, lookup_sets
 from geobias.results import Result
-from geobias.stats.bootstrap import BootstrapResult
 from geobias.stats.permutation import (
     PERMUTATION_KEYS,
     Alternative,
@@ -22,6 +24,7 @@ from geobias.stats.permutation import (
     permutation_test,
 )
 from geobias.store import VectorStore
+from geobias.validation import renamed_keywords
 
 __all__ = ["WeatResult", "WordAssociation", "association", "association_scores", "weat"]
 
@@ -102,7 +105,7 @@ class WordAssociation(Result):
 
 
 @dataclass(frozen=True)
-class WeatResult(PermutationFields, Result):
+class WeatResult(PermutationFields, AssociationResult):
     """Word Embedding Association Test result.
 
     Attributes
@@ -125,15 +128,10 @@ class WeatResult(PermutationFields, Result):
         Name of the test, when known.
     n_x, n_y, n_a, n_b : int
         Words used per set.
-    missing : list of str
-        Out-of-vocabulary words skipped (``oov="ignore"``).
     per_word : list of WordAssociation
-    bootstrap : BootstrapResult or None
-        The bootstrap over the words (effect size): percentile interval, standard error, resamples,
-        seed and set sizes; ``None`` unless asked for.
-    bootstrap_note : str or None
-        Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
-        not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
+    missing, bootstrap, bootstrap_note
+        As every association result (:class:`geobias.metrics._result.AssociationResult`); the
+        bootstrap is of the effect size.
     """
 
     permutation: PermutationResult
@@ -146,10 +144,7 @@ class WeatResult(PermutationFields, Result):
     n_y: int
     n_a: int
     n_b: int
-    missing: list[str]
     per_word: list[WordAssociation]
-    bootstrap: BootstrapResult | None = None
-    bootstrap_note: str | None = None
 
     #: The JSON form: flat, the permutation test's keys beside the result's own (the schema of
     #: ``--json``, the service and the README; see :class:`~geobias.stats.permutation.PermutationFields`).
@@ -169,16 +164,17 @@ def _effect(s_x: np.ndarray, s_y: np.ndarray, ddof: int) -> float | None:
     return float((s_x.mean() - s_y.mean()) / sd)
 
 
+@renamed_keywords(n_permutations="permutations", method="permutation_method")
 def weat(
     store: VectorStore,
     query: WordQuery,
     *,
-    n_permutations: int = 100_000,
+    permutations: int = 100_000,
     seed: int | None = 0,
     similarity: Literal["cosine", "dot"] = "cosine",
     oov: Literal["raise", "ignore"] = "raise",
     alternative: Alternative = "greater",
-    method: Method = "auto",
+    permutation_method: Method = "auto",
     progress: ProgressArg = None,
     test: str | None = None,
     bootstrap: int = 0,
@@ -193,15 +189,18 @@ def weat(
         Target sets X, Y (e.g. career and family words) and attribute sets A, B (e.g. male and
         female words); with ``oov="ignore"`` its lost-vocabulary rule applies (WEFE's 0.2 per set
         by default; see :mod:`geobias.query`).
-    n_permutations : int, default 100_000
+    permutations : int, default 100_000
         Monte-Carlo permutations; an exact test is run when ``C(|X|+|Y|, |X|)`` is smaller.
+        (Formerly ``n_permutations``, still read with a ``DeprecationWarning``: one name on every
+        front door.)
     seed : int or None, default 0
     similarity : {"cosine", "dot"}, default "cosine"
     oov : {"raise", "ignore"}, default "raise"
     alternative : {"greater", "less", "two-sided"}, default "greater"
         Caliskan et al. use the one-sided ``"greater"``.
-    method : {"auto", "exact", "monte-carlo"}, default "auto"
-        See :func:`~geobias.stats.permutation_test`.
+    permutation_method : {"auto", "exact", "monte-carlo"}, default "auto"
+        See :func:`~geobias.stats.permutation_test` (formerly ``method``, still read with a
+        ``DeprecationWarning``).
     progress : Progress, bool or None, optional
         Where the permutation test shows its partitions (:data:`geobias._progress.ProgressArg`).
     test : str, optional
@@ -209,7 +208,10 @@ def weat(
     bootstrap : int, default 0
         Resamples of the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`:
         each set resampled with replacement); 0 computes none. Its percentile interval and
-        standard error are the result's ``bootstrap``.
+        standard error are the result's ``bootstrap``. The command line and the service default to
+        1,000; a library call computes no interval unless asked, because the library's own analyses
+        (the atlas, the audit, the erasure table) call this function for the figures alone
+        (docs/library.md, "Library and command defaults").
     bootstrap_seed : int or None, default 0
 
     Returns
@@ -223,7 +225,7 @@ def weat(
     LostVocabularyError
         ``oov="ignore"`` and a set lost more of its words than the query allows.
     InputError
-        An empty set, a set entirely out of vocabulary, no Y set, ``n_permutations <= 0``.
+        An empty set, a set entirely out of vocabulary, no Y set, ``permutations <= 0``.
 
     References
     ----------
@@ -258,9 +260,9 @@ def weat(
         n_x,
         statistic="difference",
         alternative=alternative,
-        n_permutations=n_permutations,
+        n_permutations=permutations,
         seed=seed,
-        method=method,
+        method=permutation_method,
         progress=progress,
     )
     per_word = [WordAssociation(w, "X", float(v)) for w, v in zip(found["X"], s_x, strict=True)]
@@ -285,3 +287,28 @@ def weat(
         per_word=per_word,
         bootstrap=boot,
     )
+
+
+def _resampling(rows, *, quantity: str | None = None):
+    """X, Y, A and B each resampled on their own (:func:`geobias.metrics.bootstrap.weat_resampling`)."""
+    return weat_resampling(rows.x, rows.y, rows.a, rows.b, quantity=quantity, metric="weat")
+
+
+def _bars(data: dict) -> Bars | None:
+    """Every word's association s(w, A, B), largest first (blue: X, orange: Y)."""
+    per_word = data.get("per_word") or []
+    if not per_word:
+        return None
+    words = sorted(per_word, key=lambda w: -(w.get("s") or 0))
+    colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
+    return Bars([w["word"] for w in words], [w["s"] for w in words],
+                "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)
+
+
+METRIC = declare(Metric(
+    "weat", weat, WeatResult, "sets",
+    summary="WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.",
+    sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
+    basic=("effect_size",),
+    figure=FigureSpec("per-word association bars", _bars),
+))

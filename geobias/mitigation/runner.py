@@ -133,13 +133,13 @@ def mitigate(
     Parameters
     ----------
     method : str
-        A name in :data:`geobias.mitigation.METHODS`.
+        A name in ``geobias.mitigation.METHODS``.
     store : VectorStore
         Vectors of ``lang`` (English for hard debias).
     lang : str
         Language code of ``store``; the key of its debiased store in ``outputs``.
     en : VectorStore, optional
-        English vectors, for the bilingual methods (see :func:`needs_english`).
+        English vectors, for the bilingual methods (see ``needs_english``).
     dictionary : str or Dictionary, optional
         Alignment dictionary LANG → en (a path, ``"identical"``...), bilingual methods only.
     refine : int, default 0

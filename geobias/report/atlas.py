@@ -57,7 +57,11 @@ LEGEND = (
      "seeds); a verdict is stable when its bound nearest 0 is more than 3 such errors away."),
     ("Significance and multiplicity", f"A cell differs from its null when its Benjamini–Hochberg adjusted p (q) is "
      f"below {ALPHA}; the correction runs over every language × column of the atlas that has a p against its null "
-     "(scipy.stats.false_discovery_control). Such cells are hatched in the map and marked ‡ in the table."),
+     "(scipy.stats.false_discovery_control). Such cells are hatched in the map and marked ‡ in the table. A p from "
+     "permutations or resamples has a Monte Carlo range (99.9% Clopper–Pearson, about 3.3 standard errors, "
+     "widened by any null the resamples share): a cell is hatched only when q < 0.05 at every p within the "
+     "ranges, left plain only when at none, and otherwise marked ? (undecided at this run's draws), so that "
+     "another seed cannot hatch what this one leaves plain."),
     ("Colours", "Each coloured cell shows its difference from its null on one diverging scale centred on that "
      "null (white: no difference; red: above, blue: below), one range shared by the columns that measure the same "
      "quantity (effect sizes −2..2, correlations −1..1, projections on a direction symmetric over their columns), "
@@ -168,7 +172,7 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
                         ("baseline_orthographic", pa.float64()), ("null", pa.string()), ("null_value", pa.float64()),
                         ("difference", pa.float64()), ("difference_low", pa.float64()),
                         ("difference_high", pa.float64()), ("p_null", pa.float64()), ("q_value", pa.float64()),
-                        ("mc_error", pa.float64()), ("significant", pa.bool_())])
+                        ("mc_error", pa.float64()), ("significant", pa.bool_()), ("verdict", pa.string())])
     pq.write_table(pa.Table.from_pylist(result.rows, schema=schema), path)
 
 
@@ -328,6 +332,8 @@ def plot_heatmap(result: AtlasResult):
                 text += f"\nΔ{diff[i, j]:+.2f}"
             if metric.details.get("note", "").startswith(f"{cell.language}'s d_s is not comparable"):
                 text += " ≠"
+            if metric.versus is not None and metric.versus.undecided:
+                text += " ?"
             dark = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] < 0.45
             ax.text(j, i, text, ha="center", va="center", fontsize=6, color="white" if dark and not sig else "black",
                     bbox={"facecolor": "white", "alpha": 0.7, "pad": 0.6, "edgecolor": "none"} if sig else None)
@@ -462,6 +468,8 @@ def _metric_cell(m: Metric) -> str:
     mark = '<span class="sig" title="differs from its null after the correction">‡</span>' if sig else ""
     mark += '<span class="nc" title="not comparable with the English direction">≠</span>' \
         if "not comparable" in note else ""
+    mark += '<span class="sig" title="undecided at this run\'s draws">?</span>' \
+        if vs is not None and vs.undecided else ""
     return (f'<td class="{"sig" if sig else "ok"}" title="{_e(_sizes(m))}">{_fmt(m.value)}{mark}{null}{base}'
             "</td>")
 
@@ -491,7 +499,9 @@ def correction_text(result: AtlasResult) -> str:
     return (f"Significance is decided against each column's null and corrected for multiplicity: "
             f"Benjamini–Hochberg over the {c.get('tests', 0)} cells of this atlas that have a p against their null "
             f"(false-discovery rate {c.get('alpha', ALPHA)}); {c.get('significant', 0)} of them differ from their "
-            f"null. Intervals resample the seed words with the targets "
+            f"null" + (f", and {len(und)} {'is' if len(und) == 1 else 'are'} undecided at this run's draws "
+                       f"({', '.join(und)}: q crosses {c.get('alpha', ALPHA)} within their p-values' Monte Carlo "
+                       "ranges)" if (und := c.get("undecided")) else "") + ". Intervals resample the seed words with the targets "
             f"({result.options.get('bootstrap', 0):,} resamples, seed {result.options.get('seed')}); "
             + (f"{len(near)} interval bound{'s' if len(near) != 1 else ''} lie within 3 Monte Carlo errors of 0 "
                f"({', '.join(near)})." if (near := c.get("bounds_within_3_mc_errors_of_0"))
@@ -534,7 +544,8 @@ def render_html(result: AtlasResult) -> str:
     parts.append(f"<table><tr><th>language</th>{head}</tr>{''.join(rows)}</table>"
                  "<p>* grammatical-gender-aware. Each figure is followed by its null (vs …), the difference Δ with "
                  "its 95% hierarchical bootstrap interval, p against the null and q after the Benjamini–Hochberg "
-                 "correction; ‡ differs from its null (q < 0.05); ≠ direction not comparable with English's; hover a "
+                 "correction; ‡ differs from its null (q < 0.05 within the Monte Carlo range of every p); ? undecided "
+                 "at this run's draws; ≠ direction not comparable with English's; hover a "
                  "cell for its set sizes or its reason.</p>")
     for c in result.cells:
         parts.append(_language_section(c))
@@ -644,7 +655,7 @@ def atlas_table(console, result: AtlasResult) -> None:
             if vs is None or vs.difference is None:
                 return Text("—")
             iv = "" if vs.low is None else f" [{vs.low:+.3f}, {vs.high:+.3f}]"
-            return Text(f"{vs.difference:+.3f}{iv}" + (" ‡" if m.significant else ""),
+            return Text(f"{vs.difference:+.3f}{iv}" + (" ‡" if m.significant else " ?" if vs.undecided else ""),
                         style="bold" if m.significant else "")
 
         key = "mweat" if c.metric("mweat").status == OK else "weat_career_family"
@@ -660,7 +671,8 @@ def atlas_table(console, result: AtlasResult) -> None:
     corr = result.correction or {}
     if corr:
         t.caption = (f"Δ: figure − its null [95% interval]; ‡ differs from its null after Benjamini–Hochberg over "
-                     f"{corr.get('tests', 0)} cells (q < {corr.get('alpha', ALPHA)}); p column: q of the test shown")
+                     f"{corr.get('tests', 0)} cells (q < {corr.get('alpha', ALPHA)}); ? undecided at this run's "
+                     "draws; p column: q of the test shown")
     console.print(t)
 
 

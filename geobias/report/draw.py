@@ -3,7 +3,8 @@
 The entry points of the renderers that :mod:`geobias.report.registry` keeps. This module imports
 the modules that register renderers (:mod:`geobias.report.renderers`, :mod:`geobias.report.atlas`)
 explicitly, so that the import graph shows every registration and no lookup imports a module by
-name.
+name. A metric's figure is declared beside the metric (:mod:`geobias.metrics.declaration`, which
+sits below this layer): :func:`make_figure` draws it when no renderer is registered here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from geobias.metrics.declaration import Bars, figure_of
 from geobias.report import atlas as _atlas  # noqa: F401  (registers the atlas table)
 from geobias.report import renderers as _renderers  # noqa: F401  (registers every other renderer)
 from geobias.report.registry import (
@@ -19,10 +21,10 @@ from geobias.report.registry import (
     TABLES,
     Collector,
     _name,
-    figure_title,
     lookup,
     plain_text,
 )
+from geobias.report.registry import figure_title as _registered_title
 
 __all__ = ["Collector", "figure_title", "has_table", "make_figure", "plain_text", "render_csv", "render_table"]
 
@@ -100,9 +102,37 @@ def render_csv(out, result: Any, /, **options: Any) -> int:
 
 
 def make_figure(result: Any, **options: Any):
-    """The result's figure (matplotlib ``Figure``), or ``None`` when it has no figure renderer."""
+    """The result's figure (matplotlib ``Figure``), or ``None`` when it has no figure renderer.
+
+    A renderer registered here (:func:`geobias.report.registry.figure`) comes first; otherwise the
+    figure its metric declares (:attr:`geobias.metrics.declaration.Metric.figure`), drawn from the
+    result's JSON form: a :class:`~geobias.metrics.declaration.Bars` chart as
+    :func:`geobias.report.plots.plot_bars` draws it, or the ``Figure`` it returns.
+    """
     fn = lookup(FIGURES, result)
-    return None if fn is None else fn(result, **_accepted(fn, options))
+    if fn is not None:
+        return fn(result, **_accepted(fn, options))
+    spec = figure_of(result)
+    if spec is None:
+        return None
+    from geobias.results import jsonable
+
+    data = jsonable(result)
+    drawn = spec.draw(data if isinstance(data, dict) else {})
+    if isinstance(drawn, Bars):
+        from geobias.report.plots import plot_bars
+
+        return plot_bars(drawn.labels, drawn.values, drawn.title, drawn.axis, drawn.colours)
+    return drawn
+
+
+def figure_title(result: Any) -> str:
+    """The title of ``result``'s figure: its registered renderer's, else its metric's declared one."""
+    if lookup(FIGURES, result) is None:
+        spec = figure_of(result)
+        if spec is not None:
+            return spec.title
+    return _registered_title(result)
 
 
 def has_table(result_type: type) -> bool:

@@ -254,39 +254,12 @@ def verify(console, r) -> None:
 # ------------------------------------------------------------------------------ figures
 # Drawn from the result, the same on every front door (the service's report pages, their PNG/SVG
 # downloads). Each reads the result's JSON form, so that a stored envelope draws as a fresh run.
+# A metric's figure (WEAT's, MWEAT's) is declared in its module instead (geobias.metrics.declaration).
 def _data(result) -> dict:
     from geobias.results import jsonable
 
     data = jsonable(result)
     return data if isinstance(data, dict) else {}
-
-
-@figure("geobias.metrics.mweat.MweatResult", title="per-pair bias bars")
-def mweat_bars(result):
-    from geobias.report.plots import plot_bars
-
-    per_word = _data(result).get("per_word") or []
-    if not per_word:
-        return None
-    top = sorted(per_word, key=lambda p: -(p.get("bias") or 0))[:25]
-    labels = [f"{p['masculine']}/{p['feminine']}" for p in top]
-    colours = ["#1f77b4" if abs(p["s_masculine"] or 0) > abs(p["s_feminine"] or 0) else "#ff7f0e" for p in top]
-    return plot_bars(labels, [p["bias"] for p in top],
-                     "MWEAT per-pair bias b = ||s(m)| − |s(f)|| (top 25; blue: masculine form more gendered)",
-                     "bias", colours)
-
-
-@figure("geobias.metrics.weat.WeatResult", title="per-word association bars")
-def weat_bars(result):
-    from geobias.report.plots import plot_bars
-
-    per_word = _data(result).get("per_word") or []
-    if not per_word:
-        return None
-    words = sorted(per_word, key=lambda w: -(w.get("s") or 0))
-    colours = ["#1f77b4" if w["target"] == "X" else "#ff7f0e" for w in words]
-    return plot_bars([w["word"] for w in words], [w["s"] for w in words],
-                     "WEAT association s(w, A, B) (blue: X, orange: Y)", "s", colours)
 
 
 @figure("geobias.evaluation.bilingual.EvaluationResult", title="per-method MWEAT bars")

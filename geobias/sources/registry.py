@@ -294,8 +294,17 @@ def not_installed_message(src: Source, option: str = "--vectors") -> str:
     """The one-line error for a missing source: how to install it or pass a file instead
     (through ``option``, the command's vectors option: ``--en-vectors`` for the English side).
     For a language's first default source, the other defaults are named too (e.g. ``muse-es``,
-    a download, and ``use-m3-es``, computed from a PyPI package)."""
+    a download, and ``use-m3-es``, computed from a PyPI package); where another store of the
+    language is installed, the message names it instead (``--vectors use-m3-es``)."""
     lang = LANGUAGES.get(src.lang)
+    how = "download" if src.kind == "url" else "from PyPI"
+    installed = [n for n in (lang.sources if lang else ()) if n in SOURCES and n != src.name and is_installed(n)]
+    if installed:  # the language has vectors, only not this store
+        return (
+            f"{src.name} is not installed: run `geobias vectors install {src.name}` ({how}), or use the installed "
+            f"{_lang_name(src.lang)} {'store' if len(installed) == 1 else 'stores'} "
+            + " or ".join(f"`{option} {n}`" for n in installed)
+        )
     others = [n for n in lang.sources[1:] if n in SOURCES] if lang and lang.sources[0] == src.name else []
     if not others:
         return (
@@ -338,6 +347,25 @@ class InstallResult(Result):
     already_installed: bool
     verified: bool | None
     origin: str
+
+
+@dataclass(frozen=True)
+class InstallResults(Result):
+    """What ``geobias vectors install NAME [NAME ...]`` did: one :class:`InstallResult` per name."""
+
+    installed: list[InstallResult]
+
+    def __rich__(self):
+        from rich.text import Text
+
+        lines = []
+        for r in self.installed:
+            if r.already_installed:
+                lines.append(f"{r.name} is already installed at {r.path} ({r.n_words:,} × {r.dim}); --force rebuilds it")
+            else:
+                check = {True: ", sha256 verified", False: ", sha256 MISMATCH", None: ""}[r.verified]
+                lines.append(f"installed {r.name}: {r.n_words:,} × {r.dim} at {r.path}{check} (from {r.origin})")
+        return Text("\n".join(lines))
 
 
 def install(

@@ -5,7 +5,7 @@ For the Clopper–Pearson interval of every Monte-Carlo p-value: importing ``sci
 continued fraction of Numerical Recipes (Press et al. 2007, §6.4, eq. 6.4.5, modified Lentz),
 ``betaincinv`` a safeguarded Newton iteration inside a bisection bracket. Agrees with
 ``scipy.special.betaincinv`` to a relative 1e-8 on the Clopper–Pearson arguments for 10 to
-10^6 + 1 trials (``tests/metrics/test_permutation.py``), about 0.2 ms per call.
+10^6 + 1 trials (``tests/stats/test_permutation.py``), about 0.2 ms per call.
 
 References
 ----------

@@ -172,7 +172,7 @@ def test_weat_json_and_table(env, capsys):
                 "n_permutations", "exact", "seed", "missing"):
         assert key in d
     assert d["effect_size_ddof"] == 1 and d["effect_size"] > 1  # planted ±sem offset
-    rc, out, _ = run(["weat", "--lang", "fr", "--vectors", cache, "--permutations", "100"], capsys)
+    rc, out, _ = run(["weat", "--lang", "fr", "--vectors", cache, "--test", "career-family", "--permutations", "100"], capsys)
     assert rc == 0 and "effect size" in out
     rc, _, err = run(["weat", "--lang", "fr", "--vectors", cache, "--test", "nope"], capsys)
     assert rc == 1 and "nope" in err

@@ -6,7 +6,8 @@ allowed (a field the hand-written command left out, a short flag, ``--quiet``'s 
 
 The "before" is ``tests/cli/fixtures/help_options_before.json``, captured from main with
 ``tests/cli/_help_options.py`` before the change; a default changed on purpose since is changed there
-too (``seat --permutations``: 10,000 → 100,000, sent-bias's ``n_samples``)."""
+too (``seat --permutations``: 10,000 → 100,000, sent-bias's ``n_samples``; ``vectors install``'s argument
+``name`` became ``names`` and ``data install``'s ``part`` ``parts``: both take several)."""
 
 from __future__ import annotations
 

@@ -415,3 +415,19 @@ def test_report_screenshot_in_chromium(atlas, tmp_path, tmp_path_factory):
         # hatched cells of the table are those that differ from their null after the correction
         marked = len(driver.find_elements(By.CSS_SELECTOR, "td.sig"))
         assert marked == sum(m.significant is True for c in atlas.cells for m in c.metrics.values())
+
+
+def test_two_seeds_on_real_stores_never_contradict(vectors, atlas):
+    """On the real (small) use-m3 stores, a second seed changes every draw (permutations, resamples,
+    random directions and pairs, folds) but never hatches a cell the first leaves plain, or the reverse:
+    a verdict is "differs" or "does not differ" only where every p in its Monte Carlo range agrees."""
+    other = run("atlas", langs=LANGS, permutations=PERMUTATIONS, seed=SEED + 1, max_per_class=MAX_PER_CLASS)
+    first = {(c.lang, k): m.versus.verdict for c in atlas.cells for k, m in c.metrics.items()
+             if m.status == "ok" and m.versus is not None and m.versus.p_value is not None}
+    second = {(c.lang, k): m.versus.verdict for c in other.cells for k, m in c.metrics.items()
+              if m.status == "ok" and m.versus is not None and m.versus.p_value is not None}
+    assert first.keys() == second.keys() and len(first) > 10
+    assert all(v in ("differs", "does not differ", "undecided") for v in [*first.values(), *second.values()])
+    contradictions = [k for k in first if {first[k], second[k]} == {"differs", "does not differ"}]
+    assert contradictions == []
+    assert sum(first[k] == second[k] != "undecided" for k in first) > len(first) // 2  # most cells are decided

@@ -146,21 +146,33 @@ def test_occupation_lean_is_read_against_person_nouns(vectors):
     assert d_far.difference > 0 and d_far.low > 0 and d_far.significant
 
 
-def test_two_bootstrap_seeds_give_the_same_hatching_everywhere(vectors):
-    """At the default number of resamples no verdict changes with the bootstrap seed; each bound
-    states its Monte Carlo error."""
+def test_two_seeds_never_give_contradicting_hatching(vectors):
+    """At the default number of resamples two seeds (every draw of the run: permutations, resamples,
+    random directions, random pairs, folds) never hatch a cell that the other leaves plain: a cell is
+    hatched or plain only where every p within its Monte Carlo range agrees, else marked undecided.
+    Each bound states its Monte Carlo error, each Monte Carlo p its range."""
     from geobias.commands.atlas import AtlasParams
 
     n = AtlasParams().bootstrap
-    verdicts = []
+    runs = []
     for seed in (0, 1):
         res = _atlas(vectors, seed=seed, bootstrap=n)
-        verdicts.append({(c.lang, k): m.significant for c in res.cells for k, m in c.metrics.items()})
-        mc = [m.versus.mc_error for c in res.cells for m in c.metrics.values()
-              if m.versus is not None and m.versus.low is not None and m.versus.n_resamples]
+        runs.append({(c.lang, k): m.versus for c in res.cells for k, m in c.metrics.items()
+                     if m.status == "ok" and m.versus is not None and m.versus.p_value is not None})
+        mc = [v.mc_error for v in runs[-1].values() if v.low is not None and v.n_resamples]
         assert mc and all(e is not None and e >= 0 for e in mc)
-    assert verdicts[0] == verdicts[1]
-    assert any(verdicts[0].values()) and any(v is False for v in verdicts[0].values())  # both kinds of verdict
+        for v in runs[-1].values():
+            if v.p_interval is not None:  # the range holds the run's own p
+                assert v.p_interval[0] <= v.p_value <= v.p_interval[1]
+            assert v.verdict in ("differs", "does not differ", "undecided")
+            assert v.significant is {"differs": True, "does not differ": False, "undecided": None}[v.verdict]
+        assert res.correction["undecided"] == [f"{lang}:{k}" for (lang, k), v in runs[-1].items() if v.undecided]
+    assert runs[0].keys() == runs[1].keys()
+    decided = [(runs[0][k].verdict, runs[1][k].verdict) for k in runs[0]
+               if not (runs[0][k].undecided or runs[1][k].undecided)]
+    assert all(a == b for a, b in decided)
+    kinds = {a for a, _ in decided}
+    assert kinds == {"differs", "does not differ"}  # both kinds of verdict are reached, not only "undecided"
 
 
 def test_benjamini_hochberg_runs_over_every_cell_of_the_atlas(vectors):
@@ -172,7 +184,11 @@ def test_benjamini_hochberg_runs_over_every_cell_of_the_atlas(vectors):
     q = false_discovery_control([v.p_value for _, _, v in cells], method="bh")
     assert [v.q_value for _, _, v in cells] == pytest.approx(list(q))
     assert res.correction["tests"] == len(cells)
-    assert res.correction["significant"] == sum(v.q_value < 0.05 for _, _, v in cells)
+    assert res.correction["q_below_alpha"] == sum(v.q_value < 0.05 for _, _, v in cells)
+    assert res.correction["significant"] == sum(v.verdict == "differs" for _, _, v in cells)
+    # a verdict never contradicts the q of its own p: "differs" has q < 0.05, "does not differ" q >= 0.05
+    assert all(v.q_value < 0.05 for _, _, v in cells if v.verdict == "differs")
+    assert all(v.q_value >= 0.05 for _, _, v in cells if v.verdict == "does not differ")
     # the intervals a resampling seed could turn are named: their bound nearest 0 within 3 MC errors
     near = {f"{lang}:{key}" for lang, key, v in cells
             if v.low is not None and v.mc_error is not None and min(abs(v.low), abs(v.high)) <= 3 * v.mc_error}

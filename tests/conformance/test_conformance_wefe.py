@@ -27,7 +27,7 @@ def test_the_catalogue_equals_wefe(name):
     X, Y, A, B = q["X"], q["Y"], q["A"], q["B"]
     T = list(dict.fromkeys([*X, *Y]))
     want = EXPECTED[name]
-    w = weat(store, WordQuery(X, Y, A, B), n_permutations=100, seed=0)
+    w = weat(store, WordQuery(X, Y, A, B), permutations=100, seed=0)
     assert w.statistic == pytest.approx(want["WEAT statistic"], abs=TOL)
     assert w.effect_size_ddof0 == pytest.approx(want["WEAT effect size (ddof 0)"], abs=TOL)
     assert rnd(store, WordQuery(T, None, A, B)).rnd_mean == pytest.approx(want["RND"], abs=TOL)

@@ -54,7 +54,7 @@ def test_pool_minilm_and_weat_career_family(minilm, tmp_path, test_name):
     back = load_store(path)
     assert back.words == words
     np.testing.assert_array_equal(back.vectors, store.vectors)
-    res = weat(back, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=10_000, seed=0, test=sets.name)
+    res = weat(back, WordQuery(sets.X, sets.Y, sets.A, sets.B), permutations=10_000, seed=0, test=sets.name)
     print(f"MiniLM pooled WEAT {test_name}: statistic {res.statistic:.4f}, effect size "
           f"{res.effect_size:.3f} (ddof={res.effect_size_ddof}), p {res.p_value:.4g}, exact={res.exact}")
     # the shared WEAT agrees with the effect size computed here from the definition

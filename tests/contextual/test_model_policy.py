@@ -44,7 +44,7 @@ def test_an_uninstalled_model_with_no_hub_fails_in_one_line(no_hub):
         resolve_model("geobias-tests/not-installed")
     msg = str(exc.value)
     assert msg.startswith("model geobias-tests/not-installed is not installed and the hub is unreachable")
-    assert "huggingface-cli download geobias-tests/not-installed" in msg and "local folder" in msg and "\n" not in msg
+    assert "`hf download geobias-tests/not-installed`" in msg and "local folder" in msg and "\n" not in msg
     assert no_hub == [(("127.0.0.1", 9), HUB_TIMEOUT)]  # one short connect to HF_ENDPOINT, no retries
     with pytest.raises(ModelError, match="hub is unreachable"):
         load_masked_lm("geobias-tests/not-installed", "cpu")  # the loaders go through the same check

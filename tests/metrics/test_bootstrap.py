@@ -69,7 +69,7 @@ def test_weat_statistic_equals_weat_on_resampled_words(store, quantity):
     ix = draws(res.sizes)
     got = res.statistic(ix)
     for r in range(4):
-        w = weat(store, WordQuery(*(pick(k, ix[k][r]) for k in "XYAB")), n_permutations=10)
+        w = weat(store, WordQuery(*(pick(k, ix[k][r]) for k in "XYAB")), permutations=10)
         assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-5, abs=1e-6)
 
 
@@ -83,7 +83,7 @@ def test_mweat_statistic_resamples_pairs_and_equals_mweat(store, quantity):
     got = res.statistic(ix)
     for r in range(4):
         occ = [(names("Y")[i], names("X")[i], "") for i in ix["X"][r]]
-        m = mweat(store, WordQuery.two_form(occ, pick("A", ix["A"][r]), pick("B", ix["B"][r])), n_permutations=10)
+        m = mweat(store, WordQuery.two_form(occ, pick("A", ix["A"][r]), pick("B", ix["B"][r])), permutations=10)
         assert got[r] == pytest.approx(getattr(m, quantity), rel=1e-5, abs=1e-6)
 
 
@@ -128,7 +128,7 @@ def test_estimate_is_the_metric_and_interval_is_the_percentiles(store):
     """The statistic (Σ_X s − Σ_Y s) gets the percentile interval; the effect size the basic one,
     the same quantiles reflected about the estimate (its resamples share the estimate's bias)."""
     x, y, a, b = (rows(store, k) for k in "XYAB")
-    full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), n_permutations=10)
+    full = weat(store, WordQuery(names("X"), names("Y"), names("A"), names("B")), permutations=10)
     for quantity, want in (("statistic", full.statistic), ("effect_size", full.effect_size)):
         res = mb.weat_resampling(x, y, a, b, quantity=quantity)
         out = mb.run(res, n_resamples=500, seed=4)
@@ -186,7 +186,7 @@ def test_a_set_too_small_and_unequal_pairs_are_refused():
 
 
 @pytest.mark.parametrize(("name", "call"), [
-    ("weat", lambda s, q: weat(s, q, n_permutations=10, bootstrap=300, bootstrap_seed=5)),
+    ("weat", lambda s, q: weat(s, q, permutations=10, bootstrap=300, bootstrap_seed=5)),
     ("rnd", lambda s, q: rnd(s, q, bootstrap=300, bootstrap_seed=5)),
     ("ect", lambda s, q: ect(s, q, bootstrap=300, bootstrap_seed=5)),
     ("mac", lambda s, q: mac(s, q, bootstrap=300, bootstrap_seed=5)),
@@ -197,7 +197,7 @@ def test_every_metric_carries_its_bootstrap_in_the_result_and_json(store, name, 
     r = call(store, q)
     rows = q.resolve(store)
     want = mb.bootstrap_query(rows, name, n_resamples=r.bootstrap.n_resamples, seed=5)
-    assert r.bootstrap == want and r.bootstrap.quantity == mb.QUANTITIES[name][0]
+    assert r.bootstrap == want and r.bootstrap.quantity == mb.quantities()[name][0]
     assert r.bootstrap.low <= r.bootstrap.high and r.bootstrap.set_sizes == {"X": 7, "Y": 6, "A": 5, "B": 4}
     assert r.to_dict()["bootstrap"]["low"] == pytest.approx(r.bootstrap.low)
     assert call(store, q).bootstrap == r.bootstrap  # the seed reproduces it
@@ -207,7 +207,7 @@ def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store)
     from geobias.errors import ParameterError
 
     occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
-    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=200)
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), permutations=10, bootstrap=200)
     assert m.bootstrap.paired == [["X", "Y"]] and m.bootstrap.estimate == pytest.approx(m.signed_statistic)
     assert m.bootstrap.quantity == "signed_statistic" and abs(m.signed_statistic) == pytest.approx(m.statistic)
     assert m.bootstrap_sums["sum_masculine"].estimate == pytest.approx(m.sum_masculine)
@@ -217,7 +217,7 @@ def test_mweat_and_ripa_carry_theirs_and_a_set_too_small_is_a_usage_error(store)
     r = ripa(store, WordQuery.with_pairs(names("X"), pairs), bootstrap=200)
     assert r.bootstrap.estimate == pytest.approx(r.mean) and r.bootstrap.set_sizes == {"targets": 7, "pairs": 4}
     with pytest.raises(ParameterError, match="bootstrap: word set X has 1 word"):
-        weat(store, WordQuery(names("X")[:1], names("Y"), names("A"), names("B")), n_permutations=10, bootstrap=100)
+        weat(store, WordQuery(names("X")[:1], names("Y"), names("A"), names("B")), permutations=10, bootstrap=100)
     with pytest.raises(ParameterError, match="at least 1"):
         mb.bootstrap_query(m and WordQuery.two_form(occ, names("A"), names("B")).resolve(store), "mweat",
                            n_resamples=-3)
@@ -242,7 +242,7 @@ def test_seat_statistic_resamples_words_with_all_their_sentences(quantity):
     got = res.statistic(ix)
     for r in range(4):
         lists = [[s for w in ix[k][r] for s, g in zip(names_[k], groups[k], strict=True) if g == w] for k in "XYAB"]
-        w = weat(store, WordQuery(*lists, minimum_words=1), n_permutations=10)
+        w = weat(store, WordQuery(*lists, minimum_words=1), permutations=10)
         assert got[r] == pytest.approx(getattr(w, quantity), rel=1e-6, abs=1e-9)
 
 
@@ -289,7 +289,7 @@ def test_results_with_interval_maps_round_trip_through_json(store):
     from geobias.stats.bootstrap import BootstrapResult
 
     occ = [(names("Y")[i], names("X")[i], "") for i in range(6)]
-    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), n_permutations=10, bootstrap=50)
+    m = mweat(store, WordQuery.two_form(occ, names("A"), names("B")), permutations=10, bootstrap=50)
     back = MweatResult.from_dict(m.to_dict())
     assert all(isinstance(b, BootstrapResult) for b in back.bootstrap_sums.values())
     assert back.to_dict() == m.to_dict()

@@ -137,12 +137,13 @@ def test_service_answers_the_refusal_as_a_4xx(store_dir):
 @pytest.mark.slow
 def test_weat_en_refuses_the_names_test_on_gnews(installed, capsys):
     installed("en-w2v-gnews")
-    rc, out, err = cli(["weat", "--lang", "en"], capsys)
+    rc, out, err = cli(["weat", "--lang", "en", "--test", "career-family"], capsys)
     assert rc == 1 and out == "" and err.count("\n") == 1
     # career-family's names: 2 of 8 male and 1 of 8 female names are in en-w2v-gnews
     assert "75% of X (6 of 8 words) and 88% of Y (7 of 8 words)" in err, err
-    rc, out, err = cli(["weat", "--lang", "en", "--test", "career-family-terms", "--json", "-n", "1000"], capsys)
-    assert rc == 0, err  # gendered terms: the store has them, the number is printed
+    rc, out, err = cli(["weat", "--lang", "en", "--json", "-n", "1000"], capsys)
+    assert rc == 0, err  # the default, career-family-terms (gendered terms): the store has them
+    assert json.loads(out)["result"]["test"] == "career-family-terms"
 
 
 @pytest.mark.slow

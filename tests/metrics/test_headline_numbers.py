@@ -53,7 +53,7 @@ def test_mweat_headline_from_a_million_permutations(fr):
     from geobias.metrics import mweat
 
     male, female = wordlists.attribute_words("fr")
-    r = mweat(fr, WordQuery.two_form(wordlists.occupations("fr"), male, female), n_permutations=1_000_000, seed=0, oov="ignore")
+    r = mweat(fr, WordQuery.two_form(wordlists.occupations("fr"), male, female), permutations=1_000_000, seed=0, oov="ignore")
     assert round(r.p_value, 4) == 0.0240
     assert [round(v, 4) for v in r.p_value_ci] == [0.0237, 0.0243]
     assert r.difference_p_value == pytest.approx(1 / (1 + 1_000_000))  # no re-partition reaches it

@@ -335,7 +335,7 @@ def test_the_service_answers_the_catalogue_routes(tmp_path):
     occ = wordlists.occupations("fr")
     male, female = wordlists.attribute_words("fr")
     lib = rnd(store, WordQuery([o.masculine for o in occ], [o.feminine for o in occ], male, female), variant="grammatical",
-              oov="ignore", n_permutations=2000, seed=1)
+              oov="ignore", permutations=2000, seed=1)
     with ServerProcess(tmp_path / "vectors", tmp_path / "data") as srv, srv.client(timeout=60) as c:
         r = c.post("/rnd", json={"lang": "fr", "store": "small-fr", "permutations": 2000, "seed": 1})
         assert r.status_code == 200, r.text

@@ -93,7 +93,7 @@ def test_mweat_companion_difference_and_effect_size():
     vec[12:14, 0] += 2.0
     store = VectorStore(words, vec)
     occ = [(f"f{i}", f"m{i}", "") for i in range(6)]
-    r = mweat(store, WordQuery.two_form(occ, ["he", "him"], ["she", "her"]), n_permutations=10_000, seed=0)
+    r = mweat(store, WordQuery.two_form(occ, ["he", "him"], ["she", "her"]), permutations=10_000, seed=0)
     u = vec / np.linalg.norm(vec, axis=1, keepdims=True)
     w = u[12:14].mean(0) - u[14:16].mean(0)
     s = u[:12] @ w

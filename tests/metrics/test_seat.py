@@ -55,7 +55,7 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
         return np.array(out)
 
     r = seat(encode, WordQuery(*(X, Y, A, B)), lang="en", templates=templates, genders={}, n_permutations=2000, seed=1)
-    w = weat(store, WordQuery(X, Y, A, B), n_permutations=2000, seed=1)
+    w = weat(store, WordQuery(X, Y, A, B), permutations=2000, seed=1)
     assert r.n_sentences == {"X": 12, "Y": 12, "A": 12, "B": 12}
     assert r.statistic == pytest.approx(3 * w.statistic, rel=1e-5)
     assert r.effect_size > 0.5 and w.effect_size > 0.5 and r.p_value < 0.05
@@ -137,7 +137,7 @@ def test_a_seat_file_is_read_and_scored_as_weat_over_its_sentences(tmp_path):
     enc = _hash_encoder()
     r = seat_sentences(enc, t, encoder_name="hash", n_permutations=1000, seed=0)
     every = [s for g in t.sets for s in g]
-    w = weat(VectorStore(every, enc(every)), WordQuery(*t.sets), n_permutations=1000, seed=0)
+    w = weat(VectorStore(every, enc(every)), WordQuery(*t.sets), permutations=1000, seed=0)
     assert r.test == "own-test" and r.source == str(path) and r.categories["B"] == "Unpleasant"
     assert r.statistic == pytest.approx(w.statistic, abs=1e-12) and r.effect_size == pytest.approx(w.effect_size)
     assert r.p_value == pytest.approx(w.p_value) and r.exact and r.n_permutations == 20  # C(6, 3) partitions

@@ -78,8 +78,8 @@ def test_weat_monte_carlo_and_seed(rng):
     words = [f"w{i}" for i in range(44)]
     store = VectorStore(words, rng.normal(size=(44, 20)))
     query = WordQuery(words[:20], words[20:40], words[40:42], words[42:])
-    a = weat(store, query, n_permutations=2_000, seed=1)
-    b = weat(store, query, n_permutations=2_000, seed=1)
+    a = weat(store, query, permutations=2_000, seed=1)
+    b = weat(store, query, permutations=2_000, seed=1)
     assert not a.exact and a.n_permutations == 2_000 and a == b
     assert a.p_value_ci[0] <= a.p_value <= a.p_value_ci[1]
     s = association(store, words[:40], words[40:42], words[42:])
@@ -101,7 +101,7 @@ def test_weat_oov(tiny):
     with pytest.raises(InputError, match="empty"):
         weat(tiny, WordQuery([], ["y1"], ["he"], ["she"]))
     with pytest.raises(InputError, match="positive"):
-        weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), n_permutations=0)
+        weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), permutations=0)
     with pytest.raises(InputError, match="similarity"):
         weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), similarity="euclid")
 
@@ -176,7 +176,7 @@ def test_mweat_many_pairs_statistic(rng):
     words = [f"m{i}" for i in range(n)] + [f"f{i}" for i in range(n)] + ["a1", "a2", "b1", "b2"]
     store = VectorStore(words, rng.normal(size=(len(words), 30)))
     occ = [(f"f{i}", f"m{i}", "") for i in range(n)]
-    r = mweat(store, WordQuery.two_form(occ, ["a1", "a2"], ["b1", "b2"]), n_permutations=10_000, seed=0)
+    r = mweat(store, WordQuery.two_form(occ, ["a1", "a2"], ["b1", "b2"]), permutations=10_000, seed=0)
     s = association(store, words[: 2 * n], ["a1", "a2"], ["b1", "b2"])
     assert r.statistic == pytest.approx(abs(abs(s[:n].sum()) - abs(s[n:].sum())), abs=1e-9)
     assert not r.exact and r.n_permutations == 10_000 and r.seed == 0

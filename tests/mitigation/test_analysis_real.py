@@ -41,7 +41,7 @@ def test_french_mweat(fr):
 
     store, wordlists = fr
     male, female = wordlists.attribute_words("fr")
-    r = mweat(store, WordQuery.two_form(wordlists.occupations("fr"), male, female), n_permutations=20_000, oov="ignore")
+    r = mweat(store, WordQuery.two_form(wordlists.occupations("fr"), male, female), permutations=20_000, oov="ignore")
     assert r.n_pairs >= 20 and r.statistic > 0
     assert r.p_value_ci[0] <= r.p_value <= r.p_value_ci[1]
     # masculine forms lean male (s > 0), feminine forms lean female (s < 0)

@@ -122,7 +122,7 @@ def test_mweat_matches_library(server):
 
     store = small_french_store()
     male, female = wordlists.attribute_words("fr")
-    lib = mweat(store, WordQuery.two_form(wordlists.occupations("fr"), male, female), n_permutations=5000, seed=3, oov="ignore").to_dict()
+    lib = mweat(store, WordQuery.two_form(wordlists.occupations("fr"), male, female), permutations=5000, seed=3, oov="ignore").to_dict()
     r = server.client.post("/mweat", json={"lang": "fr", "store": SMALL, "permutations": 5000, "seed": 3})
     got = r.json()["result"]
     assert got["p_value"] == lib["p_value"] and got["n_pairs"] == lib["n_pairs"]

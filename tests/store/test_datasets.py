@@ -22,7 +22,7 @@ def datasets(tmp_path, monkeypatch):
 
 
 def test_install_from_a_local_copy_then_find_it(datasets):
-    installed = run("data install", name="muse-dictionary", part="fr-en", from_path=[datasets])
+    installed = run("data install", name="muse-dictionary", parts=["fr-en"], from_path=[datasets]).installed[0]
     assert [f.rsplit("/", 1)[-1] for f in installed.files] == ["fr-en.0-5000.txt", "fr-en.5000-6500.txt"]
     want = hashlib.sha256((datasets / "fr-en.0-5000.txt").read_bytes()).hexdigest()
     assert installed.sha256["fr-en.0-5000.txt"] == want and installed.source == "local copy"
@@ -50,4 +50,4 @@ def test_a_local_copy_that_is_not_the_file_is_refused(datasets, tmp_path):
     other = tmp_path / "other.txt"
     other.write_text("x\n")
     with pytest.raises(InputError, match="is fr-en.0-5000.txt"):
-        run("data install", name="muse-dictionary", part="fr-en", from_path=[other])
+        run("data install", name="muse-dictionary", parts="fr-en", from_path=[other])

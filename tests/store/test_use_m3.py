@@ -150,7 +150,7 @@ def test_unknown_language_for_the_source(encoder):
 def test_install_then_mweat_es_picks_it(tmp_path, capsys, small_lists):
     code, out, err = run(capsys, "vectors", "install", "use-m3-es", "--vocab-size", "40", "--json")
     assert code == 0, err
-    res = result_of(out)
+    (res,) = result_of(out)["installed"]
     assert res["name"] == "use-m3-es" and res["dim"] == 512 and res["verified"] is None
     store = load_store(tmp_path / "installed" / "use-m3-es")
     assert store.provenance["source"] == "use-m3-es"

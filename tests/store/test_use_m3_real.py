@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 def _mweat(store, lang):
     male, female = wordlists.attribute_words(lang)
-    return mweat(store, WordQuery.two_form(wordlists.occupations(lang), male, female), n_permutations=100_000, seed=0)
+    return mweat(store, WordQuery.two_form(wordlists.occupations(lang), male, female), permutations=100_000, seed=0)
 
 
 def test_spanish_mweat_significant_and_little_grammatical_gender(installed):

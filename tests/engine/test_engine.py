@@ -57,7 +57,7 @@ def test_audit_grid_local_cells_are_the_commands_results(tmp_path):
     for name in ("store0", "store1"):
         store = load_store(tmp_path / name)
         sets = wordlists.weat_test("en", "career-family")
-        w = weat(store, WordQuery(sets.X, sets.Y, sets.A, sets.B), n_permutations=500, seed=3, oov="ignore", test=sets.name)
+        w = weat(store, WordQuery(sets.X, sets.Y, sets.A, sets.B), permutations=500, seed=3, oov="ignore", test=sets.name)
         cell = ok[(name, "weat:career-family")]
         assert cell["summary"]["effect_size"] == pytest.approx(w.effect_size, abs=1e-12)
         assert cell["envelope"]["result"]["p_value"] == pytest.approx(w.p_value, abs=1e-12)
@@ -65,7 +65,7 @@ def test_audit_grid_local_cells_are_the_commands_results(tmp_path):
         assert cell["envelope"]["command"] == "weat" and cell["envelope"]["inputs"]["options"]["seed"] == 3
         occ = wordlists.occupations("en")
         male, female = wordlists.attribute_words("en")
-        m = mweat(store, WordQuery.two_form(occ, male, female), n_permutations=500, seed=3, oov="ignore")
+        m = mweat(store, WordQuery.two_form(occ, male, female), permutations=500, seed=3, oov="ignore")
         assert ok[(name, "mweat")]["summary"]["statistic"] == pytest.approx(m.statistic, abs=1e-12)
     errors = [c["error"] for c in res.cells if c["status"] == "error"]
     assert all("\n" not in e and e for e in errors)

@@ -1,0 +1,202 @@
+"""A metric declares itself: its name, its query, what its bootstrap resamples and how, its figure.
+
+A metric module ends with one :func:`declare` call (a :class:`Metric`); importing the module
+registers it, and :mod:`geobias.metrics` imports every in-tree metric module (one line each).
+Everything that used to know a metric by its name reads the declaration instead:
+
+* the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`) builds the
+  metric's :attr:`Metric.resampling` and checks the quantity against :attr:`Metric.quantities`;
+* the report layer draws :attr:`Metric.figure` (a :class:`Bars` chart given as data, or a
+  matplotlib ``Figure``) for a result of type :attr:`Metric.result`: a metric module registers its
+  figure without importing :mod:`geobias.report`, which sits above it;
+* the command layer offers a command for every declared metric whose query is :data:`SETS`
+  and that has no hand-written command (:mod:`geobias.commands.declared`): the CLI, the service,
+  its jobs and the web app then show it like every other.
+
+:func:`geobias.metrics.check_metric` checks a declaration against the contract, for plug-in authors
+as for the in-tree metrics (as scikit-learn's ``check_estimator``).
+
+Examples
+--------
+>>> from geobias.metrics import get_metric
+>>> m = get_metric("ect")
+>>> m.query, m.quantities, m.sets
+('sets', ('ect',), ('X', 'Y', 'A', 'B'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from geobias.errors import InputError
+
+__all__ = ["SETS", "Bars", "FigureSpec", "Metric", "QueryShape", "declare", "declared_metrics", "figure_of",
+           "get_metric"]
+
+#: How a metric reads its words:
+#:
+#: ``"sets"``
+#:     A :class:`geobias.query.WordQuery` of target sets X, Y (Y optional) and attribute sets A, B,
+#:     with a ``variant`` (``"english"`` or ``"grammatical"``: X and Y the masculine and feminine
+#:     forms of the same words, paired by position; :mod:`geobias.metrics._query`). WEFE's metrics
+#:     (RND, RNSB, ECT, MAC) and WEAT.
+#: ``"two-form"``
+#:     X and Y the masculine and feminine forms of the same words, always paired (MWEAT).
+#: ``"targets-and-pairs"``
+#:     Target words and defining word pairs (RIPA).
+#: ``"sentences"``
+#:     Template sentences of a sentence encoder (SEAT).
+QueryShape = Literal["sets", "two-form", "targets-and-pairs", "sentences"]
+
+#: The query shape whose metrics the command layer can offer without a hand-written command.
+SETS = "sets"
+
+
+@dataclass(frozen=True)
+class Bars:
+    """A bar chart as data; the report layer draws it (:func:`geobias.report.plots.plot_bars`).
+
+    Attributes
+    ----------
+    labels : list of str
+    values : list of float
+        One bar per label.
+    title : str
+    axis : str
+        The label of the values' axis (the bars are horizontal).
+    colours : list of str, optional
+        One matplotlib colour per bar (default: one colour for all).
+    """
+
+    labels: list[str]
+    values: list[float]
+    title: str
+    axis: str
+    colours: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """A metric's figure: its title in reports and downloads, and ``draw(data)``.
+
+    ``draw`` takes the result's JSON form (``result.to_dict()``: a stored result draws as a fresh
+    one) and returns a :class:`Bars`, a matplotlib ``Figure``, or ``None`` when there is nothing to
+    draw (an empty per-word table).
+    """
+
+    title: str
+    draw: Callable[[dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """What a metric declares about itself (see the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        The metric's name, and its command's name where the command layer offers one.
+    function : callable
+        The library function, ``function(store, query, **options) -> result``; it takes
+        ``bootstrap`` and ``bootstrap_seed`` when :attr:`resampling` is given.
+    result : type
+        The result type the function returns (a frozen :class:`geobias.results.Result` dataclass).
+    query : {"sets", "two-form", "targets-and-pairs", "sentences"}
+        How it reads its words (:data:`QueryShape`).
+    summary : str
+        One line: what it measures (the command's summary and the first line of its help).
+    description : str
+        More help for its command (optional).
+    sets : tuple of str
+        The word sets its bootstrap resamples (the keys of :attr:`Resampling.sizes`), e.g.
+        ``("X", "Y", "A", "B")``; empty without a bootstrap.
+    paired : str
+        How its sets are paired in a resample, in words (``"X with Y in the grammatical variant"``).
+    quantities : tuple of str
+        The quantities its bootstrap can resample; the first is the default (its headline figure).
+    resampling : callable, optional
+        ``resampling(rows, *, quantity=None, **options) -> geobias.metrics.bootstrap.Resampling`` on
+        the resolved query (:class:`geobias.query.ResolvedQuery`); its keyword options are among
+        ``variant``, ``unit``, ``C``, ``classifier_seed`` (as :func:`bootstrap_query` passes them).
+        ``None``: the metric offers no bootstrap.
+    basic : tuple of str
+        The quantities read with the basic bootstrap interval instead of the percentile one (where
+        the resamples are biased the way the estimate is: :func:`geobias.metrics.bootstrap.interval_of`).
+    notes : mapping of str to str
+        A note per quantity that its interval carries: why it cannot show "no bias" (a never
+        negative quantity), or its measured undercoverage.
+    figure : FigureSpec, optional
+    """
+
+    name: str
+    function: Callable[..., Any]
+    result: type
+    query: QueryShape
+    summary: str = ""
+    description: str = ""
+    sets: tuple[str, ...] = ()
+    paired: str = ""
+    quantities: tuple[str, ...] = ()
+    resampling: Callable[..., Any] | None = None
+    basic: tuple[str, ...] = ()
+    notes: Mapping[str, str] = field(default_factory=dict)
+    figure: FigureSpec | None = None
+
+    @property
+    def result_name(self) -> str:
+        """``"package.module.ClassName"`` of :attr:`result` (how commands and renderers name it)."""
+        return f"{self.result.__module__}.{self.result.__qualname__}"
+
+
+_METRICS: dict[str, Metric] = {}
+
+
+def declare(metric: Metric) -> Metric:
+    """Register ``metric`` (a module calls it once, at import) and return it.
+
+    Raises
+    ------
+    InputError
+        Another metric is declared under the same name, or the default quantity is missing while
+        a resampling is given.
+    """
+    if not isinstance(metric, Metric):
+        raise InputError(f"declare() takes a Metric, not {type(metric).__name__}")
+    old = _METRICS.get(metric.name)
+    if old is not None and old.result_name != metric.result_name:
+        raise InputError(f"a metric named {metric.name!r} is already declared ({old.result_name})")
+    if metric.resampling is not None and not metric.quantities:
+        raise InputError(f"metric {metric.name!r} declares a resampling but no quantity to resample")
+    _METRICS[metric.name] = metric
+    return metric
+
+
+def get_metric(name: str) -> Metric:
+    """The declaration of the metric ``name``.
+
+    Raises
+    ------
+    InputError
+        No metric of that name is declared (the declared ones are listed).
+    """
+    try:
+        return _METRICS[name]
+    except KeyError:
+        raise InputError(f"no metric {name!r}; one of {', '.join(sorted(_METRICS))}") from None
+
+
+def declared_metrics() -> list[Metric]:
+    """Every declared metric, in the order they were declared."""
+    return list(_METRICS.values())
+
+
+def figure_of(result: Any) -> FigureSpec | None:
+    """The declared figure of ``result``'s type, or of its nearest base type that has one; ``None``."""
+    by_type = {m.result_name: m.figure for m in _METRICS.values() if m.figure is not None}
+    for cls in type(result).__mro__:
+        found = by_type.get(f"{cls.__module__}.{cls.__qualname__}")
+        if found is not None:
+            return found
+    return None
