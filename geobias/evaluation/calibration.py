@@ -272,7 +272,7 @@ def _seat(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int,
     test over the sentences and ours over the words."""
     from geobias.metrics import weat
     from geobias.metrics.bootstrap import run, seat_resampling
-    from geobias.metrics.seat import _word_test
+    from geobias.metrics.seat import word_permutation_test
     from geobias.query import WordQuery
     from geobias.store import VectorStore
 
@@ -285,7 +285,7 @@ def _seat(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int,
     r = weat(store, WordQuery(names["X"], names["Y"], names["A"], names["B"]), permutations=n_permutations,
              seed=seed)
     boot = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
-    by_word = _word_test(r, groups, n_permutations, seed)
+    by_word = word_permutation_test(r, groups, n_permutations, seed)
     return {("SEAT", "seat_effect_size"): (boot.low, boot.high), ("SEAT", "sentence permutation test"): r.p_value,
             ("SEAT", "word permutation test (ours)"): by_word.p_value}
 

@@ -37,6 +37,7 @@ from geobias.stats.bootstrap import BootstrapResult
 from geobias.store import VectorStore
 
 __all__ = ["SEAT_FILE_SETS", "SENT_BIAS_SAMPLES", "WORD_KINDS", "SeatResult", "SeatTemplates", "SeatTestFile", "WordKind", "noun_genders",
+           "word_permutation_test",
            "parse_seat_test", "parse_seat_tests", "read_seat_test", "read_seat_tests", "read_templates", "read_word_kinds", "seat", "seat_sentences",
            "sentences_for"]
 
@@ -334,10 +335,46 @@ def _sentence_words(sets, sentences, templates, genders, kinds, avoid) -> dict[s
     return groups
 
 
-def _word_test(r, groups: dict[str, np.ndarray], n_permutations: int, seed: int | None):
-    """SEAT's one-sided test with the words of X ∪ Y re-partitioned, each with all its sentences:
-    the permutation test of the per-word sums of the sentences' scores (their Σ_X − Σ_Y is WEAT's
-    statistic on the sentences)."""
+def word_permutation_test(r, groups: dict[str, np.ndarray], n_permutations: int = SENT_BIAS_SAMPLES,
+                          seed: int | None = 0):
+    """SEAT's one-sided test with the words of X ∪ Y re-partitioned, each with all its sentences.
+
+    The permutation test of the per-word sums of the sentences' scores ``s(sentence, A, B)``; their
+    ``Σ_X − Σ_Y`` is WEAT's statistic on the sentences, so only the unit that is exchanged changes
+    (a word instead of a sentence: a word's sentences share it, and are not exchangeable with
+    another word's).
+
+    Parameters
+    ----------
+    r : WeatResult
+        WEAT run on the sentences (its ``per_word`` gives each X and Y sentence's score, in order).
+    groups : dict {"X", "Y"} of ndarray of int, shape (n_sentences,)
+        The word (0..n_words − 1) each sentence of the set was made from.
+    n_permutations : int, default ``SENT_BIAS_SAMPLES`` (100,000)
+        Budget: exact enumeration of the word partitions when they number at most this many.
+    seed : int or None, default 0
+
+    Returns
+    -------
+    PermutationResult or None
+        ``None`` when the sentences were not scored one by one (a count differs from ``groups``) or
+        X ∪ Y has fewer than 3 words.
+
+    References
+    ----------
+    May et al. (2019), NAACL (SEAT, its sentence-level test); Caliskan et al. (2017), Science (the
+    statistic). The word-level grouping is ours (docs: calibration).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as N
+    >>> r = N(per_word=[N(target=t, s=v) for t, v in [("X", 1.0), ("X", 1.0), ("X", 2.0), ("X", 2.0),
+    ...                                              ("Y", 0.0), ("Y", 0.0), ("Y", -1.0), ("Y", -1.0)]])
+    >>> g = {"X": np.array([0, 0, 1, 1]), "Y": np.array([0, 0, 1, 1])}
+    >>> t = word_permutation_test(r, g)
+    >>> t.exact, round(t.p_value, 4)   # 6 partitions of 4 words; the observed one is the largest
+    (True, 0.1667)
+    """
     from geobias.stats.permutation import permutation_test
 
     score = {}
@@ -351,14 +388,13 @@ def _word_test(r, groups: dict[str, np.ndarray], n_permutations: int, seed: int 
     return permutation_test(np.concatenate(sums), len(sums[0]), n_permutations=n_permutations, seed=seed)
 
 
-def _word_bootstrap(store, sets, sentences, templates, genders, n_resamples: int, seed: int | None,
-                    kinds: dict | None = None, avoid: frozenset[str] = frozenset()):
-    """The bootstrap of the effect size over each set's words, each bringing its sentences."""
+def _word_bootstrap(store, sentences, groups: dict[str, np.ndarray], n_resamples: int, seed: int | None):
+    """The bootstrap of the effect size over each set's words, each bringing its sentences
+    (``groups``: :func:`_sentence_words`)."""
     from dataclasses import replace
 
     from geobias.metrics.bootstrap import refuse_resampling, run, seat_resampling
 
-    groups = _sentence_words(sets, sentences, templates, genders, kinds, avoid)
     rows = {name: store.lookup(group, unit=True).vectors
             for name, group in zip(("X", "Y", "A", "B"), sentences, strict=True)}
     try:
@@ -452,12 +488,9 @@ def seat(
     store = VectorStore(every, vectors, lang=lang)
     r = weat(store, WordQuery(*sentences, name=test or "custom"), permutations=n_permutations, seed=seed,
              test=test)
-    boot = None
-    if bootstrap:
-        boot = _word_bootstrap(store, sets, sentences, templates, genders, bootstrap, bootstrap_seed, kinds,
-                               every_word)
-    by_word = _word_test(r, _sentence_words(sets, sentences, templates, genders, kinds, every_word),
-                         n_permutations, seed)
+    groups = _sentence_words(sets, sentences, templates, genders, kinds, every_word)
+    boot = _word_bootstrap(store, sentences, groups, bootstrap, bootstrap_seed) if bootstrap else None
+    by_word = word_permutation_test(r, groups, n_permutations, seed)
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
