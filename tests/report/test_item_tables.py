@@ -163,6 +163,14 @@ def test_plot_writes_the_web_apps_figure_and_says_where(store_dir, tmp_path, cap
                                                                    "permutations": 100})[0]) == "per-pair bias bars"
 
 
+def test_a_commands_own_plot_is_announced_once(store_dir, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "plane.png"
+    code, out, err = cli(["directions", "--lang", "fr", "--vectors", store_dir, "--plot", str(target), "-q"], capsys)
+    assert code == 0, err
+    assert target.exists() and err.strip().splitlines() == [f"wrote {target}"]
+
+
 def test_plot_to_an_unwritable_path_is_one_line_before_any_work(store_dir, tmp_path, capsys):
     code, out, err = cli(["mweat", "--lang", "fr", "--vectors", store_dir, "--plot",
                           str(tmp_path / "missing" / "x.png"), "-q"], capsys)
