@@ -228,3 +228,20 @@ def test_real_stores_give_the_acceptance_tables(argv, table, n, numeric, capsys)
     frame = pd.read_csv(io.StringIO(out))
     assert len(frame) == n and all(frame[c].dtype.kind == "f" for c in numeric)
     assert set(frame.store) == {"fr-spacy-md"} and set(frame.command) == {argv[0]}
+
+
+def test_atlas_item_tables_are_language_by_metric_and_by_occupation(on_small_store):
+    from geobias.evaluation.atlas import METRICS
+
+    result, env = execute("atlas", {"langs": ["fr"], "permutations": 200, "bootstrap": 50})
+    tables = item_tables(env)
+    assert list(tables)[:1] == ["rows"] and "occupations" in tables
+    rows = tables["rows"]
+    assert [r["metric"] for r in rows] == [key for key, _label, _aware in METRICS]
+    assert {r["lang"] for r in rows} == {"fr"} and {r["command"] for r in rows} == {"atlas"}
+    cell = result.cells[0]
+    assert [r["value"] for r in rows] == [cell.metric(key).value for key, _l, _a in METRICS]
+    occupations = tables["occupations"]
+    assert len(occupations) == len(cell.occupations) > 0
+    assert [(o["english"], o["bias"]) for o in occupations] == [(o.english, o.bias) for o in cell.occupations]
+    assert {o["lang"] for o in occupations} == {"fr"}  # the parent cell's language on each row
