@@ -140,7 +140,7 @@ class Resampling:
 
 def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: str | None = None,
                     unit: bool = False, C: float = 1.0, classifier_seed: int | None = 0, n_resamples: int = 1000,
-                    seed: int | None = 0, confidence: float = 0.95) -> BootstrapResult:
+                    seed: int | None = 0, confidence: float = 0.95, test_zero: bool = False) -> BootstrapResult:
     """The bootstrap over the words of a resolved query, for any association metric.
 
     Parameters
@@ -166,6 +166,8 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
     n_resamples : int, default 1000
     seed : int or None, default 0
     confidence : float, default 0.95
+    test_zero : bool, default False
+        Also the bootstrap test of 0 that inverts the interval (``BootstrapResult.p_value``).
 
     Returns
     -------
@@ -209,7 +211,7 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
     options = {"variant": variant, "unit": unit, "C": C, "classifier_seed": classifier_seed}
     res = declared.resampling(rows, quantity=quantity, **_accepted(declared.resampling, options))
     try:
-        out = run(res, n_resamples=n_resamples, seed=seed, confidence=confidence)
+        out = run(res, n_resamples=n_resamples, seed=seed, confidence=confidence, test_zero=test_zero)
     except InputError as exc:
         if isinstance(exc, ParameterError):
             raise
@@ -274,7 +276,7 @@ def refuse_resampling(exc: InputError) -> None:
 
 
 def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0,
-        confidence: float = 0.95) -> BootstrapResult:
+        confidence: float = 0.95, test_zero: bool = False) -> BootstrapResult:
     """:func:`geobias.stats.bootstrap` of a :class:`Resampling`, with the interval its metric and
     quantity call for (:func:`interval_of`).
 
@@ -288,7 +290,7 @@ def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0
     """
     return bootstrap(resampling.statistic, resampling.sizes, paired=resampling.paired,
                      n_resamples=n_resamples, seed=seed, confidence=confidence,
-                     interval=interval_of(resampling.metric, resampling.quantity))
+                     interval=interval_of(resampling.metric, resampling.quantity), test_zero=test_zero)
 
 
 def _f64(*arrays: np.ndarray | None) -> list[np.ndarray | None]:
