@@ -417,6 +417,10 @@ ID_COLUMNS = ("command", "store", "lang", "seed", "geobias_version")
 _KEY_NAMES = {"table": "method", "bootstrap_sums": "quantity", "lists": "list", "metrics": "metric",
               "coverage": "resource", "timings": "method", "details": "method"}
 
+#: The result's own fields that say what was asked (the neighbours' query word, WEAT's test): every
+#: row of its item tables carries them, as ``query_<name>`` where a row has a field of that name.
+_QUERY_KEYS = ("test", "word", "model", "encoder")
+
 #: A record's fields that a nested table's rows carry (the atlas's ``lang`` beside each occupation).
 _PARENT_KEYS = ("lang", "language", "store", "method", "test", "model", "corpus")
 
@@ -529,10 +533,12 @@ def item_tables(obj: Any) -> dict[str, list[dict[str, Any]]]:
     for c in ("lang", "seed"):
         if ids[c] is None and _scalar(data.get(c)):
             ids[c] = data.get(c)
+    query = {k: data[k] for k in _QUERY_KEYS if isinstance(data.get(k), str)}
     out = {}
     for name, rows in _derive_tables(data).items():
         keys = tidy_columns(rows)
-        out[name] = [{**ids, **{k: r.get(k) for k in keys}} for r in rows]
+        asked = {(f"query_{k}" if k in keys else k): v for k, v in query.items()}
+        out[name] = [{**ids, **asked, **{k: r.get(k) for k in keys}} for r in rows]
     return out
 
 

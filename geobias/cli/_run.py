@@ -92,7 +92,7 @@ def _announce_outputs(cmd, validated, noted: list[str]) -> None:
 
     for out in cmd.outputs:
         value = dict(validated).get(out.field)
-        if value is None or isinstance(value, bool) or out.kind == "store":
+        if value is None or isinstance(value, bool):
             continue
         if not Path(str(value)).exists() or any(str(value) in text for text in noted):
             continue

@@ -77,6 +77,7 @@ def test_to_frame_table_and_its_errors(on_small_store):
     assert frame.similarity.dtype.kind == "f" and list(frame.word) == [n.word for n in result.neighbors]
     assert frame.similarity.is_monotonic_decreasing
     assert result.table_names() == ["neighbors"]
+    assert set(frame.query_word) == {"avocat"}  # what was asked, beside each neighbour
     with pytest.raises(InputError, match="no item table 'nope'; this result has neighbors"):
         result.to_frame(table="nope")
 
@@ -245,3 +246,31 @@ def test_atlas_item_tables_are_language_by_metric_and_by_occupation(on_small_sto
     assert len(occupations) == len(cell.occupations) > 0
     assert [(o["english"], o["bias"]) for o in occupations] == [(o.english, o.bias) for o in cell.occupations]
     assert {o["lang"] for o in occupations} == {"fr"}  # the parent cell's language on each row
+
+
+def test_seats_figure_is_each_tests_effect_with_its_interval():
+    pytest.importorskip("matplotlib")
+    import numpy as np
+
+    from geobias.metrics.seat import SeatResult
+    from geobias.report.draw import figure_title, make_figure
+
+    def test(name, d, low, high, p):
+        return {"test": name, "lang": "en", "encoder": "toy", "statistic": 1.0, "effect_size": d, "p_value": p,
+                "n_sentences": {}, "n_templates": {}, "n_gendered_words": 0, "n_permutations": 100, "exact": False,
+                "seed": 0, "bootstrap": {"estimate": d, "low": low, "high": high, "standard_error": 0.1,
+                                         "confidence": 0.95, "n_resamples": 100, "n_finite": 100, "seed": 0,
+                                         "set_sizes": {"X": 4, "Y": 4, "A": 4, "B": 4}, "paired": [],
+                                         "quantity": "effect_size"}}
+
+    data = {**test("sent-weat6", 0.8, 0.2, 1.3, 0.01), "more_tests": [test("sent-weat7", -0.1, -0.7, 0.5, 0.6)]}
+    result = SeatResult.from_dict(data)
+    assert figure_title(result) == "effect sizes with their intervals"
+    ax = make_figure(result).axes[0]
+    points = [line.get_xdata()[0] for line in ax.lines if line.get_marker() == "o"]
+    spans = [sorted(line.get_xdata()) for line in ax.lines if len(line.get_xdata()) == 2 and line.get_marker() != "o"
+             and line.get_linestyle() == "-"]
+    assert points == [0.8, -0.1] and np.allclose(spans, [[0.2, 1.3], [-0.7, 0.5]])
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["sent-weat6  (p = 0.01)", "sent-weat7  (p = 0.6)"]
+    table = item_tables(result)["more_tests"]
+    assert [(r["test"], r["effect_size"], r["bootstrap_low"]) for r in table] == [("sent-weat7", -0.1, -0.7)]
