@@ -106,7 +106,11 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
 
     ``options`` are the command line's values by field name, with ``quiet``, ``as_json`` and
     ``as_csv``; ``None`` values are left to the model's defaults. ``presentation`` goes to the
-    table renderer (``top``). Returns ``(result, envelope)``.
+    table renderer (``top``). The output options (:data:`OUTPUTS`) add a Parquet file, an item
+    table instead of the summary row (``--items``, ``--table NAME``: :func:`geobias.results.item_tables`)
+    and the result's figure (``--plot FILE``: :func:`geobias.report.draw.make_figure`, the figure the
+    service shows); their paths are checked before any work, and every file written is announced
+    on stderr (``wrote PATH``). Returns ``(result, envelope)``.
     """
     from geobias.commands import execute, get, validate
 
