@@ -85,11 +85,14 @@ def _recording(reporter):
     return reporter, noted
 
 
-def _announce_outputs(cmd, validated, noted: list[str]) -> None:
+def _announce_outputs(cmd, validated, reporter, noted: list[str]) -> None:
     """``wrote PATH`` for each file or folder the command declares (``Output``) and wrote, unless
-    the command said so itself."""
+    the command said so itself, or notes are off (``--json``: the envelope names the files written;
+    ``--plot`` and ``--parquet``, which it does not name, are announced anyway)."""
     from pathlib import Path
 
+    if not getattr(reporter, "notes", True):
+        return
     for out in cmd.outputs:
         value = dict(validated).get(out.field)
         if value is None or isinstance(value, bool):
@@ -140,7 +143,7 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
                 check_output_path(path, what=what)
     reporter, noted = _recording(progress(quiet, as_json))
     result, env = execute(cmd, validated, progress=reporter)
-    _announce_outputs(cmd, validated, noted)
+    _announce_outputs(cmd, validated, reporter, noted)
     if items:  # the table exists (or the error lists those that do) before anything is printed
         from geobias.results import item_table
 
