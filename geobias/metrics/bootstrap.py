@@ -64,7 +64,9 @@ def interval_of(metric: str, quantity: str) -> str:
     0 is biased away from 0. In simulation (:mod:`geobias.evaluation.calibration`) the percentile
     interval held a large true d in 72–75 % of data sets and MWEAT's signed figure under one-sided
     agreement in 91.5 %; the basic interval reflects the resamples about the estimate and corrects
-    that bias to first order.
+    that bias to first order. RND's distances to the means of resampled attribute sets (a resample
+    with duplicates has a longer mean) move every resample the same way: percentile 97.8–99.1 %,
+    basic 95.7–96.8 %.
 
     Examples
     --------
