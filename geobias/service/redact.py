@@ -9,6 +9,7 @@ component.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -16,6 +17,10 @@ from geobias.service.config import ServiceConfig
 
 # An absolute POSIX path of two or more components, not part of a URL or a relative path.
 _ABS_PATH = re.compile(r"(?<![\w.~:/\-])/(?:[^\s/'\"(),;<>`]+/)+([^\s/'\"(),;<>`]*)")
+# A JSON string token (escapes included) that holds a "/": the only strings :meth:`Redactor.text`
+# can change. The JSON text between tokens (numbers, punctuation, true/false/null) holds no "/", so
+# a match can start only at a token's opening quote.
+_JSON_PATH_STRING = re.compile(r'"(?:[^"\\/]|\\.)*/(?:[^"\\]|\\.)*"')
 
 
 class Redactor:
@@ -53,6 +58,34 @@ class Redactor:
         for prefix, repl in self._prefixes(job_id):
             value = value.replace(prefix, repl)
         return _ABS_PATH.sub(lambda m: m.group(1) or "/", value)
+
+    def json(self, value: Any, job_id: str | None = None) -> bytes:
+        """``value`` (a JSON value) as the body ``JSONResponse(self(value, job_id))`` sends, byte for
+        byte (compact, UTF-8, NaN refused), redacted on the encoded text: one pass of a regular
+        expression finds the string tokens that hold a "/", and only those are decoded, redacted
+        and encoded again, where :meth:`__call__` visits every number of a result.
+
+        Raises
+        ------
+        ValueError
+            ``value`` holds a NaN or an infinity (as ``JSONResponse`` does).
+
+        Examples
+        --------
+        >>> from pathlib import Path
+        >>> r = Redactor(ServiceConfig(vectors_dir=Path("/srv/v"), data_dir=Path("/srv/d")))
+        >>> r.json({"store": "/srv/v/fr", "scores": [0.5, 1]})
+        b'{"store":"fr","scores":[0.5,1]}'
+        """
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+        if "/" in text:
+            text = _JSON_PATH_STRING.sub(lambda m: self._token(m.group(), job_id), text)
+        return text.encode("utf-8")
+
+    def _token(self, token: str, job_id: str | None) -> str:
+        value = json.loads(token)
+        redacted = self.text(value, job_id)
+        return token if redacted == value else json.dumps(redacted, ensure_ascii=False)
 
     def __call__(self, value: Any, job_id: str | None = None) -> Any:
         """``value`` (a JSON value) with :meth:`text` applied to every string, keys included."""

@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from geobias._progress import CancelFlag
 from geobias.commands import Command, commands
@@ -34,14 +34,18 @@ def _quick_route(cmd: Command) -> None:
     stores in a quick worker process (at most ``quick_workers`` at once, first come first served:
     :class:`~geobias.service.http.Admission`, :mod:`geobias.service.quick`),
     answer the envelope (the same ``result`` as ``geobias {name} --json``, server paths redacted). A
-    client that disconnects stops its analysis (waiting or running) at the next cancel check."""
+    client that disconnects stops its analysis (waiting or running) at the next cancel check.
+
+    The worker answers the envelope already encoded and redacted
+    (:meth:`~geobias.service.redact.Redactor.json`), which the route sends as it is: the event loop,
+    which every request shares, neither decodes nor walks nor encodes a result."""
     from geobias.service.commands import run_quick
 
     async def route(request: Request) -> Any:
         client = http.client_key(request)
         request.app.state.admission.check(client)  # a client past its share: refused before its body is parsed
         body = await http.json_body(request, cmd.params)  # the size caps, before the model runs
-        config, stores = http.config(request), http.stores(request)
+        config, stores, redact = http.config(request), http.stores(request), request.app.state.redact
         flag = CancelFlag()
 
         async def watch() -> None:  # the client left: stop the work at its next check
@@ -50,9 +54,9 @@ def _quick_route(cmd: Command) -> None:
 
         timing: dict[str, float] = {}
         try:
-            envelope = await request.app.state.admission.run_command(
+            answer = await request.app.state.admission.run_command(
                 cmd.name, body, flag, watch=watch, client=client, timing=timing,
-                fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
+                fallback=lambda: redact.json(run_quick(config, stores, cmd.name, body, progress=flag)))
         except Cancelled:
             if not flag.cancelled():
                 raise
@@ -64,7 +68,7 @@ def _quick_route(cmd: Command) -> None:
         spent = f"queue;dur={1e3 * timing.get('wait', 0):.1f}, run;dur={1e3 * timing.get('run', 0):.1f}"
         if "compute" in timing:
             spent += f", compute;dur={1e3 * timing['compute']:.1f}, cpu;dur={1e3 * timing['cpu']:.1f}"
-        return JSONResponse(request.app.state.redact(envelope), headers={"Server-Timing": spent})
+        return Response(answer, media_type="application/json", headers={"Server-Timing": spent})
 
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
                          description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",
