@@ -314,12 +314,47 @@ def compare(jobs: list[dict[str, Any]], a: dict[str, Any] | None, b: dict[str, A
         shown = [[k, _param(a["params"].get(k)), _param(b["params"].get(k)),
                   "" if a["params"].get(k) == b["params"].get(k) else "differs"] for k in keys]
         body += simple_table(["parameter", "A", "B", ""], shown, caption="parameters")
+        figures = compare_figures(a, b)
+        if figures:
+            body += simple_table(["figure", "A", "B", "B − A"], figures, caption="the results side by side")
         cols = []
         for label, job, view in zip("AB", (a, b), views, strict=True):
             cols.append(f"<div><h2>{label}: <a href='/jobs/{esc(job['id'])}/report'>{esc(job['command'])} · "
                         f"{esc(job['id'])}</a></h2>{view}</div>")
         body += f"<div class='side'>{''.join(cols)}</div>"
     return app_page("geobias: compare runs", body)
+
+
+def compare_figures(a: dict[str, Any], b: dict[str, Any]) -> list[list[str]]:
+    """Rows ``[figure, A, B, B − A]`` of two runs' figures, one per column of their data (the rows
+    the CSV download holds, :func:`geobias.results.tidy_rows`) where each run has one estimate;
+    a difference for the numbers (4 significant digits shown; the downloads keep every digit).
+    Empty for runs of several estimates each (their tables stand side by side below)."""
+    from geobias.results import tidy_rows
+
+    try:
+        rows = [tidy_rows(j.get("result") or {}) for j in (a, b)]
+    except Exception:  # noqa: BLE001 - a record this version cannot read as data: the views still show it
+        return []
+    if any(len(r) != 1 for r in rows):
+        return []
+    ra, rb = rows[0][0], rows[1][0]
+    skip = {"command", "geobias_version"}
+    out = []
+    for key in [k for k in ra if k not in skip] + [k for k in rb if k not in ra and k not in skip]:
+        va, vb = ra.get(key), rb.get(key)
+        if va is None and vb is None:
+            continue
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (va, vb))
+        diff = f"{vb - va:+.4g}" if numbers else ("" if va == vb else "differs")
+        out.append([key, _figure(va), _figure(vb), diff])
+    return out
+
+
+def _figure(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "" if value is None else str(value)
 
 
 def _set_by_user(job: dict[str, Any], key: str) -> bool:
@@ -348,4 +383,5 @@ def _param(value: Any) -> str:
     return text if len(text) <= 200 else text[:200] + " …"
 
 
-__all__ = ["APP_HEADERS", "FormField", "app_commands", "catalogue", "command_form", "compare", "form_fields"]
+__all__ = ["APP_HEADERS", "FormField", "app_commands", "builtin_tests", "catalogue", "command_form", "compare",
+           "compare_figures", "form_fields", "store_label"]

@@ -157,6 +157,14 @@ def test_compare_shows_two_runs_side_by_side(server, mweat_job):
     assert page.text.count("<div><h2>") == 2
     assert "<tr><td>permutations</td><td class='num'>2000</td><td class='num'>500</td><td>differs</td></tr>" in page.text
     assert "<tr><td>lang</td><td>fr</td><td>fr</td><td></td></tr>" in page.text
+    # the figures of both runs in one table, with their difference (same statistic: 0; other p-values)
+    stat_a, stat_b = (j["result"]["result"]["statistic"] for j in (mweat_job, other))
+    row = re.search(r"<tr><td>statistic</td><td class='num'>([^<]*)</td><td class='num'>([^<]*)</td>"
+                    r"<td[^>]*>([^<]*)</td></tr>", page.text)
+    assert row and float(row.group(1)) == float(f"{stat_a:.4g}") and float(row.group(2)) == float(f"{stat_b:.4g}")
+    assert float(row.group(3)) == float(f"{stat_b - stat_a:+.4g}")
+    assert re.search(r"<tr><td>n_permutations</td>.*?<td[^>]*>\+?-1500</td></tr>", page.text)
+    assert page.text.count("<img") >= 2  # each run's plots, side by side
     assert client.get("/compare").status_code == 200
     assert client.get("/compare", params={"a": "nope"}).status_code == 404
 
