@@ -17,10 +17,9 @@ from geobias.service.config import ServiceConfig
 
 # An absolute POSIX path of two or more components, not part of a URL or a relative path.
 _ABS_PATH = re.compile(r"(?<![\w.~:/\-])/(?:[^\s/'\"(),;<>`]+/)+([^\s/'\"(),;<>`]*)")
-# A JSON string token (escapes included) that holds a "/": the only strings :meth:`Redactor.text`
-# can change. The JSON text between tokens (numbers, punctuation, true/false/null) holds no "/", so
-# a match can start only at a token's opening quote.
-_JSON_PATH_STRING = re.compile(r'"(?:[^"\\/]|\\.)*/(?:[^"\\]|\\.)*"')
+# JSON text holds a "/" only inside a string token (between tokens: numbers, punctuation,
+# true/false/null): the token around a "/" runs from the nearest unescaped quote before it to the
+# next one after it (:func:`_slash_tokens`).
 
 
 class Redactor:
@@ -61,9 +60,9 @@ class Redactor:
 
     def json(self, value: Any, job_id: str | None = None) -> bytes:
         """``value`` (a JSON value) as the body ``JSONResponse(self(value, job_id))`` sends, byte for
-        byte (compact, UTF-8, NaN refused), redacted on the encoded text: one pass of a regular
-        expression finds the string tokens that hold a "/", and only those are decoded, redacted
-        and encoded again, where :meth:`__call__` visits every number of a result.
+        byte (compact, UTF-8, NaN refused), redacted on the encoded text: the string tokens that
+        hold a "/" are found from each "/" (:func:`_slash_tokens`), and only those are decoded,
+        redacted and encoded again, where :meth:`__call__` visits every number of a result.
 
         Raises
         ------
@@ -78,9 +77,11 @@ class Redactor:
         b'{"store":"fr","scores":[0.5,1]}'
         """
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
-        if "/" in text:
-            text = _JSON_PATH_STRING.sub(lambda m: self._token(m.group(), job_id), text)
-        return text.encode("utf-8")
+        parts, done = [], 0
+        for start, end in _slash_tokens(text):
+            parts += [text[done:start], self._token(text[start:end], job_id)]
+            done = end
+        return ("".join(parts) + text[done:]).encode("utf-8") if parts else text.encode("utf-8")
 
     def _token(self, token: str, job_id: str | None) -> str:
         value = json.loads(token)
@@ -96,3 +97,32 @@ class Redactor:
         if isinstance(value, (list, tuple)):
             return [self(v, job_id) for v in value]
         return value
+
+
+def _slash_tokens(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the string tokens of JSON ``text`` that hold a "/", in order.
+
+    >>> text = json.dumps({"a": "x/y", "b": [1, 'say "q/r"'], "c": "d"})
+    >>> [text[s:e] for s, e in _slash_tokens(text)] == ['"x/y"', json.dumps('say "q/r"')]
+    True
+    """
+    spans: list[tuple[int, int]] = []
+    at = text.find("/")
+    while at != -1:
+        start = text.rfind('"', 0, at)
+        while _escaped(text, start):
+            start = text.rfind('"', 0, start)
+        end = text.find('"', at)
+        while _escaped(text, end):
+            end = text.find('"', end + 1)
+        spans.append((start, end + 1))
+        at = text.find("/", end + 1)
+    return spans
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes (is escaped)."""
+    n = 0
+    while at - n > 0 and text[at - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1
