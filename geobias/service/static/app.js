@@ -60,13 +60,21 @@
   }
 
   // A message in the form's words: each field name it mentions becomes the field's label
-  // ("lost_vocabulary_threshold must be ..." → "Words not in the store ... must be ...").
+  // ("raise `lost_vocabulary_threshold`" → "raise “Largest share of a word set that may be missing”").
+  // A name counts where a message names a field: in backticks, with an underscore, or first
+  // ("seed must be ..."); a plain word such as "vectors" in a sentence stays as it is.
   function inWords(message) {
     let out = message;
     const fields = [...form.querySelectorAll("[data-label]")].sort((a, b) => b.name.length - a.name.length);
+    const said = (el) => "\u201c" + el.dataset.label + "\u201d";
     for (const el of fields) {
-      const re = new RegExp("(^|[^A-Za-z0-9_`-])`?" + el.name + "`?(?=[^A-Za-z0-9_]|$)", "g");
-      out = out.replace(re, (m, lead) => lead + "\u201c" + el.dataset.label + "\u201d");
+      out = out.split("`" + el.name + "`").join(said(el));
+      if (el.name.includes("_")) {
+        const re = new RegExp("(^|[^A-Za-z0-9_-])" + el.name + "(?=[^A-Za-z0-9_]|$)", "g");
+        out = out.replace(re, (m, lead) => lead + said(el));
+      } else if (new RegExp("^" + el.name + "([\\s:]|$)").test(out)) {
+        out = said(el) + out.slice(el.name.length);
+      }
     }
     return out;
   }
