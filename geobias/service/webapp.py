@@ -70,7 +70,7 @@ class FormField:
     ``bool`` (a checkbox), ``int`` / ``float`` (a number box), ``list`` (a textarea: one word per
     line or comma-separated → a list of strings), ``rows`` (a textarea: one row per line, columns
     separated by tabs or commas → a list of lists), ``inline`` (a textarea sent as
-    ``{"text": ...}``: the service's form of a file), ``text``, ``json``, and ``test`` (a select of
+    ``{"text": ...}``: the service's form of a file), ``text``, ``json``, and ``weat-test`` (a select of
     the built-in WEAT tests, each marked with the languages that have it).
 
     ``shown`` is what the run uses when the field is left empty, where the model's default is
@@ -151,8 +151,8 @@ def _shown(model, name: str, default: Any) -> str | None:
 
     if default is not None:
         return None
-    if name == "bootstrap" and issubclass(model, BootstrapParams):
-        return f"{model.DEFAULT_BOOTSTRAP:,}"
+    if issubclass(model, BootstrapParams) and name in BootstrapParams.model_fields and spec_of(model, name).cap:
+        return f"{model.DEFAULT_BOOTSTRAP:,}"  # the capped count of the bootstrap's fields: its resamples
     info = model.model_fields.get(name)
     found = re.search(r"\(default:? ([^;)]+)\)", (info.description or "") if info is not None else "")
     return found.group(1).replace("`", "").strip() if found else None
@@ -243,7 +243,7 @@ def _control(f: FormField, stores: list[dict[str, Any]], langs: dict[str, str], 
             f"<option value='{esc(n)}'{_sel(n, default)}>{esc(store_label(s))}</option>"
             for n, s in zip(names, stores, strict=True))
         control = f"<select {attrs}>{opts}</select>"
-    elif f.widget == "test":
+    elif f.widget == "weat-test":
         tests = builtin_tests()
         opts = ("" if f.required else "<option value=''>(the language's default)</option>") + "".join(
             f"<option value='{esc(t)}' data-langs='{esc(' '.join(langs_of))}'{_sel(t, default)}>{esc(t)}</option>"

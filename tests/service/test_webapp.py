@@ -273,7 +273,7 @@ def test_the_app_refuses_bad_parameters_in_one_line(server):
 def test_forms_show_defaults_tests_as_a_select_and_plain_store_labels(server):
     _, client = server
     text = client.get("/app/weat").text
-    assert re.search(r"<select id='f-test' name='test' data-widget='test'", text)
+    assert re.search(r"<select id='f-test' name='test' data-widget='weat-test'", text)
     assert "<option value='career-family-terms' data-langs='en es fr de'>" in text
     assert "placeholder='1,000'" in text  # the bootstrap's default count, shown, not sent
     assert f">{SMALL} (fr)<" in text and "()" not in text

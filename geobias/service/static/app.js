@@ -151,7 +151,7 @@
 
   // The built-in tests a language has: the others are not offered while it is chosen.
   const lang = form.querySelector("[data-widget='lang']");
-  const tests = form.querySelector("[data-widget='test']");
+  const tests = form.querySelector("[data-widget='weat-test']");
   function offerTests() {
     if (!lang || !tests) return;
     for (const opt of tests.options) {
