@@ -31,7 +31,18 @@ The jobs submitted are waited for at the end and their results checked the same 
 machine may be shared: read the ratios, not the absolute figures; rerun the baseline on the
 same machine before comparing.
 
-Run: python benchmarks/bench_serve.py [--clients 1,4,16,50] [--duration 60] [--quick-threads] [--json-out FILE]
+First, what one quick request costs against the library call it wraps (issue 46), per route
+(`/mweat`, 10,000 permutations and the default 1,000 bootstrap resamples; `/neighbors`, k = 10):
+``--cost-requests`` requests from one client, in rounds alternating with the same number of
+library calls in this process (`geobias.metrics.mweat` on the query the command builds,
+`geobias.store.neighbors.nearest_neighbors`, on the same store, with the worker's thread settings:
+BLAS and OpenMP in one thread). Printed per route, with the load average: CPU seconds of the
+server and its workers per request ÷ the library call's CPU (≤ 1.5 wanted), and the worker's own
+CPU for the call (``Server-Timing: cpu``) ÷ the library call's (≤ 1.2 wanted); each level's line
+then gives the worker's CPU ÷ the library call's under that load, per route.
+
+Run: python benchmarks/bench_serve.py [--clients 1,4,16,50] [--duration 60] [--cost-requests 300]
+         [--quick-threads] [--json-out FILE]
 """
 
 from __future__ import annotations
@@ -146,6 +157,69 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
 
 
+def _server_timing(header: str) -> dict[str, float]:
+    """``Server-Timing`` as {name: seconds}."""
+    return {k: float(v) / 1e3 for k, v in (p.split(";dur=") for p in header.split(", ") if ";dur=" in p)}
+
+
+def library_calls(vectors: Path, store: str) -> dict:
+    """Per quick route of the cost phase: (the library call the route wraps, the request body). The
+    library calls run on the store as the service opens it, with the worker's thread settings."""
+    from threadpoolctl import threadpool_limits
+
+    from geobias import wordlists
+    from geobias.metrics import mweat
+    from geobias.query import WordQuery
+    from geobias.service.quick import _one_omp_thread
+    from geobias.store import load_store
+    from geobias.store.neighbors import nearest_neighbors
+
+    threadpool_limits(1)  # as each quick worker: BLAS and OpenMP in the analysis's own thread
+    _one_omp_thread()
+    opened = load_store(vectors / store)
+    opened.unit_vectors  # noqa: B018 - built once when the service opens a store, too
+    male, female = wordlists.attribute_words("fr")
+    query = WordQuery.two_form(wordlists.occupations("fr"), male, female)
+    return {
+        "/mweat": (lambda: mweat(opened, query, permutations=10_000, seed=1, oov="ignore", bootstrap=1_000,
+                                 bootstrap_seed=1),
+                   {"lang": "fr", "vectors": store, "permutations": 10_000, "seed": 1}),
+        "/neighbors": (lambda: nearest_neighbors(opened, "infirmière", 10, lang="fr"),
+                       {"lang": "fr", "vectors": store, "word": "infirmière", "k": 10}),
+    }
+
+
+def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int = 5) -> dict:
+    """Per route: CPU per request of the server and its workers, the worker's CPU per call
+    (``Server-Timing``) and the library call's CPU in this process, measured in ``rounds`` rounds that
+    alternate ``n / rounds`` library calls with as many requests (one client, one at a time)."""
+    import statistics
+
+    out = {}
+    for route, (library, body) in calls.items():
+        library()  # warm
+        assert c.post(route, json=body).status_code == 200
+        lib = srv = 0.0
+        worker: list[float] = []
+        per = max(1, n // rounds)
+        for _ in range(rounds):
+            t = time.process_time()
+            for _ in range(per):
+                library()
+            lib += time.process_time() - t
+            cpu0 = proc_stats(pid)[0]
+            for _ in range(per):
+                r = c.post(route, json=body)
+                assert r.status_code == 200, r.text
+                worker.append(_server_timing(r.headers.get("server-timing", "")).get("cpu", float("nan")))
+            srv += proc_stats(pid)[0] - cpu0
+        count = per * rounds
+        out[route] = {"requests": count, "library_cpu_ms": 1e3 * lib / count, "service_cpu_ms": 1e3 * srv / count,
+                      "worker_cpu_ms": 1e3 * statistics.fmean(worker),
+                      "service_over_library": srv / lib, "worker_over_library": statistics.fmean(worker) * count / lib}
+    return out
+
+
 def run_level(url: str, clients: int, duration: float, reqs, want, job_every: int, job_body: dict, pid: int) -> dict:
     """``clients`` concurrent clients for ``duration`` seconds; one asyncio loop drives them all (50
     client threads would spend the shared cores on their own interpreter lock, not on the server)."""
@@ -192,6 +266,7 @@ def run_level(url: str, clients: int, duration: float, reqs, want, job_every: in
                 await c.aclose()
 
     answers: list[tuple[str, dict, bytes, float, str]] = []
+    worker_cpu: dict[str, list[float]] = {}  # quick route → the worker's CPU seconds per call
     cpu0, rss0 = proc_stats(pid)
     wall = asyncio.run(level())
     cpu1, rss1 = proc_stats(pid)
@@ -204,8 +279,9 @@ def run_level(url: str, clients: int, duration: float, reqs, want, job_every: in
             mismatches[0] += 1
         else:
             latencies[route].append(dt)
-            timing = dict(p.split(";dur=") for p in server_timing.split(", ") if ";dur=" in p)
-            parts.append((dt, float(timing.get("queue", "nan")) / 1e3, float(timing.get("run", "nan")) / 1e3))
+            timing = _server_timing(server_timing)
+            parts.append((dt, timing.get("queue", float("nan")), timing.get("run", float("nan"))))
+            worker_cpu.setdefault(route, []).append(timing.get("cpu", float("nan")))
     n_quick = sum(len(latencies[r]) for r in QUICK)
     n_all = n_quick + len(latencies["/jobs"])
     return {
@@ -219,6 +295,8 @@ def run_level(url: str, clients: int, duration: float, reqs, want, job_every: in
         "errors": errors, "result_mismatches": mismatches[0],
         "p99_tail_split_ms": _tail_split(parts),
         "server_cpu_ms_per_request": 1e3 * (cpu1 - cpu0) / max(1, n_all),
+        "worker_cpu_ms": {r: 1e3 * sum(v) / len(v) for r, v in worker_cpu.items()},
+        "load_average": os.getloadavg()[0],
         "server_rss_mb_before": rss0 / 2**20, "server_rss_mb_after": rss1 / 2**20, "jobs": job_ids,
     }
 
@@ -230,6 +308,8 @@ def main() -> None:
     ap.add_argument("--job-every", type=int, default=50, help="One request in N is a job submission (0: none).")
     ap.add_argument("--quick-threads", action="store_true",
                     help="Serve quick analyses from threads of the server process (geobias serve --quick-threads).")
+    ap.add_argument("--cost-requests", type=int, default=300,
+                    help="Requests (and library calls) per route in the cost phase (0: skip it).")
     ap.add_argument("--json-out", type=Path, help="Also write the figures as JSON here.")
     args = ap.parse_args()
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
@@ -263,6 +343,18 @@ def main() -> None:
         for route, body in reqs:  # open the store and warm every route once
             assert c.post(route, json=body).status_code == 200
         report["server_rss_mb_start"] = proc_stats(srv.proc.pid)[1] / 2**20
+        calls = library_calls(vectors, store)
+        library_ms = {}
+        if args.cost_requests > 0:
+            cost = report["cost_per_request"] = cost_per_request(c, srv.proc.pid, calls, args.cost_requests)
+            print(f"CPU per quick request against the library call (one client, load average "
+                  f"{os.getloadavg()[0]:.2f}):")
+            for route, v in cost.items():
+                library_ms[route] = v["library_cpu_ms"]
+                print(f"  {route:11s} library {v['library_cpu_ms']:6.2f} ms   server + workers "
+                      f"{v['service_cpu_ms']:6.2f} ms = {v['service_over_library']:.2f} × (≤ 1.5 wanted)   worker "
+                      f"{v['worker_cpu_ms']:6.2f} ms = {v['worker_over_library']:.2f} × (≤ 1.2 wanted)   "
+                      f"[{v['requests']} each]")
         jobs: list[str] = []
         for clients in levels:
             level = run_level(srv.url, clients, args.duration, reqs, want, args.job_every, job_body, srv.proc.pid)
@@ -272,8 +364,12 @@ def main() -> None:
             print(f"{clients:3d} clients: {level['requests_per_s']:7.1f} req/s  errors {sum(level['errors'].values())} "
                   f"{level['errors'] or ''} mismatches {level['result_mismatches']}  server CPU "
                   f"{level['server_cpu_ms_per_request']:.2f} ms/req  RSS {level['server_rss_mb_before']:.0f} → "
-                  f"{level['server_rss_mb_after']:.0f} MB  p99 ÷ Little {level['p99_over_littles_law']:.2f}"
-                  f"\n             {routes}"
+                  f"{level['server_rss_mb_after']:.0f} MB  p99 ÷ Little {level['p99_over_littles_law']:.2f}  load "
+                  f"{level['load_average']:.2f}"
+                  + "".join(f"\n             worker CPU ÷ library {r}: {level['worker_cpu_ms'][r] / ms:.2f}"
+                            f" ({level['worker_cpu_ms'][r]:.2f} ÷ {ms:.2f} ms)"
+                            for r, ms in library_ms.items() if r in level["worker_cpu_ms"])
+                  + f"\n             {routes}"
                   f"\n             slowest 1 %: " + ", ".join(f"{k} {v:.0f} ms" for k, v in level["p99_tail_split_ms"].items()))
         deadline = time.monotonic() + 600  # the jobs submitted under load: all done, same result as the CLI
         bad_jobs, bad_states = 0, {}

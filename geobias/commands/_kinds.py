@@ -85,8 +85,8 @@ class Spec:
     label : str or None
         The web form's label (else the field's ``title``, else its name, spaced and capitalised).
     widget : str or None
-        The web form's control: ``store``, ``lang`` (selects of the served stores and languages);
-        else read from the JSON schema.
+        The web form's control: ``store``, ``lang``, ``weat-test`` (selects of the served stores, the
+        languages and the built-in WEAT tests); else read from the JSON schema.
     order : int or None
         Fields with an order come first in a form, lowest first.
     schema : callable or None

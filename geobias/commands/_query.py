@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # numpy stays out of `geobias --help`: the query is imported 
 
 
 #: A built-in test's name: what to run, shown after the store in a form.
-TEST = Spec(label="Built-in test", order=3, short="-t")
+TEST = Spec(label="Built-in test", order=3, short="-t", widget="weat-test")
 #: The four sets of a query (word sets; the form labels them by role).
 TargetsX = Annotated[WordSet | None, Spec(label="Target words X")]
 TargetsY = Annotated[WordSet | None, Spec(label="Target words Y")]

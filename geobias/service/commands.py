@@ -158,8 +158,12 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], pr
     params = within_caps(config, validate(cmd, body, front="service"))
     check_rules(body, cmd.params)  # what the schema states across fields, after the model's own checks
     check_quick_cost(config, cmd, params, body)
+    # the service's caps set the budget switch (`force`; its own budget was checked above): the
+    # command layer's budget check would then only estimate the work again, and pass
+    forced = any(getattr(params, f) for f in fields_of(type(params), kind=Kind.BUDGET))
+    budget = None if forced else 1.0
     with use_opener(opener(stores)):
-        _, envelope = execute(cmd, params, progress=progress)
+        _, envelope = execute(cmd, params, progress=progress, budget=budget)
     return envelope
 
 

@@ -230,6 +230,23 @@ class JobManager:
         self._queue.put(job_id, client)
         return self.get(job_id)
 
+    def record_quick(self, kind: str, envelope: dict[str, Any], client: str, started: float,
+                     finished: float) -> dict[str, Any]:
+        """Record a quick analysis's result (the web app's quick path) as a finished job, so that
+        its view, downloads, report page and comparison are a job's. ``envelope`` is the answer of
+        the quick route (redacted); its recorded options are the job's parameters."""
+        cmd = get(kind)
+        job_id = uuid.uuid4().hex[:16]
+        (self.root / job_id).mkdir(parents=True)
+        params = (envelope.get("inputs") or {}).get("options") or {}
+        try:
+            self.records.insert_done(job_id, cmd.kind, cmd.name, params, client, started=started, finished=finished,
+                                     result=envelope)
+        except BaseException:
+            shutil.rmtree(self.root / job_id, ignore_errors=True)
+            raise
+        return self.get(job_id)
+
     def _refuse_if_full(self, total: int, mine: int | None, client: str) -> None:
         cap, share = self.config.max_queue, self.config.client_queue
         if total < cap and (mine is None or mine < share):

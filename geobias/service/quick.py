@@ -84,9 +84,10 @@ def _init(config, flags, lanes) -> None:
     _release_forkserver()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["GEOBIAS_VECTORS_DIR"] = str(config.vectors_dir)
+    from geobias.service.redact import Redactor
     from geobias.service.stores import StoreManager
 
-    _WORKER.update(config=config, stores=StoreManager(config), flags=flags, lanes=lanes)
+    _WORKER.update(config=config, stores=StoreManager(config), flags=flags, lanes=lanes, redact=Redactor(config))
     _one_compute_thread()
 
 
@@ -97,6 +98,15 @@ def _one_compute_thread() -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)
+    _one_omp_thread()
+
+
+def _one_omp_thread() -> None:
+    """faiss's OpenMP in one thread, for the calling thread: OpenMP's thread count is a setting of
+    each thread (a new thread starts from the process's default, every core), so each analysis's
+    thread sets it again. Without it a nearest-neighbour search started a team of OpenMP threads
+    in every new analysis thread, whose spinning cost more CPU than the search (1.4 → 2.7 ms for
+    ``/neighbors`` on fr-spacy-md)."""
     try:
         import faiss
 
@@ -127,14 +137,22 @@ def _portable(exc: BaseException) -> tuple:
 DEMOTE_AFTER = 0.05
 #: CPU seconds (all of the worker's threads) after which an analysis is lowered.
 DEMOTE_CPU = 0.02
+#: The most threads an analysis computes in at once (BLAS and OpenMP in its own thread; a permutation
+#: test draws in a second one): its CPU time grows at most this many times as fast as the clock.
+ANALYSIS_THREADS = 2
 
 
 def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
     """In a worker: the quick command ``name`` on ``body``, in a thread lowered to the idle class
     (and to the long analyses' lane) once it has run :data:`DEMOTE_AFTER` seconds or used
-    :data:`DEMOTE_CPU` seconds of CPU; ``("ok", envelope, (wall, cpu))`` or
-    ``("raise", error, (wall, cpu))``, ``wall`` and ``cpu`` the seconds it took on the clock and on
-    the CPU."""
+    :data:`DEMOTE_CPU` seconds of CPU; ``("ok", body, (wall, cpu))`` or
+    ``("raise", error, (wall, cpu))``, ``body`` the envelope as the JSON the route answers
+    (redacted: :meth:`~geobias.service.redact.Redactor.json`), ``wall`` and ``cpu`` the seconds it
+    took on the clock and on the CPU.
+
+    The worker's own thread sleeps until the analysis ends or could have reached either limit
+    (the CPU limit is reached no sooner than :data:`ANALYSIS_THREADS` times as fast as the clock),
+    so a cheap analysis runs without its waking up to look."""
     import threading
     import time
 
@@ -144,8 +162,10 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
     out: list[tuple] = []
 
     def analysis() -> None:
+        _one_omp_thread()
         try:
-            out.append(("ok", run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))))
+            envelope = run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))
+            out.append(("ok", w["redact"].json(envelope)))
         except Exception as exc:  # noqa: BLE001 - every error goes back to the request
             out.append(("raise", _portable(exc)))
 
@@ -153,8 +173,11 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
     before = set(threads_of(os.getpid()))
     thread = threading.Thread(target=analysis, name=f"quick-{name}")
     thread.start()
-    while thread.is_alive() and time.process_time() - cpu < DEMOTE_CPU and time.perf_counter() - wall < DEMOTE_AFTER:
-        thread.join(0.005)
+    while thread.is_alive():
+        used, elapsed = time.process_time() - cpu, time.perf_counter() - wall
+        if used >= DEMOTE_CPU or elapsed >= DEMOTE_AFTER:
+            break
+        thread.join(max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS)))
     if thread.is_alive():
         # the analysis's thread and those it started (a permutation test draws in a second one);
         # threads it starts from now on inherit the priority
@@ -293,8 +316,9 @@ class QuickPool:
             pass
         conn.close()
 
-    async def run(self, name: str, body: dict[str, Any], flag: Progress, timing: dict | None = None) -> dict[str, Any]:
-        """The envelope of quick command ``name``; at most ``workers`` calls at once (the
+    async def run(self, name: str, body: dict[str, Any], flag: Progress, timing: dict | None = None) -> bytes:
+        """The envelope of quick command ``name``, as the JSON the route answers (redacted in the
+        worker: :meth:`~geobias.service.redact.Redactor.json`); at most ``workers`` calls at once (the
         admission's limiter sees to it). ``flag.cancelled()`` is passed on to the worker.
         ``timing``, a dict, receives ``compute`` and ``cpu``: the seconds the worker spent on the
         call, on the clock and on the CPU (their difference is time the worker waited for a core).

@@ -100,6 +100,17 @@ class JobRecords:
             self._db.execute("INSERT INTO jobs (id, kind, params, argv, state, created) VALUES (?, ?, ?, ?, 'queued', ?)",
                              (job_id, kind, json.dumps(params, ensure_ascii=False), json.dumps([command]), created))
 
+    def insert_done(self, job_id: str, kind: str, command: str, params: dict[str, Any], client: str, *,
+                    started: float, finished: float, result: dict[str, Any]) -> None:
+        """A record born ``done``: an analysis the web app ran on the quick path (one insert: it
+        never queued, so no change of state is involved), with the same columns a finished job has."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO jobs (id, kind, params, argv, state, created, started, finished, result, tries, client) "
+                "VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?, 1, ?)",
+                (job_id, kind, json.dumps(params, ensure_ascii=False), json.dumps([command]), started, started,
+                 finished, json.dumps(result, ensure_ascii=False), client))
+
     def admit(self, job_id: str, kind: str, command: str, params: dict[str, Any], created: float, client: str,
               *, max_queue: int, share: int) -> tuple[int, int] | None:
         """Insert a ``queued`` record for ``client`` if the queue has room: fewer than ``max_queue``

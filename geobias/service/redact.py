@@ -9,6 +9,7 @@ component.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -16,6 +17,9 @@ from geobias.service.config import ServiceConfig
 
 # An absolute POSIX path of two or more components, not part of a URL or a relative path.
 _ABS_PATH = re.compile(r"(?<![\w.~:/\-])/(?:[^\s/'\"(),;<>`]+/)+([^\s/'\"(),;<>`]*)")
+# JSON text holds a "/" only inside a string token (between tokens: numbers, punctuation,
+# true/false/null): the token around a "/" runs from the nearest unescaped quote before it to the
+# next one after it (:func:`_slash_tokens`).
 
 
 class Redactor:
@@ -54,6 +58,36 @@ class Redactor:
             value = value.replace(prefix, repl)
         return _ABS_PATH.sub(lambda m: m.group(1) or "/", value)
 
+    def json(self, value: Any, job_id: str | None = None) -> bytes:
+        """``value`` (a JSON value) as the body ``JSONResponse(self(value, job_id))`` sends, byte for
+        byte (compact, UTF-8, NaN refused), redacted on the encoded text: the string tokens that
+        hold a "/" are found from each "/" (:func:`_slash_tokens`), and only those are decoded,
+        redacted and encoded again, where :meth:`__call__` visits every number of a result.
+
+        Raises
+        ------
+        ValueError
+            ``value`` holds a NaN or an infinity (as ``JSONResponse`` does).
+
+        Examples
+        --------
+        >>> from pathlib import Path
+        >>> r = Redactor(ServiceConfig(vectors_dir=Path("/srv/v"), data_dir=Path("/srv/d")))
+        >>> r.json({"store": "/srv/v/fr", "scores": [0.5, 1]})
+        b'{"store":"fr","scores":[0.5,1]}'
+        """
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+        parts, done = [], 0
+        for start, end in _slash_tokens(text):
+            parts += [text[done:start], self._token(text[start:end], job_id)]
+            done = end
+        return ("".join(parts) + text[done:]).encode("utf-8") if parts else text.encode("utf-8")
+
+    def _token(self, token: str, job_id: str | None) -> str:
+        value = json.loads(token)
+        redacted = self.text(value, job_id)
+        return token if redacted == value else json.dumps(redacted, ensure_ascii=False)
+
     def __call__(self, value: Any, job_id: str | None = None) -> Any:
         """``value`` (a JSON value) with :meth:`text` applied to every string, keys included."""
         if isinstance(value, str):
@@ -63,3 +97,32 @@ class Redactor:
         if isinstance(value, (list, tuple)):
             return [self(v, job_id) for v in value]
         return value
+
+
+def _slash_tokens(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the string tokens of JSON ``text`` that hold a "/", in order.
+
+    >>> text = json.dumps({"a": "x/y", "b": [1, 'say "q/r"'], "c": "d"})
+    >>> [text[s:e] for s, e in _slash_tokens(text)] == ['"x/y"', json.dumps('say "q/r"')]
+    True
+    """
+    spans: list[tuple[int, int]] = []
+    at = text.find("/")
+    while at != -1:
+        start = text.rfind('"', 0, at)
+        while _escaped(text, start):
+            start = text.rfind('"', 0, start)
+        end = text.find('"', at)
+        while _escaped(text, end):
+            end = text.find('"', end + 1)
+        spans.append((start, end + 1))
+        at = text.find("/", end + 1)
+    return spans
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes (is escaped)."""
+    n = 0
+    while at - n > 0 and text[at - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1

@@ -4,11 +4,14 @@ command's parameter model; live job progress; downloads; two runs side by side.
 Every form is built from the JSON schema of the command's pydantic parameter model (the same
 model the CLI, the HTTP routes and Python validate with), so a new command appears in the app
 without page code. A form is submitted by the app's script (``/static/app.js``, vendored, no
-build step, nothing from a CDN) as ``POST /jobs {kind, params}``; the server validates it with
-that model and answers a one-line error for a bad field, which the page shows beside the form.
-The page then polls ``GET /jobs/{id}`` and, once the job is done, inserts the report's tables and
-plots (:func:`geobias.service.pages.result_view`) with links to download the JSON envelope, a CSV of each table and a
-PNG or SVG of each plot.
+build step, nothing from a CDN) as ``POST /app/run {kind, params}``: a command with a quick
+route runs on the quick path and comes back done (recorded as a finished job), anything else (a
+long command, or a quick one above the quick budget) becomes a job. The server validates it with
+that model and answers a one-line error for a bad field, which the page shows beside the form in
+the form's words (the field's label, not its API name). For a job the page polls
+``GET /jobs/{id}``; once the run is done it inserts the report's tables and plots
+(:func:`geobias.service.pages.result_view`) with links to download the JSON envelope, a CSV of
+each table and a PNG or SVG of each plot.
 
 Everything a user typed reaches a page only through :func:`geobias.service.pages.esc`.
 """
@@ -67,7 +70,11 @@ class FormField:
     ``bool`` (a checkbox), ``int`` / ``float`` (a number box), ``list`` (a textarea: one word per
     line or comma-separated → a list of strings), ``rows`` (a textarea: one row per line, columns
     separated by tabs or commas → a list of lists), ``inline`` (a textarea sent as
-    ``{"text": ...}``: the service's form of a file), ``text`` and ``json``.
+    ``{"text": ...}``: the service's form of a file), ``text``, ``json``, and ``weat-test`` (a select of
+    the built-in WEAT tests, each marked with the languages that have it).
+
+    ``shown`` is what the run uses when the field is left empty, where the model's default is
+    ``None`` and means a value (the bootstrap's default count): the box shows it without sending it.
     """
 
     name: str
@@ -80,6 +87,7 @@ class FormField:
     minimum: float | None = None
     maximum: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    shown: str | None = None
 
 
 def app_commands() -> list[Command]:
@@ -110,7 +118,7 @@ def _field(model, name: str, prop: dict[str, Any], required: bool) -> FormField:
     description = prop.get("description") or first.get("description") or ""
     common = dict(name=name, title=label(model, name), required=required, default=prop.get("default"),
                   description=description, minimum=_bound(prop, first, "minimum", "ge"),
-                  maximum=_bound(prop, first, "maximum", "le"))
+                  maximum=_bound(prop, first, "maximum", "le"), shown=_shown(model, name, prop.get("default")))
     widget = spec_of(model, name).widget
     if widget is not None:  # the served stores or languages
         return FormField(widget=widget, **common)
@@ -131,6 +139,39 @@ def _field(model, name: str, prop: dict[str, Any], required: bool) -> FormField:
     if kind == "string":
         return FormField(widget="text", **common)
     return FormField(widget="json", **common)
+
+
+def _shown(model, name: str, default: Any) -> str | None:
+    """What a field left empty means, where its default is ``None``: the bootstrap's count (the
+    model's ``DEFAULT_BOOTSTRAP``, as :meth:`~geobias.commands._bootstrap.BootstrapParams.resamples`
+    uses it), else the "default: …" its description states."""
+    import re
+
+    from geobias.commands._bootstrap import BootstrapParams
+
+    if default is not None:
+        return None
+    if issubclass(model, BootstrapParams) and name in BootstrapParams.model_fields and spec_of(model, name).cap:
+        return f"{model.DEFAULT_BOOTSTRAP:,}"  # the capped count of the bootstrap's fields: its resamples
+    info = model.model_fields.get(name)
+    found = re.search(r"\(default:? ([^;)]+)\)", (info.description or "") if info is not None else "")
+    return found.group(1).replace("`", "").strip() if found else None
+
+
+def builtin_tests() -> dict[str, list[str]]:
+    """Each built-in WEAT test and the languages that have it (in :data:`~geobias.languages.LANGUAGES`' order)."""
+    from geobias import wordlists
+    from geobias.languages import LANGUAGES
+
+    tests: dict[str, list[str]] = {}
+    for code in LANGUAGES:
+        try:
+            names = wordlists.weat_tests(code)
+        except Exception:  # noqa: BLE001 - a language without word lists offers no test
+            continue
+        for name in names:
+            tests.setdefault(name, []).append(code)
+    return dict(sorted(tests.items()))
 
 
 def _bound(prop: dict, first: dict, key: str, alias: str) -> float | None:
@@ -156,8 +197,8 @@ def catalogue() -> str:
     items = "".join(f"<li><a href='/app/{esc(c.kind)}'>{esc(c.name)}</a> — {esc(c.summary)}</li>"
                     for c in app_commands())
     return app_page("geobias: run an analysis",
-                    "<h1>Run an analysis</h1><p>Each analysis runs as a job on this server; its progress shows "
-                    "live, and its tables and plots appear when it is done.</p>"
+                    "<h1>Run an analysis</h1><p>A quick analysis answers at once; a long one runs as a job on "
+                    "this server, its progress shown live. Its tables and plots appear when it is done.</p>"
                     f"<ul class='commands'>{items}</ul>")
 
 
@@ -189,15 +230,24 @@ def command_form(cmd: Command, stores: list[dict[str, Any]], langs: dict[str, st
 
 def _control(f: FormField, stores: list[dict[str, Any]], langs: dict[str, str], caps: dict[str, int]) -> str:
     ident = f"f-{f.name}"
-    attrs = f"id='{esc(ident)}' name='{esc(f.name)}' data-widget='{esc(f.widget)}'"
+    # data-label: the script says the form's words, not the API's field names, in an error
+    attrs = f"id='{esc(ident)}' name='{esc(f.name)}' data-widget='{esc(f.widget)}' data-label='{esc(f.title)}'"
     if f.required:
         attrs += " data-required='1'"
     default = f.default
+    if f.shown is not None:
+        attrs += f" placeholder='{esc(f.shown)}'"
     if f.widget == "store":
         names = [s["name"] for s in stores]
         opts = ("" if f.required else "<option value=''>(the language's default)</option>") + "".join(
-            f"<option value='{esc(n)}'{_sel(n, default)}>{esc(n)} ({esc(s.get('lang') or '')})</option>"
+            f"<option value='{esc(n)}'{_sel(n, default)}>{esc(store_label(s))}</option>"
             for n, s in zip(names, stores, strict=True))
+        control = f"<select {attrs}>{opts}</select>"
+    elif f.widget == "weat-test":
+        tests = builtin_tests()
+        opts = ("" if f.required else "<option value=''>(the language's default)</option>") + "".join(
+            f"<option value='{esc(t)}' data-langs='{esc(' '.join(langs_of))}'{_sel(t, default)}>{esc(t)}</option>"
+            for t, langs_of in tests.items())
         control = f"<select {attrs}>{opts}</select>"
     elif f.widget == "lang":
         opts = ("" if f.required else "<option value=''>(from the store)</option>") + "".join(
@@ -232,6 +282,15 @@ def _control(f: FormField, stores: list[dict[str, Any]], langs: dict[str, str], 
             f"<small>{esc(f.description)}</small></div>")
 
 
+def store_label(store: dict[str, Any]) -> str:
+    """A store's name in a form, with its language where it has one.
+
+    >>> store_label({"name": "fr-spacy-md", "lang": "fr"}), store_label({"name": "minilm-pooled", "lang": None})
+    ('fr-spacy-md (fr)', 'minilm-pooled')
+    """
+    return f"{store['name']} ({store['lang']})" if store.get("lang") else store["name"]
+
+
 def _sel(value: Any, default: Any) -> str:
     return " selected" if default is not None and str(value) == str(default) else ""
 
@@ -255,12 +314,47 @@ def compare(jobs: list[dict[str, Any]], a: dict[str, Any] | None, b: dict[str, A
         shown = [[k, _param(a["params"].get(k)), _param(b["params"].get(k)),
                   "" if a["params"].get(k) == b["params"].get(k) else "differs"] for k in keys]
         body += simple_table(["parameter", "A", "B", ""], shown, caption="parameters")
+        figures = compare_figures(a, b)
+        if figures:
+            body += simple_table(["figure", "A", "B", "B − A"], figures, caption="the results side by side")
         cols = []
         for label, job, view in zip("AB", (a, b), views, strict=True):
             cols.append(f"<div><h2>{label}: <a href='/jobs/{esc(job['id'])}/report'>{esc(job['command'])} · "
                         f"{esc(job['id'])}</a></h2>{view}</div>")
         body += f"<div class='side'>{''.join(cols)}</div>"
     return app_page("geobias: compare runs", body)
+
+
+def compare_figures(a: dict[str, Any], b: dict[str, Any]) -> list[list[str]]:
+    """Rows ``[figure, A, B, B − A]`` of two runs' figures, one per column of their data (the rows
+    the CSV download holds, :func:`geobias.results.tidy_rows`) where each run has one estimate;
+    a difference for the numbers (4 significant digits shown; the downloads keep every digit).
+    Empty for runs of several estimates each (their tables stand side by side below)."""
+    from geobias.results import tidy_rows
+
+    try:
+        rows = [tidy_rows(j.get("result") or {}) for j in (a, b)]
+    except Exception:  # noqa: BLE001 - a record this version cannot read as data: the views still show it
+        return []
+    if any(len(r) != 1 for r in rows):
+        return []
+    ra, rb = rows[0][0], rows[1][0]
+    skip = {"command", "geobias_version"}
+    out = []
+    for key in [k for k in ra if k not in skip] + [k for k in rb if k not in ra and k not in skip]:
+        va, vb = ra.get(key), rb.get(key)
+        if va is None and vb is None:
+            continue
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (va, vb))
+        diff = f"{vb - va:+.4g}" if numbers else ("" if va == vb else "differs")
+        out.append([key, _figure(va), _figure(vb), diff])
+    return out
+
+
+def _figure(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "" if value is None else str(value)
 
 
 def _set_by_user(job: dict[str, Any], key: str) -> bool:
@@ -289,4 +383,5 @@ def _param(value: Any) -> str:
     return text if len(text) <= 200 else text[:200] + " …"
 
 
-__all__ = ["APP_HEADERS", "FormField", "app_commands", "catalogue", "command_form", "compare", "form_fields"]
+__all__ = ["APP_HEADERS", "FormField", "app_commands", "builtin_tests", "catalogue", "command_form", "compare",
+           "compare_figures", "form_fields", "store_label"]

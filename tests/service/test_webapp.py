@@ -31,7 +31,10 @@ def server(tmp_path_factory):
     (root / "vectors").mkdir()
     save_store(small_french_store(), root / "vectors" / SMALL)
     save_store(small_french_store(), root / "vectors" / "use-m3-fr")  # for an atlas job over fr
-    with ServerProcess(root / "vectors", root / "data", "--workers", "1") as srv, \
+    # a quick budget that an MWEAT on the built-in lists at 1,000,000 permutations exceeds (its cost is
+    # about the partitions, plus the bootstrap's 1,000 resamples × its words): the app runs it as a job;
+    # at 2,000 permutations it runs quick
+    with ServerProcess(root / "vectors", root / "data", "--workers", "1", "--quick-budget", "1e6") as srv, \
             srv.client(timeout=120) as client:
         yield srv, client
 
@@ -83,7 +86,7 @@ def test_catalogue_and_every_form_render(server):
     assert client.get("/app/no-such-thing").status_code == 404
     js = client.get("/static/app.js")
     assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
-    assert "fetch(\"/jobs\"" in js.text
+    assert "fetch(\"/app/run\"" in js.text
 
 
 def test_mweat_form_offers_the_store_and_caps_permutations(server):
@@ -154,6 +157,14 @@ def test_compare_shows_two_runs_side_by_side(server, mweat_job):
     assert page.text.count("<div><h2>") == 2
     assert "<tr><td>permutations</td><td class='num'>2000</td><td class='num'>500</td><td>differs</td></tr>" in page.text
     assert "<tr><td>lang</td><td>fr</td><td>fr</td><td></td></tr>" in page.text
+    # the figures of both runs in one table, with their difference (same statistic: 0; other p-values)
+    stat_a, stat_b = (j["result"]["result"]["statistic"] for j in (mweat_job, other))
+    row = re.search(r"<tr><td>statistic</td><td class='num'>([^<]*)</td><td class='num'>([^<]*)</td>"
+                    r"<td[^>]*>([^<]*)</td></tr>", page.text)
+    assert row and float(row.group(1)) == float(f"{stat_a:.4g}") and float(row.group(2)) == float(f"{stat_b:.4g}")
+    assert float(row.group(3)) == float(f"{stat_b - stat_a:+.4g}")
+    assert re.search(r"<tr><td>n_permutations</td>.*?<td[^>]*>\+?-1500</td></tr>", page.text)
+    assert page.text.count("<img") >= 2  # each run's plots, side by side
     assert client.get("/compare").status_code == 200
     assert client.get("/compare", params={"a": "nope"}).status_code == 404
 
@@ -213,3 +224,60 @@ def test_an_atlas_job_serves_its_report(server, mweat_job):
     assert f"/jobs/{job['id']}/outputs/atlas/index.html" in client.get(f"/app/jobs/{job['id']}/view").text
     assert client.get(f"/jobs/{job['id']}/outputs/atlas/secrets.txt").status_code == 404
     assert client.get(f"/jobs/{mweat_job['id']}/outputs/atlas/index.html").status_code == 404
+
+
+def test_the_app_runs_a_quick_analysis_on_the_quick_path(server):
+    """``POST /app/run`` of a quick command within the quick budget answers done at once, with the
+    quick route's numbers, recorded as a finished run: its view, downloads and comparison are a job's."""
+    _, client = server
+    params = {"lang": "fr", "vectors": SMALL, "permutations": 2000, "seed": 3}
+    r = client.post("/app/run", json={"kind": "mweat", "params": params})
+    assert r.status_code == 200 and "compute;dur=" in r.headers["server-timing"]
+    run = r.json()
+    assert run["state"] == "done" and run["progress"]["fraction"] == 1.0
+    assert run["result"] == client.post("/mweat", json=params).json()  # the quick route's envelope, to the bit
+    assert run["params"]["permutations"] == 2000 and run["params"]["seed"] == 3
+    jid = run["id"]
+    assert client.get(f"/jobs/{jid}").json()["state"] == "done"
+    assert jid in [j["id"] for j in client.get("/jobs").json()["jobs"]]
+    stat = run["result"]["result"]["statistic"]
+    assert f"{stat:.4f}" in client.get(f"/app/jobs/{jid}/view").text
+    assert json.loads(client.get(f"/jobs/{jid}/envelope.json").text) == run["result"]
+    assert client.get(f"/jobs/{jid}/plots/0.png").content[:8] == b"\x89PNG\r\n\x1a\n"
+    pd = pytest.importorskip("pandas")
+    assert pd.read_csv(io.StringIO(client.get(f"/jobs/{jid}/data.csv").text)).statistic[0] == stat
+
+
+def test_the_app_runs_long_analyses_as_jobs(server):
+    """Above the quick budget, or a command without a quick route: ``POST /app/run`` answers as ``POST /jobs``."""
+    _, client = server
+    long = client.post("/app/run", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL,
+                                                                       "permutations": 1_000_000}})
+    assert long.status_code == 202 and long.json()["state"] in ("queued", "starting", "running", "done")
+    assert wait_job(client, long.json()["id"])["state"] == "done"
+    job_only = [c.kind for c in commands() if c.job and not c.quick]
+    assert "correlate" in job_only
+    r = client.post("/app/run", json={"kind": "correlate", "params": {"lang": "fr", "vectors": SMALL}})
+    assert r.status_code == 202, r.text
+    assert wait_job(client, r.json()["id"])["state"] in ("done", "failed")
+
+
+def test_the_app_refuses_bad_parameters_in_one_line(server):
+    _, client = server
+    bad = client.post("/app/run", json={"kind": "mweat", "params": {"lang": "fr", "vectors": SMALL, "seed": -3}})
+    assert bad.status_code == 422 and bad.json()["error"]["message"].startswith("seed")
+    assert client.post("/app/run", json={"kind": "nope", "params": {}}).status_code == 422
+    assert client.post("/app/run", json={"kind": "mweat", "params": [1]}).status_code == 422
+
+
+def test_forms_show_defaults_tests_as_a_select_and_plain_store_labels(server):
+    _, client = server
+    text = client.get("/app/weat").text
+    assert re.search(r"<select id='f-test' name='test' data-widget='weat-test'", text)
+    assert "<option value='career-family-terms' data-langs='en es fr de'>" in text
+    assert "placeholder='1,000'" in text  # the bootstrap's default count, shown, not sent
+    assert f">{SMALL} (fr)<" in text and "()" not in text
+    from geobias.service.webapp import store_label
+
+    assert store_label({"name": "minilm-pooled", "lang": None}) == "minilm-pooled"  # no empty brackets
+    assert "data-label='Bootstrap resamples'" in text

@@ -35,8 +35,10 @@ def server(installed, tmp_path_factory):
 
     installed(STORE)  # the real French vectors (skips when the PyPI package holding them is absent)
     data = tmp_path_factory.mktemp("webapp-browser")
-    # a cap above the default so that a long run (tens of millions of permutations) shows a bar
-    with ServerProcess(vectors_dir(), data / "data", "--workers", "1", "--max-permutations", "50000000") as srv:
+    # a cap above the default so that a long run (tens of millions of permutations) shows a bar, and a
+    # quick budget it exceeds, so that the app runs it as a job (a short MWEAT stays on the quick path)
+    with ServerProcess(vectors_dir(), data / "data", "--workers", "1", "--max-permutations", "50000000",
+                       "--quick-budget", "1e7") as srv:
         yield srv
 
 
@@ -138,6 +140,9 @@ def test_a_long_run_shows_progress_and_cancels(browser, server):
     browser.find_element(By.ID, "cancel").click()
     _wait_for(browser, lambda d: d.find_element(By.ID, "state").text == "cancelled", timeout=60, what="the cancelled state")
     assert "cancelled" in browser.find_element(By.ID, "error").text.lower()
+    # the bar stops where the run stopped: a value (no value is the animated, indeterminate bar)
+    assert browser.execute_script("return document.getElementById('bar').hasAttribute('value')")
+    assert 0 < float(browser.find_element(By.ID, "bar").get_attribute("value")) < 1
 
 
 def test_a_bad_field_is_marked_and_labels_read_as_words(browser, server):
@@ -158,7 +163,42 @@ def test_a_bad_field_is_marked_and_labels_read_as_words(browser, server):
     _fill(driver, "seed", "-3")
     driver.find_element(By.ID, "submit").click()
     _wait_for(driver, lambda d: d.find_element(By.ID, "error").text, timeout=30, what="the error line")
-    assert driver.find_element(By.ID, "error").text.startswith("seed")
+    assert driver.find_element(By.ID, "error").text.startswith("\u201cRandom seed\u201d")  # the form's label
+    assert "seed must" not in driver.find_element(By.ID, "error").text
     assert driver.find_element(By.NAME, "seed").get_attribute("aria-invalid") == "true"
     assert driver.find_element(By.NAME, "vectors").get_attribute("aria-invalid") is None  # only the named one
     driver.save_screenshot(str(SHOTS / "field-marked.png"))
+
+
+def test_errors_use_the_form_s_words_and_fixed_choices_are_selects(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server.url + "/app/mweat")
+    _fill(browser, "lang", "fr")
+    _fill(browser, "vectors", STORE)
+    _fill(browser, "permutations", "500")
+    browser.find_element(By.CSS_SELECTOR, "details summary").click()
+    _fill(browser, "targets_x", "zzqa, zzqb, médecin")  # two pairs of three not in the store: refused
+    _fill(browser, "targets_y", "zzqc, zzqd, médecine")
+    browser.find_element(By.ID, "submit").click()
+    error = _wait_for(browser, lambda d: d.find_element(By.ID, "error").text, timeout=60, what="the error line")
+    # the server's message names the API's fields; the page says the form's labels
+    assert "lost_vocabulary_threshold" not in error and "`vectors`" not in error, error
+    assert "\u201cLargest share of a word set that may be missing\u201d" in error and "\u201cStore\u201d" in error
+    browser.save_screenshot(str(SHOTS / "error-in-words.png"))
+    # the bootstrap box shows its default count; the store list has no empty brackets
+    assert browser.find_element(By.NAME, "bootstrap").get_attribute("placeholder") == "1,000"
+    assert not any(o.text.endswith("()") for o in Select(browser.find_element(By.NAME, "vectors")).options)
+
+    browser.get(server.url + "/app/weat")
+    test = Select(browser.find_element(By.NAME, "test"))
+    offered = [o.get_attribute("value") for o in test.options]
+    assert offered[0] == "" and {"career-family", "career-family-terms", "flowers-insects"} <= set(offered)
+    _fill(browser, "lang", "it")  # Italian has no career-family-terms: not offered while it is chosen
+    hidden = {o.get_attribute("value") for o in test.options if not o.is_enabled()}
+    assert "career-family-terms" in hidden and "career-family" not in hidden
+    _fill(browser, "lang", "fr")
+    test.select_by_value("career-family-terms")
+    assert test.first_selected_option.get_attribute("value") == "career-family-terms"
+    browser.save_screenshot(str(SHOTS / "weat-form.png"))

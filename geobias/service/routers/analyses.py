@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from geobias._progress import CancelFlag
 from geobias.commands import Command, commands
@@ -29,42 +29,59 @@ def list_commands() -> dict[str, Any]:
                          for c in commands() if c.quick or c.job]}
 
 
+async def answer(request: Request, cmd: Command, body: dict[str, Any], timing: dict[str, float]) -> bytes | None:
+    """Run quick command ``cmd`` on ``body`` for ``request``'s client (admission, a quick worker, the
+    client's leaving watched); its envelope as the JSON the route answers, or ``None`` when the client
+    went away and the analysis was stopped. ``timing`` receives where the time went."""
+    from geobias.service.commands import run_quick
+
+    client = http.client_key(request)
+    config, stores, redact = http.config(request), http.stores(request), request.app.state.redact
+    flag = CancelFlag()
+
+    async def watch() -> None:  # the client left: stop the work at its next check
+        await client_gone(request.receive)
+        flag.cancel()
+
+    try:
+        return await request.app.state.admission.run_command(
+            cmd.name, body, flag, watch=watch, client=client, timing=timing,
+            fallback=lambda: redact.json(run_quick(config, stores, cmd.name, body, progress=flag)))
+    except Cancelled:
+        if not flag.cancelled():
+            raise
+        rid = getattr(request.state, "request_id", "-")
+        log.info("%s stopped: the client went away (request id %s)", cmd.kind, rid)
+        return None
+
+
+def server_timing(timing: dict[str, float]) -> str:
+    """Where a quick request's time went (``Server-Timing``, W3C): waiting for a slot, in the slot,
+    and of that the worker's own clock and CPU time (a worker process; the thread's otherwise)."""
+    spent = f"queue;dur={1e3 * timing.get('wait', 0):.1f}, run;dur={1e3 * timing.get('run', 0):.1f}"
+    if "compute" in timing:
+        spent += f", compute;dur={1e3 * timing['compute']:.1f}, cpu;dur={1e3 * timing['cpu']:.1f}"
+    return spent
+
+
 def _quick_route(cmd: Command) -> None:
     """``POST /{kind}``: validate the body with the command's parameter model, run it on the open
     stores in a quick worker process (at most ``quick_workers`` at once, first come first served:
     :class:`~geobias.service.http.Admission`, :mod:`geobias.service.quick`),
     answer the envelope (the same ``result`` as ``geobias {name} --json``, server paths redacted). A
-    client that disconnects stops its analysis (waiting or running) at the next cancel check."""
-    from geobias.service.commands import run_quick
+    client that disconnects stops its analysis (waiting or running) at the next cancel check.
 
+    The worker answers the envelope already encoded and redacted
+    (:meth:`~geobias.service.redact.Redactor.json`), which the route sends as it is: the event loop,
+    which every request shares, neither decodes nor walks nor encodes a result."""
     async def route(request: Request) -> Any:
-        client = http.client_key(request)
-        request.app.state.admission.check(client)  # a client past its share: refused before its body is parsed
+        request.app.state.admission.check(http.client_key(request))  # past its share: refused before parsing
         body = await http.json_body(request, cmd.params)  # the size caps, before the model runs
-        config, stores = http.config(request), http.stores(request)
-        flag = CancelFlag()
-
-        async def watch() -> None:  # the client left: stop the work at its next check
-            await client_gone(request.receive)
-            flag.cancel()
-
         timing: dict[str, float] = {}
-        try:
-            envelope = await request.app.state.admission.run_command(
-                cmd.name, body, flag, watch=watch, client=client, timing=timing,
-                fallback=lambda: run_quick(config, stores, cmd.name, body, progress=flag))
-        except Cancelled:
-            if not flag.cancelled():
-                raise
-            rid = getattr(request.state, "request_id", "-")
-            log.info("%s stopped: the client went away (request id %s)", cmd.kind, rid)
+        result = await answer(request, cmd, body, timing)
+        if result is None:
             return http.error(499, "ClientClosedRequest", "the client closed the connection; the analysis was stopped")
-        # where the time went (Server-Timing, W3C): waiting for a slot, in the slot, and of that the
-        # worker's own clock and CPU time (a worker process; the CPU time is the thread's otherwise)
-        spent = f"queue;dur={1e3 * timing.get('wait', 0):.1f}, run;dur={1e3 * timing.get('run', 0):.1f}"
-        if "compute" in timing:
-            spent += f", compute;dur={1e3 * timing['compute']:.1f}, cpu;dur={1e3 * timing['cpu']:.1f}"
-        return JSONResponse(request.app.state.redact(envelope), headers={"Server-Timing": spent})
+        return Response(result, media_type="application/json", headers={"Server-Timing": server_timing(timing)})
 
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
                          description=f"``geobias {cmd.name}``. {cmd.params.__doc__ or ''}",

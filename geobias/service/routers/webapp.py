@@ -1,4 +1,5 @@
-"""The web app's routes: ``/app`` (the analyses), ``/app/{kind}`` (a form), a finished run's view,
+"""The web app's routes: ``/app`` (the analyses), ``/app/{kind}`` (a form), ``POST /app/run`` (a
+form's run: on the quick path where the command has one, else a job), a finished run's view,
 its downloads (``/jobs/{id}/envelope.json``, ``/tables/{i}.csv``, ``/plots/{i}.png|svg``),
 ``/compare`` and the app's one script (``/static/app.js``)."""
 
@@ -9,7 +10,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from geobias.service import http
 from geobias.service.jobs import JobConflict, JobNotFound
@@ -44,6 +45,52 @@ def form(request: Request, kind: str) -> HTMLResponse:
     caps = limits.caps(config, cmd.params)  # each capped field's largest value here, read from its kind
     langs = {code: lang.name for code, lang in LANGUAGES.items()}
     return _html(webapp.command_form(cmd, http.stores(request).listing(), langs, caps))
+
+
+@router.post("/app/run", include_in_schema=False)
+async def run_analysis(request: Request) -> Response:
+    """Run an analysis from a form: the body is ``POST /jobs``'s (``{kind, params}``).
+
+    A command with a quick route (``POST /{kind}``: the capability the service answers directly)
+    runs on the quick path, as that route runs it (admission, a quick worker), and its result is
+    recorded as a finished job (:meth:`~geobias.service.jobs.JobManager.record_quick`): the app
+    shows, downloads and compares it as any run. It becomes a job instead when it is above the
+    quick budget or the quick slots and their queue are full, as any other analysis is: the answer
+    is then ``POST /jobs``'s (202 and the queued record), which the page follows."""
+    import time
+
+    import anyio
+
+    from geobias.commands import WorkBudgetError, get
+    from geobias.errors import InputError
+    from geobias.service.http import Busy, TooManyRequests
+    from geobias.service.limits import check_body
+    from geobias.service.routers import jobs as job_routes
+    from geobias.service.routers.analyses import answer, server_timing
+
+    body = await http.json_body(request, check=False)
+    try:
+        cmd = get(body["kind"]) if isinstance(body.get("kind"), str) else None
+    except InputError:  # not a command: POST /jobs says so in its words
+        cmd = None
+    params = body.get("params", {})
+    if cmd is None or not cmd.quick or not isinstance(params, dict) or set(body) - {"kind", "params"}:
+        return await job_routes.submit(request)  # its checks and messages for what is not a quick run
+    check_body(http.config(request), params, cmd.params)
+    client = http.client_key(request)
+    timing: dict[str, float] = {}
+    started = time.time()
+    try:
+        request.app.state.admission.check(client)
+        result = await answer(request, cmd, params, timing)
+    except (WorkBudgetError, Busy, TooManyRequests):
+        return await job_routes.submit(request)  # too long for the quick path, or no quick slot: a job
+    if result is None:
+        return http.error(499, "ClientClosedRequest", "the client closed the connection; the analysis was stopped")
+    envelope = json.loads(result)
+    jobs = http.jobs(request)
+    job = await anyio.to_thread.run_sync(lambda: jobs.record_quick(cmd.kind, envelope, client, started, time.time()))
+    return JSONResponse(job, headers={"Location": f"/jobs/{job['id']}", "Server-Timing": server_timing(timing)})
 
 
 def _done(request: Request, job_id: str) -> dict[str, Any]:

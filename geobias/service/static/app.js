@@ -1,4 +1,5 @@
-// geobias web app: submits an analysis's form as a job, follows its progress, shows its result.
+// geobias web app: submits an analysis's form (POST /app/run: a quick analysis answers at once, a long
+// one becomes a job), follows a job's progress, shows the result.
 // Plain JavaScript, no build step, nothing loaded from elsewhere. Every text the server did not
 // render itself is put in the page with textContent (never as HTML).
 "use strict";
@@ -58,8 +59,28 @@
     return lang.value || store.value ? null : store.name + ": choose a language or a store (this run needs vectors)";
   }
 
+  // A message in the form's words: each field name it mentions becomes the field's label
+  // ("raise `lost_vocabulary_threshold`" → "raise “Largest share of a word set that may be missing”").
+  // A name counts where a message names a field: in backticks, with an underscore, or first
+  // ("seed must be ..."); a plain word such as "vectors" in a sentence stays as it is.
+  function inWords(message) {
+    let out = message;
+    const fields = [...form.querySelectorAll("[data-label]")].sort((a, b) => b.name.length - a.name.length);
+    const said = (el) => "\u201c" + el.dataset.label + "\u201d";
+    for (const el of fields) {
+      out = out.split("`" + el.name + "`").join(said(el));
+      if (el.name.includes("_")) {
+        const re = new RegExp("(^|[^A-Za-z0-9_-])" + el.name + "(?=[^A-Za-z0-9_]|$)", "g");
+        out = out.replace(re, (m, lead) => lead + said(el));
+      } else if (new RegExp("^" + el.name + "([\\s:]|$)").test(out)) {
+        out = said(el) + out.slice(el.name.length);
+      }
+    }
+    return out;
+  }
+
   function showError(message) {
-    $("error").textContent = message || "";
+    $("error").textContent = inWords(message || "");
     for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
     const el = fieldOf(message || "");
     if (el) {
@@ -80,8 +101,20 @@
     return a;
   }
 
+  const FINISHED = ["done", "failed", "cancelled"];
+
+  function showState(job) {
+    const bar = $("bar"), p = job.progress || {};
+    if (typeof p.fraction === "number") { bar.value = p.fraction; bar.dataset.fraction = p.fraction; }
+    else if (FINISHED.includes(job.state)) bar.value = Number(bar.dataset.fraction || 0);  // stopped: no animation
+    else bar.removeAttribute("value");
+    $("state").textContent = job.state;
+    $("state").className = "state-" + job.state;
+    $("message").textContent = (p.last_message || "") + (p.elapsed_s != null ? " (" + p.elapsed_s.toFixed(p.elapsed_s < 1 ? 3 : 1) + " s)" : "");
+  }
+
   async function follow(job) {
-    const bar = $("bar"), state = $("state"), message = $("message"), links = $("links");
+    const bar = $("bar"), links = $("links");
     links.replaceChildren(link("/jobs/" + job.id + "/report", "report page"), " · ",
       link("/jobs/" + job.id, "job record (JSON)"));
     const cancel = document.createElement("span");
@@ -89,19 +122,19 @@
     button.type = "button"; button.textContent = "Cancel"; button.id = "cancel";
     button.onclick = () => fetch("/jobs/" + job.id, { method: "DELETE" });
     cancel.append(" · ", button);
-    links.append(cancel);
-    for (;;) {
-      const resp = await fetch("/jobs/" + job.id, { headers: { Accept: "application/json" } });
-      if (!resp.ok) { showError(await errorOf(resp)); return; }
-      job = await resp.json();
-      const p = job.progress || {};
-      if (typeof p.fraction === "number") { bar.value = p.fraction; bar.dataset.fraction = p.fraction; }
-      else bar.removeAttribute("value");
-      state.textContent = job.state;
-      state.className = "state-" + job.state;
-      message.textContent = (p.last_message || "") + (p.elapsed_s != null ? " (" + p.elapsed_s.toFixed(1) + " s)" : "");
-      if (["done", "failed", "cancelled"].includes(job.state)) break;
+    if (!FINISHED.includes(job.state)) links.append(cancel);
+    showState(job);
+    while (!FINISHED.includes(job.state)) {  // a quick analysis arrives done: nothing to poll
       await new Promise((r) => setTimeout(r, 400));
+      const resp = await fetch("/jobs/" + job.id, { headers: { Accept: "application/json" } });
+      if (!resp.ok) {
+        showError(await errorOf(resp));
+        bar.value = Number(bar.dataset.fraction || 0);
+        $("submit").disabled = false;
+        return;
+      }
+      job = await resp.json();
+      showState(job);
     }
     cancel.remove();
     if (job.state === "done") {
@@ -116,6 +149,19 @@
     $("submit").disabled = false;
   }
 
+  // The built-in tests a language has: the others are not offered while it is chosen.
+  const lang = form.querySelector("[data-widget='lang']");
+  const tests = form.querySelector("[data-widget='weat-test']");
+  function offerTests() {
+    if (!lang || !tests) return;
+    for (const opt of tests.options) {
+      if (!opt.dataset.langs) continue;
+      opt.hidden = opt.disabled = lang.value !== "" && !opt.dataset.langs.split(" ").includes(lang.value);
+    }
+    if (tests.selectedOptions[0] && tests.selectedOptions[0].disabled) tests.value = "";
+  }
+  if (lang && tests) { lang.addEventListener("change", offerTests); offerTests(); }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     showError("");
@@ -125,11 +171,15 @@
     if (missing) { showError(missing); return; }
     $("submit").disabled = true;
     $("result").replaceChildren();
-    const resp = await fetch("/jobs", {
+    const resp = await fetch("/app/run", {
       method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body),
     });
-    if (!resp.ok) { showError(await errorOf(resp)); $("submit").disabled = false; return; }
+    if (!resp.ok) {
+      showError(await errorOf(resp));
+      $("submit").disabled = false;
+      return;
+    }
     const job = await resp.json();
     $("job").hidden = false;
     $("job").dataset.jobId = job.id;

@@ -1,0 +1,42 @@
+"""A quick worker's analysis thread, in process: it computes with faiss's OpenMP in one thread
+(a per-thread setting a new thread does not inherit), and answers the envelope as the redacted
+JSON the route sends."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install 'geobias[serve]')")
+faiss = pytest.importorskip("faiss")
+
+
+def test_the_analysis_thread_runs_openmp_in_one_thread_and_answers_redacted_json(tmp_path, monkeypatch):
+    from geobias.service import commands, quick
+    from geobias.service.config import ServiceConfig
+    from geobias.service.lanes import Lanes
+    from geobias.service.redact import Redactor
+
+    config = ServiceConfig(vectors_dir=tmp_path / "vectors", data_dir=tmp_path / "data")
+    ctx = multiprocessing.get_context("fork")
+    monkeypatch.setattr(quick, "_WORKER", {"config": config, "stores": None, "flags": ctx.RawArray("b", 1),
+                                           "lanes": Lanes(ctx, 1), "redact": Redactor(config)})
+
+    def fake(config, stores, name, body, progress=None):  # what the analysis's thread sees
+        return {"omp_threads": faiss.omp_get_max_threads(), "path": str(config.vectors_dir / "fr-spacy-md" / "x")}
+
+    monkeypatch.setattr(commands, "run_quick", fake)
+    default = []  # a plain new thread starts from the process's default (every core)
+    thread = threading.Thread(target=lambda: default.append(faiss.omp_get_max_threads()))
+    thread.start()
+    thread.join()
+    status, body, (wall, cpu) = quick._run(0, "neighbors", {})
+    assert status == "ok" and isinstance(body, bytes) and wall >= 0 and cpu >= 0
+    answer = json.loads(body)
+    # one, whatever a new thread's default is (every core unless OMP_NUM_THREADS says otherwise)
+    assert answer["omp_threads"] == 1, f"a new thread's default is {default[0]}"
+    assert answer["path"] == "fr-spacy-md/x" and str(Path(config.vectors_dir)) not in body.decode()
