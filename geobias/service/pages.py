@@ -241,6 +241,32 @@ def report_links(job: dict[str, Any]) -> list[str]:
     return links
 
 
+def item_links(job: dict[str, Any]) -> list[str]:
+    """Download links of a finished job's item tables (one row per pair, word, occupation, cell or
+    method: :func:`geobias.results.item_tables`), as CSV and Parquet (``data.csv?table=NAME``).
+
+    >>> env = {"command": "mweat", "geobias_version": "0", "inputs": {},
+    ...        "result": {"per_word": [{"masculine": "roi", "bias": 0.1}]}}
+    >>> [link.split("'")[1] for link in item_links({"id": "j1", "result": env})]
+    ['/jobs/j1/data.csv?table=per_word', '/jobs/j1/data.parquet?table=per_word']
+    """
+    from urllib.parse import quote
+
+    from geobias.results import item_tables
+
+    env = job.get("result") or {}
+    try:
+        names = list(item_tables(env)) if env else []
+    except (GeobiasError, TypeError, ValueError):  # a stored result the tables cannot read: no links
+        return []
+    jid, out = esc(job["id"]), []
+    for name in names:
+        q = esc(quote(name))
+        out += [f"<a download href='/jobs/{jid}/data.csv?table={q}'>CSV (items: {esc(name)}, one row each)</a>",
+                f"<a download href='/jobs/{jid}/data.parquet?table={q}'>Parquet (items: {esc(name)})</a>"]
+    return out
+
+
 def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     """The body of a finished job's view: downloads, its tables and plots (the report's parts)."""
     jid = esc(job["id"])
@@ -255,6 +281,7 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
              f"<a download href='/jobs/{jid}/data.csv'>CSV (data: one row per estimate)</a>",
              f"<a download href='/jobs/{jid}/data.parquet'>Parquet (data)</a>",
              f"<a download href='/jobs/{jid}/envelope.json'>JSON envelope</a>"]
+    links += item_links(job)
     links += [f"<a download href='/jobs/{jid}/tables/{i}.csv'>table as shown: {esc(t.caption or f'table {i + 1}')}</a>"
               for i, t in enumerate(tables)]
     for i, p in enumerate(plots):

@@ -52,3 +52,18 @@ def test_an_unknown_table_is_a_400_that_lists_the_tables(mweat_job):
     assert answer.status_code == 400
     message = answer.json()["error"]["message"]
     assert "no item table 'nope'" in message and "per_word" in message
+
+
+def test_the_run_page_links_each_item_table_and_the_link_serves_it(mweat_job):
+    """The web app's view of a finished run offers its item tables (CSV and Parquet), as the
+    command line's --items does; each link answers the table."""
+    import re
+
+    client, job = mweat_job
+    view = client.get(f"/app/jobs/{job['id']}/view")
+    assert view.status_code == 200
+    hrefs = re.findall(r"href='([^']*\?table=[^']*)'", view.text)
+    assert f"/jobs/{job['id']}/data.csv?table=per_word" in hrefs
+    assert f"/jobs/{job['id']}/data.parquet?table=per_word" in hrefs
+    for href in hrefs:
+        assert client.get(href).status_code == 200, href
