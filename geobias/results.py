@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import functools
 import html
 import json
 import math
@@ -19,13 +20,18 @@ def jsonable(obj: Any) -> Any:
     field, or, when it has a ``_json_keys`` tuple, attribute by attribute in that order (a
     result that embeds another and keeps a flat JSON form, e.g. :class:`geobias.metrics.WeatResult`).
     """
+    t = type(obj)  # the plain scalars first, by exact type: most of a result's values (the service's quick path)
+    if t is str or obj is None or t is int or t is bool:
+        return obj
+    if t is float:
+        return obj if math.isfinite(obj) else None
     np = sys.modules.get("numpy")  # not imported here (CLI startup): no numpy object exists without it
     if np is None:
         np = _NoNumpy
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        keys = getattr(obj, "_json_keys", None)  # a result whose JSON form differs from its fields
-        if keys is None:
-            keys = [f.name for f in dataclasses.fields(obj)]
+    keys = _json_keys(t)
+    if keys is not None:
+        if keys is _ASK_INSTANCE:
+            keys = obj._json_keys
         return {k: jsonable(getattr(obj, k)) for k in keys}
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}
@@ -43,6 +49,23 @@ def jsonable(obj: Any) -> Any:
     if obj is None or isinstance(obj, str):
         return obj
     return str(obj)
+
+
+#: :func:`_json_keys` of a type whose ``_json_keys`` is computed per instance (a property).
+_ASK_INSTANCE: Any = object()
+
+
+@functools.cache
+def _json_keys(t: type) -> Any:
+    """The attributes a dataclass instance of type ``t`` is written with (``_json_keys``, else its
+    fields, in order); ``None`` for a type that is not a dataclass, :data:`_ASK_INSTANCE` where
+    ``_json_keys`` is a property."""
+    if not dataclasses.is_dataclass(t):
+        return None
+    keys = getattr(t, "_json_keys", None)  # a result whose JSON form differs from its fields
+    if isinstance(keys, property):
+        return _ASK_INSTANCE
+    return tuple(keys) if keys is not None else tuple(f.name for f in dataclasses.fields(t))
 
 
 class _NoNumpy:
