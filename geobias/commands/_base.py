@@ -34,7 +34,7 @@ class Params(BaseModel):
     plain ``Model(**kwargs)`` is the trusted Python form (``front="python"``).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     def work(self) -> Estimate | None:
         """The work this run will do, estimated before it starts (``None``: bounded by its inputs).
