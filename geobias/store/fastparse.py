@@ -25,7 +25,7 @@ agree bit for bit on 4-decimal (MUSE/fastText) and 9-significant-digit (our writ
 
 Memory: the output matrix is allocated once (its size is known from the header, or from one
 newline-counting pass for header-less files) and filled block by block; the text is read into one
-reused buffer, a block at a time, about 1/40 of the file (:func:`block_size`: between
+reused buffer, a block at a time, about 1/48 of the file (:func:`block_size`: between
 :data:`MIN_BLOCK` and :data:`MAX_BLOCK`); a block costs a few times its size while polars parses
 it, so the peak is the matrix plus about a tenth of it (plus polars' own runtime, about 30 MB once
 per process), never two full copies, and the file is never memory-mapped.
@@ -42,12 +42,12 @@ import numpy as np
 from geobias._numeric import all_finite
 from geobias.io.sizes import MAX_LINE_BYTES, TEXT_BYTES_PER_DIM, check_declared
 
-#: Bytes of text handed to polars at a time (whole lines): about 1/40 of the file, so that a block's
-#: transient memory (the text, polars' frame of it, its buffers: about four times the block) stays
-#: near a tenth of the matrix; between these bounds (polars' per-call cost is small above 4 MiB, and
-#: larger blocks buy little speed: measured on 50,000 × 300, 4 MiB blocks parse within 1.1× of
-#: one polars call on the whole file).
-MIN_BLOCK = 1 << 22
+#: Bytes of text handed to polars at a time (whole lines): about 1/48 of the file, so that a block's
+#: transient memory (the reused buffer, the block's bytes, polars' frame of them and the values
+#: taken from it: about four times the block) stays near a tenth of the matrix; between these
+#: bounds (polars' per-call cost is small next to a 2 MiB parse, and larger blocks buy little
+#: speed: see ``benchmarks/bench_parse.py``).
+MIN_BLOCK = 1 << 21
 MAX_BLOCK = 1 << 25
 #: Bytes read at a time when counting the lines of a header-less file.
 COUNT_BLOCK = 1 << 24
@@ -71,10 +71,10 @@ def available() -> bool:
 def block_size(text_bytes: int) -> int:
     """Bytes of text per polars call for a file of ``text_bytes`` (see :data:`MIN_BLOCK`).
 
-    >>> block_size(100 << 20) == MIN_BLOCK, block_size(4 << 30) == MAX_BLOCK
+    >>> block_size(90 << 20) == MIN_BLOCK, block_size(4 << 30) == MAX_BLOCK
     (True, True)
     """
-    return min(MAX_BLOCK, max(MIN_BLOCK, text_bytes // 40))
+    return min(MAX_BLOCK, max(MIN_BLOCK, text_bytes // 48))
 
 
 def _count_lines(path: Path) -> int:
@@ -189,7 +189,7 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             chunk = bytes(memoryview(buf)[: cut + 1])
             buf[: end - cut - 1] = buf[cut + 1 : end]  # (a copy of one partial line)
             carry = end - cut - 1
-            n_lines = int(np.count_nonzero(np.frombuffer(chunk, np.uint8) == 10))
+            n_lines = chunk.count(b"\n")
             try:
                 df = pl.read_csv(
                     chunk, has_header=False, separator=" ", quote_char=None, schema=schema,
