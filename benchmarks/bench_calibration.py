@@ -33,7 +33,7 @@ def verdict(row) -> str:
         return "✓" if 0.93 <= row.rate <= 0.97 else ("✓ (over)" if row.rate > 0.97 else "✗")
     if not row.null_holds:
         return "·"
-    return "✓" if row.rate <= 0.055 else "✗"
+    return "✓" if row.rate <= 0.055 else ("✗ (not the default p)" if "not the default" in row.figure else "✗")
 
 
 class _Every100(Progress):

@@ -648,8 +648,9 @@ def metrics_fr(rec: dict) -> str:
         "| metric | grammatical (default) | english, both forms (X = masc., Y = fem.) | english, masculine forms only | "
         "english, feminine forms only |",
         "|---|---|---|---|---|",
-        f"| RND (sum) | {g['rnd']:+.4f} (mean {g['rnd_mean']:+.4f} per word; sign-flip p = {g['p_value']:.3f}, "
-        f"{g['n_permutations']:,} draws) | {b['rnd']:+.4f} (Σ masc. {b['rnd_x']:+.4f}, Σ fem. {b['rnd_y']:+.4f}; "
+        f"| RND (sum) | {g['rnd']:+.4f} (mean {g['rnd_mean']:+.4f} per word; bootstrap p = "
+        f"{g['bootstrap_p_value']:.3f}, interval {g['bootstrap']['low']:+.2f} to {g['bootstrap']['high']:+.2f}; sign-flip p given "
+        f"these A and B = {g['p_value']:.3f}, {g['n_permutations']:,} draws) | {b['rnd']:+.4f} (Σ masc. {b['rnd_x']:+.4f}, Σ fem. {b['rnd_y']:+.4f}; "
         f"masc. vs fem. p = {b['p_value']:.1e}) | {rnd['english-masculine']['rnd']:+.4f} | "
         f"{rnd['english-feminine']['rnd']:+.4f} |",
         "| RNSB (nats) | " + " | ".join(f"{rnsb[c]['rnsb']:.4f}" for c in cols) + " |",
@@ -662,8 +663,9 @@ def metrics_fr(rec: dict) -> str:
         f"\n\nRead English-style on one form, RND finds the occupations male "
         f"(masculine forms, {rnd['english-masculine']['rnd']:+.2f}) or female (feminine forms, "
         f"{rnd['english-feminine']['rnd']:+.2f}) depending only on which form was typed: that is agreement. Paired, "
-        f"the occupations lean slightly {lean} in sum ({g['rnd']:+.2f} over {g['n_x']} words), and a sign-flip test "
-        f"gives p = {g['p_value']:.2f}; the largest leans are {', '.join(f'*{x}*' for x in g['most_female'])} "
+        f"the occupations lean slightly {lean} in sum ({g['rnd']:+.2f} over {g['n_x']} words), not significantly: "
+        f"the bootstrap over the occupations and the attribute words gives p = {g['bootstrap_p_value']:.2f} (the "
+        f"sign-flip test, which holds these attribute words fixed, p = {g['p_value']:.2f}); the largest leans are {', '.join(f'*{x}*' for x in g['most_female'])} "
         f"(female) and {', '.join(f'*{x}*' for x in g['most_male'])} (male). Over both forms read separately, "
         f"RNSB's distribution is {ratio:.0f} times further from uniform than paired "
         f"({rnsb['english-both']['rnsb']:.4f} vs {rnsb['grammatical']['rnsb']:.4f}): the agreement split between "

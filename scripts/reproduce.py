@@ -209,6 +209,7 @@ def _metrics_fr(shared: Path) -> dict:
                 kept["p_value"] = r["permutation"]["p_value"]
                 kept["n_permutations"] = r["permutation"]["n_permutations"]
             if metric == "rnd" and name == "grammatical":
+                kept["bootstrap_p_value"] = r["bootstrap"]["p_value"]  # RND's p here: the bootstrap's test
                 pairs = sorted(r["per_pair"], key=lambda x: x["score"])
                 kept["most_male"] = [f"{x['masculine']}/{x['feminine']}" for x in pairs[:3]]
                 kept["most_female"] = [f"{x['masculine']}/{x['feminine']}" for x in pairs[::-1][:3]]

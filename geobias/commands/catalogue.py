@@ -164,7 +164,8 @@ def rnd(p: RndParams, *, progress: ProgressArg = None):
 
     Returns a :class:`geobias.metrics.rnd.RndResult`. The p-value (ours; the paper has none):
     english variant with two target sets, the shared permutation test of Σ_X r − Σ_Y r; grammatical
-    variant, a sign-flip test of the per-word sums r(m) + r(f); none with one target set.
+    variant and one target set, the bootstrap's test of RND = 0 (it resamples A and B too), with the
+    grammatical variant's sign-flip test of the per-word sums r(m) + r(f), given these A and B, beside it.
     """
     from geobias.metrics.rnd import rnd as rnd_metric
 

@@ -80,6 +80,9 @@ class SeatParams(BootstrapParams, WeatQuery):
             raise ParameterError("give tests (SEAT files) or a built-in test or your own sets, not both", "tests")
         if self.tests is not None and not self.tests:
             raise ParameterError("no SEAT test file given", "tests")
+        if self.tests is None and self.lang is None:
+            raise ParameterError("a template test needs its language: give --lang (en, es, fr or de), or SEAT "
+                                 "test files with --tests FILE", "lang")
         if self.tests is not None and self.bootstrap:
             raise ParameterError(f"bootstrap: {self.no_bootstrap_reason()}", "bootstrap")
         if self.tests is not None:

@@ -331,7 +331,8 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
         ("RIPA gender-aware", "ripa_mean"): iv(r.bootstrap),
         ("RNSB", "null-band test"): rn.p_value,
         ("RND", "rnd"): iv(rd.bootstrap),
-        ("RND", "sign-flip test"): rd.p_value,
+        ("RND", "bootstrap test"): rd.p_value,
+        ("RND", "sign-flip test (given A and B; not the default p)"): rd.permutation.p_value,
         ("ECT", "ect"): iv(ec.bootstrap),
         ("MAC", "mac"): iv(mc.bootstrap),
         **_seat(data, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed),
@@ -341,7 +342,7 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
 def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
     """Whether a test's null holds: X and Y exchangeable (permutation tests), the targets no more
     spread along A−B than along a random direction (RNSB: targets without bias, isotropic), the
-    pairs' relative norm distances centred on 0 (RND's sign-flip test)."""
+    pairs' relative norm distances centred on 0 (RND's tests: the population's RND is 0)."""
     if metric == "RNSB":
         return scenario.bias == 0 and not scenario.agreement
     if metric == "RND":  # the forms' r(m) + r(f) centred on 0: no bias, agreement (if any) symmetric

@@ -64,7 +64,9 @@ def interval_of(metric: str, quantity: str) -> str:
     0 is biased away from 0. In simulation (:mod:`geobias.evaluation.calibration`) the percentile
     interval held a large true d in 72–75 % of data sets and MWEAT's signed figure under one-sided
     agreement in 91.5 %; the basic interval reflects the resamples about the estimate and corrects
-    that bias to first order.
+    that bias to first order. RND's distances to the means of resampled attribute sets (a resample
+    with duplicates has a longer mean) move every resample the same way: percentile 97.8–99.1 %,
+    basic 95.7–96.8 %.
 
     Examples
     --------
@@ -140,7 +142,7 @@ class Resampling:
 
 def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: str | None = None,
                     unit: bool = False, C: float = 1.0, classifier_seed: int | None = 0, n_resamples: int = 1000,
-                    seed: int | None = 0, confidence: float = 0.95) -> BootstrapResult:
+                    seed: int | None = 0, confidence: float = 0.95, test_zero: bool = False) -> BootstrapResult:
     """The bootstrap over the words of a resolved query, for any association metric.
 
     Parameters
@@ -166,6 +168,8 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
     n_resamples : int, default 1000
     seed : int or None, default 0
     confidence : float, default 0.95
+    test_zero : bool, default False
+        Also the bootstrap test of 0 that inverts the interval (``BootstrapResult.p_value``).
 
     Returns
     -------
@@ -209,7 +213,7 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
     options = {"variant": variant, "unit": unit, "C": C, "classifier_seed": classifier_seed}
     res = declared.resampling(rows, quantity=quantity, **_accepted(declared.resampling, options))
     try:
-        out = run(res, n_resamples=n_resamples, seed=seed, confidence=confidence)
+        out = run(res, n_resamples=n_resamples, seed=seed, confidence=confidence, test_zero=test_zero)
     except InputError as exc:
         if isinstance(exc, ParameterError):
             raise
@@ -274,7 +278,7 @@ def refuse_resampling(exc: InputError) -> None:
 
 
 def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0,
-        confidence: float = 0.95) -> BootstrapResult:
+        confidence: float = 0.95, test_zero: bool = False) -> BootstrapResult:
     """:func:`geobias.stats.bootstrap` of a :class:`Resampling`, with the interval its metric and
     quantity call for (:func:`interval_of`).
 
@@ -288,7 +292,7 @@ def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0
     """
     return bootstrap(resampling.statistic, resampling.sizes, paired=resampling.paired,
                      n_resamples=n_resamples, seed=seed, confidence=confidence,
-                     interval=interval_of(resampling.metric, resampling.quantity))
+                     interval=interval_of(resampling.metric, resampling.quantity), test_zero=test_zero)
 
 
 def _f64(*arrays: np.ndarray | None) -> list[np.ndarray | None]:

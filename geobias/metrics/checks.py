@@ -127,7 +127,9 @@ def _check_bootstrap(m: Metric, store: Any, query: Any, kwargs: dict[str, Any], 
     if m.function(store, query, **kwargs, bootstrap=50, bootstrap_seed=3).bootstrap != boot:
         _fail(m, "the same bootstrap_seed gave another interval")
     options = {k: v for k, v in kwargs.items() if k in ("variant", "unit", "C")}
-    if rows is not None and bootstrap_query(rows, m.name, n_resamples=50, seed=3, **options) != boot:
+    # a metric may ask for the bootstrap's test of 0 too (RND, where it is the p-value)
+    if rows is not None and bootstrap_query(rows, m.name, n_resamples=50, seed=3, test_zero=boot.p_value is not None,
+                                            **options) != boot:
         _fail(m, "its result's bootstrap is not bootstrap_query's on the same rows")
     for quantity in m.quantities:
         other = bootstrap_query(rows, m.name, quantity=quantity, n_resamples=20, seed=0, **options) if rows is not None else None

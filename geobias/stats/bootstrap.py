@@ -94,6 +94,14 @@ class BootstrapResult(Result):
         so it cannot show "no bias"; read the metric's signed quantity or null band instead.
     interval : {"percentile", "basic"}
         How ``low`` and ``high`` were read from the resamples (:data:`INTERVALS`).
+    p_value : float or None
+        The bootstrap test of "the quantity is 0", where the metric asks for it (``test_zero`` of
+        :func:`bootstrap`; ``None`` otherwise): the test that inverts this interval, so that the
+        interval at confidence ``1 − α`` excludes 0 exactly when ``p_value < α`` (up to the
+        quantiles' interpolation). Percentile: ``2 min(#{T* ≤ 0} + 1, #{T* ≥ 0} + 1) / (B + 1)``;
+        basic: the same with ``2 estimate`` in place of 0 (capped at 1; ``B`` the finite resamples).
+        Its level is the interval's coverage: a test of association in the population sampled,
+        where the resampling covers every word set the quantity depends on.
     """
 
     estimate: float | None
@@ -113,6 +121,7 @@ class BootstrapResult(Result):
     high_mcse: float | None = None
     note: str = ""
     interval: str = "percentile"
+    p_value: float | None = None
 
     def summary(self, digits: int = 4) -> str:
         """One line: ``"[low, high] (95%), SE se; 1,000 resamples of X 8, Y 8, A 8, B 8, seed 0"``."""
@@ -224,6 +233,7 @@ def bootstrap(
     confidence: float = 0.95,
     check: Callable[[], bool] | None = None,
     interval: str = "percentile",
+    test_zero: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of ``statistic`` over word sets resampled with replacement.
 
@@ -249,6 +259,9 @@ def bootstrap(
         statistic whose resamples are biased the way the estimate is (an effect size whose
         denominator the resampling inflates, an absolute value near 0): the percentile interval
         then sits on the wrong side and under-covers.
+    test_zero : bool, default False
+        Also give the bootstrap test of "the quantity is 0" that inverts the interval
+        (``BootstrapResult.p_value``). Only meaningful for a quantity that can be 0 or of either sign.
 
     Returns
     -------
@@ -337,12 +350,26 @@ def bootstrap(
             low_mcse, high_mcse = high_mcse, low_mcse
     else:
         low = high = se = low_mcse = high_mcse = None
+    p_value = _zero_test(finite, est, interval) if test_zero else None
     return BootstrapResult(
         estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,
         confidence=confidence, n_resamples=n_resamples, n_finite=int(finite.size), seed=seed,
         set_sizes={k: int(v) for k, v in sizes.items()}, paired=[g for g in groups if len(g) > 1],
-        low_mcse=low_mcse, high_mcse=high_mcse, interval=interval,
+        low_mcse=low_mcse, high_mcse=high_mcse, interval=interval, p_value=p_value,
     )
+
+
+def _zero_test(finite: np.ndarray, estimate: float, interval: str) -> float | None:
+    """The p-value of "the quantity is 0" that inverts the ``interval`` read from ``finite``.
+
+    >>> round(_zero_test(np.array([-1.0, 1, 2, 3, 4, 5, 6, 7, 8]), 4.0, "percentile"), 4)  # 2·(1+1)/10
+    0.4
+    """
+    if not finite.size or (interval == "basic" and not np.isfinite(estimate)):
+        return None
+    pivot = 2.0 * estimate if interval == "basic" else 0.0
+    below, above = int((finite <= pivot).sum()), int((finite >= pivot).sum())
+    return float(min(1.0, 2.0 * (min(below, above) + 1) / (finite.size + 1)))
 
 
 def quantile_mcse(values: np.ndarray, q: float) -> float:

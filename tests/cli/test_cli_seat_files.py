@@ -132,6 +132,13 @@ def test_without_tests_the_built_in_test_runs(files, capsys):
     assert r["test"] == "career-family-terms" and r["source"] is None and r["n_templates"]
 
 
+def test_a_template_test_without_lang_is_a_usage_error_naming_the_fix(files, capsys):
+    """Neither --lang nor --tests: one line saying what to give (it said "unknown language None")."""
+    code, out, err = _run(capsys, ["seat", "--encoder", "hash"])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "--lang" in err and "--tests" in err and "None" not in err
+
+
 def test_python_takes_a_list_of_paths_or_one_path(files):
     from geobias.commands import execute
     from geobias.metrics.seat import read_seat_tests

@@ -293,3 +293,38 @@ def test_results_with_interval_maps_round_trip_through_json(store):
     back = MweatResult.from_dict(m.to_dict())
     assert all(isinstance(b, BootstrapResult) for b in back.bootstrap_sums.values())
     assert back.to_dict() == m.to_dict()
+
+
+@pytest.mark.parametrize("interval", ["percentile", "basic"])
+def test_the_zero_test_inverts_its_interval(interval):
+    """p < 0.05 exactly when the 95 % interval leaves 0 out, for either interval (on samples whose
+    interval lands on each side of 0 and across it); without ``test_zero`` there is no p."""
+    rng = np.random.default_rng(11)
+    agree = 0
+    for shift in np.linspace(-1.2, 1.2, 25):
+        s = rng.normal(size=12) + shift
+        r = bootstrap(lambda ix, s=s: s[ix["X"]].mean(axis=1), {"X": 12}, n_resamples=1999, seed=1,
+                      interval=interval, test_zero=True)
+        assert 0 < r.p_value <= 1
+        # the quantiles interpolate between draws: only a bound within one draw's gap of 0 may disagree
+        agree += (r.p_value < 0.05) == (not r.crosses_zero)
+    assert agree >= 24
+    plain = bootstrap(lambda ix: np.ones(ix["X"].shape[0]), {"X": 3}, n_resamples=10)
+    assert plain.p_value is None
+
+
+def test_rnds_p_is_the_bootstrap_test_where_no_permutation_test_is_one_of_the_population(store):
+    """Grammatical RND (and one target set): the p is the bootstrap's test of 0, the sign-flip p stays
+    beside it; with two target sets the permutation test stays the p and the bootstrap gives none."""
+    q = WordQuery([f"x{i}" for i in range(6)], [f"y{i}" for i in range(6)], [f"a{i}" for i in range(5)],
+                  [f"b{i}" for i in range(4)])
+    gram = rnd(store, q, variant="grammatical", permutations=999, bootstrap=500)
+    assert gram.population_test and gram.p_value == gram.bootstrap.p_value
+    assert gram.permutation.p_value != gram.p_value  # the sign-flip test is kept, not reported as the p
+    assert (gram.p_value < 0.05) == (not gram.bootstrap.crosses_zero)
+    assert rnd(store, q, variant="grammatical", permutations=999).p_value == gram.permutation.p_value
+    english = rnd(store, q, permutations=999, bootstrap=500)
+    assert not english.population_test and english.bootstrap.p_value is None
+    assert english.p_value == english.permutation.p_value
+    one = rnd(store, WordQuery(q.X, None, q.A, q.B), bootstrap=500)
+    assert one.permutation is None and one.p_value == one.bootstrap.p_value is not None
