@@ -68,7 +68,7 @@ def _import(module: str) -> None:
             from geobias.commands import static  # noqa: F401
         case "vectors":
             from geobias.commands import vectors  # noqa: F401
-        case "declared":  # last: the declared metrics that no module above gave a command
+        case "declared":  # last: its commands are made by load(), for the metrics no module above covers
             from geobias.commands import declared  # noqa: F401
         case _:
             raise ValueError(f"no command module {module!r}")
@@ -104,7 +104,7 @@ def load(name: str | None = None) -> None:
     _load_plugins()
     from geobias.commands import declared
 
-    declared.register_declared()  # metrics a plug-in declared without a command of its own
+    declared.register_declared()  # `ect`, `mac` and the metrics a plug-in declared without a command
 
 
 def _load_plugins() -> None:

@@ -109,3 +109,17 @@ def test_a_name_outside_the_index_loads_every_command():
     assert not {"geobias.commands.static", "geobias.commands.bilingual"} & set(json.loads(modules))
     assert error.startswith("unknown command 'no-such-command'; choose from align, atlas,")
     assert "mweat" in error and "vectors verify" in error
+
+
+def test_declared_commands_wait_for_the_hand_written_ones():
+    """Importing the declared metrics' module first makes no command: `weat` and `rnd` stay the
+    hand-written ones (a declared WEAT command would take the name), `ect` comes from its declaration."""
+    code = ("import geobias.commands.declared\n"
+            "from geobias.commands import _base, get\n"
+            "print([n for n, c in _base.REGISTRY.items() if c.run.__module__.endswith('declared')])\n"
+            "print(get('weat').run.__module__, get('rnd').run.__module__, get('ect').run.__module__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=True)
+    made, modules = out.stdout.strip().splitlines()
+    assert made == "[]"
+    assert modules.split() == ["geobias.commands.static", "geobias.commands.catalogue", "geobias.commands.declared"]
