@@ -42,13 +42,14 @@ import numpy as np
 from geobias._numeric import all_finite
 from geobias.io.sizes import MAX_LINE_BYTES, TEXT_BYTES_PER_DIM, check_declared
 
-#: Bytes of text handed to polars at a time (whole lines): about 1/48 of the file, so that a block's
-#: transient memory (the reused buffer, the block's bytes, polars' frame of them and the values
-#: taken from it: about four times the block) stays near a tenth of the matrix; between these
-#: bounds (polars' per-call cost is small next to a 2 MiB parse, and larger blocks buy little
-#: speed: see ``benchmarks/bench_parse.py``).
+#: Bytes of text handed to polars at a time (whole lines): about 1/48 of the file, between these
+#: bounds. A block's transient memory (the reused buffer, the block's bytes, polars' frame of them
+#: and the values taken from it) is a few times the block, so it stays near a tenth of the matrix;
+#: larger blocks let polars' threads run longer (measured on 2,000,000 × 300 under load: 96 MiB
+#: blocks 44 s, peak 1.19× the matrix; 32 MiB blocks 57 s, 1.14×). ``benchmarks/bench_parse.py``
+#: measures both against polars.
 MIN_BLOCK = 1 << 21
-MAX_BLOCK = 1 << 25
+MAX_BLOCK = 1 << 27
 #: Bytes read at a time when counting the lines of a header-less file.
 COUNT_BLOCK = 1 << 24
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
