@@ -72,8 +72,8 @@ def available() -> bool:
 def block_size(text_bytes: int) -> int:
     """Bytes of text per polars call for a file of ``text_bytes`` (see :data:`MIN_BLOCK`).
 
-    >>> block_size(90 << 20) == MIN_BLOCK, block_size(4 << 30) == MAX_BLOCK
-    (True, True)
+    >>> block_size(90 << 20) == MIN_BLOCK, block_size(4 << 30) >> 20, block_size(10 << 30) == MAX_BLOCK
+    (True, 85, True)
     """
     return min(MAX_BLOCK, max(MIN_BLOCK, text_bytes // 48))
 
