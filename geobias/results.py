@@ -62,12 +62,23 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         return jsonable(self)
 
-    def to_frame(self):
-        """The result as a pandas ``DataFrame``, one row per estimate (see :func:`tidy_rows`)."""
-        return to_frame(self)
+    def to_frame(self, table: str | None = None):
+        """The result as a pandas ``DataFrame``: one row per estimate (see :func:`tidy_rows`), or,
+        with ``table``, one of its item tables (see :func:`item_tables`; :meth:`table_names` lists them).
+
+        Raises
+        ------
+        InputError
+            ``table`` is not one of :meth:`table_names`; pandas is not installed.
+        """
+        return to_frame(self, table=table)
+
+    def table_names(self) -> list[str]:
+        """The names of the result's item tables (``to_frame(table=NAME)``), the main one first."""
+        return list(item_tables(self))
 
     def _repr_html_(self) -> str:
-        return html_table(self)
+        return html_summary(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]):
@@ -301,6 +312,22 @@ def _result_rows(result: Any) -> list[dict[str, Any]]:
     return [scalars]
 
 
+def _split_envelope(obj: Any) -> tuple[dict[str, Any], Any]:
+    """``(identifying columns, result)`` of an envelope; ``({}, obj)`` for anything else."""
+    if not (isinstance(obj, Mapping) and {"command", "result", "inputs"} <= set(obj)):
+        return {}, obj
+    inputs = obj.get("inputs") or {}
+    options = inputs.get("options") or {}
+    stores = {k: v for k, v in inputs.items() if k != "options" and isinstance(v, Mapping)}
+    first = next(iter(stores.values()), {})
+    meta = {"command": obj["command"], "geobias_version": obj.get("geobias_version"),
+            "store": (first.get("provenance") or {}).get("source") or first.get("given") or options.get("vectors"),
+            "lang": options.get("lang") or first.get("lang")}
+    if "seed" in options:
+        meta["seed"] = options["seed"]
+    return meta, obj["result"]
+
+
 def tidy_rows(obj: Any) -> list[dict[str, Any]]:
     """One dict per estimate of a result object, a result's JSON form, or a result envelope.
 
@@ -316,19 +343,7 @@ def tidy_rows(obj: Any) -> list[dict[str, Any]]:
         Plain values (float, int, bool, str or None; non-finite floats as None), the same keys in
         every row of one result.
     """
-    meta: dict[str, Any] = {}
-    result = obj
-    if isinstance(obj, Mapping) and {"command", "result", "inputs"} <= set(obj):
-        inputs = obj.get("inputs") or {}
-        options = inputs.get("options") or {}
-        stores = {k: v for k, v in inputs.items() if k != "options" and isinstance(v, Mapping)}
-        first = next(iter(stores.values()), {})
-        meta = {"command": obj["command"], "geobias_version": obj.get("geobias_version"),
-                "store": (first.get("provenance") or {}).get("source") or first.get("given") or options.get("vectors"),
-                "lang": options.get("lang") or first.get("lang")}
-        if "seed" in options:
-            meta["seed"] = options["seed"]
-        result = obj["result"]
+    meta, result = _split_envelope(obj)
     rows = _result_rows(result)
     keys: list[str] = []
     for r in rows:
@@ -357,21 +372,23 @@ def tidy_columns(rows: list[dict[str, Any]]) -> list[str]:
     return cols
 
 
-def to_frame(obj: Any):
-    """:func:`tidy_rows` of ``obj`` as a pandas ``DataFrame`` (pandas is imported on use).
+def to_frame(obj: Any, table: str | None = None):
+    """:func:`tidy_rows` of ``obj`` (or, with ``table``, that item table of :func:`item_tables`) as a
+    pandas ``DataFrame`` (pandas is imported on use).
 
     Raises
     ------
     InputError
-        pandas is not installed (``pip install pandas``; the command line's ``--csv`` needs nothing).
+        ``table`` is not one of the result's item tables; pandas is not installed (``pip install
+        pandas``; the command line's ``--csv`` needs nothing).
     """
+    rows = tidy_rows(obj) if table is None else item_table(obj, table)
     try:
         import pandas as pd
     except ImportError:
         from geobias.errors import InputError
 
         raise InputError("to_frame needs pandas (pip install pandas); --csv and --parquet need nothing more") from None
-    rows = tidy_rows(obj)
     return pd.DataFrame(rows, columns=tidy_columns(rows))
 
 
@@ -385,3 +402,210 @@ def html_table(obj: Any, *, max_rows: int = 50) -> str:
     more = f"<p>{len(rows) - max_rows} more rows</p>" if len(rows) > max_rows else ""
     name = type(obj).__name__
     return f"<table><caption>{html.escape(name)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"
+
+
+# ----------------------------------------------------------------------------- item tables
+# Besides the one-row summary, a result's item-level figures (MWEAT's per-pair scores, RIPA's
+# per-word projections, correlate's occupations, the neighbours, evaluate's methods, the atlas's
+# cells) as long tables: one row per item, with the run's identifying columns first.
+
+#: The columns that identify a run, first in every item table (``None`` where unknown: a result
+#: given without its envelope has no command).
+ID_COLUMNS = ("command", "store", "lang", "seed", "geobias_version")
+
+#: The key column of a table made of a mapping of records (``{method: {metric: value}}``).
+_KEY_NAMES = {"table": "method", "bootstrap_sums": "quantity", "lists": "list", "metrics": "metric",
+              "coverage": "resource", "timings": "method", "details": "method"}
+
+#: The result's own fields that say what was asked (the neighbours' query word, WEAT's test): every
+#: row of its item tables carries them, as ``query_<name>`` where a row has a field of that name.
+_QUERY_KEYS = ("test", "word", "model", "encoder")
+
+#: A record's fields that a nested table's rows carry (the atlas's ``lang`` beside each occupation).
+_PARENT_KEYS = ("lang", "language", "store", "method", "test", "model", "corpus")
+
+
+def _is_records(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(x, Mapping) for x in value)
+
+
+def _is_keyed_records(value: Any) -> bool:
+    return isinstance(value, Mapping) and bool(value) and all(isinstance(x, Mapping) for x in value.values())
+
+
+def _numeric_leaf(row: Mapping[str, Any]) -> bool:
+    return any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in row.values())
+
+
+def _parallel(data: Mapping[str, Any], key: str) -> list[dict[str, Any]] | None:
+    """Rows of the lists beside ``data[key]`` (a list of n words) that have n numbers or n intervals
+    each (RIPA's ``words``, ``ripa``, ``word_intervals``); ``None`` when there are none."""
+    words = data[key]
+    n = len(words)
+    column = key[:-1] if key.endswith("s") else key
+    columns: dict[str, list[Any]] = {column: list(words)}
+    for k, v in data.items():
+        if k == key or not isinstance(v, list) or len(v) != n:
+            continue
+        if all(x is None or isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+            columns[k] = [_clean(x) for x in v]
+        elif all(isinstance(x, list) and len(x) == 2 for x in v):
+            name = k[:-1] if k.endswith("s") else k
+            columns[name + "_low"] = [_clean(x[0]) for x in v]
+            columns[name + "_high"] = [_clean(x[1]) for x in v]
+    if len(columns) == 1:
+        return None
+    return [{c: vals[i] for c, vals in columns.items()} for i in range(n)]
+
+
+def _derive_tables(data: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The item tables found in a result's JSON form (see :func:`item_tables`)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    children: dict[str, list[dict[str, Any]]] = {}
+    for key, value in data.items():
+        if _is_records(value):
+            rows = []
+            for record in value:
+                rows.append(_flatten(record))
+                parent = {k: record[k] for k in _PARENT_KEYS if isinstance(record.get(k), str)}
+                for sub, sub_value in record.items():  # a list of records inside each record (cells → occupations)
+                    if _is_records(sub_value):
+                        children.setdefault(sub, []).extend({**parent, **_flatten(r)} for r in sub_value)
+            found[key] = rows
+        elif _is_keyed_records(value):
+            rows = [{_KEY_NAMES.get(key, "key"): k, **_flatten(x)} for k, x in value.items()]
+            if any(_numeric_leaf(r) for r in rows):
+                found[key] = rows
+        elif isinstance(value, list) and value and all(isinstance(x, str) for x in value):
+            rows = _parallel(data, key)
+            if rows:
+                found[key] = rows
+    for key, rows in children.items():
+        found[key if key not in found else f"items_{key}"] = rows
+    first = [k for k in _ROW_KEYS if k in found]  # a result made of several estimates: those first
+    return {k: found[k] for k in [*first, *[k for k in found if k not in first]]}
+
+
+def item_tables(obj: Any) -> dict[str, list[dict[str, Any]]]:
+    """The item-level tables of a result, a result's JSON form, or a result envelope, in long form.
+
+    Each table is one row per item: MWEAT's ``per_word`` (one row per occupation pair), WEAT's
+    ``per_word``, RIPA's ``words`` (per word: its RIPA and interval), correlate's
+    ``per_occupation``, the neighbours' ``neighbors``, evaluate's ``table`` (one row per method),
+    the atlas's ``rows`` (language × metric) and ``occupations`` (language × occupation). They are
+    found in the result's JSON form, so a stored result gives the same tables as a fresh one:
+
+    * a list of records is a table named by its key; a list of records inside each of those
+      records is a table too, its rows carrying the parent's ``lang``/``method``/... fields;
+    * a mapping of records (``{method: {metric: value}}``) is a table with the mapping's key as a
+      column (``method``, ``quantity``, ``key``...), when its records hold numbers;
+    * a list of n words with sibling lists of n numbers or n intervals (``[low, high]``) is a table
+      named by the words' key (intervals split into ``*_low`` and ``*_high``).
+
+    Every row starts with the run's identifying columns :data:`ID_COLUMNS` (``command``, ``store``,
+    ``lang``, ``seed``, ``geobias_version``: from the envelope; without one, the result's own
+    ``lang`` and ``seed`` where it has them, else ``None``). A row's own value of one of these (the
+    atlas's per-language ``lang``) wins. Nested mappings flatten with ``_``.
+
+    Parameters
+    ----------
+    obj : Result, dict
+        A result, its ``to_dict()``, or its envelope ``{command, geobias_version, inputs, result}``.
+
+    Returns
+    -------
+    dict of str to list of dict
+        ``{table name: rows}``, the main table first (the result's several estimates, under
+        ``rows``/``cells``/``table``, where it has them; else the first found). Empty when the
+        result has no item-level figures.
+
+    Examples
+    --------
+    >>> tables = item_tables({"mean": 0.2, "words": ["roi", "reine"], "ripa": [0.5, -0.1]})
+    >>> list(tables), tables["words"][1]
+    (['words'], {'command': None, 'store': None, 'lang': None, 'seed': None, 'geobias_version': None, 'word': 'reine', 'ripa': -0.1})
+    """
+    meta, result = _split_envelope(obj)
+    data = jsonable(result)
+    if not isinstance(data, Mapping):
+        return {}
+    ids = {c: meta.get(c) for c in ID_COLUMNS}
+    for c in ("lang", "seed"):
+        if ids[c] is None and _scalar(data.get(c)):
+            ids[c] = data.get(c)
+    query = {k: data[k] for k in _QUERY_KEYS if isinstance(data.get(k), str)}
+    out = {}
+    for name, rows in _derive_tables(data).items():
+        keys = tidy_columns(rows)
+        asked = {(f"query_{k}" if k in keys else k): v for k, v in query.items()}
+        out[name] = [{**ids, **asked, **{k: r.get(k) for k in keys}} for r in rows]
+    return out
+
+
+def item_table(obj: Any, table: str | None = None) -> list[dict[str, Any]]:
+    """One of :func:`item_tables` of ``obj``: ``table``, or the main one when ``None``.
+
+    Raises
+    ------
+    InputError
+        The result has no item table of that name (the message lists those it has), or none at all.
+    """
+    from geobias.errors import InputError
+
+    tables = item_tables(obj)
+    if not tables:
+        raise InputError("this result has no item table (its figures are the one summary row)")
+    if table is None:
+        return next(iter(tables.values()))
+    if table not in tables:
+        raise InputError(f"no item table {table!r}; this result has {', '.join(tables)}")
+    return tables[table]
+
+
+#: Fields shown first in the Jupyter summary, when a result has them (its key figures).
+_KEY_FIGURES = ("statistic", "effect_size", "p_value", "p_value_ci_low", "p_value_ci_high", "spearman", "mean",
+                "mean_abs", "value", "low", "high", "bootstrap_low", "bootstrap_high", "difference",
+                "n_pairs", "n_occupations", "n_x", "n_y", "n_a", "n_b", "n_ok", "n_failed", "k", "word")
+
+
+def _sig(v: Any) -> str:
+    """A cell at 4 significant digits (numbers) or as text."""
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return "" if v is None else str(v)
+
+
+def html_summary(obj: Any, *, max_rows: int = 20) -> str:
+    """A compact HTML view of a result for Jupyter: its key figures at 4 significant digits, the
+    other summary fields and each item table (at most ``max_rows`` rows) behind ``<details>`` toggles.
+
+    The numbers in full are in ``to_frame()``; this is for reading.
+    """
+    rows = tidy_rows(obj)
+    name = html.escape(type(obj).__name__)
+    first = rows[0] if len(rows) == 1 else {}
+    key = [k for k in _KEY_FIGURES if k in first and first[k] is not None][:8]
+    parts = [f"<div class='geobias-result'><strong>{name}</strong>"]
+    if key:
+        parts.append("<table><tr>" + "".join(f"<th>{html.escape(k)}</th>" for k in key) + "</tr><tr>"
+                     + "".join(f"<td>{html.escape(_sig(first[k]))}</td>" for k in key) + "</tr></table>")
+    rest = {k: v for k, v in first.items() if k not in key}
+    if rest:
+        parts.append(f"<details><summary>all {len(first)} fields</summary><table>"
+                     + "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(_sig(v))}</td></tr>"
+                               for k, v in rest.items()) + "</table></details>")
+    tables = item_tables(obj)
+    if len(rows) > 1 and not tables:
+        tables = {"rows": rows}
+    for tname, trows in tables.items():
+        cols = [c for c in tidy_columns(trows) if c not in ID_COLUMNS or any(r.get(c) != trows[0].get(c) for r in trows)]
+        cols = [c for c in cols if any(r.get(c) is not None for r in trows)]
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(_sig(r.get(c)))}</td>" for c in cols) + "</tr>"
+                       for r in trows[:max_rows])
+        more = f"<p>{len(trows) - max_rows} more rows: to_frame(table={tname!r})</p>" if len(trows) > max_rows else ""
+        parts.append(f"<details><summary>{html.escape(tname)}: {len(trows)} rows "
+                     f"(to_frame(table={html.escape(repr(tname))}))</summary><table><thead><tr>{head}</tr></thead>"
+                     f"<tbody>{body}</tbody></table>{more}</details>")
+    parts.append("</div>")
+    return "".join(parts)

@@ -4,7 +4,9 @@ Every registered command (``serve`` aside) gets its Typer command here: each fie
 model becomes an option (``--field-name``; a ``Literal`` is a choice, a ``bool`` a flag, a list or
 word set a string that the model parses: a file or a comma list), its description the option's
 help (field names in it written as options), its default the model's; plus the table renderer's
-presentation options (``--top``), ``--quiet``, ``--json``, ``--csv`` and ``--parquet``. How the
+presentation options (``--top``), ``--quiet``, ``--json``, ``--csv``, ``--parquet``, ``--items`` /
+``--table`` (an item table instead of the summary row) and, where the result has a figure,
+``--plot`` (:mod:`geobias.cli._run` applies them). How the
 command line spells a field is its kind's (:class:`geobias.commands._kinds.Spec`): a positional
 argument, a short flag (``-l`` for a language, ``-v`` for a store), another long name (``--from``),
 hidden old spellings that still work (``--method``) or an option given once per value
@@ -195,14 +197,25 @@ def build(name: str) -> typer.Typer:
         add(pname, bool, False, typer.Option(*flags, help=text))
     add("parquet_out", Path | None, None, typer.Option("--parquet", help=(
         "Also write the result as data (one row per estimate) to this Parquet file.")))
+    from geobias.cli._run import OUTPUT_OPTIONS, has_plot
+
+    add("items", bool, False, typer.Option("--items", help=(
+        "With --csv or --parquet: write the result's main item table (one row per pair, word, occupation, "
+        "cell or method, with the run's command, store, lang, seed and version) instead of the summary row.")))
+    add("table", str | None, None, typer.Option("--table", metavar="NAME", help=(
+        "With --csv or --parquet: write this item table (implies --items; a wrong name lists the result's "
+        "tables).")))
+    if has_plot(cmd):
+        add("plot_out", Path | None, None, typer.Option("--plot", metavar="FILE", help=(
+            "Also draw the result's figure (the one the web app shows) as PNG to this file.")))
 
     lists = {f for f, info in cmd.params.model_fields.items()
              if _plain_list(info.annotation) and not any(hasattr(m, "func") for m in info.metadata)}
 
     def command_function(**options):
-        from geobias.cli._run import PARQUET
+        from geobias.cli._run import OUTPUTS
 
-        token = PARQUET.set(options.pop("parquet_out", None))
+        token = OUTPUTS.set({k: options.pop(k, None) for k in OUTPUT_OPTIONS})
         for pname, (alias, flag, field) in aliases.items():
             value = options.pop(pname)
             if value is not None:
@@ -221,7 +234,7 @@ def build(name: str) -> typer.Typer:
         try:
             invoke(cmd.name, plain, presentation=shown_now)
         finally:
-            PARQUET.reset(token)
+            OUTPUTS.reset(token)
 
     command_function.__signature__ = inspect.Signature(params)
     command_function.__annotations__ = annotations

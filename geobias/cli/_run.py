@@ -17,8 +17,12 @@ from typing import Any
 
 from geobias.cli._options import progress, stderr, table_console
 
-#: ``--parquet FILE`` of the command being run (every command gets the option: geobias.cli adds it).
-PARQUET: contextvars.ContextVar = contextvars.ContextVar("geobias_parquet", default=None)
+#: The output options of the command being run, by parameter name (every command gets them:
+#: :func:`geobias.cli._generated.build` adds them): ``parquet_out`` (``--parquet FILE``), ``items``
+#: and ``table`` (an item table instead of the summary row), ``plot_out`` (``--plot FILE``, where the
+#: result type has a figure: :func:`has_plot`).
+OUTPUTS: contextvars.ContextVar = contextvars.ContextVar("geobias_outputs", default=None)
+OUTPUT_OPTIONS = ("parquet_out", "items", "table", "plot_out")
 
 #: Parameter names whose option is not ``--name-with-hyphens`` (a field's kind may name another
 #: long option: ``--from`` for ``from_path``).
@@ -49,6 +53,55 @@ def deprecated(old: str, new: str) -> None:
     stderr.print(f"geobias: {old} is deprecated; use {new}", markup=False, highlight=False)
 
 
+def has_plot(cmd) -> bool:
+    """Whether ``cmd`` gets ``--plot FILE``: its result type has a figure (registered in the report
+    layer or declared by its metric; :func:`geobias.report.draw.has_figure`) and its parameters do not
+    already name a ``plot`` of their own (``directions``, ``correlate``: the paper's figure).
+    Imports no plotting library."""
+    if not cmd.result or "plot" in cmd.params.model_fields:
+        return False
+    from geobias.report.draw import has_figure
+
+    return has_figure(cmd.result)
+
+
+def wrote(path) -> None:
+    """The one line on stderr that says where a command wrote a file."""
+    stderr.print(f"wrote {path}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _recording(reporter):
+    """``reporter`` that also keeps the notes it printed (so a file a command names itself is not
+    announced twice)."""
+    noted: list[str] = []
+    note = reporter.note
+
+    def keep(text: str) -> None:
+        if getattr(reporter, "notes", True) or text.startswith("warning:"):  # what the person saw
+            noted.append(text)
+        note(text)
+
+    reporter.note = keep
+    return reporter, noted
+
+
+def _announce_outputs(cmd, validated, reporter, noted: list[str]) -> None:
+    """``wrote PATH`` for each file or folder the command declares (``Output``) and wrote, unless
+    the command said so itself, or notes are off (``--json``: the envelope names the files written;
+    ``--plot`` and ``--parquet``, which it does not name, are announced anyway)."""
+    from pathlib import Path
+
+    if not getattr(reporter, "notes", True):
+        return
+    for out in cmd.outputs:
+        value = dict(validated).get(out.field)
+        if value is None or isinstance(value, bool):
+            continue
+        if not Path(str(value)).exists() or any(str(value) in text for text in noted):
+            continue
+        wrote(value)
+
+
 def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] | None = None):
     """Validate ``options`` against the command ``name``'s parameter model, run it with rich
     progress on stderr, and print its table (or, with ``as_json``, its envelope; with ``as_csv``, its
@@ -56,7 +109,11 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
 
     ``options`` are the command line's values by field name, with ``quiet``, ``as_json`` and
     ``as_csv``; ``None`` values are left to the model's defaults. ``presentation`` goes to the
-    table renderer (``top``). Returns ``(result, envelope)``.
+    table renderer (``top``). The output options (:data:`OUTPUTS`) add a Parquet file, an item
+    table instead of the summary row (``--items``, ``--table NAME``: :func:`geobias.results.item_tables`)
+    and the result's figure (``--plot FILE``: :func:`geobias.report.draw.make_figure`, the figure the
+    service shows); their paths are checked before any work, and every file written is announced
+    on stderr (``wrote PATH``). Returns ``(result, envelope)``.
     """
     from geobias.commands import execute, get, validate
 
@@ -67,24 +124,53 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
         from geobias.errors import ParameterError
 
         raise ParameterError("give --json or --csv, not both")
+    outputs = dict(OUTPUTS.get() or {})
+    parquet, plot, table = outputs.get("parquet_out"), outputs.get("plot_out"), outputs.get("table")
+    items = bool(outputs.get("items")) or table is not None
+    if items and not (as_csv or parquet is not None):
+        from geobias.errors import ParameterError
+
+        raise ParameterError("--items and --table choose what --csv or --parquet write; give one of those too")
     render = dict(presentation or {})
     params = {k: v for k, v in options.items() if v is not None}
     cmd = get(name)
     validated = validate(cmd, params, front="cli")
-    result, env = execute(cmd, validated, progress=progress(quiet, as_json))
+    if plot is not None or parquet is not None:  # before any work: an unwritable path is one line, not a lost run
+        from geobias.io.atomic import check_output_path
+
+        for path, what in ((plot, "plot"), (parquet, "--parquet")):
+            if path is not None:
+                check_output_path(path, what=what)
+    reporter, noted = _recording(progress(quiet, as_json))
+    result, env = execute(cmd, validated, progress=reporter)
+    _announce_outputs(cmd, validated, reporter, noted)
+    if items:  # the table exists (or the error lists those that do) before anything is printed
+        from geobias.results import item_table
+
+        item_table(env, table)
     if as_json:
         sys.stdout.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
-    parquet = PARQUET.get()
     if parquet is not None:  # the result as data, besides whatever is printed
         from geobias.report.tidy import write_parquet
 
-        write_parquet(parquet, env)
+        write_parquet(parquet, env, items=items, table=table)
+        wrote(parquet)
+    if plot is not None:  # matplotlib is imported here only, when a plot is asked for
+        from geobias.report.draw import make_figure
+        from geobias.report.plots import save_figure
+
+        figure = make_figure(result, **{**dict(validated), "inputs": env["inputs"]})
+        if figure is None:
+            stderr.print("geobias: nothing to plot for this result (no items)", markup=False, highlight=False)
+        else:
+            save_figure(figure, plot)
+            wrote(plot)
     if as_json:
         pass
     elif as_csv:  # the result as data: one row per estimate, every number in full (the tables stay the terminal's)
         from geobias.report.tidy import write_csv
 
-        write_csv(sys.stdout, env)
+        write_csv(sys.stdout, env, items=items, table=table)
     else:
         from geobias.report.draw import render_table
 

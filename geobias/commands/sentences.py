@@ -80,9 +80,6 @@ class SeatParams(BootstrapParams, WeatQuery):
             raise ParameterError("give tests (SEAT files) or a built-in test or your own sets, not both", "tests")
         if self.tests is not None and not self.tests:
             raise ParameterError("no SEAT test file given", "tests")
-        if self.tests is None and self.lang is None:
-            raise ParameterError("a template test needs its language: give --lang (en, es, fr or de), or SEAT "
-                                 "test files with --tests FILE", "lang")
         if self.tests is not None and self.bootstrap:
             raise ParameterError(f"bootstrap: {self.no_bootstrap_reason()}", "bootstrap")
         if self.tests is not None:
@@ -136,6 +133,8 @@ class SeatParams(BootstrapParams, WeatQuery):
             big = max(files, key=lambda t: len(t.sets[0]) + len(t.sets[1]))
             return permutation_work(len(big.sets[0]) + len(big.sets[1]), len(big.sets[0]), self.permutations,
                                     "auto", tests=len(files), what=f"{len(files)} tests × " if len(files) > 1 else "")
+        if self.lang is None:  # the run says what is missing (a language is not a rule of the schema)
+            return None
         templates, genders, kinds = read_templates(self.lang), noun_genders(self.lang), read_word_kinds(self.lang)
         X, Y, A, B, _ = self.sets()
         every = frozenset(w for group in (X, Y, A, B) for w in group)
@@ -156,6 +155,9 @@ def seat(p: SeatParams, *, progress: ProgressArg = None):
     from geobias.metrics.seat import seat_sentences
 
     files = p.test_files() if p.tests is not None else None  # bad files fail before the encoder loads
+    if files is None and p.lang is None:
+        raise ParameterError("a template test needs its language: give --lang (en, es, fr or de), or SEAT test "
+                             "files with --tests FILE", "lang")
     query = None if files is not None else p.word_query()
     encode = sentence_encoder(p.encoder, device=None if p.device == "auto" else p.device, batch_size=p.batch_size,
                               trust_pickle=p.trust_pickle)

@@ -31,7 +31,7 @@ from geobias.evaluation.atlas import (
     Metric,
     OccupationRow,
 )
-from geobias.report.registry import table
+from geobias.report.registry import figure, table
 
 REPORT_FILES = ("atlas.json", "atlas.parquet", "index.html")
 
@@ -355,6 +355,15 @@ def plot_heatmap(result: AtlasResult):
         cols = "; ".join(label for k, label, _ in METRICS if SCALES.get(k) == scale)
         bar.set_label(textwrap.fill(f"{scale}, figure − its null: {cols}", 95), fontsize=6)
     return fig
+
+
+@figure("geobias.evaluation.atlas.AtlasResult", title="the atlas map")
+def atlas_map(result: AtlasResult):
+    """The atlas's map of languages × metrics (:func:`plot_heatmap`), the report page's first figure;
+    ``None`` when no language was computed."""
+    if not any(c.status == OK for c in result.cells):
+        return None
+    return plot_heatmap(result)
 
 
 def plot_plane(cell: LanguageCell):

@@ -26,7 +26,7 @@ from geobias.report.registry import (
 )
 from geobias.report.registry import figure_title as _registered_title
 
-__all__ = ["Collector", "figure_title", "has_table", "make_figure", "plain_text", "render_csv", "render_table"]
+__all__ = ["Collector", "figure_title", "has_figure", "has_table", "make_figure", "plain_text", "render_csv", "render_table"]
 
 
 def _accepted(fn: Callable, options: dict[str, Any]) -> dict[str, Any]:
@@ -133,6 +133,23 @@ def figure_title(result: Any) -> str:
         if spec is not None:
             return spec.title
     return _registered_title(result)
+
+
+def has_figure(result_type: str) -> bool:
+    """Whether the result type named ``result_type`` (``"geobias.metrics.mweat.MweatResult"``) has a
+    figure: a renderer registered here, or one its metric declares. Draws nothing and imports no
+    plotting library (the command line asks it to decide whether a command gets ``--plot``).
+
+    Examples
+    --------
+    >>> import geobias.metrics  # the declared metrics
+    >>> has_figure("geobias.metrics.mweat.MweatResult"), has_figure("geobias.store.neighbors.Neighbor")
+    (True, False)
+    """
+    from geobias.metrics.declaration import declared_metrics
+
+    return result_type in FIGURES or any(m.figure is not None and m.result_name == result_type
+                                         for m in declared_metrics())
 
 
 def has_table(result_type: type) -> bool:

@@ -233,7 +233,8 @@ def plot_correlation(
 
 
 def plot_bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel: str,
-              colours: Sequence[str] | str | None = None) -> Figure:
+              colours: Sequence[str] | str | None = None,
+              intervals: Sequence[tuple[float | None, float | None]] | None = None) -> Figure:
     """Horizontal bars, the first label on top (the service's per-pair, per-word and
     per-method views of a result).
 
@@ -244,6 +245,8 @@ def plot_bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel
     title, xlabel : str
     colours : colour or sequence of n colours, optional
         Default: one blue.
+    intervals : sequence of n (low, high), optional
+        An interval per bar, drawn as a black error bar (``None`` ends: none for that bar).
 
     Returns
     -------
@@ -255,6 +258,14 @@ def plot_bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel
     ax = fig.subplots()
     y = list(range(len(labels)))[::-1]
     ax.barh(y, values, color=colours or "#1f77b4")
+    if intervals is not None:
+        v = np.asarray(values, dtype=float)
+        lo = np.array([np.nan if i is None or i[0] is None else i[0] for i in intervals], dtype=float)
+        hi = np.array([np.nan if i is None or i[1] is None else i[1] for i in intervals], dtype=float)
+        ok = np.isfinite(lo) & np.isfinite(hi)
+        if ok.any():
+            ax.errorbar(v[ok], np.asarray(y)[ok], xerr=[v[ok] - lo[ok], hi[ok] - v[ok]], fmt="none",
+                        ecolor="black", elinewidth=0.8, capsize=2)
     ax.set_yticks(y, labels, fontsize=8)
     ax.axvline(0, color="grey", lw=0.5)
     ax.set_xlabel(xlabel)
@@ -392,3 +403,64 @@ def plot_erasure_plane(plane: ErasurePlane) -> Figure:
     fig.suptitle(f"{plane.lang}: held-out words on the semantic × grammatical plane, before/after erasure "
                  f"(seed {plane.seed})")
     return fig
+
+
+def plot_effects(rows: Sequence[tuple[str, float | None, float | None, float | None, float | None]], *,
+                 title: str, xlabel: str, null: float = 0.0, bars=None) -> Figure:
+    """Estimates with their intervals, one row per test (a forest plot): WEAT's and SEAT's effect
+    sizes with their bootstrap intervals over the words.
+
+    Parameters
+    ----------
+    rows : sequence of (label, estimate, low, high, p_value)
+        ``low``/``high`` ``None``: no interval (a point only); ``p_value`` is written beside the
+        label when given.
+    title, xlabel : str
+    null : float, default 0.0
+        The value of "no bias", drawn as a vertical line (an interval that crosses it cannot tell
+        a bias from none).
+    bars : geobias.metrics.declaration.Bars, optional
+        Per-item bars drawn under the estimates (WEAT's per-word associations), as
+        :func:`plot_bars` draws them.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    InputError
+        ``rows`` is empty or has no finite estimate.
+    """
+    from matplotlib.figure import Figure
+
+    from geobias.errors import InputError
+
+    rows = [r for r in rows if r[1] is not None and np.isfinite(r[1])]
+    if not rows:
+        raise InputError("nothing to plot: no finite estimate")
+    top = max(1.8, 0.45 * len(rows) + 1.2)
+    below = 0.0 if bars is None or not bars.labels else max(2.0, 0.28 * len(bars.labels) + 1)
+    fig = Figure(figsize=(8, top + below), layout="constrained")
+    if below:
+        ax, ax_bars = fig.subplots(2, 1, height_ratios=[top, below])
+        yb = list(range(len(bars.labels)))[::-1]
+        ax_bars.barh(yb, bars.values, color=bars.colours or "#1f77b4")
+        ax_bars.set_yticks(yb, bars.labels, fontsize=8)
+        ax_bars.axvline(0, color="grey", lw=0.5)
+        ax_bars.set_xlabel(bars.axis)
+        ax_bars.set_title(bars.title, fontsize=9)
+    else:
+        ax = fig.subplots()
+    y = np.arange(len(rows))[::-1]
+    for yi, (_label, est, low, high, _p) in zip(y, rows, strict=True):
+        if low is not None and high is not None:
+            ax.plot([low, high], [yi, yi], color="#1f77b4", lw=2)
+        ax.plot([est], [yi], "o", color="#1f77b4")
+    ax.axvline(null, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(y, [label if p is None else f"{label}  (p = {p:.3g})" for label, _e, _l, _h, p in rows], fontsize=8)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    return fig
+

@@ -286,3 +286,82 @@ def malor_bars(result):
     occ = sorted(per_occupation, key=lambda o: -abs(o["log2_ratio"]))[:25]
     return plot_bars([o["occupation"] for o in occ], [o["log2_ratio"] for o in occ],
                      "log2 P(male)/P(female) per occupation (+ = male)", "log2 ratio")
+
+
+def _interval(data: dict, key: str = "bootstrap") -> tuple[float | None, float | None]:
+    b = data.get(key)
+    return (b.get("low"), b.get("high")) if isinstance(b, dict) else (None, None)
+
+
+@figure("geobias.metrics.weat.WeatResult", title="effect size and per-word associations")
+def weat_effect(result):
+    """WEAT's effect size with its bootstrap interval over the words (the line at 0 is "no bias"),
+    above the per-word associations its metric declares."""
+    from geobias.metrics.declaration import figure_of
+    from geobias.report.plots import plot_effects
+
+    data = _data(result)
+    low, high = _interval(data)
+    spec = figure_of(result)
+    bars = spec.draw(data) if spec is not None else None
+    label = data.get("test") or "X vs Y"
+    return plot_effects([(label, data.get("effect_size"), low, high, data.get("p_value"))],
+                        title="WEAT effect size d (ddof=1) with its bootstrap interval over the words",
+                        xlabel="effect size d", bars=bars if hasattr(bars, "labels") else None)
+
+
+@figure("geobias.metrics.seat.SeatResult", title="effect sizes with their intervals")
+def seat_effects(result):
+    """SEAT's effect size of each test (the first, then ``more_tests``) with its bootstrap interval."""
+    from geobias.report.plots import plot_effects
+
+    data = _data(result)
+    tests = [data, *(t for t in data.get("more_tests") or [] if isinstance(t, dict))]
+    rows = [(t.get("test") or "SEAT", t.get("effect_size"), *_interval(t), t.get("p_value")) for t in tests]
+    if not any(r[1] is not None for r in rows):
+        return None
+    return plot_effects(rows, title=f"SEAT effect sizes ({data.get('encoder') or 'encoder'}, {data.get('lang', '')}) "
+                                    "with bootstrap intervals", xlabel="effect size d")
+
+
+@figure("geobias.metrics.ripa.RipaResult", title="RIPA per word")
+def ripa_bars(result):
+    """RIPA of each target word (the 30 of largest |RIPA|), with its interval over the defining pairs."""
+    from geobias.report.plots import plot_bars
+
+    data = _data(result)
+    words, values = data.get("words") or [], data.get("ripa") or []
+    if not words:
+        return None
+    intervals = data.get("word_intervals") or [None] * len(words)
+    order = sorted(range(len(words)), key=lambda i: -abs(values[i] or 0.0))[:30]
+    colours = ["#1f77b4" if (values[i] or 0) > 0 else "#ff7f0e" for i in order]
+    return plot_bars([words[i] for i in order], [values[i] or 0.0 for i in order],
+                     f"RIPA per word ({len(order)} of {len(words)} by |RIPA|; blue: towards the first form of the pairs)",
+                     "RIPA ⟨w, r⟩", colours, intervals=[intervals[i] for i in order])
+
+
+@figure("geobias.evaluation.correlate.CorrelationResult", title="per-occupation scatter")
+def correlation_scatter(result, lang: str = ""):
+    """Per-occupation WEAT(EN) against signed MWEAT (Zhou et al. 2019, Figure 4): what ``--plot`` draws."""
+    from geobias.report.plots import plot_correlation
+
+    data = _data(result)
+    rows = data.get("per_occupation") or []
+    if not rows:
+        return None
+    return plot_correlation([r["english"] for r in rows], [r["weat_en"] for r in rows],
+                            [r["mweat_signed"] for r in rows], rho=data["spearman"], p_value=data["p_value"],
+                            lang=lang or data.get("lang") or "")
+
+
+@figure("geobias.store.neighbors.NeighborsResult", title="neighbour similarities")
+def neighbor_bars(result):
+    from geobias.report.plots import plot_bars
+
+    data = _data(result)
+    found = data.get("neighbors") or []
+    if not found:
+        return None
+    return plot_bars([n["word"] for n in found], [n["similarity"] for n in found],
+                     f"nearest neighbours of {data.get('word', '')!r}", "cosine similarity")

@@ -24,9 +24,14 @@ def weat_result():
 
 def test_weats_declared_bars_are_every_words_association(weat_result):
     r = weat_result
-    ax = make_figure(r).axes[0]
-    assert figure_title(r) == "per-word association bars"
-    assert ax.get_title() == "WEAT association s(w, A, B) (blue: X, orange: Y)"
+    drawn = metrics.get_metric("weat").figure.draw(r.to_dict())
+    assert drawn.title == "WEAT association s(w, A, B) (blue: X, orange: Y)"
+    # the report layer's WEAT figure: the effect size with its interval, the declared bars under it
+    assert figure_title(r) == "effect size and per-word associations"
+    effect, ax = make_figure(r).axes
+    (point,) = [line for line in effect.lines if line.get_marker() == "o"]
+    assert point.get_xdata()[0] == pytest.approx(r.effect_size)
+    assert ax.get_title() == drawn.title
     assert len(ax.patches) == len(r.per_word) == 8
     widths = sorted((p.get_width() for p in ax.patches), reverse=True)
     assert np.allclose(widths, sorted((a.s for a in r.per_word), reverse=True))
@@ -44,10 +49,21 @@ def test_mweats_declared_bars_are_the_most_biased_pairs_coloured_by_the_more_gen
     assert len(make_figure(r).axes[0].patches) == 25 and figure_title(r) == "per-pair bias bars"
 
 
-def test_a_result_with_nothing_to_draw_gives_no_figure(weat_result):
+def test_a_result_with_nothing_to_draw_gives_no_figure():
     import dataclasses
 
-    assert make_figure(dataclasses.replace(weat_result, per_word=[])) is None
+    store = toy_store(n_words=40)
+    w = store.words
+    r = metrics.mweat(store, WordQuery(w[:10], w[10:20], w[20:30], w[30:40], paired=True), permutations=50)
+    assert make_figure(dataclasses.replace(r, per_word=[])) is None
+
+
+def test_weats_figure_without_words_still_shows_its_effect(weat_result):
+    import dataclasses
+
+    fig = make_figure(dataclasses.replace(weat_result, per_word=[]))
+    (point,) = [line for line in fig.axes[0].lines if line.get_marker() == "o"]
+    assert len(fig.axes) == 1 and point.get_xdata()[0] == pytest.approx(weat_result.effect_size)
 
 
 def test_a_registered_renderer_comes_before_the_declaration(weat_result, monkeypatch):

@@ -79,9 +79,11 @@ def envelope(request: Request, job_id: str) -> Response:
 
 @router.get("/jobs/{job_id}/data.{fmt}", response_class=Response,
             responses={200: {"description": "The result's rows, as the format names", "content": {**_CSV, **_PARQUET}}})
-def data(request: Request, job_id: str, fmt: Literal["csv", "parquet"]) -> Response:
+def data(request: Request, job_id: str, fmt: Literal["csv", "parquet"], table: str | None = None) -> Response:
     """A finished job's result as data: one row per estimate, every number in full, as ``csv`` or
-    ``parquet`` (what ``geobias CMD --csv`` / ``--parquet`` write)."""
+    ``parquet`` (what ``geobias CMD --csv`` / ``--parquet`` write); with ``?table=NAME``, that item
+    table instead (one row per pair, word, occupation, cell or method: ``--table NAME``). An unknown
+    name is a 400 that lists the result's tables."""
     import io
     import tempfile
     from pathlib import Path
@@ -92,15 +94,15 @@ def data(request: Request, job_id: str, fmt: Literal["csv", "parquet"]) -> Respo
     if fmt not in ("csv", "parquet"):
         raise ParameterError(f"data format must be csv or parquet; got {fmt!r}", "fmt")
     job = _done(request, job_id)
-    name = f'{job["command"].replace(" ", "-")}-{job["id"]}.{fmt}'
+    name = f'{job["command"].replace(" ", "-")}-{job["id"]}{"" if table is None else "-" + table}.{fmt}'
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     if fmt == "csv":
         buf = io.StringIO()
-        write_csv(buf, job["result"])
+        write_csv(buf, job["result"], table=table)
         return Response(buf.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "data.parquet"
-        write_parquet(path, job["result"])
+        write_parquet(path, job["result"], table=table)
         body = path.read_bytes()
     return Response(body, media_type="application/vnd.apache.parquet", headers=headers)
 
