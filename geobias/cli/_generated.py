@@ -343,11 +343,15 @@ class GeneratedGroup(TyperGroup):
         found = super().get_command(ctx, cmd_name)
         if found is not None:
             return found
-        if cmd_name not in self._generated():
-            # not in the index: a command registered since it was generated (a new metric module);
-            # the registry, once imported, knows it (the index only spares `--help` the imports)
-            import geobias.commands  # noqa: F401
+        from geobias.cli._index import COMMANDS
 
+        # a built-in command is built at once (no plug-in lookup); any other name is looked for
+        # among the plug-ins, then in the full registry: a command registered since the index was
+        # generated (a new metric module), or a plug-in's declared metric
+        if self.prefix + cmd_name not in COMMANDS and cmd_name not in self._generated():
+            from geobias.commands import load
+
+            load()
             if cmd_name not in self._generated():
                 return None
         found = typer.main.get_command(build(self.prefix + cmd_name))
@@ -360,7 +364,11 @@ def group_class(prefix: str) -> type[GeneratedGroup]:
     return type(f"GeneratedGroup_{prefix.strip() or 'root'}", (GeneratedGroup,), {"prefix": prefix})
 
 
-if __name__ == "__main__":  # python -m geobias.cli._generated: rewrite the index of commands
+if __name__ == "__main__":  # python -m geobias.cli._generated: rewrite the indexes of commands
     from pathlib import Path as _Path
 
+    import geobias.commands
+
     _Path(__file__).with_name("_index.py").write_text(index_source(), encoding="utf-8")
+    _Path(geobias.commands.__file__).with_name("_index.py").write_text(geobias.commands.index_source(),
+                                                                      encoding="utf-8")

@@ -34,7 +34,7 @@ class Params(BaseModel):
     plain ``Model(**kwargs)`` is the trusted Python form (``front="python"``).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     def work(self) -> Estimate | None:
         """The work this run will do, estimated before it starts (``None``: bounded by its inputs).
@@ -285,21 +285,33 @@ def command(name: str, params: type[Params], *, quick: bool = False, job: bool =
 
 
 def get(name: str) -> Command:
-    """The command named ``name`` (or its job kind, ``"probe-becpro"``).
+    """The command named ``name`` (or its job kind, ``"probe-becpro"``), its module imported on first use.
 
     Raises
     ------
     InputError
         No such command (the message lists them).
     """
-    found = REGISTRY.get(name) or next((c for c in REGISTRY.values() if c.kind == name), None)
+    found = _registered(name)
+    if found is None:  # not imported yet: the module the index names (every module for another name)
+        from geobias.commands import load
+
+        load(name)
+        found = _registered(name)
     if found is None:
         raise InputError(f"unknown command {name!r}; choose from {', '.join(sorted(REGISTRY))}")
     return found
 
 
+def _registered(name: str) -> Command | None:
+    return REGISTRY.get(name) or next((c for c in REGISTRY.values() if c.kind == name), None)
+
+
 def commands() -> list[Command]:
-    """Every registered command, by name."""
+    """Every registered command, by name (every command module and plug-in imported first)."""
+    from geobias.commands import load
+
+    load()
     return [REGISTRY[n] for n in sorted(REGISTRY)]
 
 

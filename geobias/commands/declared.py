@@ -49,8 +49,9 @@ def metric_command(metric: metrics.Metric):
 def register_declared() -> list[str]:
     """Make a command for every declared ``"sets"`` metric that has none yet; return their names.
 
-    Run when this module is imported (the in-tree metrics) and again once the plug-ins are loaded
-    (:func:`geobias.commands._load_plugins`: a plug-in may declare a metric without writing a command).
+    Run by :func:`geobias.commands.load` once every command module and the plug-ins are imported
+    (a plug-in may declare a metric without writing a command): a metric with a hand-written command
+    (``weat``, ``rnd``) keeps it, so this never runs on import alone.
     """
     made = []
     for metric in metrics.declared_metrics():
@@ -58,6 +59,3 @@ def register_declared() -> list[str]:
             metric_command(metric)
             made.append(metric.name)
     return made
-
-
-register_declared()

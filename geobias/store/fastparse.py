@@ -14,7 +14,9 @@ parser accepts (anything else falls back):
   first data line ends with a space, as fastText writes) — ragged or doubled separators fail;
 - polars returned one row per line (no blank line skipped) and no field is missing or empty;
 - every value parsed as a float and every row is finite;
-- the row count agrees with the header (neither more nor fewer rows), no word repeats.
+- the row count agrees with the header (neither more nor fewer rows), no word repeats;
+- the file does not start with a UTF-8 byte-order mark (polars would drop it; the careful parser
+  says what it makes of it).
 
 Values are parsed straight to float32 by polars (correctly rounded); the careful parser's
 ``numpy.fromstring`` parses to float64 and rounds again, which can differ in the last bit only for a
@@ -22,9 +24,12 @@ decimal lying within 2^-29 relative of a float32 rounding midpoint. The tests ch
 agree bit for bit on 4-decimal (MUSE/fastText) and 9-significant-digit (our writer) files.
 
 Memory: the output matrix is allocated once (its size is known from the header, or from one
-newline-counting pass for header-less files) and filled block by block; peak is the matrix plus
-one block (up to 256 MiB of text, 128 MiB for larger files, and its parsed float32 frame), never
-two full copies.
+newline-counting pass for header-less files) and filled block by block; the text is read into one
+reused buffer, a block at a time, about 1/48 of the file (:func:`block_size`: between
+:data:`MIN_BLOCK` and :data:`MAX_BLOCK`); a block costs a few times its size while polars parses
+it, so the peak is the matrix plus about a tenth of it (plus polars' own runtime, about 30 MB once
+per process), never two full copies, and the file is never memory-mapped.
+``benchmarks/bench_parse.py`` measures it against polars' and pyarrow's readers.
 """
 
 from __future__ import annotations
@@ -37,15 +42,19 @@ import numpy as np
 from geobias._numeric import all_finite
 from geobias.io.sizes import MAX_LINE_BYTES, TEXT_BYTES_PER_DIM, check_declared
 
-#: Bytes of text handed to polars at a time (whole lines). Measured on 100,000 × 300 (215 MiB):
-#: polars parses it 1.3× faster in one 256 MiB block than in 32 MiB ones (its threads get longer
-#: runs). A file larger than one block is read in :data:`BLOCK_LARGE` blocks: each block costs
-#: about three times its size in transient memory, and a 2,000,000 × 300 install must stay within
-#: 1.5× its matrix (measured 1.19× with 32 MiB blocks, 1.50× with 256 MiB ones).
-BLOCK = 1 << 28
-BLOCK_LARGE = 1 << 27
+#: Bytes of text handed to polars at a time (whole lines): about 1/48 of the file, between these
+#: bounds. A block's transient memory (the reused buffer, the block's bytes, polars' frame of them
+#: and the values taken from it) is a few times the block, so it stays near a tenth of the matrix;
+#: larger blocks let polars' threads run longer (measured on 2,000,000 × 300 under load: 96 MiB
+#: blocks 44 s, peak 1.19× the matrix; 32 MiB blocks 57 s, 1.14×). ``benchmarks/bench_parse.py``
+#: measures both against polars.
+MIN_BLOCK = 1 << 21
+MAX_BLOCK = 1 << 27
+#: Bytes read at a time when counting the lines of a header-less file.
+COUNT_BLOCK = 1 << 24
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _UTF8 = {"utf-8", "utf8", "utf_8"}
+_BOM = b"\xef\xbb\xbf"
 #: Widest rows the fast path takes: polars builds one column per dimension, which costs far more
 #: than the careful parser's one ``numpy.fromstring`` per block for very wide rows.
 FAST_MAX_DIMS = 8192
@@ -60,18 +69,27 @@ def available() -> bool:
     return True
 
 
+def block_size(text_bytes: int) -> int:
+    """Bytes of text per polars call for a file of ``text_bytes`` (see :data:`MIN_BLOCK`).
+
+    >>> block_size(90 << 20) == MIN_BLOCK, block_size(4 << 30) >> 20, block_size(10 << 30) == MAX_BLOCK
+    (True, 85, True)
+    """
+    return min(MAX_BLOCK, max(MIN_BLOCK, text_bytes // 48))
+
+
 def _count_lines(path: Path) -> int:
     n = 0
     last = b"\n"
     with open(path, "rb") as fh:
-        while chunk := fh.read(BLOCK):
+        while chunk := fh.read(COUNT_BLOCK):
             n += chunk.count(b"\n")
             last = chunk[-1:]
     return n + (last != b"\n")
 
 
-def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | None, *, block: int = BLOCK,
-                   max_bytes: int | None = None):
+def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | None, *,
+                   block: int | None = None, max_bytes: int | None = None):
     """Parse a word2vec/fastText text file with polars; ``None`` when the careful parser must run.
 
     Parameters
@@ -83,8 +101,8 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         Only UTF-8 takes the fast path.
     header : bool or None
         As in :func:`geobias.store.formats.read_vectors`.
-    block : int
-        Bytes per polars call.
+    block : int, optional
+        Bytes of text per polars call; default :func:`block_size` of the file.
     max_bytes : int, optional
         Largest float32 matrix accepted (see :func:`geobias.io.sizes.check_declared`).
 
@@ -102,17 +120,17 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
     """
     if encoding.lower() not in _UTF8:
         return None
-    if block == BLOCK and path.stat().st_size > BLOCK:
-        block = BLOCK_LARGE
     try:
         import polars as pl
     except ImportError:
         return None
     size = path.stat().st_size
+    if block is None:
+        block = block_size(size)
     with open(path, "rb") as fh:
         first = fh.readline(MAX_LINE_BYTES)
-        if not first.endswith(b"\n"):
-            return None
+        if not first.endswith(b"\n") or first.startswith(_BOM):
+            return None  # no newline, or a byte-order mark (which polars would drop): the careful parser judges
         m = _HEADER_RE.match(first.rstrip())
         if header is True and not m:
             return None
@@ -149,66 +167,61 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
         schema = {"w": pl.String, **{f"v{j}": pl.Float32 for j in range(dim)}}
         if trailing:
             schema["t"] = pl.String
-        value_cols = [f"v{j}" for j in range(dim)]
+        extra = ["w", "t"] if trailing else ["w"]  # the columns that are not values
         word_series = []
         n = 0
-        pos = start
-        whole = limit is None and 0 < size - start <= block
+        fh.seek(start)
+        buf = bytearray(block)  # each block is read into this one buffer (no allocation per block)
+        carry = 0  # bytes at the start of buf: the partial last line of the previous block
         done = False
         while not done:
-            if whole:
-                # the file fits in one block: polars reads it from disk itself (no copy into
-                # Python); its lines are counted on a memory map
-                lines = np.memmap(path, dtype=np.uint8, mode="r", offset=start)
-                if lines[-1] != 10:
+            got = fh.readinto(memoryview(buf)[carry:])
+            end = carry + got
+            if end == 0:
+                break
+            cut = buf.rfind(b"\n", 0, end)
+            if cut < 0:
+                if got == 0 or end < len(buf):
                     return None  # no final newline: rare, let the careful parser judge it
-                # a header-less file was already counted for its row capacity
-                n_lines = cap if n_declared is None else int(np.count_nonzero(lines == 10))
-                del lines
-                source, skip, pos, whole = path, int(start > 0), size, False
-            else:
-                # each block starts on a line boundary: read from there, keep whole lines only
-                # (the partial last line is read again by the next block; no concatenation)
-                fh.seek(pos)
-                chunk = fh.read(block)
-                if not chunk:
-                    break
-                cut = chunk.rfind(b"\n")
-                if cut < 0:
-                    if len(chunk) < block:
-                        return None  # no final newline: rare, let the careful parser judge it
-                    block *= 2  # a line longer than the block
-                    continue
-                pos += cut + 1
-                source = chunk if cut + 1 == len(chunk) else chunk[: cut + 1]
-                n_lines = source.count(b"\n")
-                skip = 0
+                buf.extend(bytes(len(buf)))  # a line longer than the block
+                carry = end
+                continue
+            # whole lines only; the partial last line moves to the start of the buffer for the next block
+            chunk = bytes(memoryview(buf)[: cut + 1])
+            buf[: end - cut - 1] = buf[cut + 1 : end]  # (a copy of one partial line)
+            carry = end - cut - 1
+            n_lines = chunk.count(b"\n")
             try:
                 df = pl.read_csv(
-                    source, has_header=False, separator=" ", quote_char=None, schema=schema,
-                    truncate_ragged_lines=False, raise_if_empty=True, skip_rows=skip,
+                    chunk, has_header=False, separator=" ", quote_char=None, schema=schema,
+                    truncate_ragged_lines=False, raise_if_empty=True,
                 )
             except Exception:  # noqa: BLE001 - any parse problem: the careful parser explains it
                 return None
-            if df.height != n_lines or df.select(value_cols + ["w"]).null_count().sum_horizontal().item():
+            del chunk
+            columns = df.get_columns()
+            if df.height != n_lines or any(c.null_count() for c in columns[: dim + 1]):
                 return None
-            if trailing and df["t"].null_count() != df.height:
+            if trailing and columns[dim + 1].null_count() != df.height:
                 return None
-            if (df["w"].str.len_bytes() == 0).any():
+            words = columns[0]
+            if (words.str.len_bytes() == 0).any():
                 return None
             rows = df.height
             if n_declared is not None and n + rows > n_declared:
                 return None  # more rows than the header declares
             take = min(rows, cap - n)
             if take < rows:
-                df = df.head(take)
                 done = True
             part = out[n : n + take]
-            part[:] = df.select(value_cols).to_numpy()
+            values = df.drop(extra).to_numpy()  # column-major, as polars holds it
+            part[:] = values[:take]
+            del values
             # after the float32 rounding: a value beyond float32's range became inf
             if not all_finite(part):
                 return None
-            word_series.append(df["w"])
+            word_series.append(words[:take])
+            del df, columns
             n += take
             if n >= cap and (limit is not None or n_declared is None):
                 done = True  # without a limit, read on: rows beyond the header's count are an error

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-HEAVY = ("torch", "transformers", "sklearn", "matplotlib", "gensim", "faiss", "spacy", "scipy")
+HEAVY = ("torch", "transformers", "sklearn", "matplotlib", "gensim", "faiss", "spacy", "scipy", "pydantic", "numpy")
 
 
 def test_cli_import_loads_no_heavy_library():
@@ -48,3 +48,78 @@ def test_mweat_path_does_not_load_scipy_stats():
             "geobias.stats.permutation_test(np.arange(20.0), 10, n_permutations=500)")
     loaded = _loaded(code, ("numpy", "scipy", "polars", "faiss"))
     assert loaded == ["numpy"]
+
+
+#: What the brief forbids on the start-up path of the command line (issue 46, item 3).
+FORBIDDEN = ("torch", "transformers", "sklearn", "faiss", "matplotlib")
+
+
+def test_running_one_command_imports_only_its_module(tmp_path):
+    """`geobias mweat` imports the one command module that registers MWEAT (the index says which),
+    none of the other commands' modules and none of the heavy libraries; its result is the full one."""
+    from _server import small_french_store
+
+    from geobias.store import save_store
+
+    save_store(small_french_store(), tmp_path / "small-fr")
+    code = ("import sys, json, geobias.cli\n"
+            "sys.argv = ['geobias', 'mweat', '--lang', 'fr', '--vectors', 'small-fr', '--permutations', '1000', '--json']\n"
+            "try:\n    geobias.cli.main()\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+            f"heavy = [m for m in {FORBIDDEN + ('scipy',)!r} if m in sys.modules]\n"
+            "mods = sorted(m for m in sys.modules if m.startswith('geobias.commands.') and '._' not in m)\n"
+            "print(json.dumps([heavy, mods]), file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "GEOBIAS_VECTORS_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    heavy, modules = json.loads(out.stderr.strip().splitlines()[-1])
+    assert heavy == []
+    assert modules == ["geobias.commands.static"]
+    env = json.loads(out.stdout)
+    assert env["command"] == "mweat" and env["inputs"]["options"]["permutations"] == 1000
+    assert 0 <= env["result"]["p_value"] <= 1
+
+
+def test_the_command_index_names_each_commands_module():
+    """`geobias/commands/_index.py` (which module registers each built-in command, so that running
+    one imports only that module) is what the registry would write, and every module it names
+    registers exactly the commands it lists."""
+    from geobias.commands import COMMAND_MODULES, commands, index_source
+    from geobias.commands._index import MODULES
+
+    assert (REPO / "geobias" / "commands" / "_index.py").read_text(encoding="utf-8") == index_source(), (
+        "geobias/commands/_index.py is stale: run `python -m geobias.cli._generated`")
+    built_in = {c.name: c.run.__module__ for c in commands() if c.run.__module__.startswith("geobias.commands.")}
+    assert {name: "geobias.commands." + m for name, m in MODULES.items()} == built_in
+    assert set(MODULES.values()) == set(COMMAND_MODULES)  # every module registers a command, and is listed
+
+
+def test_a_name_outside_the_index_loads_every_command():
+    """`get` of a job kind (`probe-becpro`) finds the module by the name; an unknown name imports
+    every module first, so that the error lists every command."""
+    code = ("import sys, json\n"
+            "from geobias.commands import get\n"
+            "print(get('probe-becpro').name)\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('geobias.commands.') and '._' not in m)))\n"
+            "try:\n    get('no-such-command')\nexcept Exception as exc:\n    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=True)
+    name, modules, error = out.stdout.strip().splitlines()
+    assert name == "probe becpro"
+    assert "geobias.commands.contextual" in json.loads(modules)  # (it imports geobias.commands.vectors too)
+    assert not {"geobias.commands.static", "geobias.commands.bilingual"} & set(json.loads(modules))
+    assert error.startswith("unknown command 'no-such-command'; choose from align, atlas,")
+    assert "mweat" in error and "vectors verify" in error
+
+
+def test_declared_commands_wait_for_the_hand_written_ones():
+    """Importing the declared metrics' module first makes no command: `weat` and `rnd` stay the
+    hand-written ones (a declared WEAT command would take the name), `ect` comes from its declaration."""
+    code = ("import geobias.commands.declared\n"
+            "from geobias.commands import _base, get\n"
+            "print([n for n, c in _base.REGISTRY.items() if c.run.__module__.endswith('declared')])\n"
+            "print(get('weat').run.__module__, get('rnd').run.__module__, get('ect').run.__module__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=True)
+    made, modules = out.stdout.strip().splitlines()
+    assert made == "[]"
+    assert modules.split() == ["geobias.commands.static", "geobias.commands.catalogue", "geobias.commands.declared"]
