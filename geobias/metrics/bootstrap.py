@@ -73,8 +73,11 @@ def interval_of(metric: str, quantity: str) -> str:
     >>> interval_of("mweat", "signed_statistic"), interval_of("mweat", "sum_masculine")
     ('basic', 'percentile')
     """
-    known = {m.name: m for m in declared_metrics()}
-    return "basic" if metric in known and quantity in known[metric].basic else "percentile"
+    try:
+        declared = get_metric(metric)  # (imports the other metrics only for a name not declared yet)
+    except InputError:
+        return "percentile"
+    return "basic" if quantity in declared.basic else "percentile"
 
 
 def __getattr__(name: str):

@@ -1,7 +1,8 @@
 """A metric declares itself: its name, its query, what its bootstrap resamples and how, its figure.
 
 A metric module ends with one :func:`declare` call (a :class:`Metric`); importing the module
-registers it, and :mod:`geobias.metrics` imports every in-tree metric module (one line each).
+registers it, and :func:`geobias.metrics.load_metrics` imports every in-tree metric module (one line
+each) before :func:`declared_metrics` lists them or :func:`get_metric` misses a name.
 Everything that used to know a metric by its name reads the declaration instead:
 
 * the bootstrap over the words (:func:`geobias.metrics.bootstrap.bootstrap_query`) builds the
@@ -32,7 +33,8 @@ from typing import Any, Literal
 
 from geobias.errors import InputError
 
-__all__ = ["SETS", "Bars", "FigureSpec", "Metric", "QueryShape", "declare", "declared_metrics", "figure_of",
+__all__ = ["SETS", "Bars", "FigureSpec", "Metric", "QueryShape", "declare", "declared_metrics", "declares_figure",
+           "figure_of",
            "get_metric"]
 
 #: How a metric reads its words:
@@ -181,6 +183,10 @@ def get_metric(name: str) -> Metric:
     InputError
         No metric of that name is declared (the declared ones are listed).
     """
+    if name not in _METRICS:
+        from geobias.metrics import load_metrics
+
+        load_metrics()  # an in-tree metric not imported yet
     try:
         return _METRICS[name]
     except KeyError:
@@ -188,8 +194,31 @@ def get_metric(name: str) -> Metric:
 
 
 def declared_metrics() -> list[Metric]:
-    """Every declared metric, in the order they were declared."""
-    return list(_METRICS.values())
+    """Every declared metric: the in-tree ones first (:data:`geobias.metrics.IN_TREE` order, each
+    imported if it was not), then the others in the order they were declared."""
+    from geobias.metrics import IN_TREE, load_metrics
+
+    load_metrics()
+    first = [_METRICS[n] for n in IN_TREE if n in _METRICS]
+    return first + [m for m in _METRICS.values() if m not in first]
+
+
+def declares_figure(result_name: str) -> bool:
+    """Whether the metric whose result type is named ``result_name`` (``"geobias.metrics.mweat.MweatResult"``)
+    declares a figure. A result type's module declares its metric when imported, so the in-tree
+    metrics are imported (:func:`geobias.metrics.load_metrics`) only when no declared metric has
+    that result type."""
+
+    def find() -> Metric | None:
+        return next((m for m in _METRICS.values() if m.result_name == result_name), None)
+
+    found = find()
+    if found is None:
+        from geobias.metrics import load_metrics
+
+        load_metrics()
+        found = find()
+    return found is not None and found.figure is not None
 
 
 def figure_of(result: Any) -> FigureSpec | None:

@@ -146,10 +146,9 @@ def has_figure(result_type: str) -> bool:
     >>> has_figure("geobias.metrics.mweat.MweatResult"), has_figure("geobias.store.neighbors.Neighbor")
     (True, False)
     """
-    from geobias.metrics.declaration import declared_metrics
+    from geobias.metrics.declaration import declares_figure
 
-    return result_type in FIGURES or any(m.figure is not None and m.result_name == result_type
-                                         for m in declared_metrics())
+    return result_type in FIGURES or declares_figure(result_type)
 
 
 def has_table(result_type: type) -> bool:
