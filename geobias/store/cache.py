@@ -18,6 +18,14 @@ existed is verified once, on its first open, against its recorded ``sha256_vecto
 ``words.txt`` checksum and both stamps are recorded then (trusted on that first open). Where
 ``meta.json`` cannot be rewritten (a read-only folder) the check is repeated at every open.
 
+A small store (:data:`HASH_AT_OPEN_BYTES`) is hashed in full at open even when its stamps match,
+until one full hash finds it as saved with files that last changed at least :data:`SETTLE_NS`
+before that hash began: ``meta.json`` then records ``verified_ns``, and later opens with the same
+stamps stat only (any write since would have moved a ``ctime``). The trade-off: damage that moves
+no stamp (a failing disk, a write to the raw device) is no longer looked for at every open, only
+by the sampled checksum, ``geobias vectors verify`` and the service's verifier;
+``GEOBIAS_HASH_EVERY_OPEN=1`` restores the hash at every open.
+
 Loading also checks cheaply that the matrix was not damaged in place (same size, bytes
 overwritten): the sha256 of the ``.npy`` header and 64 evenly spaced 4 KiB blocks
 (``sample_sha256``, stores written by geobias 0.1 and later) and the finiteness of every row (of
@@ -34,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -118,13 +127,20 @@ def _repair_hint(p: Path, meta: dict) -> str:
     return "rebuild it from its source vectors (or delete the folder and save it again)"
 
 
-#: Stores whose watched files total at most this many bytes are hashed in full at every open
-#: (sha256 runs at about 1 GB/s on one core: ~60 ms here); ``GEOBIAS_HASH_AT_OPEN_MB`` overrides it.
+#: Stores whose watched files total at most this many bytes are hashed in full at open unless a
+#: settled verification of the same stamps is recorded (:func:`check_unchanged`; sha256 runs at
+#: about 1 GB/s on one core: ~60 ms here); ``GEOBIAS_HASH_AT_OPEN_MB`` overrides it.
 HASH_AT_OPEN_BYTES = 64 << 20
+
+#: How long before a full verification a file's last change (its ``mtime`` and ``ctime``) must lie
+#: for that verification to vouch for the file's later opens: more than a file system's timestamp
+#: granularity (2 s on FAT; Linux stamps files from a clock that lags by up to a scheduler tick), so
+#: that any write after the verification gives the file a newer ``ctime`` than the one recorded.
+SETTLE_NS = 2_000_000_000
 
 
 def hash_at_open_bytes() -> int:
-    """The size up to which a store is hashed at every open (:data:`HASH_AT_OPEN_BYTES`, or
+    """The size up to which a store is hashed at open (:data:`HASH_AT_OPEN_BYTES`, or
     ``$GEOBIAS_HASH_AT_OPEN_MB`` mebibytes; 0 turns it off)."""
     env = os.environ.get("GEOBIAS_HASH_AT_OPEN_MB")
     if env:
@@ -133,6 +149,27 @@ def hash_at_open_bytes() -> int:
         except ValueError:
             pass
     return HASH_AT_OPEN_BYTES
+
+
+def hash_every_open() -> bool:
+    """Whether ``$GEOBIAS_HASH_EVERY_OPEN`` is ``1``: a store of at most :func:`hash_at_open_bytes` is
+    then hashed in full at every open, whatever its recorded verification (the opt-out of the
+    shortcut, for file systems whose stamps cannot be trusted, or to look for silent damage at
+    every open)."""
+    return os.environ.get("GEOBIAS_HASH_EVERY_OPEN") == "1"
+
+
+def settled(stamps: dict[str, dict[str, int]], at_ns: int) -> bool:
+    """Whether every file of ``stamps`` last changed at least :data:`SETTLE_NS` before ``at_ns``
+    (a wall-clock time in ns): a full hash started at ``at_ns`` then vouches for the files as long
+    as their stamps stay the same, since any later write moves ``ctime`` past the recorded one.
+
+    >>> settled({"vectors.npy": {"mtime_ns": 0, "ctime_ns": 10}}, at_ns=SETTLE_NS + 10)
+    True
+    >>> settled({"vectors.npy": {"mtime_ns": 0, "ctime_ns": 11}}, at_ns=SETTLE_NS + 10)
+    False
+    """
+    return all(max(st["mtime_ns"], st["ctime_ns"]) <= at_ns - SETTLE_NS for st in stamps.values())
 
 
 def changed_files(directory: str | os.PathLike) -> list[tuple[str, str, str | None]]:
@@ -201,26 +238,39 @@ def file_stamps(directory: Path) -> dict[str, dict[str, int]]:
 def check_unchanged(p: Path, meta: dict) -> None:
     """Refuse a store whose files changed since it was saved (see the module docstring).
 
-    The fast path is two ``os.stat`` calls. A file whose size or modification time differs from
-    ``meta["files"]`` (or a store that records none) is re-hashed and compared with its recorded
-    sha256; when every checksum matches, the new stamps (and, for an older store, the sha256 of
-    ``words.txt``) are written into ``meta.json`` atomically. A store whose watched files total
-    at most :func:`hash_at_open_bytes` is re-hashed in full at every open, whatever its stamps
-    say: a change with the modification time put back (or silent damage) is refused too.
+    The fast path is two ``os.stat`` calls. A file whose size, modification time, status-change
+    time or inode differs from ``meta["files"]`` (or a store that records none) is re-hashed and
+    compared with its recorded sha256; when every checksum matches, the new stamps (and, for an
+    older store, the sha256 of ``words.txt``) are written into ``meta.json`` atomically.
+
+    A store whose watched files total at most :func:`hash_at_open_bytes` is re-hashed in full at
+    open, whatever its stamps say, unless ``meta["verified_ns"]`` records a full verification of
+    these very stamps that started at least :data:`SETTLE_NS` after the files last changed
+    (:func:`settled`): such a verification is recorded after every full hash that finds the files
+    as saved, and any write since would have moved a file's ``ctime`` past the recorded one. So
+    every change made through the file system (also one with its modification time put back) is
+    still refused; silent damage that moves no stamp is found by the sampled checksum where it
+    lands in a sampled block, and otherwise by :func:`verify_store` (``geobias vectors verify``) and
+    the service's verifier, no longer by every open. ``GEOBIAS_HASH_EVERY_OPEN=1``
+    (:func:`hash_every_open`) hashes such a store at every open, as before the shortcut.
 
     Raises
     ------
     StoreChangedError
         One line naming the store and the file, and how to repair it.
     """
+    started = time.time_ns()  # before the stat: a write after it gets a newer ctime than a settled stamp
     try:
         now = file_stamps(p)
     except OSError:
         return  # a missing file: the loader reports it
     recorded = meta.get("files") or {}
     small = sum(st["size"] for st in now.values()) <= hash_at_open_bytes()
+    verified = meta.get("verified_ns")
     if recorded == now and not small:
         return
+    if recorded == now and isinstance(verified, int) and settled(now, verified) and not hash_every_open():
+        return  # a small store, fully verified with these stamps once they had settled
     update: dict[str, Any] = {"files": now}
     for name, key in WATCHED.items():
         if recorded.get(name) == now[name] and not small:
@@ -234,13 +284,19 @@ def check_unchanged(p: Path, meta: dict) -> None:
                 f"store {p.name!r} ({p}): {name} changed since the store was saved (damaged on disk or "
                 f"overwritten: sha256 {actual[:16]}…, recorded {expected[:16]}…); {_repair_hint(p, meta)}"
             )
-    if recorded == now:
-        return  # a small store re-hashed as it is at every open: nothing to record
+    # every file hashed in full (a small store) with stamps that had settled: the verification vouches
+    # for the next opens; otherwise none is recorded (a stale one would be refused by settled() anyway)
+    proof = started if small and settled(now, started) else None
+    if recorded == now and (proof is None or proof == verified):
+        return  # nothing new to record (a store still settling is re-hashed at its next open)
+    record = {k: v for k, v in {**meta, **update}.items() if k != "verified_ns"}
+    if proof is not None:
+        record["verified_ns"] = proof
     try:
         if file_stamps(p) != now:
             return  # changed again while hashed: the next open checks it
         with atomic_write(p / "meta.json", mode="w", what="store metadata") as fh:
-            fh.write(json.dumps({**meta, **update}, indent=2, ensure_ascii=False))
+            fh.write(json.dumps(record, indent=2, ensure_ascii=False))
     except (OSError, InputError):
         pass  # a read-only store (or another writer won): checked again at the next open
 

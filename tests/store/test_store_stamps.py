@@ -216,3 +216,72 @@ def test_service_refuses_a_store_changed_while_it_was_open(tmp_path):
         assert err["type"] == "StoreChangedError" and "vectors.npy changed since the store was saved" in err["message"]
         assert str(tmp_path) not in err["message"]  # the server's paths are redacted
         assert c.post("/neighbors", json={"store": "ok", "word": "w1", "k": 2}).status_code == 200
+
+
+def _counting_hashes(monkeypatch) -> list[str]:
+    """The names of the files :func:`sha256_file` hashes from now on."""
+    calls: list[str] = []
+    real = cache_mod.sha256_file
+    monkeypatch.setattr(cache_mod, "sha256_file", lambda p, *a: calls.append(Path(p).name) or real(p, *a))
+    return calls
+
+
+def test_a_small_store_verified_once_settled_opens_on_its_stamps(tmp_path, monkeypatch):
+    """Below the threshold, one full hash of files that last changed SETTLE_NS before it is recorded
+    (``verified_ns``) and vouches for later opens: they stat only, while the stamps stay the same."""
+    monkeypatch.setattr(cache_mod, "SETTLE_NS", 0)  # the files are as old as they need to be
+    save_store(_store(), tmp_path / "s")
+    meta_path = tmp_path / "s" / "meta.json"
+    assert "verified_ns" not in json.loads(meta_path.read_text())  # saving does not vouch for itself
+    calls = _counting_hashes(monkeypatch)
+    load_store(tmp_path / "s")
+    assert sorted(calls) == ["vectors.npy", "words.txt"]
+    meta = json.loads(meta_path.read_text())
+    assert cache_mod.settled(meta["files"], meta["verified_ns"])
+    calls.clear()
+    assert len(load_store(tmp_path / "s")) == ROWS
+    assert calls == []
+    monkeypatch.setenv("GEOBIAS_HASH_EVERY_OPEN", "1")  # the opt-out: hashed at every open again
+    load_store(tmp_path / "s")
+    assert sorted(calls) == ["vectors.npy", "words.txt"]
+
+
+def test_a_store_still_settling_is_hashed_at_every_open_and_vouches_for_nothing(tmp_path, monkeypatch):
+    """Files changed less than SETTLE_NS before the hash: a write in the same clock tick as their last
+    change would keep their stamps, so no verification is recorded and the next open hashes again."""
+    monkeypatch.setattr(cache_mod, "SETTLE_NS", 3600 * 10**9)  # an hour: the files just written are not settled
+    save_store(_store(), tmp_path / "s")
+    calls = _counting_hashes(monkeypatch)
+    for _ in range(2):
+        load_store(tmp_path / "s")
+    assert sorted(calls) == ["vectors.npy", "vectors.npy", "words.txt", "words.txt"]
+    assert "verified_ns" not in json.loads((tmp_path / "s" / "meta.json").read_text())
+
+
+def test_a_verified_store_changed_later_is_refused_and_a_touch_drops_the_old_proof(tmp_path, monkeypatch):
+    """A verification vouches only for the stamps it saw: an in-place change with the modification time
+    put back moves ctime, so the open hashes and refuses it; a touch (same bytes) is hashed, accepted,
+    and its new stamps get their own verification (the old one is not carried over)."""
+    monkeypatch.setattr(cache_mod, "SETTLE_NS", 0)
+    save_store(_store(), tmp_path / "bad")
+    save_store(_store(), tmp_path / "ok")
+    for name in ("bad", "ok"):
+        load_store(tmp_path / name)  # verified and recorded
+    _restore_mtime_after(tmp_path / "bad", _overwrite_in_place)
+    with pytest.raises(StoreChangedError, match="store 'bad'.*vectors.npy changed"):
+        load_store(tmp_path / "bad")
+    before = json.loads((tmp_path / "ok" / "meta.json").read_text())["verified_ns"]
+    st = (tmp_path / "ok" / "vectors.npy").stat()
+    os.utime(tmp_path / "ok" / "vectors.npy", ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))  # a touch into the past
+    # (_touch's time 1 s ahead is not settled before that second has passed)
+    calls = _counting_hashes(monkeypatch)
+    load_store(tmp_path / "ok")
+    assert sorted(calls) == ["vectors.npy", "words.txt"]
+    meta = json.loads((tmp_path / "ok" / "meta.json").read_text())
+    assert meta["files"] == cache_mod.file_stamps(tmp_path / "ok") and meta["verified_ns"] > before
+    monkeypatch.setattr(cache_mod, "SETTLE_NS", 3600 * 10**9)  # a stale proof never vouches for newer stamps
+    _touch(tmp_path / "ok" / "words.txt")
+    calls.clear()
+    load_store(tmp_path / "ok")
+    assert sorted(calls) == ["vectors.npy", "words.txt"]
+    assert "verified_ns" not in json.loads((tmp_path / "ok" / "meta.json").read_text())
