@@ -67,13 +67,18 @@ def test_running_one_command_imports_only_its_module(tmp_path):
             "try:\n    geobias.cli.main()\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
             f"heavy = [m for m in {FORBIDDEN + ('scipy',)!r} if m in sys.modules]\n"
             "mods = sorted(m for m in sys.modules if m.startswith('geobias.commands.') and '._' not in m)\n"
-            "print(json.dumps([heavy, mods]), file=sys.stderr)\n")
+            "metrics = sorted(m for m in sys.modules if m.startswith('geobias.metrics.'))\n"
+            "print(json.dumps([heavy, mods, metrics]), file=sys.stderr)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "GEOBIAS_VECTORS_DIR": str(tmp_path)})
     assert out.returncode == 0, out.stderr
-    heavy, modules = json.loads(out.stderr.strip().splitlines()[-1])
+    heavy, modules, metrics = json.loads(out.stderr.strip().splitlines()[-1])
     assert heavy == []
     assert modules == ["geobias.commands.static"]
+    # geobias.metrics loads the metric that runs (MWEAT, and WEAT below it), not the others
+    assert {"geobias.metrics.mweat", "geobias.metrics.weat"} <= set(metrics)
+    assert not {"geobias.metrics.ripa", "geobias.metrics.rnd", "geobias.metrics.rnsb", "geobias.metrics.ect",
+                "geobias.metrics.mac", "geobias.metrics.seat", "geobias.metrics.checks"} & set(metrics)
     env = json.loads(out.stdout)
     assert env["command"] == "mweat" and env["inputs"]["options"]["permutations"] == 1000
     assert 0 <= env["result"]["p_value"] <= 1
