@@ -81,7 +81,7 @@ def __getattr__(name: str):
     """The tables this module kept before the metrics declared themselves, read from the declarations:
     ``QUANTITIES`` (metric → quantities), ``BASIC`` ((metric, quantity) read with the basic interval),
     ``NON_NEGATIVE`` and ``UNDERCOVERED`` ((metric, quantity) → its note: a never negative quantity's,
-    or a measured undercoverage)."""
+    or a measured coverage outside 93–97 %, :mod:`geobias.metrics.coverage`)."""
     if name == "QUANTITIES":
         return quantities()
     if name == "BASIC":

@@ -54,7 +54,7 @@ def test_tests_keep_their_level_where_their_null_holds(result):
 
 def test_seats_sentence_test_rejects_too_often_and_the_word_test_does_not(result):
     """May et al.'s test treats the sentences as exchangeable, but a word's sentences share it: where
-    X and Y do not differ it rejects well above 5 % (the result's docstring says 14.5 %); the word
+    X and Y do not differ it rejects well above 5 % (15.9-18.3 % in the 1,000-data-set run); the word
     test, the same statistic over partitions of the words, keeps its level (above)."""
     for scenario in ("neither", "bias"):
         (sent,) = rows(result, scenario=scenario, figure="sentence permutation test")
@@ -80,7 +80,7 @@ def test_intervals_cover_their_truth(result):
         if r.kind != "interval":
             continue
         assert r.rate * N >= (50 if r.metric == "MAC" else 52), (r.scenario, r.metric, r.figure, r.rate)
-    assert set(UNDERCOVERED) == {("mac", "mac")}
+    assert ("mac", "mac") in UNDERCOVERED and "approximate" in UNDERCOVERED[("mac", "mac")]
 
 
 def test_the_signed_mweat_interval_can_hold_zero_where_eq1s_cannot(result):
