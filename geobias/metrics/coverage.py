@@ -48,8 +48,8 @@ def note(metric: str, quantity: str) -> str:
     -------
     str
         E.g. ``"in simulation (sets sized like the French occupation query) this 95% interval held
-        the true value in 91.8-94.1% of data sets (below 93% in some: read its bounds as approximate;
-        docs: calibration)"``.
+        the true value in 96.8-98.3% of data sets (above 97% in some: conservative, wider than it
+        needs to be; docs: calibration)"``.
     """
     measured = coverage(metric, quantity)
     if measured is None:

@@ -175,5 +175,5 @@ METRIC = declare(Metric(
     summary="MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).",
     description="Returns a :class:`geobias.metrics.mac.MacResult` (no p-value: see its docstring).",
     sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("mac",),
-    resampling=_resampling, notes=coverage_notes("mac"),
+    resampling=_resampling, expanded={"mac": ("X", "Y")}, notes=coverage_notes("mac"),
 ))
