@@ -37,7 +37,8 @@ First, what one quick request costs against the library call it wraps (issue 46)
 library calls in this process (`geobias.metrics.mweat` on the query the command builds,
 `geobias.store.neighbors.nearest_neighbors`, on the same store, with the worker's thread settings:
 BLAS and OpenMP in one thread). Printed per route, with the load average: CPU seconds of the
-server and its workers per request ÷ the library call's CPU (≤ 1.5 wanted), and the worker's own
+server and its workers per request ÷ the library call's CPU (≤ 1.5 wanted; with the server's own
+process's share: parsing, admitting and answering), and the worker's own
 CPU for the call (``Server-Timing: cpu``) ÷ the library call's (≤ 1.2 wanted); each level's line
 then gives the worker's CPU ÷ the library call's under that load, per route.
 
@@ -137,6 +138,12 @@ def proc_stats(pid: int) -> tuple[float, int]:
     return cpu, int(rss)
 
 
+def own_cpu(pid: int) -> float:
+    """CPU seconds of process ``pid`` alone (the server's event loop and its threads, no worker)."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _tail_split(parts: list[tuple[float, float, float]]) -> dict[str, float]:
     """Mean queue wait, slot time and the rest (ms) of the slowest 1 % of quick requests, and of all."""
     if not parts:
@@ -199,7 +206,7 @@ def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int
     for route, (library, body) in calls.items():
         library()  # warm
         assert c.post(route, json=body).status_code == 200
-        lib = srv = 0.0
+        lib = srv = loop = 0.0
         worker: list[float] = []
         per = max(1, n // rounds)
         for _ in range(rounds):
@@ -207,14 +214,16 @@ def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int
             for _ in range(per):
                 library()
             lib += time.process_time() - t
-            cpu0 = proc_stats(pid)[0]
+            cpu0, own0 = proc_stats(pid)[0], own_cpu(pid)
             for _ in range(per):
                 r = c.post(route, json=body)
                 assert r.status_code == 200, r.text
                 worker.append(_server_timing(r.headers.get("server-timing", "")).get("cpu", float("nan")))
             srv += proc_stats(pid)[0] - cpu0
+            loop += own_cpu(pid) - own0
         count = per * rounds
         out[route] = {"requests": count, "library_cpu_ms": 1e3 * lib / count, "service_cpu_ms": 1e3 * srv / count,
+                      "event_loop_cpu_ms": 1e3 * loop / count,
                       "worker_cpu_ms": 1e3 * statistics.fmean(worker),
                       "service_over_library": srv / lib, "worker_over_library": statistics.fmean(worker) * count / lib}
     return out
@@ -352,7 +361,8 @@ def main() -> None:
             for route, v in cost.items():
                 library_ms[route] = v["library_cpu_ms"]
                 print(f"  {route:11s} library {v['library_cpu_ms']:6.2f} ms   server + workers "
-                      f"{v['service_cpu_ms']:6.2f} ms = {v['service_over_library']:.2f} × (≤ 1.5 wanted)   worker "
+                      f"{v['service_cpu_ms']:6.2f} ms = {v['service_over_library']:.2f} × (≤ 1.5 wanted; of it the "
+                      f"server's own process {v['event_loop_cpu_ms']:.2f} ms)   worker "
                       f"{v['worker_cpu_ms']:6.2f} ms = {v['worker_over_library']:.2f} × (≤ 1.2 wanted)   "
                       f"[{v['requests']} each]")
         jobs: list[str] = []

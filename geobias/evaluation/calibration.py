@@ -48,7 +48,7 @@ from geobias._progress import ProgressArg, loop_bar
 from geobias.errors import ParameterError
 from geobias.results import Result
 
-__all__ = ["SCENARIOS", "CalibrationResult", "CalibrationRow", "Scenario", "calibrate", "simulate", "truths"]
+__all__ = ["QUANTITY", "SCENARIOS", "CalibrationResult", "CalibrationRow", "Scenario", "calibrate", "simulate", "truths"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,21 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     Scenario("bias", 0.0, 0.0, 0.15, "bias without agreement"),
     Scenario("both", 0.3, -0.3, 0.15, "agreement and bias"),
 )}
+
+#: The declared ``(metric, quantity)`` (:mod:`geobias.metrics.declaration`) each calibrated interval
+#: is of: the bootstrap every command runs for it (:func:`geobias.metrics.bootstrap.bootstrap_query`).
+#: Its measured coverage becomes that interval's note (:mod:`geobias.metrics.coverage`).
+QUANTITY: dict[tuple[str, str], tuple[str, str]] = {
+    ("MWEAT", "signed_statistic"): ("mweat", "signed_statistic"),
+    ("MWEAT", "sum_masculine"): ("mweat", "sum_masculine"),
+    ("MWEAT", "sum_feminine"): ("mweat", "sum_feminine"),
+    ("WEAT", "effect_size"): ("weat", "effect_size"),
+    ("SEAT", "seat_effect_size"): ("seat", "effect_size"),
+    ("RIPA gender-aware", "ripa_mean"): ("ripa", "mean"),
+    ("RND", "rnd"): ("rnd", "rnd"),
+    ("ECT", "ect"): ("ect", "ect"),
+    ("MAC", "mac"): ("mac", "mac"),
+}
 
 #: Sizes of the simulated queries (the French defaults).
 SIZES = {"pairs": 27, "attributes": 11, "definitional": 15, "nouns": 200, "adjectives": 20}

@@ -124,9 +124,14 @@ class Metric:
     basic : tuple of str
         The quantities read with the basic bootstrap interval instead of the percentile one (where
         the resamples are biased the way the estimate is: :func:`geobias.metrics.bootstrap.interval_of`).
+    expanded : mapping of str to tuple of str
+        The quantities read with the expanded percentile interval (a mean over few units, whose
+        percentile interval is too narrow: :func:`geobias.stats.bootstrap.expanded_confidence`), each
+        with the sets whose units it averages (a paired group counts once).
     notes : mapping of str to str
         A note per quantity that its interval carries: why it cannot show "no bias" (a never
-        negative quantity), or its measured undercoverage.
+        negative quantity), or its coverage measured in simulation where it leaves 93–97 %
+        (:func:`geobias.metrics.coverage.notes`).
     figure : FigureSpec, optional
     """
 
@@ -141,6 +146,7 @@ class Metric:
     quantities: tuple[str, ...] = ()
     resampling: Callable[..., Any] | None = None
     basic: tuple[str, ...] = ()
+    expanded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict)
     figure: FigureSpec | None = None
 

@@ -11,6 +11,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.metrics._result import VariantResult
 from geobias.metrics.bootstrap import bootstrap_query, ect_resampling
+from geobias.metrics.coverage import notes as coverage_notes
 from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
@@ -181,5 +182,5 @@ METRIC = declare(Metric(
     summary="ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).",
     description="Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).",
     sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("ect",),
-    resampling=_resampling,
+    resampling=_resampling, notes=coverage_notes("ect"),
 ))

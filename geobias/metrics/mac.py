@@ -10,6 +10,7 @@ import numpy as np
 from geobias.metrics._query import MetricVariant, PairScore, pair_scores, query_rows
 from geobias.metrics._result import VariantResult
 from geobias.metrics.bootstrap import bootstrap_query, mac_resampling
+from geobias.metrics.coverage import notes as coverage_notes
 from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
@@ -164,13 +165,6 @@ def mac(
     )
 
 
-#: The note of MAC's interval: its measured coverage misses the 93–97 % target
-#: (:mod:`geobias.evaluation.calibration`, ``benchmarks/bench_calibration.py``, 1,000 data sets per scenario).
-UNDERCOVERED_NOTE = ("in simulation this 95% interval held the true MAC in 91.8-94.1% of data sets (a mean over 27 "
-                     "pairs: the percentile interval is a little short for so few): read its bounds as approximate "
-                     "(docs: calibration)")
-
-
 def _resampling(rows, *, variant: str = "english", quantity: str | None = None):
     """The targets (as pairs in the grammatical variant), A and B (:func:`geobias.metrics.bootstrap.mac_resampling`)."""
     return mac_resampling(rows.x, rows.y, rows.a, rows.b, variant=variant, quantity=quantity)
@@ -181,5 +175,5 @@ METRIC = declare(Metric(
     summary="MAC: mean cosine distance of the target words to the attribute sets (Manzini et al. 2019).",
     description="Returns a :class:`geobias.metrics.mac.MacResult` (no p-value: see its docstring).",
     sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("mac",),
-    resampling=_resampling, notes={"mac": UNDERCOVERED_NOTE},
+    resampling=_resampling, expanded={"mac": ("X", "Y")}, notes=coverage_notes("mac"),
 ))

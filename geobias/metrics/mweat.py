@@ -13,6 +13,7 @@ from geobias.choices import OOVPolicy, Similarity
 from geobias.errors import InputError
 from geobias.metrics._result import AssociationResult
 from geobias.metrics.bootstrap import mweat_resampling, non_negative
+from geobias.metrics.coverage import notes as coverage_notes
 from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.metrics.weat import association_scores
 from geobias.query import WordQuery
@@ -352,6 +353,7 @@ METRIC = declare(Metric(
     sets=("X", "Y", "A", "B"), paired="X with Y (the two forms of one occupation)",
     quantities=("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
     resampling=_resampling, basic=("effect_size", "signed_statistic"),
-    notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can")},
+    notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can"),
+           **coverage_notes("mweat")},
     figure=FigureSpec("per-pair bias bars", _bars),
 ))

@@ -10,6 +10,7 @@ import numpy as np
 
 from geobias.errors import InputError
 from geobias.metrics.bootstrap import non_negative, ripa_resampling
+from geobias.metrics.coverage import notes as coverage_notes
 from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
@@ -538,5 +539,5 @@ METRIC = declare(Metric(
     "ripa", ripa, RipaResult, "targets-and-pairs",
     summary="RIPA: the inner product of each target word with the relation vector of gendered word pairs.",
     sets=("targets", "pairs"), paired="the two words of each defining pair", quantities=("mean", "mean_abs"),
-    resampling=_resampling, notes={"mean_abs": non_negative("read the interval of mean, which can")},
+    resampling=_resampling, notes={"mean_abs": non_negative("read the interval of mean, which can"), **coverage_notes("ripa")},
 ))

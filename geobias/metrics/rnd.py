@@ -12,6 +12,7 @@ from geobias.errors import InputError
 from geobias.metrics._query import MetricVariant, pair_scores, query_rows
 from geobias.metrics._result import VariantResult
 from geobias.metrics.bootstrap import bootstrap_query, rnd_resampling
+from geobias.metrics.coverage import notes as coverage_notes
 from geobias.metrics.declaration import Metric, declare
 from geobias.query import WordQuery
 from geobias.results import Result
@@ -285,5 +286,5 @@ METRIC = declare(Metric(
     # a resampled A or B holds duplicates, so its mean is longer than the sample's and every distance
     # moves: the resamples are biased the way no estimate is (percentile coverage 97.8-99.1 %, basic
     # 95.7-96.8 % in simulation)
-    resampling=_resampling, basic=("rnd",),
+    resampling=_resampling, basic=("rnd",), notes=coverage_notes("rnd"),
 ))

@@ -12,6 +12,7 @@ from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.metrics._result import AssociationResult
 from geobias.metrics.bootstrap import weat_resampling
+from geobias.metrics.coverage import notes as coverage_notes
 from geobias.metrics.declaration import Bars, FigureSpec, Metric, declare
 from geobias.query import WordQuery, lookup_sets
 from geobias.results import Result
@@ -309,6 +310,6 @@ METRIC = declare(Metric(
     "weat", weat, WeatResult, "sets",
     summary="WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.",
     sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
-    basic=("effect_size",),
+    basic=("effect_size",), notes=coverage_notes("weat"),
     figure=FigureSpec("per-word association bars", _bars),
 ))

@@ -163,7 +163,8 @@ def create_app(config: ServiceConfig) -> Guard:
     for router in (store_routes.router, analyses.router, job_routes.router, pages.router, webapp.router):
         app.include_router(router)
 
-    return Guard(app, config)  # the ASGI app: host, origin, token and body limits around FastAPI
+    # the ASGI app: host, origin, token and body limits around FastAPI, quick routes answered directly
+    return Guard(app, config, inner=analyses.QuickDoor(app))
 
 
 def _allowed_methods(app, scope) -> list[str]:

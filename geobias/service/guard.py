@@ -34,6 +34,8 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: The login cookie (``HttpOnly; SameSite=Strict``): a digest of the token, never the token.
 COOKIE = "geobias_session"
 CSRF_HEADER = b"x-geobias-csrf"
+#: ``Host`` values whose verdict the guard remembers (a client cannot grow the memory past it).
+HOSTS_SEEN = 64
 
 
 class BodyTimeout(Exception):
@@ -82,11 +84,14 @@ class Guard:
     """Pure ASGI middleware around the FastAPI app; see the module docstring for the checks.
 
     ``POST /stores`` (an upload) may carry ``max_upload_bytes``, which the route enforces while
-    streaming; every other body is read here, up to ``max_body_bytes``, and replayed.
+    streaming; every other body is read here, up to ``max_body_bytes``, and replayed. ``inner``, an
+    ASGI app in front of ``app`` (the service's :class:`~geobias.service.routers.analyses.QuickDoor`),
+    gets the requests that pass; ``app`` stays the FastAPI app (``.app.state``).
     """
 
-    def __init__(self, app, config: ServiceConfig):
-        self.app, self.config = app, config
+    def __init__(self, app, config: ServiceConfig, inner=None):
+        self.app, self.config, self.inner = app, config, inner or app
+        self._hosts: dict[str, bool] = {}  # Host header → allowed, for the first HOSTS_SEEN values seen
         self._session = session_value(config.token) if config.token else None
 
     async def __call__(self, scope, receive, send):
@@ -116,7 +121,12 @@ class Guard:
     async def _handle(self, scope, receive, send):
         headers = {k.lower(): v for k, v in scope.get("headers") or []}
         host = headers.get(b"host", b"").decode("latin-1")
-        if not host_allowed(self.config, host):
+        allowed = self._hosts.get(host)
+        if allowed is None:  # parsing an address costs each request a tenth of the guard's time
+            allowed = host_allowed(self.config, host)
+            if len(self._hosts) < HOSTS_SEEN:
+                self._hosts[host] = allowed
+        if not allowed:
             return await error(400, "BadRequest", f"Host {host!r} is not served here: use localhost or 127.0.0.1, "
                                "or start the server with --allowed-host NAME")(scope, receive, send)
         method = scope["method"]
@@ -148,7 +158,7 @@ class Guard:
                 return await error(413, "PayloadTooLarge", f"request body of {n:,} bytes exceeds this service's limit of {limit:,}")(scope, receive, send)
         timed = self._timed(receive)
         if upload:
-            return await self.app(scope, timed, send)
+            return await self.inner(scope, timed, send)
         chunks, size = [], 0
         try:
             while True:
@@ -177,7 +187,7 @@ class Guard:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        return await self.app(scope, replay, send)
+        return await self.inner(scope, replay, send)
 
     def _timeout_message(self) -> str:
         return f"no request body arrived for {self.config.body_timeout:g} s"

@@ -75,8 +75,8 @@ def simple_table(headers: list[str], rows: list[list[Any]], caption: str = "", r
 
 # ----------------------------------------------------------------------------- rich → tables
 def rich_items(obj: Any) -> list:
-    """What a CLI renderer printed, as items: ``Table`` → ``(caption, headers, rows)``, ``Group``
-    recursed, anything else → its plain text."""
+    """What a CLI renderer printed, as items: ``Table`` → ``(title, headers, rows)`` followed by its
+    caption as text (an interval's note), ``Group`` recursed, anything else → its plain text."""
     from rich.console import Group
     from rich.table import Table
 
@@ -90,7 +90,9 @@ def rich_items(obj: Any) -> list:
         n = max((len(c) for c in cells), default=0)
         rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(n)]
         headers = [plain_text(c.header).replace("\n", " ") for c in columns] if obj.show_header else []
-        return [(plain_text(obj.title) if obj.title else "", headers, rows)]
+        # a caption is a table's note (an interval's measured coverage, why it cannot show "no bias")
+        return [(plain_text(obj.title) if obj.title else "", headers, rows),
+                *([plain_text(obj.caption)] if obj.caption else [])]
     return [plain_text(obj)]
 
 

@@ -142,11 +142,32 @@ DEMOTE_CPU = 0.02
 ANALYSIS_THREADS = 2
 
 
+class _Analyst:
+    """A worker's analysis thread: it runs the calls handed to it, one at a time, until it is handed
+    ``None``. It is reused from one analysis to the next while it runs at normal priority (starting
+    a thread, setting its OpenMP thread count and joining it cost a cheap analysis more CPU than its
+    bookkeeping); one that was lowered to the idle class ends with its analysis, since a thread
+    cannot raise its own priority again, and the next analysis gets a new one."""
+
+    def __init__(self):
+        import queue
+        import threading
+
+        self.calls: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="quick-analysis", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        _one_omp_thread()
+        while (call := self.calls.get()) is not None:
+            call()
+
+
 def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
-    """In a worker: the quick command ``name`` on ``body``, in a thread lowered to the idle class
-    (and to the long analyses' lane) once it has run :data:`DEMOTE_AFTER` seconds or used
-    :data:`DEMOTE_CPU` seconds of CPU; ``("ok", body, (wall, cpu))`` or
-    ``("raise", error, (wall, cpu))``, ``body`` the envelope as the JSON the route answers
+    """In a worker: the quick command ``name`` on ``body``, in the worker's analysis thread
+    (:class:`_Analyst`), lowered to the idle class (and to the long analyses' lane) once it has run
+    :data:`DEMOTE_AFTER` seconds or used :data:`DEMOTE_CPU` seconds of CPU; ``("ok", body, (wall,
+    cpu))`` or ``("raise", error, (wall, cpu))``, ``body`` the envelope as the JSON the route answers
     (redacted: :meth:`~geobias.service.redact.Redactor.json`), ``wall`` and ``cpu`` the seconds it
     took on the clock and on the CPU.
 
@@ -160,34 +181,40 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
 
     w = _WORKER
     out: list[tuple] = []
+    done = threading.Event()
 
     def analysis() -> None:
-        _one_omp_thread()
         try:
             envelope = run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))
             out.append(("ok", w["redact"].json(envelope)))
         except Exception as exc:  # noqa: BLE001 - every error goes back to the request
             out.append(("raise", _portable(exc)))
+        finally:
+            done.set()
 
     wall, cpu = time.perf_counter(), time.process_time()
+    analyst = w.get("analyst")
+    if analyst is None or not analyst.thread.is_alive():
+        analyst = w["analyst"] = _Analyst()
     before = set(threads_of(os.getpid()))
-    thread = threading.Thread(target=analysis, name=f"quick-{name}")
-    thread.start()
-    while thread.is_alive():
+    analyst.calls.put(analysis)
+    while not done.is_set():
         used, elapsed = time.process_time() - cpu, time.perf_counter() - wall
         if used >= DEMOTE_CPU or elapsed >= DEMOTE_AFTER:
             break
-        thread.join(max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS)))
-    if thread.is_alive():
+        done.wait(max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS)))
+    if not done.is_set():
         # the analysis's thread and those it started (a permutation test draws in a second one);
-        # threads it starts from now on inherit the priority
-        for tid in (set(threads_of(os.getpid())) - before) | {thread.native_id}:
+        # threads it starts from now on inherit the priority. The thread ends with this analysis.
+        w["analyst"] = None
+        analyst.calls.put(None)
+        for tid in (set(threads_of(os.getpid())) - before) | {analyst.thread.native_id}:
             _demote(tid)
         w["lanes"].set(w["lanes"].long, slot, 1)  # to the long analyses' cores while cheap ones run
-        thread.join(1.0)
-        while thread.is_alive():
+        done.wait(1.0)
+        while not done.is_set():
             w["lanes"].apply()  # every core again once the cheap ones have stopped
-            thread.join(1.0)
+            done.wait(1.0)
         w["lanes"].set(w["lanes"].long, slot, 0)
     return (*out[0], (time.perf_counter() - wall, time.process_time() - cpu))
 

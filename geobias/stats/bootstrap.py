@@ -32,8 +32,8 @@ from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
 
-__all__ = ["INTERVALS", "MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines", "index_counts",
-           "quantile_mcse"]
+__all__ = ["INTERVALS", "MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines",
+           "expanded_confidence", "index_counts", "quantile_mcse"]
 
 #: The most resamples one call accepts (the command layer's work budget usually binds first).
 MAX_RESAMPLES = 1_000_000
@@ -46,8 +46,10 @@ BootstrapStatistic = Callable[[Mapping[str, np.ndarray]], np.ndarray]
 
 #: The interval methods: ``"percentile"`` takes the resampled statistic's quantiles as they are;
 #: ``"basic"`` reflects them about the estimate (``2θ̂ − q_{1−α/2}, 2θ̂ − q_{α/2}``), which
-#: corrects a bias the resamples share with the estimate (Davison & Hinkley 1997, eq. 5.6).
-INTERVALS = ("percentile", "basic")
+#: corrects a bias the resamples share with the estimate (Davison & Hinkley 1997, eq. 5.6);
+#: ``"expanded"`` takes the percentile interval at the wider level :func:`expanded_confidence`,
+#: which makes up for the percentile interval's narrowness for a mean over few units (Hesterberg 2015).
+INTERVALS = ("percentile", "basic", "expanded")
 
 #: Elements of index arrays held at once (bounds memory: chunks of resamples).
 _CHUNK_ELEMENTS = 2_000_000
@@ -92,8 +94,10 @@ class BootstrapResult(Result):
         What the interval cannot say, when a metric says it: a percentile interval of a
         statistic that is never negative (MWEAT's eq. 1, RNSB's KL divergence) cannot contain 0,
         so it cannot show "no bias"; read the metric's signed quantity or null band instead.
-    interval : {"percentile", "basic"}
-        How ``low`` and ``high`` were read from the resamples (:data:`INTERVALS`).
+    interval : {"percentile", "basic", "expanded"}
+        How ``low`` and ``high`` were read from the resamples (:data:`INTERVALS`); ``confidence`` is
+        the nominal level in every case (the expanded interval's quantiles are at
+        :func:`expanded_confidence` of it).
     p_value : float or None
         The bootstrap test of "the quantity is 0", where the metric asks for it (``test_zero`` of
         :func:`bootstrap`; ``None`` otherwise): the test that inverts this interval, so that the
@@ -234,6 +238,7 @@ def bootstrap(
     check: Callable[[], bool] | None = None,
     interval: str = "percentile",
     test_zero: bool = False,
+    units: int | None = None,
 ) -> BootstrapResult:
     """Bootstrap interval of ``statistic`` over word sets resampled with replacement.
 
@@ -262,6 +267,9 @@ def bootstrap(
     test_zero : bool, default False
         Also give the bootstrap test of "the quantity is 0" that inverts the interval
         (``BootstrapResult.p_value``). Only meaningful for a quantity that can be 0 or of either sign.
+    units : int, optional
+        The expanded interval's ``n``: how many independent units the statistic averages (required,
+        at least 3, with ``interval="expanded"``; ignored otherwise).
 
     Returns
     -------
@@ -271,13 +279,16 @@ def bootstrap(
     ------
     InputError
         No set, a set of fewer than 2 words, paired sets of different sizes or a set in two
-        groups, ``n_resamples`` outside ``1..MAX_RESAMPLES``, ``confidence`` outside (0, 1).
+        groups, ``n_resamples`` outside ``1..MAX_RESAMPLES``, ``confidence`` outside (0, 1), an
+        expanded interval without ``units`` ≥ 3.
 
     References
     ----------
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, Chapman & Hall: §6.2 (the
     bootstrap standard error) and §13.3 (the percentile interval). Davison & Hinkley (1997),
     *Bootstrap Methods and their Application*, Cambridge: §5.2, eq. 5.6 (the basic interval).
+    Hesterberg (2015), "What teachers should know about the bootstrap", *The American
+    Statistician* 69(4): 371–386 (the expanded percentile interval).
 
     Examples
     --------
@@ -291,6 +302,8 @@ def bootstrap(
         raise InputError(f"unknown bootstrap interval {interval!r}; one of {', '.join(INTERVALS)}")
     if not 0.0 < confidence < 1.0:
         raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
+    if interval == "expanded" and (units is None or units < 3):
+        raise InputError(f"the expanded bootstrap interval needs the number of units averaged, at least 3 (got {units})")
     if not sizes:
         raise InputError("the bootstrap needs at least one word set")
     for name, n in sizes.items():
@@ -337,7 +350,8 @@ def bootstrap(
         if check is not None and check():
             raise Cancelled(f"the bootstrap was cancelled after {done:,} of {n_resamples:,} resamples")
     finite = values[np.isfinite(values)]
-    alpha = (1.0 - confidence) / 2.0
+    level = expanded_confidence(confidence, units) if interval == "expanded" else confidence
+    alpha = (1.0 - level) / 2.0
     if finite.size:
         low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
         se = float(finite.std(ddof=1)) if finite.size > 1 else 0.0
@@ -350,7 +364,7 @@ def bootstrap(
             low_mcse, high_mcse = high_mcse, low_mcse
     else:
         low = high = se = low_mcse = high_mcse = None
-    p_value = _zero_test(finite, est, interval) if test_zero else None
+    p_value = _zero_test(finite, est, interval, units) if test_zero else None
     return BootstrapResult(
         estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,
         confidence=confidence, n_resamples=n_resamples, n_finite=int(finite.size), seed=seed,
@@ -359,8 +373,45 @@ def bootstrap(
     )
 
 
-def _zero_test(finite: np.ndarray, estimate: float, interval: str) -> float | None:
+def expanded_confidence(confidence: float, n: int) -> float:
+    """The level at which the expanded percentile interval reads its quantiles (Hesterberg 2015).
+
+    A percentile interval of a mean over ``n`` units is too narrow for small ``n``: its quantiles
+    stand for ``±z_{1−α/2}·σ̂/√n`` with the plug-in ``σ̂`` (divisor ``n``), where Student's interval
+    is ``±t_{1−α/2, n−1}·s/√n``. The expanded interval takes the quantiles at the level
+    ``1 − 2 Φ(−√(n/(n−1)) · t_{1−α/2, n−1})``, so that in the normal case it equals the t interval.
+
+    Parameters
+    ----------
+    confidence : float
+        Nominal level, in (0, 1).
+    n : int
+        Units the statistic averages (at least 3).
+
+    Returns
+    -------
+    float
+        The wider level (0.9638 for 0.95 and ``n = 27``); it tends to ``confidence`` as ``n`` grows.
+
+    Examples
+    --------
+    >>> round(expanded_confidence(0.95, 27), 4), round(expanded_confidence(0.95, 10_000), 4)
+    (0.9638, 0.95)
+    """
+    from math import erfc, sqrt
+
+    # Student's t quantile (scipy.special loads lighter than scipy.stats)
+    from scipy.special import stdtrit
+
+    t = float(stdtrit(n - 1, (1.0 + confidence) / 2.0))
+    return 1.0 - erfc(sqrt(n / (n - 1)) * t / sqrt(2.0))
+
+
+def _zero_test(finite: np.ndarray, estimate: float, interval: str, units: int | None = None) -> float | None:
     """The p-value of "the quantity is 0" that inverts the ``interval`` read from ``finite``.
+
+    The expanded interval's: the percentile test's p read back through :func:`expanded_confidence`
+    (the nominal level whose expanded level has 0 at its edge).
 
     >>> round(_zero_test(np.array([-1.0, 1, 2, 3, 4, 5, 6, 7, 8]), 4.0, "percentile"), 4)  # 2·(1+1)/10
     0.4
@@ -369,7 +420,15 @@ def _zero_test(finite: np.ndarray, estimate: float, interval: str) -> float | No
         return None
     pivot = 2.0 * estimate if interval == "basic" else 0.0
     below, above = int((finite <= pivot).sum()), int((finite >= pivot).sum())
-    return float(min(1.0, 2.0 * (min(below, above) + 1) / (finite.size + 1)))
+    p = float(min(1.0, 2.0 * (min(below, above) + 1) / (finite.size + 1)))
+    if interval == "expanded" and p < 1.0:
+        from math import sqrt
+
+        from scipy.special import ndtri, stdtr
+
+        z = float(ndtri(1.0 - p / 2.0))  # the percentile interval at level 1 − p has 0 at its edge
+        p = float(2.0 * (1.0 - stdtr(units - 1, z * sqrt((units - 1) / units))))
+    return p
 
 
 def quantile_mcse(values: np.ndarray, q: float) -> float:

@@ -54,7 +54,7 @@ def test_tests_keep_their_level_where_their_null_holds(result):
 
 def test_seats_sentence_test_rejects_too_often_and_the_word_test_does_not(result):
     """May et al.'s test treats the sentences as exchangeable, but a word's sentences share it: where
-    X and Y do not differ it rejects well above 5 % (the result's docstring says 14.5 %); the word
+    X and Y do not differ it rejects well above 5 % (15.9-18.3 % in the 1,000-data-set run); the word
     test, the same statistic over partitions of the words, keeps its level (above)."""
     for scenario in ("neither", "bias"):
         (sent,) = rows(result, scenario=scenario, figure="sentence permutation test")
@@ -70,17 +70,14 @@ def test_mweat_eq1_does_not_mistake_agreement_for_bias(result):
 
 
 def test_intervals_cover_their_truth(result):
-    """Every default interval holds its truth in at least 52 of 60 data sets everywhere (MAC's, whose
-    note states its measured 92-94 %, in at least 50) — WEAT's effect size included, a large effect
-    too: its basic interval corrects the bias of the percentile one (which held a d of 1.7 in 72-75 % of
-    1,000 data sets)."""
-    from geobias.metrics.bootstrap import UNDERCOVERED
-
+    """Every default interval holds its truth in at least 52 of 60 data sets everywhere — WEAT's effect
+    size included, a large effect too: its basic interval corrects the bias of the percentile one
+    (which held a d of 1.7 in 72-75 % of 1,000 data sets); MAC's expanded interval too (its percentile
+    interval held the truth in 91.8 % of 1,000 data sets without agreement or bias)."""
     for r in result.rows:
         if r.kind != "interval":
             continue
-        assert r.rate * N >= (50 if r.metric == "MAC" else 52), (r.scenario, r.metric, r.figure, r.rate)
-    assert set(UNDERCOVERED) == {("mac", "mac")}
+        assert r.rate * N >= 52, (r.scenario, r.metric, r.figure, r.rate)
 
 
 def test_the_signed_mweat_interval_can_hold_zero_where_eq1s_cannot(result):

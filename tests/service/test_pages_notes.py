@@ -1,0 +1,23 @@
+"""The web app shows an interval's note (a table's caption), as the command line prints it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from geobias.metrics.bootstrap import bootstrap_query
+from geobias.metrics.coverage import note
+from geobias.query import WordQuery
+from geobias.service.pages import items_html, rich_items
+from geobias.store import VectorStore
+
+
+def test_an_intervals_note_reaches_the_page():
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(32)]
+    store = VectorStore(words, rng.normal(size=(32, 8)).astype(np.float32))
+    rows = WordQuery(words[:8], words[8:16], words[16:24], words[24:]).resolve(store)
+    boot = bootstrap_query(rows, "weat", n_resamples=200)
+    assert boot.note == note("weat", "effect_size") != ""
+    items = rich_items(boot)
+    assert isinstance(items[0], tuple) and items[1] == f"note: {boot.note}"
+    assert "in simulation (sets sized like the French occupation query)" in items_html(items)
