@@ -24,11 +24,13 @@ decimal lying within 2^-29 relative of a float32 rounding midpoint. The tests ch
 agree bit for bit on 4-decimal (MUSE/fastText) and 9-significant-digit (our writer) files.
 
 Memory: the output matrix is allocated once (its size is known from the header, or from one
-newline-counting pass for header-less files) and filled block by block; the text is read into one
-reused buffer, a block at a time, about 1/48 of the file (:func:`block_size`: between
-:data:`MIN_BLOCK` and :data:`MAX_BLOCK`); a block costs a few times its size while polars parses
-it, so the peak is the matrix plus about a tenth of it (plus polars' own runtime, about 30 MB once
-per process), never two full copies, and the file is never memory-mapped.
+newline-counting pass for header-less files) and filled block by block; a block is read as whole
+lines (it ends at the end of the line crossing :func:`block_size` bytes, a sixteenth of the matrix),
+parsed by polars, and its float32 columns, read in place, are copied once, column by column,
+straight into the row-major matrix; finiteness is checked on the block's rows while they are still
+in cache. A block costs about 1.7 times its size while it is parsed, so the peak is the matrix plus
+about a tenth of it (plus polars' own runtime, about 30 MB once per process), never two full
+copies, and the file is never memory-mapped.
 ``benchmarks/bench_parse.py`` measures it against polars' and pyarrow's readers.
 """
 
@@ -42,16 +44,17 @@ import numpy as np
 from geobias._numeric import all_finite
 from geobias.io.sizes import MAX_LINE_BYTES, TEXT_BYTES_PER_DIM, check_declared
 
-#: Bytes of text handed to polars at a time (whole lines): about 1/48 of the file, between these
-#: bounds. A block's transient memory (the reused buffer, the block's bytes, polars' frame of them
-#: and the values taken from it) is a few times the block, so it stays near a tenth of the matrix;
-#: larger blocks let polars' threads run longer (measured on 2,000,000 × 300 under load: 96 MiB
-#: blocks 44 s, peak 1.19× the matrix; 32 MiB blocks 57 s, 1.14×). ``benchmarks/bench_parse.py``
-#: measures both against polars.
+#: Bytes of text handed to polars at a time (whole lines): a sixteenth of the float32 matrix,
+#: between these bounds. A block's transient memory (its bytes and polars' frame of them) is about
+#: 1.7 times the block, so it stays near a tenth of the matrix; larger blocks cost fewer polars
+#: calls (measured on 50,000 × 300 under load: 2.5 MB blocks peak 1.29× the matrix, 3.75 MB 1.36×,
+#: 7.5 MB 1.48×). ``benchmarks/bench_parse.py`` measures the default against polars.
 MIN_BLOCK = 1 << 21
 MAX_BLOCK = 1 << 27
 #: Bytes read at a time when counting the lines of a header-less file.
 COUNT_BLOCK = 1 << 24
+#: Bytes compared at a time when counting a block's newlines.
+COUNT_PIECE = 1 << 20
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _UTF8 = {"utf-8", "utf8", "utf_8"}
 _BOM = b"\xef\xbb\xbf"
@@ -69,13 +72,22 @@ def available() -> bool:
     return True
 
 
-def block_size(text_bytes: int) -> int:
-    """Bytes of text per polars call for a file of ``text_bytes`` (see :data:`MIN_BLOCK`).
+def block_size(matrix_bytes: int) -> int:
+    """Bytes of text per polars call when the float32 matrix takes ``matrix_bytes`` (see
+    :data:`MIN_BLOCK`).
 
-    >>> block_size(90 << 20) == MIN_BLOCK, block_size(4 << 30) >> 20, block_size(10 << 30) == MAX_BLOCK
-    (True, 85, True)
+    >>> block_size(20 << 20) == MIN_BLOCK, block_size(57 << 20) >> 10, block_size(4 << 30) == MAX_BLOCK
+    (True, 3648, True)
     """
-    return min(MAX_BLOCK, max(MIN_BLOCK, text_bytes // 48))
+    return min(MAX_BLOCK, max(MIN_BLOCK, matrix_bytes // 16))
+
+
+def _count_newlines(data: bytes) -> int:
+    """Newlines in ``data``, counted by NumPy a piece at a time (a few times faster than
+    ``bytes.count``, with a bounded temporary)."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    return sum(int(np.count_nonzero(codes[i : i + COUNT_PIECE] == 10))
+               for i in range(0, len(codes), COUNT_PIECE))
 
 
 def _count_lines(path: Path) -> int:
@@ -125,8 +137,6 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
     except ImportError:
         return None
     size = path.stat().st_size
-    if block is None:
-        block = block_size(size)
     with open(path, "rb") as fh:
         first = fh.readline(MAX_LINE_BYTES)
         if not first.endswith(b"\n") or first.startswith(_BOM):
@@ -164,33 +174,29 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             check_declared(path, cap, dim, bytes_left=size, row_bytes=TEXT_BYTES_PER_DIM * dim,
                            max_bytes=max_bytes, where="line count")
         out = np.empty((cap, dim), dtype=np.float32)
-        schema = {"w": pl.String, **{f"v{j}": pl.Float32 for j in range(dim)}}
-        if trailing:
-            schema["t"] = pl.String
-        extra = ["w", "t"] if trailing else ["w"]  # the columns that are not values
+        if block is None:
+            block = block_size(out.nbytes)
+        schema = pl.Schema({"w": pl.String, **{f"v{j}": pl.Float32 for j in range(dim)}}
+                           | ({"t": pl.String} if trailing else {}))
         word_series = []
         n = 0
-        fh.seek(start)
-        buf = bytearray(block)  # each block is read into this one buffer (no allocation per block)
-        carry = 0  # bytes at the start of buf: the partial last line of the previous block
+        pos = start
         done = False
-        while not done:
-            got = fh.readinto(memoryview(buf)[carry:])
-            end = carry + got
-            if end == 0:
-                break
-            cut = buf.rfind(b"\n", 0, end)
-            if cut < 0:
-                if got == 0 or end < len(buf):
-                    return None  # no final newline: rare, let the careful parser judge it
-                buf.extend(bytes(len(buf)))  # a line longer than the block
-                carry = end
-                continue
-            # whole lines only; the partial last line moves to the start of the buffer for the next block
-            chunk = bytes(memoryview(buf)[: cut + 1])
-            buf[: end - cut - 1] = buf[cut + 1 : end]  # (a copy of one partial line)
-            carry = end - cut - 1
-            n_lines = chunk.count(b"\n")
+        while not done and pos < size:
+            # whole lines only: the block ends at the end of the line that crosses pos + block
+            end = size
+            if pos + block < size:
+                fh.seek(pos + block)
+                tail = fh.readline(MAX_LINE_BYTES)
+                end = pos + block + len(tail)
+                if not tail.endswith(b"\n") and end < size:
+                    return None  # a line longer than MAX_LINE_BYTES: the careful parser refuses it
+            fh.seek(pos)
+            chunk = fh.read(end - pos)
+            if len(chunk) != end - pos or not chunk.endswith(b"\n"):
+                return None  # no final newline (or the file changed): let the careful parser judge it
+            pos = end
+            n_lines = _count_newlines(chunk)
             try:
                 df = pl.read_csv(
                     chunk, has_header=False, separator=" ", quote_char=None, schema=schema,
@@ -199,29 +205,32 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             except Exception:  # noqa: BLE001 - any parse problem: the careful parser explains it
                 return None
             del chunk
-            columns = df.get_columns()
-            if df.height != n_lines or any(c.null_count() for c in columns[: dim + 1]):
-                return None
-            if trailing and columns[dim + 1].null_count() != df.height:
-                return None
-            words = columns[0]
-            if (words.str.len_bytes() == 0).any():
-                return None
             rows = df.height
+            columns = df.get_columns()
+            words = columns[0]
+            if rows != n_lines or words.null_count() or (words.str.len_bytes() == 0).any():
+                return None
+            if trailing and columns[dim + 1].null_count() != rows:
+                return None
             if n_declared is not None and n + rows > n_declared:
                 return None  # more rows than the header declares
             take = min(rows, cap - n)
             if take < rows:
                 done = True
             part = out[n : n + take]
-            values = df.drop(extra).to_numpy()  # column-major, as polars holds it
-            part[:] = values[:take]
-            del values
-            # after the float32 rounding: a value beyond float32's range became inf
+            # one copy, column by column, straight into the row-major matrix (polars' float32
+            # columns are read in place)
+            for j in range(dim):
+                column = columns[j + 1]
+                if column.null_count():
+                    return None
+                part[:, j] = column.to_numpy()[:take]
+            # while the block is in cache; after the float32 rounding a value beyond float32's
+            # range became inf
             if not all_finite(part):
                 return None
             word_series.append(words[:take])
-            del df, columns
+            del df, columns, words
             n += take
             if n >= cap and (limit is not None or n_declared is None):
                 done = True  # without a limit, read on: rows beyond the header's count are an error

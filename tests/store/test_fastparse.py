@@ -119,8 +119,9 @@ def test_non_utf8_encoding_uses_careful_parser(tmp_path):
 
 @pytest.mark.parametrize("block", [16, 4096, None])
 def test_any_block_size_gives_the_same_rows(tmp_path, block):
-    """Blocks smaller than a line (the buffer grows), many blocks carrying a partial line each, and
-    the default size all give the careful parser's words and bit-identical rows."""
+    """Blocks smaller than a line (each block then holds the line it starts), blocks ending inside a
+    line (extended to that line's end), and the default size all give the careful parser's words
+    and bit-identical rows."""
     lines, dim = _rows(n=120, dim=9, fmt="%.9g")
     p = _write(tmp_path, f"{len(lines)} {dim}\n" + "\n".join(lines) + "\n")
     fast = read_text_fast(p, None, "utf-8", None, block=block)
@@ -155,3 +156,39 @@ def test_a_byte_order_mark_is_left_to_the_careful_parser(tmp_path, with_header):
     else:
         careful = formats._read_text(p, None, "utf-8", None)
         assert read_vectors(p).words == careful[0]
+
+
+def test_every_block_boundary_gives_the_same_rows(tmp_path):
+    """A block ends at the end of the line that crosses its size, wherever that falls: inside a
+    line, on its newline, or on the first byte of the next one (where the whole next line joins the
+    block). Every block size up to three lines reads the careful parser's rows, with and without
+    fastText's trailing space."""
+    lines, dim = _rows(n=9, dim=3)
+    for trailing in ("", " "):
+        p = _write(tmp_path, f"{len(lines)} {dim}\n" + "".join(line + trailing + "\n" for line in lines))
+        careful = formats._read_text(p, None, "utf-8", None)
+        three = sum(len(line.encode()) + len(trailing) + 1 for line in lines[:3])
+        for block in range(1, three + 2):
+            fast = read_text_fast(p, None, "utf-8", None, block=block)
+            assert fast is not None and fast[0] == careful[0], block
+            assert np.array_equal(fast[1], careful[1]) and fast[1].flags.c_contiguous, block
+
+
+@pytest.mark.parametrize("block", [8, None])
+def test_a_last_line_without_newline_is_left_to_the_careful_parser(tmp_path, block):
+    lines, dim = _rows(n=30, dim=4)
+    p = _write(tmp_path, f"{len(lines)} {dim}\n" + "\n".join(lines))
+    assert read_text_fast(p, None, "utf-8", None, block=block) is None
+    store = read_vectors(p)
+    assert store.words == [line.split(" ", 1)[0] for line in lines] and len(store.vectors) == 30
+
+
+def test_a_limit_stops_reading_and_keeps_the_careful_rows(tmp_path):
+    """With a limit the fast path stops at the block holding the last row wanted; rows past the
+    header's count further on are then never looked at, as the careful parser does not look."""
+    lines, dim = _rows(n=200, dim=5)
+    p = _write(tmp_path, f"{len(lines)} {dim}\n" + "\n".join(lines + lines[:3]) + "\n")
+    assert read_text_fast(p, None, "utf-8", None, block=200) is None  # 203 rows, 200 declared
+    fast = read_text_fast(p, 40, "utf-8", None, block=200)
+    careful = formats._read_text(p, 40, "utf-8", None)
+    assert fast is not None and fast[0] == careful[0] and np.array_equal(fast[1], careful[1])
