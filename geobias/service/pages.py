@@ -251,6 +251,9 @@ def item_links(job: dict[str, Any]) -> list[str]:
     ...        "result": {"per_word": [{"masculine": "roi", "bias": 0.1}]}}
     >>> [link.split("'")[1] for link in item_links({"id": "j1", "result": env})]
     ['/jobs/j1/data.csv?table=per_word', '/jobs/j1/data.parquet?table=per_word']
+
+    A stored result the tables cannot read gives one line saying why, in place of the links (never
+    a silent drop).
     """
     from urllib.parse import quote
 
@@ -259,8 +262,8 @@ def item_links(job: dict[str, Any]) -> list[str]:
     env = job.get("result") or {}
     try:
         names = list(item_tables(env)) if env else []
-    except (GeobiasError, TypeError, ValueError):  # a stored result the tables cannot read: no links
-        return []
+    except (GeobiasError, TypeError, ValueError) as exc:  # a stored result the tables cannot read: say so
+        return [f"<span class='note'>no item tables ({esc(type(exc).__name__)}: {esc(exc)})</span>"]
     jid, out = esc(job["id"]), []
     for name in names:
         q = esc(quote(name))

@@ -21,3 +21,17 @@ def test_an_intervals_note_reaches_the_page():
     items = rich_items(boot)
     assert isinstance(items[0], tuple) and items[1] == f"note: {boot.note}"
     assert "in simulation (sets sized like the French occupation query)" in items_html(items)
+
+
+def test_item_tables_that_cannot_be_read_are_said_not_dropped(monkeypatch):
+    """A stored result whose item tables cannot be read: the run page says so where the links go."""
+    from geobias import results
+    from geobias.errors import InputError
+    from geobias.service.pages import item_links
+
+    def broken(env):
+        raise InputError("per_word is not a list of rows")
+
+    monkeypatch.setattr(results, "item_tables", broken)
+    (line,) = item_links({"id": "j1", "result": {"command": "mweat", "result": {"per_word": 3}}})
+    assert "no item tables" in line and "per_word is not a list of rows" in line and "href" not in line
