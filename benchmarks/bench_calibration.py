@@ -5,7 +5,7 @@ asymmetric —, bias without agreement, both, neither) it simulates ``--datasets
 like the French occupation query and prints, per default interval, its **coverage** of the true
 value and, per default test, its **rejection rate** at the 5 % level (a false-positive rate where
 the test's null holds). Targets: coverage 93–97 %, false-positive rate ≤ 5.5 % for a nominal 5 %.
-A row outside its target is marked ✗; every row carries its binomial standard error.
+Each row says where it stands against its target and carries its binomial standard error.
 
 This is a benchmark of statistical calibration, not of speed: the figures do not depend on the
 machine (the seeds are fixed); the wall time and load average are printed for the record.
@@ -24,16 +24,7 @@ from contextlib import contextmanager
 
 from geobias._progress import Progress
 from geobias.errors import GeobiasError
-from geobias.evaluation.calibration import SCENARIOS, calibrate
-
-
-def verdict(row) -> str:
-    """✓ / ✗ against the targets; '·' where a rate has no target (a test whose null is false: power)."""
-    if row.kind == "interval":
-        return "✓" if 0.93 <= row.rate <= 0.97 else ("✓ (over)" if row.rate > 0.97 else "✗")
-    if not row.null_holds:
-        return "·"
-    return "✓" if row.rate <= 0.055 else ("✗ (not the default p)" if "not the default" in row.figure else "✗")
+from geobias.evaluation.calibration import SCENARIOS, calibrate, verdict
 
 
 class _Every100(Progress):

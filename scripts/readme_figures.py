@@ -808,24 +808,11 @@ def sentiment(rec: dict) -> str:
 
 
 #: block name → (reproduction file, renderer)
-def _calibration_verdict(row: dict) -> str:
-    """A calibration row against its target (coverage 93–97 %, false positives ≤ 5.5 %)."""
-    if row["kind"] == "interval":
-        rate = row["rate"]
-        return "in target" if 0.93 <= rate <= 0.97 else ("conservative" if rate > 0.97 else "**below target**")
-    if not row["null_holds"]:
-        return "(power: the null is false)"
-    if row["rate"] <= 0.055:
-        return "in target"
-    if "not the default" in row["figure"]:
-        return "above target (not the default p)"
-    if row["figure"] == "sentence permutation test":
-        return "above target (May et al.'s test; read word_p_value)"
-    return "**above target**"
-
-
 def calibration_table(rec: dict) -> str:
     """Every row of the calibration suite's committed run (``benchmarks/bench_calibration.py``)."""
+    sys.path.insert(0, str(ROOT))
+    from geobias.evaluation.calibration import verdict
+
     s, prov = rec["settings"], rec["provenance"]
     lines = [f"{s['datasets']:,} data sets per scenario, {s['permutations']:,} permutations per test, "
              f"{s['resamples']:,} bootstrap resamples per interval (the commands' default); run at commit "
@@ -835,7 +822,7 @@ def calibration_table(rec: dict) -> str:
         truth = "" if row["truth"] is None else f"{row['truth']:+.3f}"
         label = "coverage" if row["kind"] == "interval" else "rejections"
         lines.append(f"| {row['scenario']} | {row['metric']} | {row['figure']} | {truth} | "
-                     f"{label} {row['rate']:.3f} ({row['mc_se']:.3f}) | {_calibration_verdict(row)} |")
+                     f"{label} {row['rate']:.3f} ({row['mc_se']:.3f}) | {verdict(row)} |")
     return "\n".join(lines) + "\n"
 
 

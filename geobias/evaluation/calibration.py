@@ -48,7 +48,8 @@ from geobias._progress import ProgressArg, loop_bar
 from geobias.errors import ParameterError
 from geobias.results import Result
 
-__all__ = ["QUANTITY", "SCENARIOS", "CalibrationResult", "CalibrationRow", "Scenario", "calibrate", "simulate", "truths"]
+__all__ = ["QUANTITY", "SCENARIOS", "CalibrationResult", "CalibrationRow", "Scenario", "calibrate", "simulate", "truths",
+           "verdict"]
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,30 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
         ("MAC", "mac"): iv(mc.bootstrap),
         **_seat(data, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed),
     }
+
+
+def verdict(row: CalibrationRow | dict) -> str:
+    """A row against its target (coverage 93–97 %, false positives ≤ 5.5 % for a nominal 5 %): ``"in
+    target"``, ``"conservative"``, ``"**below target**"``, ``"(power: the null is false)"`` (a test
+    whose null is false has no target), or above target for a test — marked when it is not the p a
+    result reports by default. ``row`` is a :class:`CalibrationRow` or its ``to_dict()``.
+
+    >>> verdict({"kind": "interval", "rate": 0.98, "null_holds": False, "figure": "ect"})
+    'conservative'
+    """
+    get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
+    rate = get("rate")
+    if get("kind") == "interval":
+        return "in target" if 0.93 <= rate <= 0.97 else ("conservative" if rate > 0.97 else "**below target**")
+    if not get("null_holds"):
+        return "(power: the null is false)"
+    if rate <= 0.055:
+        return "in target"
+    if "not the default" in get("figure"):
+        return "above target (not the default p)"
+    if get("figure") == "sentence permutation test":
+        return "above target (May et al.'s test; read word_p_value)"
+    return "**above target**"
 
 
 def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:

@@ -299,9 +299,8 @@ def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0
     units = None
     if interval == "expanded":  # the units the quantity averages: its sets' sizes, a paired group once
         over = get_metric(resampling.metric).expanded[resampling.quantity]
-        groups = [tuple(g) for g in resampling.paired if set(g) & set(over)]
-        units = sum(resampling.sizes[g[0]] for g in groups) + sum(
-            resampling.sizes[k] for k in over if k in resampling.sizes and not any(k in g for g in groups))
+        draws = {next((tuple(g) for g in resampling.paired if k in g), (k,)) for k in over if k in resampling.sizes}
+        units = sum(resampling.sizes[d[0]] for d in draws)
     return bootstrap(resampling.statistic, resampling.sizes, paired=resampling.paired,
                      n_resamples=n_resamples, seed=seed, confidence=confidence,
                      interval=interval, test_zero=test_zero, units=units)
