@@ -14,6 +14,7 @@ import inspect
 import os
 import sys
 
+from geobias.cli import _gc
 from geobias.cli import serve as _serve  # noqa: F401  (registers `geobias serve`, the one hand-written command)
 from geobias.cli._app import app
 from geobias.cli._text import plain_roles
@@ -87,6 +88,14 @@ def _fail(message: str, code: int = 1) -> int:
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (``geobias``)."""
     debug = os.environ.get("GEOBIAS_DEBUG") == "1"
+    _gc.at_exit()
+    with _gc.paused():  # start-up without the collector's passes; the command's work resumes them
+        rc = _dispatch(argv, debug)
+    sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def _dispatch(argv: list[str] | None, debug: bool):
+    """Run the command line ``argv``: its exit status, each failure as one line on stderr."""
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="geobias")
     except _EXIT as exc:
@@ -124,4 +133,4 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail(f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows the traceback)")
-    sys.exit(rc if isinstance(rc, int) else 0)
+    return rc

@@ -164,6 +164,9 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
             if path is not None:
                 check_output_path(path, what=what)
     reporter, noted = _recording(progress(quiet, as_json))
+    from geobias.cli._gc import resume
+
+    resume()  # the command's own work: the collector runs again (paused for start-up by `main`)
     result, env = execute(cmd, validated, progress=reporter)
     _announce_outputs(cmd, validated, reporter, noted)
     if items:  # the table exists (or the error lists those that do) before anything is printed
