@@ -68,7 +68,6 @@ def _short_helps(typer_app) -> None:
         _short_helps(sub)
 
 
-
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:
     """The click exception class ``name`` as Typer raises it (typer ≥ 0.2x vendors its own copy
     of click, whose exceptions are not the ``click`` package's: a bad ``--refine abc`` was once
@@ -83,8 +82,6 @@ def _click_classes(name: str) -> tuple[type[BaseException], ...]:
             if cls.__name__ == name and cls not in classes:
                 classes.append(cls)
     return tuple(classes)
-
-
 
 
 def _usage_line(exc: BaseException) -> str:
