@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._numeric import quantiles
 from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
@@ -395,7 +396,7 @@ def bootstrap(
     level = expanded_confidence(confidence, units) if expand else confidence
     alpha = (1.0 - level) / 2.0
     if finite.size:
-        low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
+        low, high = (float(v) for v in quantiles(finite, [alpha, 1.0 - alpha]))
         se = float(finite.std(ddof=1)) if finite.size > 1 else 0.0
         low_mcse, high_mcse = quantile_mcse(finite, alpha), quantile_mcse(finite, 1.0 - alpha)
         if interval == "basic":  # reflected about the estimate: each bound's Monte Carlo error is the other quantile's
