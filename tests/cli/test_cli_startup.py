@@ -133,10 +133,11 @@ def test_declared_commands_wait_for_the_hand_written_ones():
 
 
 #: Modules `geobias mweat` (its table) does not need, imported where they are used: the atlas
-#: evaluation and its renderers, the model loaders. (NumPy's masked arrays are no longer on this
-#: list: the bootstrap reads its bounds with geobias._numeric.quantiles, which avoids np.unique's
-#: import of numpy.ma, but the two-way bootstrap's np.median imports it again.)
-DEFERRED = ("geobias.evaluation", "geobias.evaluation.atlas", "geobias.report.atlas", "geobias.models")
+#: evaluation and its renderers, the model loaders, NumPy's masked arrays (the bootstrap reads its
+#: bounds and the two-way median with geobias._numeric.quantiles, which avoids np.unique's import of
+#: numpy.ma) and SciPy (the expanded level at 95 % is tabulated).
+DEFERRED = ("geobias.evaluation", "geobias.evaluation.atlas", "geobias.report.atlas", "geobias.models",
+            "numpy.ma", "scipy", "scipy.special")
 
 
 @pytest.mark.parametrize("output", [[], ["--csv"]])
