@@ -20,6 +20,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PAPERS = ROOT / "reproductions" / "papers"
 
 
+def interval_method(boot: dict) -> str:
+    """How a stored bootstrap's interval was read, in words (``BootstrapResult.method``: e.g.
+    ``"two-way basic expanded"``)."""
+    import sys
+
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from geobias.stats.bootstrap import BootstrapResult
+
+    return BootstrapResult.from_dict(boot).method
+
+
 def load(name: str) -> dict:
     """``reproductions/<name>.json``."""
     return json.loads((ROOT / "reproductions" / f"{name}.json").read_text(encoding="utf-8"))
@@ -233,7 +245,7 @@ def zhou_reading(rec_fr: dict) -> str:
         words = (f"\n\nThe p-values above come from permuting the occupations' forms with the words fixed. Over the "
                  f"words themselves (`geobias mweat --lang fr`, `reproductions/mweat-fr.json`: {boot['n_resamples']:,} "
                  f"resamples of the words, occupations as pairs), our Original FR signed statistic "
-                 f"|Σ_X s| − |Σ_Y s| = {m['signed_statistic']:+.4f} has the 95 % {boot.get('interval', 'percentile')} interval {boot['low']:+.3f} … "
+                 f"|Σ_X s| − |Σ_Y s| = {m['signed_statistic']:+.4f} has the 95 % {interval_method(boot)} interval {boot['low']:+.3f} … "
                  f"{boot['high']:+.3f}, which {holds}.")
     return ("**The paper's pattern**, method by method (against Original; p-values against 0.05):\n\n"
             + "\n".join(f"- {c}" for c in claims[:half])

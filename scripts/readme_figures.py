@@ -208,7 +208,7 @@ def mweat_demo(rec: dict) -> str:
     boot = r.get("bootstrap")
     signed = r["signed_statistic"]
     interval = "" if boot is None else (
-        f", 95% {boot.get('interval', 'percentile')} bootstrap interval over the words {boot['low']:+.4f} to "
+        f", 95% {_paper_tables().interval_method(boot)} bootstrap interval over the words {boot['low']:+.4f} to "
         f"{boot['high']:+.4f} "
         f"({'holds' if boot['low'] <= 0 <= boot['high'] else 'excludes'} 0; {boot['n_resamples']:,} resamples, "
         "occupations as pairs)")
@@ -853,16 +853,22 @@ RENDERERS: dict[str, tuple[str, Callable[[dict], str]]] = {
 }
 
 
-
-def _paper_renderers() -> dict[str, tuple[str, Callable[[dict], str]]]:
-    """The blocks that set the seed papers' tables beside ours (``scripts/paper_tables.py``)."""
+def _paper_tables():
+    """``scripts/paper_tables.py``, loaded once (the blocks that set the seed papers' tables beside ours)."""
+    if "paper_tables" in sys.modules:
+        return sys.modules["paper_tables"]
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("paper_tables", Path(__file__).with_name("paper_tables.py"))
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("paper_tables", module)
+    sys.modules["paper_tables"] = module
     spec.loader.exec_module(module)
-    return module.RENDERERS
+    return module
+
+
+def _paper_renderers() -> dict[str, tuple[str, Callable[[dict], str]]]:
+    """The blocks that set the seed papers' tables beside ours (``scripts/paper_tables.py``)."""
+    return _paper_tables().RENDERERS
 
 
 RENDERERS.update(_paper_renderers())
