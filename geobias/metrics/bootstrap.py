@@ -296,14 +296,21 @@ def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0
     (200, {'X': 6, 'Y': 6, 'A': 6, 'B': 6})
     """
     interval = interval_of(resampling.metric, resampling.quantity)
-    units = None
-    if interval == "expanded":  # the units the quantity averages: its sets' sizes, a paired group once
-        over = get_metric(resampling.metric).expanded[resampling.quantity]
+    try:
+        declared = get_metric(resampling.metric)
+    except InputError:  # a resampling built by hand for no declared metric: the plain bootstrap
+        declared = None
+    units = crossed = None
+    if declared is not None and resampling.quantity in declared.expanded:
+        # the units the quantity averages: its sets' sizes, a paired group once
+        over = declared.expanded[resampling.quantity]
         draws = {next((tuple(g) for g in resampling.paired if k in g), (k,)) for k in over if k in resampling.sizes}
         units = sum(resampling.sizes[d[0]] for d in draws)
+    if declared is not None and resampling.quantity in declared.two_way:
+        crossed = tuple(tuple(k for k in side if k in resampling.sizes) for side in declared.two_way[resampling.quantity])
     return bootstrap(resampling.statistic, resampling.sizes, paired=resampling.paired,
                      n_resamples=n_resamples, seed=seed, confidence=confidence,
-                     interval=interval, test_zero=test_zero, units=units)
+                     interval=interval, test_zero=test_zero, units=units, crossed=crossed)
 
 
 def _f64(*arrays: np.ndarray | None) -> list[np.ndarray | None]:

@@ -129,7 +129,12 @@ class Metric:
     expanded : mapping of str to tuple of str
         The quantities read with the expanded percentile interval (a mean over few units, whose
         percentile interval is too narrow: :func:`geobias.stats.bootstrap.expanded_confidence`), each
-        with the sets whose units it averages (a paired group counts once).
+        with the sets whose units it averages (a paired group counts once). A quantity in ``basic``
+        too reads the basic interval at the expanded level.
+    two_way : mapping of str to pair of tuples of str
+        The quantities whose resamples' spread is corrected for the crossed design before the
+        interval is read (``crossed`` of :func:`geobias.stats.bootstrap.bootstrap`), each with its
+        two sides, e.g. ``(("X", "Y"), ("A", "B"))`` (sets a query lacks are left out).
     notes : mapping of str to str
         A note per quantity that its interval carries: why it cannot show "no bias" (a never
         negative quantity), or its coverage measured in simulation where it leaves 93–97 %
@@ -149,6 +154,7 @@ class Metric:
     resampling: Callable[..., Any] | None = None
     basic: tuple[str, ...] = ()
     expanded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    two_way: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict)
     figure: FigureSpec | None = None
 

@@ -182,5 +182,5 @@ METRIC = declare(Metric(
     summary="ECT: Spearman ρ of the targets' similarity to the mean of A and to the mean of B (Dev & Phillips 2019).",
     description="Returns a :class:`geobias.metrics.ect.EctResult` (no p-value: see its docstring).",
     sets=("X", "Y", "A", "B"), paired="X with Y in the grammatical variant", quantities=("ect",),
-    resampling=_resampling, notes=coverage_notes("ect"),
+    resampling=_resampling, two_way={"ect": (("X", "Y"), ("A", "B"))}, notes=coverage_notes("ect"),
 ))

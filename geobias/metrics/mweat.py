@@ -353,6 +353,8 @@ METRIC = declare(Metric(
     sets=("X", "Y", "A", "B"), paired="X with Y (the two forms of one occupation)",
     quantities=("signed_statistic", "statistic", "difference", "effect_size", "sum_masculine", "sum_feminine"),
     resampling=_resampling, basic=("effect_size", "signed_statistic"),
+    expanded={q: ("A", "B") for q in ("effect_size", "signed_statistic")},
+    two_way={q: (("X", "Y"), ("A", "B")) for q in ("effect_size", "signed_statistic", "sum_masculine", "sum_feminine")},
     notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can"),
            **coverage_notes("mweat")},
     figure=FigureSpec("per-pair bias bars", _bars),

@@ -502,11 +502,17 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
         draws.append(words)
         return (index_counts(ix["targets"], len(mid)) * words).sum(axis=1) / len(mid)
 
-    boot = run_bootstrap(mean_stat, sizes, n_resamples=bootstrap, seed=seed, confidence=confidence)
+    # the mean averages over the targets crossed with the seed words (d_s and the reference): its
+    # interval reads the two-way corrected spread (Owen 2007; docs: calibration)
+    seeds = tuple(k for k in sizes if k != "targets")
+    boot = run_bootstrap(mean_stat, sizes, n_resamples=bootstrap, seed=seed, confidence=confidence,
+                         crossed=(("targets",), seeds) if seeds else None)
     from dataclasses import replace
 
     boot = replace(boot, quantity="mean")
-    values = np.concatenate(draws[1:])  # the first call is the estimate on the sets as given
+    # the first call is the estimate on the sets as given; the words' band reads the draws of the
+    # resamples of every set (the bootstrap's first pass), not its two one-sided passes that follow
+    values = np.concatenate(draws[1:])[:bootstrap]
     # simultaneous over the words: all of them hold their truth together at `confidence`. The band's
     # half-width is c × each word's bootstrap SE, c the larger of the bootstrap's max-|t| quantile and
     # the Bonferroni-t value with (smallest seed set − 1) degrees of freedom: each word's SE is itself

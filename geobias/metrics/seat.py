@@ -736,5 +736,6 @@ METRIC = declare(Metric(
     "seat", seat, SeatResult, "sentences",
     summary="SEAT (May et al. 2019): WEAT over template sentences from a sentence encoder, articles agreeing.",
     sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
-    basic=("effect_size",), notes=coverage_notes("seat"),
+    basic=("effect_size",), expanded={"effect_size": ("A", "B")}, two_way={"effect_size": (("X", "Y"), ("A", "B"))},
+    notes=coverage_notes("seat"),
 ))

@@ -310,6 +310,7 @@ METRIC = declare(Metric(
     "weat", weat, WeatResult, "sets",
     summary="WEAT: statistic, effect size (ddof=1; ddof=0 also given) and permutation p-value.",
     sets=("X", "Y", "A", "B"), quantities=("effect_size", "statistic"), resampling=_resampling,
-    basic=("effect_size",), notes=coverage_notes("weat"),
+    basic=("effect_size",), expanded={"effect_size": ("A", "B")}, two_way={"effect_size": (("X", "Y"), ("A", "B"))},
+    notes=coverage_notes("weat"),
     figure=FigureSpec("per-word association bars", _bars),
 ))

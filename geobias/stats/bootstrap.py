@@ -33,7 +33,7 @@ from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
 
 __all__ = ["INTERVALS", "MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines",
-           "expanded_confidence", "index_counts", "quantile_mcse"]
+           "expanded_confidence", "index_counts", "quantile_mcse", "two_way_scale"]
 
 #: The most resamples one call accepts (the command layer's work budget usually binds first).
 MAX_RESAMPLES = 1_000_000
@@ -49,6 +49,9 @@ BootstrapStatistic = Callable[[Mapping[str, np.ndarray]], np.ndarray]
 #: corrects a bias the resamples share with the estimate (Davison & Hinkley 1997, eq. 5.6);
 #: ``"expanded"`` takes the percentile interval at the wider level :func:`expanded_confidence`,
 #: which makes up for the percentile interval's narrowness for a mean over few units (Hesterberg 2015).
+#: The basic interval is read at that wider level too when :func:`bootstrap` is given ``units``; and
+#: either is read from resamples whose spread is corrected for a crossed design when it is given
+#: ``crossed`` (:func:`two_way_scale`).
 INTERVALS = ("percentile", "basic", "expanded")
 
 #: Elements of index arrays held at once (bounds memory: chunks of resamples).
@@ -98,6 +101,14 @@ class BootstrapResult(Result):
         How ``low`` and ``high`` were read from the resamples (:data:`INTERVALS`); ``confidence`` is
         the nominal level in every case (the expanded interval's quantiles are at
         :func:`expanded_confidence` of it).
+    level : float or None
+        The level at which the quantiles were read when it is not ``confidence`` (the expanded
+        level, :func:`expanded_confidence`); ``None`` otherwise.
+    variance_scale : float or None
+        With a crossed design (``crossed`` of :func:`bootstrap`): the factor by which the
+        resamples' spread about their median was scaled before the interval was read, so that their
+        variance is the two-way estimate (:func:`two_way_scale`; at most 1); ``None`` otherwise.
+        ``standard_error``, the bounds' Monte Carlo errors and ``p_value`` are of the scaled resamples.
     p_value : float or None
         The bootstrap test of "the quantity is 0", where the metric asks for it (``test_zero`` of
         :func:`bootstrap`; ``None`` otherwise): the test that inverts this interval, so that the
@@ -126,6 +137,8 @@ class BootstrapResult(Result):
     note: str = ""
     interval: str = "percentile"
     p_value: float | None = None
+    level: float | None = None
+    variance_scale: float | None = None
 
     def summary(self, digits: int = 4) -> str:
         """One line: ``"[low, high] (95%), SE se; 1,000 resamples of X 8, Y 8, A 8, B 8, seed 0"``."""
@@ -137,8 +150,7 @@ class BootstrapResult(Result):
         undefined = "" if self.n_finite == self.n_resamples else f", {self.n_resamples - self.n_finite} undefined"
         mc = ("" if self.low_mcse is None else
               f", Monte Carlo SE of the bounds {self.low_mcse:.2g}/{self.high_mcse:.2g}")
-        if self.interval != "percentile":
-            pct = f"{pct} {self.interval}"
+        pct = f"{pct} {self.method}" if self.method != "percentile" else pct
         note = f" ({self.note})" if self.note else ""
         return (f"{what}[{self.low:.{digits}g}, {self.high:.{digits}g}] ({pct}), SE {self.standard_error:.{digits}g}; "
                 f"{self.n_resamples:,} resamples of {sizes}{undefined}, seed {self.seed}{mc}{note}")
@@ -153,7 +165,7 @@ class BootstrapResult(Result):
         t.add_column("value", justify="right")
         pct = f"{100 * self.confidence:g}%"
         t.add_row("estimate", "n/a" if self.estimate is None else f"{self.estimate:.6g}")
-        t.add_row(f"{pct} {self.interval} interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
+        t.add_row(f"{pct} {self.method} interval", "n/a" if self.low is None else f"[{self.low:.6g}, {self.high:.6g}]")
         t.add_row("standard error", "n/a" if self.standard_error is None else f"{self.standard_error:.6g}")
         if self.low_mcse is not None:
             t.add_row("Monte Carlo SE of the bounds", f"{self.low_mcse:.2g}, {self.high_mcse:.2g}")
@@ -165,6 +177,23 @@ class BootstrapResult(Result):
         if self.note:
             t.caption, t.caption_justify = f"note: {self.note}", "left"
         return t
+
+    @property
+    def method(self) -> str:
+        """How the interval was read, in words: ``interval``, with ``"two-way"`` before it for a
+        crossed design's corrected spread and ``"expanded"`` for a basic interval read at the wider
+        level (``"two-way basic expanded"``).
+
+        >>> from dataclasses import replace
+        >>> r = bootstrap(lambda ix: ix["X"].mean(axis=1) * 1.0, {"X": 5}, n_resamples=10)
+        >>> r.method, replace(r, interval="basic", level=0.97, variance_scale=0.9).method
+        ('percentile', 'two-way basic expanded')
+        """
+        words = ["two-way"] if self.variance_scale is not None else []
+        words.append(self.interval)
+        if self.interval == "basic" and self.level is not None:
+            words.append("expanded")
+        return " ".join(words)
 
     @property
     def crosses_zero(self) -> bool | None:
@@ -239,6 +268,7 @@ def bootstrap(
     interval: str = "percentile",
     test_zero: bool = False,
     units: int | None = None,
+    crossed: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> BootstrapResult:
     """Bootstrap interval of ``statistic`` over word sets resampled with replacement.
 
@@ -268,8 +298,21 @@ def bootstrap(
         Also give the bootstrap test of "the quantity is 0" that inverts the interval
         (``BootstrapResult.p_value``). Only meaningful for a quantity that can be 0 or of either sign.
     units : int, optional
-        The expanded interval's ``n``: how many independent units the statistic averages (required,
-        at least 3, with ``interval="expanded"``; ignored otherwise).
+        The expanded level's ``n`` (:func:`expanded_confidence`): how many independent units the
+        statistic averages; at least 3. Required with ``interval="expanded"``; with
+        ``interval="basic"`` the basic interval is read at the expanded level; ignored with
+        ``"percentile"``.
+    crossed : pair of sequences of str, optional
+        The two sides of a crossed design, e.g. ``(("X", "Y"), ("A", "B"))``: every set on one
+        side meets every set on the other (a target word's score averages over the attribute
+        words). Resampling both sides at once counts their interaction three times where it
+        counts once (Owen 2007); given the sides, two more bootstraps of ``n_resamples`` each (one
+        side resampled, the other held as given; seeds spawned from ``seed``) estimate the two-way
+        variance, and the resamples' spread about their median is scaled to it
+        (:func:`two_way_scale`) before the interval is read. The two sides must cover the sets,
+        and a paired group must lie on one side. Costs three bootstraps; the first, whose values
+        are scaled, draws exactly what it would without ``crossed``, and the statistic sees it
+        first (chunks in order), then the two one-sided passes.
 
     Returns
     -------
@@ -280,7 +323,8 @@ def bootstrap(
     InputError
         No set, a set of fewer than 2 words, paired sets of different sizes or a set in two
         groups, ``n_resamples`` outside ``1..MAX_RESAMPLES``, ``confidence`` outside (0, 1), an
-        expanded interval without ``units`` ≥ 3.
+        expanded interval without ``units`` ≥ 3, ``crossed`` sides that do not share out the sets
+        or that split a paired group.
 
     References
     ----------
@@ -288,7 +332,8 @@ def bootstrap(
     bootstrap standard error) and §13.3 (the percentile interval). Davison & Hinkley (1997),
     *Bootstrap Methods and their Application*, Cambridge: §5.2, eq. 5.6 (the basic interval).
     Hesterberg (2015), "What teachers should know about the bootstrap", *The American
-    Statistician* 69(4): 371–386 (the expanded percentile interval).
+    Statistician* 69(4): 371–386 (the expanded percentile interval). Owen (2007), "The pigeonhole
+    bootstrap", *The Annals of Applied Statistics* 1(2): 386–411 (the two-way variance).
 
     Examples
     --------
@@ -304,6 +349,8 @@ def bootstrap(
         raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
     if interval == "expanded" and (units is None or units < 3):
         raise InputError(f"the expanded bootstrap interval needs the number of units averaged, at least 3 (got {units})")
+    if interval == "basic" and units is not None and units < 3:
+        raise InputError(f"the expanded level needs the number of units averaged, at least 3 (got {units})")
     if not sizes:
         raise InputError("the bootstrap needs at least one word set")
     for name, n in sizes.items():
@@ -326,31 +373,26 @@ def bootstrap(
         groups.append(group)
     groups += [[name] for name in sizes if name not in seen]
 
+    sides = _check_sides(crossed, sizes, groups) if crossed is not None else None
+
     if check is None:
         check = _CANCEL.get()
     identity = {name: np.arange(n)[None, :] for name, n in sizes.items()}
     est = float(np.asarray(statistic(identity), dtype=np.float64).reshape(-1)[0])
-    rng = np.random.default_rng(seed)
-    per_resample = sum(sizes.values())
-    chunk = max(1, min(n_resamples, _CHUNK_ELEMENTS // per_resample))
-    values = np.empty(n_resamples, dtype=np.float64)
-    done = 0
-    while done < n_resamples:
-        b = min(chunk, n_resamples - done)
-        idx: dict[str, np.ndarray] = {}
-        for group in groups:  # the same order of draws for a seed, whatever the chunking
-            draw = rng.integers(0, sizes[group[0]], size=(b, sizes[group[0]]))
-            for name in group:
-                idx[name] = draw
-        out = np.asarray(statistic(idx), dtype=np.float64).reshape(-1)
-        if out.shape != (b,):
-            raise ValueError(f"the statistic returned shape {out.shape} for {b} resamples")
-        values[done:done + b] = out
-        done += b
-        if check is not None and check():
-            raise Cancelled(f"the bootstrap was cancelled after {done:,} of {n_resamples:,} resamples")
+    values = _draws(statistic, sizes, groups, n_resamples, np.random.default_rng(seed), check)
     finite = values[np.isfinite(values)]
-    level = expanded_confidence(confidence, units) if interval == "expanded" else confidence
+    scale = None
+    if sides is not None:
+        one_sided = []
+        for held, stream in zip(reversed(sides), np.random.SeedSequence(seed).spawn(2), strict=True):
+            v = _draws(statistic, sizes, groups, n_resamples, np.random.default_rng(stream), check, held=held)
+            one_sided.append(v[np.isfinite(v)])
+        if finite.size > 1:
+            scale = two_way_scale(finite, *one_sided, units=[min(sizes[k] for k in side) for side in sides])
+            middle = float(np.median(finite))
+            finite = middle + scale * (finite - middle)
+    expand = interval == "expanded" or (interval == "basic" and units is not None)
+    level = expanded_confidence(confidence, units) if expand else confidence
     alpha = (1.0 - level) / 2.0
     if finite.size:
         low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
@@ -364,13 +406,102 @@ def bootstrap(
             low_mcse, high_mcse = high_mcse, low_mcse
     else:
         low = high = se = low_mcse = high_mcse = None
-    p_value = _zero_test(finite, est, interval, units) if test_zero else None
+    p_value = _zero_test(finite, est, interval, units if expand else None) if test_zero else None
     return BootstrapResult(
         estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,
         confidence=confidence, n_resamples=n_resamples, n_finite=int(finite.size), seed=seed,
         set_sizes={k: int(v) for k, v in sizes.items()}, paired=[g for g in groups if len(g) > 1],
         low_mcse=low_mcse, high_mcse=high_mcse, interval=interval, p_value=p_value,
+        level=level if expand else None, variance_scale=scale,
     )
+
+
+def _draws(statistic: BootstrapStatistic, sizes: Mapping[str, int], groups: list[list[str]], n_resamples: int,
+           rng: np.random.Generator, check: Callable[[], bool] | None, held: Sequence[str] = ()) -> np.ndarray:
+    """``n_resamples`` values of ``statistic``, each on one draw of every group of sets (in chunks that
+    bound memory); the sets in ``held`` keep their words as given in every resample."""
+    per_resample = sum(sizes.values())
+    chunk = max(1, min(n_resamples, _CHUNK_ELEMENTS // per_resample))
+    values = np.empty(n_resamples, dtype=np.float64)
+    done = 0
+    while done < n_resamples:
+        b = min(chunk, n_resamples - done)
+        idx: dict[str, np.ndarray] = {}
+        for group in groups:  # the same order of draws for a seed, whatever the chunking
+            n = sizes[group[0]]
+            draw = (np.broadcast_to(np.arange(n), (b, n)) if group[0] in held
+                    else rng.integers(0, n, size=(b, n)))
+            for name in group:
+                idx[name] = draw
+        out = np.asarray(statistic(idx), dtype=np.float64).reshape(-1)
+        if out.shape != (b,):
+            raise ValueError(f"the statistic returned shape {out.shape} for {b} resamples")
+        values[done:done + b] = out
+        done += b
+        if check is not None and check():
+            raise Cancelled(f"the bootstrap was cancelled after {done:,} of {n_resamples:,} resamples")
+    return values
+
+
+def _check_sides(crossed, sizes: Mapping[str, int], groups: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    """The two sides of a crossed design, checked: they partition the sets, a paired group on one side."""
+    sides = tuple(tuple(side) for side in crossed)
+    named = [k for side in sides for k in side]
+    if len(sides) != 2 or not all(sides) or sorted(named) != sorted(sizes):
+        raise InputError(f"a crossed design's two sides must share out the sets {', '.join(sizes)} "
+                         f"(got {' | '.join(', '.join(side) for side in sides)})")
+    for group in groups:
+        if len({0 if k in sides[0] else 1 for k in group}) > 1:
+            raise InputError(f"the paired sets {'/'.join(group)} must lie on one side of the crossed design")
+    return sides
+
+
+def two_way_scale(both: np.ndarray, first: np.ndarray, second: np.ndarray, *, units: Sequence[int]) -> float:
+    """The factor that brings a crossed design's bootstrap spread to the two-way variance.
+
+    A statistic that averages over two crossed samples (target words × attribute words) has
+    variance ``V = σ²_1/n_1 + σ²_2/n_2 + σ²_12/(n_1 n_2)``. Resampling both samples at once gives,
+    in expectation, the interaction term three times over; resampling one side with the other held
+    gives its main term and the interaction once. So ``2 (V_1 + V_2) − V_both`` estimates ``V``
+    (Owen 2007, eq. 2.3 for two factors). Each one-sided variance is the plug-in one and is first
+    multiplied by ``n/(n − 1)``, ``n`` the smallest set on its side (ours: the usual small-sample
+    factor, which a plug-in variance of a mean over ``n`` draws lacks). The estimate is kept within
+    ``[max(V_1, V_2), V_both]`` (neither main term alone can exceed ``V``; a design without an
+    interaction keeps the plain bootstrap), and the factor is ``sqrt(V / V_both)``.
+
+    Parameters
+    ----------
+    both, first, second : ndarray of shape (B,), finite
+        The statistic's resamples with both sides resampled, with only the first, only the second.
+    units : pair of int
+        The smallest set size on each side (each at least 2).
+
+    Returns
+    -------
+    float
+        In ``(0, 1]``; 1 when ``V_both`` is 0.
+
+    References
+    ----------
+    Owen (2007), "The pigeonhole bootstrap", *The Annals of Applied Statistics* 1(2): 386–411.
+    McCullagh (2000), "Resampling and exchangeable arrays", *Bernoulli* 6(2): 285–301 (no
+    resampling of a crossed array gets the variance right by itself).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> both, first, second = rng.normal(0, 3, 4000), rng.normal(0, 1.5, 4000), rng.normal(0, 1.5, 4000)
+    >>> round(two_way_scale(both, first, second, units=(1000, 1000)), 2)  # 2 (2.25 + 2.25) − 9 = 0: floor 2.25
+    0.5
+    """
+    v_both = float(np.var(both, ddof=1))
+    if not v_both > 0:
+        return 1.0
+    n1, n2 = units
+    v1 = float(np.var(first, ddof=1)) * n1 / (n1 - 1) if first.size > 1 else 0.0
+    v2 = float(np.var(second, ddof=1)) * n2 / (n2 - 1) if second.size > 1 else 0.0
+    v = min(max(2.0 * (v1 + v2) - v_both, v1, v2), v_both)
+    return float(np.sqrt(v / v_both))
 
 
 def expanded_confidence(confidence: float, n: int) -> float:
@@ -410,8 +541,9 @@ def expanded_confidence(confidence: float, n: int) -> float:
 def _zero_test(finite: np.ndarray, estimate: float, interval: str, units: int | None = None) -> float | None:
     """The p-value of "the quantity is 0" that inverts the ``interval`` read from ``finite``.
 
-    The expanded interval's: the percentile test's p read back through :func:`expanded_confidence`
-    (the nominal level whose expanded level has 0 at its edge).
+    Read at the expanded level (``units`` given: the expanded interval, or the basic one read at
+    that level): the test's p read back through :func:`expanded_confidence` (the nominal level whose
+    expanded level has 0 at its edge).
 
     >>> round(_zero_test(np.array([-1.0, 1, 2, 3, 4, 5, 6, 7, 8]), 4.0, "percentile"), 4)  # 2·(1+1)/10
     0.4
@@ -421,7 +553,7 @@ def _zero_test(finite: np.ndarray, estimate: float, interval: str, units: int | 
     pivot = 2.0 * estimate if interval == "basic" else 0.0
     below, above = int((finite <= pivot).sum()), int((finite >= pivot).sum())
     p = float(min(1.0, 2.0 * (min(below, above) + 1) / (finite.size + 1)))
-    if interval == "expanded" and p < 1.0:
+    if units is not None and p < 1.0:
         from math import sqrt
 
         from scipy.special import ndtri, stdtr
