@@ -41,6 +41,15 @@ class _Every100(Progress):
         yield advance
 
 
+def _head() -> str | None:
+    """The checkout's commit (``None`` outside a git checkout)."""
+    import subprocess
+
+    out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.dirname(os.path.abspath(__file__)),
+                         capture_output=True, text=True)
+    return out.stdout.strip() or None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--datasets", type=int, default=1000)
@@ -50,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]
+    commit = _head()  # the code that runs: the commit at the start (a later one may land while it runs)
     t = time.perf_counter()
     try:
         r = calibrate(args.scenarios, n_datasets=args.datasets, n_permutations=args.permutations,
@@ -69,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{label} {row.rate:.3f} | {row.mc_se:.3f} | {verdict(row)} |")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"settings": vars(args), "load": load, "seconds": wall, "rows": r.tidy_rows()}, fh, indent=1)
+            json.dump({"settings": vars(args), "load": load, "seconds": wall, "commit": commit, "rows": r.tidy_rows()},
+                      fh, indent=1)
     return 0
 
 

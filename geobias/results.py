@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import functools
-import html
 import json
 import math
 import sys
@@ -417,6 +416,8 @@ def to_frame(obj: Any, table: str | None = None):
 
 def html_table(obj: Any, *, max_rows: int = 50) -> str:
     """:func:`tidy_rows` of ``obj`` as an HTML table (numbers in full; at most ``max_rows`` rows)."""
+    import html  # here: its entity table is a few ms of every command's start-up
+
     rows = tidy_rows(obj)
     cols = tidy_columns(rows)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
@@ -604,6 +605,8 @@ def html_summary(obj: Any, *, max_rows: int = 20) -> str:
 
     The numbers in full are in ``to_frame()``; this is for reading.
     """
+    import html
+
     rows = tidy_rows(obj)
     name = html.escape(type(obj).__name__)
     first = rows[0] if len(rows) == 1 else {}

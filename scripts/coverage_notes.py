@@ -32,8 +32,8 @@ def record(bench_json: Path) -> dict:
     """The bench's JSON with its provenance (commit, command), without machine paths."""
     raw = json.loads(bench_json.read_text(encoding="utf-8"))
     settings = {k: v for k, v in raw["settings"].items() if k != "json"}
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                            check=True).stdout.strip()
+    commit = raw.get("commit") or subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                                                 text=True, check=True).stdout.strip()  # the bench's start, else HEAD
     return {"provenance": {"command": "PYTHONPATH=. python benchmarks/bench_calibration.py "
                                       f"--datasets {settings['datasets']} --json FILE",
                            "commit": commit, "load_average": round(raw["load"], 2),

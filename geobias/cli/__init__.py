@@ -14,14 +14,36 @@ import inspect
 import os
 import sys
 
-from geobias.cli import serve as _serve  # noqa: F401  (registers `geobias serve`, the one hand-written command)
-from geobias.cli._app import app
-from geobias.cli._text import plain_roles
+from geobias.cli import _gc
 from geobias.errors import GeobiasError, ParameterError
 
 # Every other command is generated from its parameter model when it is run or its help is asked
 # for (geobias.cli._generated); `geobias --help` lists them from the generated index, so listing
-# imports no command module and heavy imports (torch, transformers, spaCy) wait for a run.
+# imports no command module and heavy imports (torch, transformers, spaCy) wait for a run. The
+# Typer application itself is imported by `main` (with the garbage collector paused: see
+# geobias.cli._gc) or on first use of `geobias.cli.app`.
+
+_typer_app = None  # (not `_app`: importing the submodule geobias.cli._app sets that name here)
+
+
+def application():
+    """The Typer application with ``geobias serve`` registered and the command list's summaries set
+    (imported once, on first use)."""
+    global _typer_app
+    if _typer_app is None:
+        from geobias.cli import serve  # noqa: F401  (registers `geobias serve`, the one hand-written command)
+        from geobias.cli._app import app
+
+        _short_helps(app)
+        _typer_app = app
+    return _typer_app
+
+
+def __getattr__(name: str):
+    """``geobias.cli.app``: the Typer application (:func:`application`)."""
+    if name == "app":
+        return application()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _first_paragraph(text: str | None) -> str | None:
@@ -33,6 +55,8 @@ def _first_paragraph(text: str | None) -> str | None:
 def _short_helps(typer_app) -> None:
     """The command list of ``--help`` shows each command's first docstring paragraph (click
     would cut it at the first full stop, e.g. inside "Bolukbasi et al. 2016")."""
+    from geobias.cli._text import plain_roles
+
     for info in typer_app.registered_commands:
         info.help = plain_roles(info.help or info.callback.__doc__)  # Sphinx roles read as plain names
         if not info.short_help:
@@ -42,9 +66,6 @@ def _short_helps(typer_app) -> None:
         if not group.short_help:
             group.short_help = _first_paragraph(group.help or sub.info.help)
         _short_helps(sub)
-
-
-_short_helps(app)
 
 
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:
@@ -61,11 +82,6 @@ def _click_classes(name: str) -> tuple[type[BaseException], ...]:
             if cls.__name__ == name and cls not in classes:
                 classes.append(cls)
     return tuple(classes)
-
-
-_EXIT = _click_classes("Exit")
-_ABORT = _click_classes("Abort")
-_USAGE = _click_classes("ClickException")
 
 
 def _usage_line(exc: BaseException) -> str:
@@ -87,13 +103,23 @@ def _fail(message: str, code: int = 1) -> int:
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (``geobias``)."""
     debug = os.environ.get("GEOBIAS_DEBUG") == "1"
+    _gc.at_exit()
+    with _gc.paused():  # start-up without the collector's passes; the command's work resumes them
+        rc = _dispatch(argv, debug)
+    sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def _dispatch(argv: list[str] | None, debug: bool):
+    """Run the command line ``argv``: its exit status, each failure as one line on stderr."""
+    app = application()
+    exit_, abort, usage = _click_classes("Exit"), _click_classes("Abort"), _click_classes("ClickException")
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="geobias")
-    except _EXIT as exc:
+    except exit_ as exc:
         rc = exc.exit_code
-    except _ABORT:
+    except abort:
         rc = _fail("aborted")
-    except _USAGE as exc:
+    except usage as exc:
         rc = _fail(_usage_line(exc), code=2)
     except ParameterError as exc:
         if debug:
@@ -124,4 +150,4 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         rc = _fail(f"internal error: {type(exc).__name__}: {exc} (GEOBIAS_DEBUG=1 shows the traceback)")
-    sys.exit(rc if isinstance(rc, int) else 0)
+    return rc

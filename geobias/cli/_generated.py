@@ -117,9 +117,9 @@ def _spelling(cmd, field: str) -> dict[str, Any]:
 def presentation(cmd) -> dict[str, Any]:
     """``{option: default}`` the table renderer of ``cmd``'s result type reads besides the
     parameters (``top``: rows shown): each becomes an option of the command."""
-    from geobias.report.draw import TABLES
+    from geobias.report.draw import table_renderer
 
-    fn = TABLES.get(cmd.result or "")
+    fn = table_renderer(cmd.result or "")
     if fn is None:
         return {}
     return {n: p.default for n, p in list(inspect.signature(fn).parameters.items())[2:]

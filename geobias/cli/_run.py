@@ -9,6 +9,7 @@ only chooses how to show progress and the result.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import re
@@ -102,6 +103,26 @@ def _announce_outputs(cmd, validated, reporter, noted: list[str]) -> None:
         wrote(value)
 
 
+@contextlib.contextmanager
+def _without_pydantic_plugins():
+    """No pydantic plugin is looked for while the command line validates its options (the
+    parameter model is built then): looking scans every installed package's entry points, a few
+    per cent of a quick command's start-up, for options that nothing observes. Typer does the same
+    for its own options (``PYDANTIC_DISABLE_PLUGINS`` while it builds them); the library, the
+    service and the web app validate with the plugins installed."""
+    import os
+
+    previous = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
+    os.environ["PYDANTIC_DISABLE_PLUGINS"] = "1"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("PYDANTIC_DISABLE_PLUGINS", None)
+        else:
+            os.environ["PYDANTIC_DISABLE_PLUGINS"] = previous
+
+
 def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] | None = None):
     """Validate ``options`` against the command ``name``'s parameter model, run it with rich
     progress on stderr, and print its table (or, with ``as_json``, its envelope; with ``as_csv``, its
@@ -134,7 +155,8 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
     render = dict(presentation or {})
     params = {k: v for k, v in options.items() if v is not None}
     cmd = get(name)
-    validated = validate(cmd, params, front="cli")
+    with _without_pydantic_plugins():
+        validated = validate(cmd, params, front="cli")
     if plot is not None or parquet is not None:  # before any work: an unwritable path is one line, not a lost run
         from geobias.io.atomic import check_output_path
 
@@ -142,6 +164,9 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
             if path is not None:
                 check_output_path(path, what=what)
     reporter, noted = _recording(progress(quiet, as_json))
+    from geobias.cli._gc import resume
+
+    resume()  # the command's own work: the collector runs again (paused for start-up by `main`)
     result, env = execute(cmd, validated, progress=reporter)
     _announce_outputs(cmd, validated, reporter, noted)
     if items:  # the table exists (or the error lists those that do) before anything is printed

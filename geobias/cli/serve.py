@@ -68,7 +68,10 @@ def serve_command(
 
     Example: geobias serve --port 8000
     """
+    from geobias.cli._gc import resume
     from geobias.errors import GeobiasError, InputError
+
+    resume()  # a server for hours: the collector runs again (paused for start-up by `main`)
 
     try:
         import uvicorn

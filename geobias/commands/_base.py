@@ -492,7 +492,6 @@ def _execute(cmd: Command, params: Params | dict[str, Any], *, progress: Progres
     params = validate(cmd, params, front=front)
     if budget is not None:
         check_budget(cmd, params, factor=budget)
-    from geobias.models import trusting_pickle
     from geobias.stats import cancellable
 
     cancelled = getattr(progress, "cancelled", None)  # a reporter of our Progress family can stop the run
@@ -501,12 +500,23 @@ def _execute(cmd: Command, params: Params | dict[str, Any], *, progress: Progres
     stop = cancellable(cancelled) if cancelled is not None else contextlib.nullcontext()  # permutation tests
     token = start_recording()
     try:
-        with trusting_pickle(bool(getattr(params, "trust_pickle", False))), stop:  # every loader of the run
+        with _trusting_pickle(params), stop:  # every loader of the run
             result = cmd.run(params, progress=progress)
         inputs = {"options": dump(params), **recorded_inputs()}
     finally:
         stop_recording(token)
     return result, inputs
+
+
+def _trusting_pickle(params: Params) -> contextlib.AbstractContextManager:
+    """The loaders of the run accept pickled checkpoints when ``params`` say ``trust_pickle``
+    (:func:`geobias.models.trusting_pickle`); otherwise nothing changes, and the model loaders'
+    module is not imported (a static analysis never needs it)."""
+    if not getattr(params, "trust_pickle", False):
+        return contextlib.nullcontext()
+    from geobias.models import trusting_pickle
+
+    return trusting_pickle(True)
 
 
 def run(name: str, /, progress: ProgressArg = None, **params: Any) -> Any:

@@ -70,7 +70,7 @@ WordSet = Annotated[list[str], BeforeValidator(_word_set), WORDS]
 class Inline(BaseModel):
     """A text given inline (the service's form of a file argument)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # built when first used
     text: str
 
 

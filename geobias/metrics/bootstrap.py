@@ -70,6 +70,11 @@ def interval_of(metric: str, quantity: str) -> str:
     basic 95.7–96.8 %. MAC, a mean over 27 pairs, reads the expanded percentile interval: the
     percentile one held its truth in 91.8–94.1 %, the expanded one in 93.6–95.8 %.
 
+    Independently of the method, a quantity the metric declares ``two_way`` (a crossed design:
+    targets × attribute words) reads its interval from resamples whose spread is scaled to the
+    two-way variance (``crossed`` of :func:`geobias.stats.bootstrap.bootstrap`), and a ``basic``
+    quantity that is also ``expanded`` reads the basic interval at the expanded level.
+
     Examples
     --------
     >>> interval_of("mweat", "signed_statistic"), interval_of("mweat", "sum_masculine")

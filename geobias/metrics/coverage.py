@@ -11,10 +11,10 @@ default interval holds the true value. Its 1,000-data-set run is committed as
 declares the notes :func:`notes` makes from it (:attr:`geobias.metrics.declaration.Metric.notes`),
 so the figure a user reads says, beside its interval, how far its 95 % is from what was measured.
 
-A conservative interval (above 97 %) is still a true 95 % statement, only wider than it needs to be:
-resampling the target words and the attribute words together counts their interaction more than
-once (Owen 2007, "The pigeonhole bootstrap", *Ann. Appl. Stat.* 1(2)). A short one (below 93 %)
-is not: its bounds are approximate.
+A conservative interval (above 97 %) is still a true 95 % statement, only wider than it needs to be
+(resampling the target words and the attribute words together counts their interaction more than
+once, Owen 2007, "The pigeonhole bootstrap", *Ann. Appl. Stat.* 1(2); the intervals a metric
+declares ``two_way`` correct for it). A short one (below 93 %) is not: its bounds are approximate.
 
 Examples
 --------

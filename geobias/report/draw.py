@@ -3,7 +3,9 @@
 The entry points of the renderers that :mod:`geobias.report.registry` keeps. This module imports
 the modules that register renderers (:mod:`geobias.report.renderers`, :mod:`geobias.report.atlas`)
 explicitly, so that the import graph shows every registration and no lookup imports a module by
-name. A metric's figure is declared beside the metric (:mod:`geobias.metrics.declaration`, which
+name. The atlas' renderers are imported when an atlas result is drawn or its type is asked about
+(:func:`_atlas_renderers`): their module imports the atlas evaluation, which no other command needs
+(it would cost every ``geobias mweat`` a tenth of its start-up). A metric's figure is declared beside the metric (:mod:`geobias.metrics.declaration`, which
 sits below this layer): :func:`make_figure` draws it when no renderer is registered here.
 """
 
@@ -14,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from geobias.metrics.declaration import Bars, figure_of
-from geobias.report import atlas as _atlas  # noqa: F401  (registers the atlas table)
 from geobias.report import renderers as _renderers  # noqa: F401  (registers every other renderer)
 from geobias.report.registry import (
     FIGURES,
@@ -26,7 +27,37 @@ from geobias.report.registry import (
 )
 from geobias.report.registry import figure_title as _registered_title
 
-__all__ = ["Collector", "figure_title", "has_figure", "has_table", "make_figure", "plain_text", "render_csv", "render_table"]
+__all__ = ["Collector", "figure_title", "has_figure", "has_table", "make_figure", "plain_text", "render_csv", "render_table",
+           "table_renderer"]
+
+#: The result types whose renderers :mod:`geobias.report.atlas` registers (by name; importing that
+#: module imports :mod:`geobias.evaluation.atlas`).
+_ATLAS_TYPES = ("geobias.evaluation.atlas.",)
+
+
+def _atlas_renderers(*names: str) -> None:
+    """Register the atlas' renderers when one of ``names`` (result type names) is an atlas type.
+    Only an atlas result or a question about its type needs them; every other command skips the
+    import."""
+    if any(name.startswith(_ATLAS_TYPES) for name in names):
+        from geobias.report import atlas  # noqa: F401  (registers the atlas table and map)
+
+
+def _types(result: Any) -> list[str]:
+    """The names of ``result``'s type and its bases (as the registry keys them), atlas renderers registered."""
+    names = [_name(cls) for cls in type(result).__mro__]
+    _atlas_renderers(*names)
+    return names
+
+
+def table_renderer(result_type: str) -> Callable[..., None] | None:
+    """The table renderer registered for the result type named ``result_type`` (``None``: none).
+
+    >>> table_renderer("geobias.metrics.mweat.MweatResult").__name__
+    'mweat'
+    """
+    _atlas_renderers(result_type)
+    return TABLES.get(result_type)
 
 
 def _accepted(fn: Callable, options: dict[str, Any]) -> dict[str, Any]:
@@ -38,6 +69,7 @@ def _accepted(fn: Callable, options: dict[str, Any]) -> dict[str, Any]:
 
 def render_table(console, result: Any, /, **options: Any) -> None:
     """Print ``result`` with its registered table renderer (a key/value list when it has none)."""
+    _types(result)
     fn = lookup(TABLES, result)
     if fn is None and hasattr(result, "__rich__"):  # a renderer written beside the result type
         console.print(result)
@@ -109,6 +141,7 @@ def make_figure(result: Any, **options: Any):
     result's JSON form: a :class:`~geobias.metrics.declaration.Bars` chart as
     :func:`geobias.report.plots.plot_bars` draws it, or the ``Figure`` it returns.
     """
+    _types(result)
     fn = lookup(FIGURES, result)
     if fn is not None:
         return fn(result, **_accepted(fn, options))
@@ -128,6 +161,7 @@ def make_figure(result: Any, **options: Any):
 
 def figure_title(result: Any) -> str:
     """The title of ``result``'s figure: its registered renderer's, else its metric's declared one."""
+    _types(result)
     if lookup(FIGURES, result) is None:
         spec = figure_of(result)
         if spec is not None:
@@ -148,11 +182,15 @@ def has_figure(result_type: str) -> bool:
     """
     from geobias.metrics.declaration import declares_figure
 
+    _atlas_renderers(result_type)
     return result_type in FIGURES or declares_figure(result_type)
 
 
 def has_table(result_type: type) -> bool:
-    return any(_name(cls) in TABLES for cls in result_type.__mro__)
+    """Whether the result type ``result_type`` (a class) or a base of it has a table renderer."""
+    names = [_name(cls) for cls in result_type.__mro__]
+    _atlas_renderers(*names)
+    return any(name in TABLES for name in names)
 
 
 def _fallback(console, result: Any) -> None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geobias._numeric import quantiles
 from geobias.errors import Cancelled, InputError
 from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
@@ -389,13 +390,13 @@ def bootstrap(
             one_sided.append(v[np.isfinite(v)])
         if finite.size > 1:
             scale = two_way_scale(finite, *one_sided, units=[min(sizes[k] for k in side) for side in sides])
-            middle = float(np.median(finite))
+            middle = float(quantiles(finite, 0.5))  # the median (np.median would import numpy.ma)
             finite = middle + scale * (finite - middle)
     expand = interval == "expanded" or (interval == "basic" and units is not None)
     level = expanded_confidence(confidence, units) if expand else confidence
     alpha = (1.0 - level) / 2.0
     if finite.size:
-        low, high = (float(v) for v in np.quantile(finite, [alpha, 1.0 - alpha]))
+        low, high = (float(v) for v in quantiles(finite, [alpha, 1.0 - alpha]))
         se = float(finite.std(ddof=1)) if finite.size > 1 else 0.0
         low_mcse, high_mcse = quantile_mcse(finite, alpha), quantile_mcse(finite, 1.0 - alpha)
         if interval == "basic":  # reflected about the estimate: each bound's Monte Carlo error is the other quantile's
@@ -529,6 +530,15 @@ def expanded_confidence(confidence: float, n: int) -> float:
     >>> round(expanded_confidence(0.95, 27), 4), round(expanded_confidence(0.95, 10_000), 4)
     (0.9638, 0.95)
     """
+    if confidence == 0.95 and 3 <= n <= 256:  # the common case, tabulated: no SciPy at start-up
+        from geobias.stats._expanded_levels import LEVELS_95
+
+        return LEVELS_95[int(n)]
+    return _expanded_level(confidence, n)
+
+
+def _expanded_level(confidence: float, n: int) -> float:
+    """:func:`expanded_confidence` computed (``scripts/expanded_levels.py`` tabulates it at 95 %)."""
     from math import erfc, sqrt
 
     # Student's t quantile (scipy.special loads lighter than scipy.stats)

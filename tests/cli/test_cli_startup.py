@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "transformers", "sklearn", "matplotlib", "gensim", "faiss", "spacy", "scipy", "pydantic", "numpy")
 
@@ -128,3 +130,77 @@ def test_declared_commands_wait_for_the_hand_written_ones():
     made, modules = out.stdout.strip().splitlines()
     assert made == "[]"
     assert modules.split() == ["geobias.commands.static", "geobias.commands.catalogue", "geobias.commands.declared"]
+
+
+#: Modules `geobias mweat` (its table) does not need, imported where they are used: the atlas
+#: evaluation and its renderers, the model loaders, NumPy's masked arrays (the bootstrap reads its
+#: bounds and the two-way median with geobias._numeric.quantiles, which avoids np.unique's import of
+#: numpy.ma) and SciPy (the expanded level at 95 % is tabulated).
+DEFERRED = ("geobias.evaluation", "geobias.evaluation.atlas", "geobias.report.atlas", "geobias.models",
+            "numpy.ma", "scipy", "scipy.special")
+
+
+@pytest.mark.parametrize("output", [[], ["--csv"]])
+def test_mweat_table_path_imports_nothing_it_does_not_use(tmp_path, output):
+    """The table (and CSV) path of `geobias mweat` draws its result without the modules it does not
+    use (DEFERRED), and prints the full tables."""
+    from _server import small_french_store
+
+    from geobias.store import save_store
+
+    save_store(small_french_store(), tmp_path / "small-fr")
+    code = ("import sys, json, geobias.cli\n"
+            f"sys.argv = ['geobias', 'mweat', '--lang', 'fr', '--vectors', 'small-fr', '--permutations', '1000', *{output!r}]\n"
+            "try:\n    geobias.cli.main()\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+            f"print(json.dumps([m for m in {DEFERRED + FORBIDDEN!r} if m in sys.modules]), file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "GEOBIAS_VECTORS_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stderr.strip().splitlines()[-1]) == []
+    assert ("MWEAT (Zhou et al. 2019, eq. 1)" in out.stdout) != bool(output)
+    assert "p_value" in out.stdout or "p-value" in out.stdout
+
+
+def test_atlas_renderers_register_when_an_atlas_type_is_asked_for():
+    """The atlas' table and map are registered lazily, and found by every question about the type."""
+    code = ("import sys\n"
+            "from geobias.report import draw\n"
+            "assert 'geobias.report.atlas' not in sys.modules\n"
+            "assert draw.table_renderer('geobias.evaluation.atlas.AtlasResult').__name__ == 'atlas_table'\n"
+            "assert draw.has_figure('geobias.evaluation.atlas.AtlasResult')\n"
+            "from geobias.evaluation.atlas import AtlasResult\n"
+            "assert draw.has_table(AtlasResult)\n")
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300,
+                   env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=True)
+
+
+def test_main_leaves_the_garbage_collector_as_it_found_it(monkeypatch, tmp_path, capsys):
+    """`main` pauses the cyclic collector for start-up only: the command's own work runs with it on,
+    and afterwards (success, failure, --help) it is on again with nothing left frozen."""
+    import gc
+
+    from _server import small_french_store
+
+    import geobias.commands
+    from geobias.cli import main
+    from geobias.store import save_store
+
+    save_store(small_french_store(), tmp_path / "small-fr")
+    monkeypatch.setenv("GEOBIAS_VECTORS_DIR", str(tmp_path))
+    seen = []
+    execute = geobias.commands.execute
+
+    def watched(*args, **kwargs):
+        seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+        return execute(*args, **kwargs)
+
+    monkeypatch.setattr(geobias.commands, "execute", watched)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    for argv, code in ((["mweat", "--lang", "fr", "--vectors", "small-fr", "--permutations", "500", "--json"], 0),
+                       (["mweat", "--lang", "xx"], 1), (["mweat", "--permutations", "abc"], 2), (["--help"], 0)):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert (exc.value.code or 0) == code, argv
+        assert gc.isenabled() and gc.get_freeze_count() == 0, argv
+    assert seen == [(True, True)]  # the run: collector on, start-up's objects frozen
+    capsys.readouterr()
