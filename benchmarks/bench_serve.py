@@ -36,7 +36,8 @@ First, what one quick request costs against the library call it wraps (issue 46)
 ``--cost-requests`` requests from one client, in rounds alternating with the same number of
 library calls in this process (`geobias.metrics.mweat` on the query the command builds,
 `geobias.store.neighbors.nearest_neighbors`, on the same store, with the worker's thread settings:
-BLAS and OpenMP in one thread). Printed per route, with the load average: CPU seconds of the
+BLAS and OpenMP in one thread), each checked first to give the route's result exactly (the same
+work: the same k, resamples, seeds and store). Printed per route, with the load average: CPU seconds of the
 server and its workers per request ÷ the library call's CPU (≤ 1.5 wanted; with the server's own
 process's share: parsing, admitting and answering), and the worker's own
 CPU for the call (``Server-Timing: cpu``) ÷ the library call's (≤ 1.2 wanted); each level's line
@@ -194,6 +195,23 @@ def library_calls(vectors: Path, store: str) -> dict:
         "/neighbors": (lambda: nearest_neighbors(opened, "infirmière", 10, lang="fr"),
                        {"lang": "fr", "vectors": store, "word": "infirmière", "k": 10}),
     }
+
+
+def same_work(c: httpx.Client, calls: dict) -> None:
+    """Check that each library call does the route's work: its result equals the ``result`` the route
+    answers for the same body (every field, floats to float32 precision), so that the cost phase
+    compares one computation with itself, not with a cheaper one (a smaller k, fewer resamples).
+
+    Raises
+    ------
+    SystemExit
+        A route answers another result than its library call (the comparison would be unfair).
+    """
+    for route, (library, body) in calls.items():
+        got = c.post(route, json=body)
+        if got.status_code != 200 or not same(_canon(library().to_dict()), got.json()["result"]):
+            raise SystemExit(f"{route}: the library call's result is not the route's; the cost ratio would "
+                             "compare different work")
 
 
 def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int = 5) -> dict:
@@ -355,6 +373,7 @@ def main() -> None:
         calls = library_calls(vectors, store)
         library_ms = {}
         if args.cost_requests > 0:
+            same_work(c, calls)
             cost = report["cost_per_request"] = cost_per_request(c, srv.proc.pid, calls, args.cost_requests)
             print(f"CPU per quick request against the library call (one client, load average "
                   f"{os.getloadavg()[0]:.2f}):")

@@ -111,11 +111,13 @@ def serve_command(
                    f"  token: {token_source}\n  quick analyses: {config.quick_workers} at once "
                    f"({'threads' if config.quick_threads else 'worker processes'}), "
                    f"{config.max_waiting} waiting; jobs: {config.workers} at once", err=True)
-    # h11's limits bound a request's head; Guard bounds its body (size, time); idle keep-alive closes
+    # the parser (httptools, else h11) bounds a request's head; Guard bounds its body (size, time); idle keep-alive closes
     # a SIGTERM cancels what is still in flight after 2 s (the quick workers and jobs are killed at
     # shutdown, jobs queued again at the next start), so the server stops within seconds
+    from geobias.service.protocol import MAX_HEAD_BYTES, http_protocol
+
     uvicorn.run(app_, host=host, port=port, workers=1, log_level="warning", access_log=False, timeout_keep_alive=5,
-                h11_max_incomplete_event_size=64 * 1024, timeout_graceful_shutdown=2)
+                http=http_protocol(), h11_max_incomplete_event_size=MAX_HEAD_BYTES, timeout_graceful_shutdown=2)
 
 
 def _token(token: str | None, token_file: Path | None) -> tuple[str | None, str]:

@@ -149,11 +149,25 @@ def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: 
             f"kind {cmd.kind!r}) or ask for fewer", estimate)
 
 
-def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress: ProgressArg = None) -> dict[str, Any]:
-    """Validate ``body`` for the quick command ``name``, run it on the open stores, return its
-    envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
-    from geobias.sources import use_opener
+def quick_params(config: ServiceConfig, name: str, body: dict[str, Any]) -> tuple[Command, Params, float | None]:
+    """The quick command ``name``, ``body`` validated for it (the model, this service's caps, the
+    schema's rules across fields, the quick budget) and the work budget its run checks (``None``
+    where the service's caps set ``force``; its own budget was checked here).
 
+    Checked once per body: the parameters are a pure function of the body and the service's
+    configuration, and frozen (:class:`~geobias.commands.Params`), so a body seen before gets the
+    parameters it got then (:class:`_Checked`); a body that is refused is checked again each time.
+
+    Raises
+    ------
+    ParameterError, InputError, WorkBudgetError
+        As :func:`geobias.commands.validate`, :func:`within_caps`, :func:`check_rules` and
+        :func:`check_quick_cost`.
+    """
+    return _CHECKED.get(config, name, body)
+
+
+def _check(config: ServiceConfig, name: str, body: dict[str, Any]) -> tuple[Command, Params, float | None]:
     cmd = get(name)
     params = within_caps(config, validate(cmd, body, front="service"))
     check_rules(body, cmd.params)  # what the schema states across fields, after the model's own checks
@@ -161,7 +175,60 @@ def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], pr
     # the service's caps set the budget switch (`force`; its own budget was checked above): the
     # command layer's budget check would then only estimate the work again, and pass
     forced = any(getattr(params, f) for f in fields_of(type(params), kind=Kind.BUDGET))
-    budget = None if forced else 1.0
+    return cmd, params, None if forced else 1.0
+
+
+class _Checked:
+    """The checked parameters of the latest :data:`SIZE` distinct quick bodies, per configuration
+    (its identity: the configuration is held, so the identity is not reused) and command, keyed by
+    the body's canonical JSON (sorted keys; ``1`` and ``1.0``, ``true`` and ``1`` stay apart).
+    A body whose JSON is longer than :data:`LONGEST` characters (a long word list) is checked
+    every time and not held. Validating, capping and costing a body was a third of a cheap
+    ``/neighbors`` request's overhead in its worker."""
+
+    SIZE = 256
+    LONGEST = 4096
+
+    def __init__(self):
+        import threading
+
+        self._held: dict[tuple[int, str, str], tuple[ServiceConfig, tuple]] = {}
+        self._lock = threading.Lock()  # threads of the server (--quick-threads) share it
+
+    def get(self, config: ServiceConfig, name: str, body: dict[str, Any]) -> tuple[Command, Params, float | None]:
+        import json
+
+        try:
+            text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError):  # not a JSON value (a caller's own dict): checked, not held
+            return _check(config, name, body)
+        if len(text) > self.LONGEST:
+            return _check(config, name, body)
+        key = (id(config), name, text)
+        held = self._held.get(key)
+        if held is not None and held[0] is config:
+            return held[1]
+        checked = _check(config, name, body)
+        with self._lock:
+            if len(self._held) >= self.SIZE:
+                self._held.pop(next(iter(self._held)))  # the oldest first
+            self._held[key] = (config, checked)
+        return checked
+
+    def clear(self) -> None:
+        with self._lock:
+            self._held.clear()
+
+
+_CHECKED = _Checked()
+
+
+def run_quick(config: ServiceConfig, stores, name: str, body: dict[str, Any], progress: ProgressArg = None) -> dict[str, Any]:
+    """Validate ``body`` for the quick command ``name`` (:func:`quick_params`), run it on the open
+    stores, return its envelope; ``progress`` (a :class:`geobias._progress.CancelFlag`) can stop it."""
+    from geobias.sources import use_opener
+
+    cmd, params, budget = quick_params(config, name, body)
     with use_opener(opener(stores)):
         _, envelope = execute(cmd, params, progress=progress, budget=budget)
     return envelope
@@ -256,4 +323,4 @@ def job_kinds() -> list[str]:
     return [c.kind for c in commands() if c.job]
 
 
-__all__ = ["check_caps", "check_model", "job_kinds", "opener", "prepare_job", "run_quick", "stores_of"]
+__all__ = ["check_caps", "check_model", "job_kinds", "opener", "prepare_job", "quick_params", "run_quick", "stores_of"]

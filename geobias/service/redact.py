@@ -38,8 +38,14 @@ class Redactor:
     'saved to my-store; read words.txt'
     """
 
+    #: String tokens of answers outside a job (the store's path in every answer on it, ...) whose
+    #: redaction is remembered: an answer's tokens are mostly those of the answers before it.
+    SEEN = 1024
+
     def __init__(self, config: ServiceConfig):
         self.config = config
+        self._base = self._prefixes(None)
+        self._seen: dict[str, str] = {}
 
     def _prefixes(self, job_id: str | None) -> list[tuple[str, str]]:
         c = self.config
@@ -54,7 +60,7 @@ class Redactor:
         """``value`` with every server path replaced by a name."""
         if "/" not in value:
             return value
-        for prefix, repl in self._prefixes(job_id):
+        for prefix, repl in self._base if job_id is None else self._prefixes(job_id):
             value = value.replace(prefix, repl)
         return _ABS_PATH.sub(lambda m: m.group(1) or "/", value)
 
@@ -84,9 +90,16 @@ class Redactor:
         return ("".join(parts) + text[done:]).encode("utf-8") if parts else text.encode("utf-8")
 
     def _token(self, token: str, job_id: str | None) -> str:
+        if job_id is None and (seen := self._seen.get(token)) is not None:
+            return seen
         value = json.loads(token)
         redacted = self.text(value, job_id)
-        return token if redacted == value else json.dumps(redacted, ensure_ascii=False)
+        out = token if redacted == value else json.dumps(redacted, ensure_ascii=False)
+        if job_id is None and len(token) <= 1024:
+            if len(self._seen) >= self.SEEN:
+                self._seen.clear()
+            self._seen[token] = out
+        return out
 
     def __call__(self, value: Any, job_id: str | None = None) -> Any:
         """``value`` (a JSON value) with :meth:`text` applied to every string, keys included."""

@@ -190,11 +190,14 @@ class StoreManager:
         it in full (:func:`geobias.store.cache.check_hashes`): a changed file is refused with
         :class:`~geobias.store.StoreChangedError` (and the verdict recorded for every process),
         a touched one accepted."""
+        verdict = self.verdicts.current().get(name)
+        entry = self._open.get(name)
+        if verdict is None and entry is not None and entry[2] is not None and entry[2] == _fingerprint(entry[3]):
+            return entry[0]  # the same files as when it was opened (paths joined then)
         from geobias.sources.registry import SOURCES
         from geobias.store import load_store
         from geobias.store.cache import StoreChangedError, check_hashes
 
-        verdict = self.verdicts.current().get(name)
         if verdict is not None:
             if verdict.get("stamps") == _stamps(self.config.vectors_dir / name):
                 self._open.pop(name, None)  # closed here too: every process refuses it alike
@@ -221,7 +224,8 @@ class StoreManager:
                     store.lang = SOURCES[name].lang
                 # derived views built once here, not raced for by concurrent requests
                 store.unit_vectors  # noqa: B018
-                entry = self._open[name] = (store, stamps)
+                # the stamps taken before it was opened and verified, in the form of the check before each use
+                entry = self._open[name] = (store, stamps, _as_fingerprint(stamps), _watched(path))
         return entry[0]
 
     def verify_all(self) -> list[str]:
@@ -347,6 +351,32 @@ class Verifier:
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def _watched(path: Path) -> tuple[str, ...]:
+    """The paths of a store's watched files (:data:`geobias.store.cache.WATCHED`), joined once."""
+    from geobias.store.cache import WATCHED
+
+    return tuple(os.path.join(path, name) for name in WATCHED)
+
+
+def _fingerprint(files: tuple[str, ...]) -> tuple | None:
+    """What :func:`_stamps` records of each of ``files`` (size, modification and status-change
+    times, inode), as one tuple, or None when one is missing: the check before each use of an open
+    store, on paths joined when it was opened (:func:`_watched`)."""
+    try:
+        return tuple((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) for st in map(os.stat, files))
+    except OSError:
+        return None
+
+
+def _as_fingerprint(stamps) -> tuple | None:
+    """``stamps`` (:func:`_stamps`) as :func:`_fingerprint` gives them."""
+    from geobias.store.cache import WATCHED
+
+    if stamps is None:
+        return None
+    return tuple((stamps[n]["size"], stamps[n]["mtime_ns"], stamps[n]["ctime_ns"], stamps[n]["ino"]) for n in WATCHED)
 
 
 def _stamps(path: Path):

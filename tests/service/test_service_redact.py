@@ -52,3 +52,20 @@ def test_json_redacts_a_result_and_refuses_nan():
                                              "result": {"scores": [0.25, -1.5e-07, 3], "note": "read jobs/x/words.txt"}}
     with pytest.raises(ValueError):
         REDACT.json({"x": float("nan")})
+
+
+def test_a_token_seen_before_is_redacted_as_it_was_and_job_tokens_are_not_remembered(monkeypatch):
+    r = Redactor(ServiceConfig(vectors_dir=Path("/srv/v"), data_dir=Path("/srv/d")))
+    env = {"store": "/srv/v/fr-spacy-md", "note": f"see /srv/d/jobs/{JOB}/artifacts/plot.png"}
+    first = r.json(env)
+    assert json.loads(first) == {"store": "fr-spacy-md", "note": f"see jobs/{JOB}/artifacts/plot.png"}
+    assert len(r._seen) == 2
+    monkeypatch.setattr(json, "loads", lambda *a, **k: pytest.fail("a remembered token was decoded again"))
+    assert r.json(env) == first
+    monkeypatch.undo()
+    fresh = Redactor(ServiceConfig(vectors_dir=Path("/srv/v"), data_dir=Path("/srv/d")))
+    assert json.loads(fresh.json(env, JOB))["note"] == "see plot.png" and not fresh._seen
+    monkeypatch.setattr(Redactor, "SEEN", 2)
+    for i in range(5):  # bounded: never more than SEEN tokens held
+        fresh.json({"p": f"/srv/v/store-{i}"})
+        assert len(fresh._seen) <= 2
