@@ -355,6 +355,16 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
     }
 
 
+#: The calibrated tests whose p a result prints beside its default one, or that a paper's name calls
+#: for (metric, figure) → the verdict when it rejects a true null too often: RND's sign-flip test
+#: (given these A and B; the default p is the bootstrap's test) and May et al.'s SEAT test over the
+#: sentences (the paper's p; ours over the words is ``word_p_value``).
+OTHER_TESTS: dict[tuple[str, str], str] = {
+    ("RND", "sign-flip test (given A and B; not the default p)"): "above target (not the default p)",
+    ("SEAT", "sentence permutation test"): "above target (May et al.'s test; read word_p_value)",
+}
+
+
 def verdict(row: CalibrationRow | dict) -> str:
     """A row against its target (coverage 93–97 %, false positives ≤ 5.5 % for a nominal 5 %): ``"in
     target"``, ``"conservative"``, ``"**below target**"``, ``"(power: the null is false)"`` (a test
@@ -363,6 +373,8 @@ def verdict(row: CalibrationRow | dict) -> str:
 
     >>> verdict({"kind": "interval", "rate": 0.98, "null_holds": False, "figure": "ect"})
     'conservative'
+    >>> verdict({"kind": "test", "rate": 0.18, "null_holds": True, "metric": "SEAT", "figure": "sentence permutation test"})
+    "above target (May et al.'s test; read word_p_value)"
     """
     get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
     rate = get("rate")
@@ -372,11 +384,7 @@ def verdict(row: CalibrationRow | dict) -> str:
         return "(power: the null is false)"
     if rate <= 0.055:
         return "in target"
-    if "not the default" in get("figure"):
-        return "above target (not the default p)"
-    if get("figure") == "sentence permutation test":
-        return "above target (May et al.'s test; read word_p_value)"
-    return "**above target**"
+    return OTHER_TESTS.get((get("metric"), get("figure")), "**above target**")
 
 
 def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
