@@ -2,11 +2,11 @@
 from ``reproductions/calibration.json`` (do not edit; :mod:`geobias.metrics.coverage` reads it).
 
 1,000 simulated data sets per scenario, 999 permutations, 1,000 resamples per interval,
-scenarios neither, agreement, agreement-asymmetric, bias, both; run at commit 7e74d9a8702b.
+scenarios neither, agreement, agreement-asymmetric, bias, both; run at commit e2fded217028.
 """
 
 #: The run the figures come from.
-RUN = {"datasets": 1000, "resamples": 1000, "commit": "7e74d9a8702b150469a01c2a3a3d76fb576f5827"}
+RUN = {"datasets": 1000, "resamples": 1000, "commit": "e2fded217028f4af0f4b654e8cd4cd379c93312c"}
 
 #: (metric, quantity) → (lowest, highest) share of data sets whose interval held the truth.
 COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
