@@ -495,11 +495,17 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
             out -= (index_counts(ix["reference"], len(ref_mid)) @ ref_mid * d).sum(axis=1, keepdims=True) / len(ref_mid)
         return out
 
-    draws: list[np.ndarray] = []  # each chunk's per-word scores: the words' intervals use the same draws
+    # each chunk's per-word scores: the words' intervals use the same draws. The statistic sees the
+    # estimate (one row), then the resamples of every set, then the two one-sided passes of the
+    # two-way interval: only the first 1 + `bootstrap` rows are kept
+    draws: list[np.ndarray] = []
+    kept = [0]
 
     def mean_stat(ix) -> np.ndarray:
         words = per_word(ix)
-        draws.append(words)
+        if kept[0] <= bootstrap:
+            draws.append(words)
+            kept[0] += len(words)
         return (index_counts(ix["targets"], len(mid)) * words).sum(axis=1) / len(mid)
 
     # the mean averages over the targets crossed with the seed words (d_s and the reference): its
@@ -510,9 +516,7 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
     from dataclasses import replace
 
     boot = replace(boot, quantity="mean")
-    # the first call is the estimate on the sets as given; the words' band reads the draws of the
-    # resamples of every set (the bootstrap's first pass), not its two one-sided passes that follow
-    values = np.concatenate(draws[1:])[:bootstrap]
+    values = np.concatenate(draws[1:])  # the first call is the estimate on the sets as given
     # simultaneous over the words: all of them hold their truth together at `confidence`. The band's
     # half-width is c × each word's bootstrap SE, c the larger of the bootstrap's max-|t| quantile and
     # the Bonferroni-t value with (smallest seed set − 1) degrees of freedom: each word's SE is itself
