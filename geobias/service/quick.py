@@ -378,14 +378,22 @@ class QuickPool:
             conn.send((name, body))
             fd = conn.fileno()
             loop.add_reader(fd, readable)
+
+            def look() -> None:  # every 0.1 s while it runs: the client's leaving passed on to the worker
+                nonlocal poll
+                if flag.cancelled():
+                    self._flags[slot] = 1
+                poll = loop.call_later(0.1, look)
+
+            poll = loop.call_later(0.1, look)  # one timer, where a wait with a timeout made a future and a timer
             try:
-                while not (await asyncio.wait({answer}, timeout=0.1))[0]:
-                    if flag.cancelled():
-                        self._flags[slot] = 1
+                await answer
             except asyncio.CancelledError:  # the request itself was cancelled (the server is stopping)
                 loop.remove_reader(fd)  # before the pipe closes: the loop watches no closed descriptor
                 self._drop(slot)  # its answer would otherwise wait in the pipe for the next call
                 raise
+            finally:
+                poll.cancel()
             status, payload, (compute, cpu) = answer.result()
             if timing is not None:
                 timing.update(compute=compute, cpu=cpu)
