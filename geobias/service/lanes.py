@@ -110,7 +110,9 @@ class Lanes:
         """Give each process the cores of its lane where that changed (see the module docstring).
         Another process applying them at the moment is waited for at most ``wait`` seconds (the
         server's event loop passes 0 and leaves it to that one and the next change)."""
-        if self.cores is None or not self.lock.acquire(timeout=wait):
+        if self.cores is None or (not any(self.long) and not any(self.given)):
+            return  # no analysis is long and every process has every core: nothing to change (no lock taken)
+        if not self.lock.acquire(timeout=wait):
             return
         try:
             recent = time.monotonic() - self.cheap_seen.value < HOLD

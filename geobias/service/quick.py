@@ -47,6 +47,7 @@ import asyncio
 import logging
 import os
 import pickle
+import select
 import signal
 import traceback
 import weakref
@@ -142,6 +143,10 @@ DEMOTE_CPU = 0.02
 ANALYSIS_THREADS = 2
 
 
+#: Seconds between the server's looks at running calls' cancel flags (:meth:`QuickPool._watch`).
+LOOK_EVERY = 0.1
+
+
 class _Analyst:
     """A worker's analysis thread: it runs the calls handed to it, one at a time, until it is handed
     ``None``. It is reused from one analysis to the next while it runs at normal priority (starting
@@ -174,36 +179,42 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
     The worker's own thread sleeps until the analysis ends or could have reached either limit
     (the CPU limit is reached no sooner than :data:`ANALYSIS_THREADS` times as fast as the clock),
     so a cheap analysis runs without its waking up to look."""
-    import threading
+    import queue
     import time
 
     from geobias.service.commands import run_quick
 
     w = _WORKER
-    out: list[tuple] = []
-    done = threading.Event()
+    # the answer comes back in a queue (a lock in C), where an Event's condition cost a cheap
+    # analysis a few microseconds of Python at each end
+    answers: queue.SimpleQueue = queue.SimpleQueue()
 
     def analysis() -> None:
         try:
             envelope = run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))
-            out.append(("ok", w["redact"].json(envelope)))
+            answers.put(("ok", w["redact"].json(envelope)))
         except Exception as exc:  # noqa: BLE001 - every error goes back to the request
-            out.append(("raise", _portable(exc)))
-        finally:
-            done.set()
+            answers.put(("raise", _portable(exc)))
+
+    def wait(seconds: float) -> tuple | None:
+        try:
+            return answers.get(timeout=seconds)
+        except queue.Empty:
+            return None
 
     wall, cpu = time.perf_counter(), time.process_time()
     analyst = w.get("analyst")
     if analyst is None or not analyst.thread.is_alive():
         analyst = w["analyst"] = _Analyst()
-    before = set(threads_of(os.getpid()))
+    before = _threads_now()
     analyst.calls.put(analysis)
-    while not done.is_set():
+    out = None
+    while out is None:
         used, elapsed = time.process_time() - cpu, time.perf_counter() - wall
         if used >= DEMOTE_CPU or elapsed >= DEMOTE_AFTER:
             break
-        done.wait(max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS)))
-    if not done.is_set():
+        out = wait(max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS)))
+    if out is None:
         # the analysis's thread and those it started (a permutation test draws in a second one);
         # threads it starts from now on inherit the priority. The thread ends with this analysis.
         w["analyst"] = None
@@ -211,12 +222,28 @@ def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
         for tid in (set(threads_of(os.getpid())) - before) | {analyst.thread.native_id}:
             _demote(tid)
         w["lanes"].set(w["lanes"].long, slot, 1)  # to the long analyses' cores while cheap ones run
-        done.wait(1.0)
-        while not done.is_set():
+        out = wait(1.0)
+        while out is None:
             w["lanes"].apply()  # every core again once the cheap ones have stopped
-            done.wait(1.0)
+            out = wait(1.0)
         w["lanes"].set(w["lanes"].long, slot, 0)
-    return (*out[0], (time.perf_counter() - wall, time.process_time() - cpu))
+    return (*out, (time.perf_counter() - wall, time.process_time() - cpu))
+
+
+def _threads_now() -> frozenset[int]:
+    """This worker's threads (their ids), read again only when their number has changed since the
+    last read: one ``stat`` of ``/proc/self/task`` (its link count is the number of threads + 2)
+    where listing it cost a cheap analysis tens of microseconds. A thread that started as another
+    ended since is then missing, and would be lowered with a long analysis: between analyses none
+    starts but an analysis thread replacing a lowered one, which is lowered with its analysis anyway."""
+    try:
+        count = os.stat("/proc/self/task").st_nlink
+    except OSError:
+        return frozenset(threads_of(os.getpid()))
+    held = _WORKER.get("threads")
+    if held is None or held[0] != count:
+        held = _WORKER["threads"] = (count, frozenset(threads_of(os.getpid())))
+    return held[1]
 
 
 def _demote(tid: int) -> None:
@@ -276,14 +303,25 @@ class QuickPool:
         self._free = list(range(workers))
         self._procs: list = [None] * workers  # per slot: (process, the server's end of its pipe)
         self._starting: dict[int, asyncio.Future] = {}  # slot → its worker's start, while under way
+        self._watched: dict[int, Progress] = {}  # slot → the cancel flag of the call it runs
+        self._looking: asyncio.TimerHandle | None = None  # the timer of the next look at them
         # at the latest when the interpreter exits (before multiprocessing joins its children, which
         # would otherwise wait forever for workers waiting for their next call)
         weakref.finalize(self, _kill_all, self._procs)
 
     def _alive(self, slot: int):
-        """Slot ``slot``'s worker and pipe, or ``None`` when it has none that lives."""
+        """Slot ``slot``'s worker and pipe, or ``None`` when it has none that lives.
+
+        A worker's sentinel becomes readable when it ends: one ``select`` on it tells a running
+        worker (``is_alive`` asked only then; it made a poll selector for each request)."""
         held = self._procs[slot]
-        return held if held is not None and held[0].is_alive() else None
+        if held is None:
+            return None
+        try:
+            ended = select.select([held[0].sentinel], [], [], 0)[0]
+        except (OSError, ValueError):  # its sentinel is closed
+            return None
+        return None if ended and not held[0].is_alive() else held
 
     def _worker(self, slot: int):
         """Start slot ``slot``'s worker (in a thread: starting the fork server, the first time,
@@ -378,14 +416,7 @@ class QuickPool:
             conn.send((name, body))
             fd = conn.fileno()
             loop.add_reader(fd, readable)
-
-            def look() -> None:  # every 0.1 s while it runs: the client's leaving passed on to the worker
-                nonlocal poll
-                if flag.cancelled():
-                    self._flags[slot] = 1
-                poll = loop.call_later(0.1, look)
-
-            poll = loop.call_later(0.1, look)  # one timer, where a wait with a timeout made a future and a timer
+            self._watch(slot, flag, loop)
             try:
                 await answer
             except asyncio.CancelledError:  # the request itself was cancelled (the server is stopping)
@@ -393,7 +424,7 @@ class QuickPool:
                 self._drop(slot)  # its answer would otherwise wait in the pipe for the next call
                 raise
             finally:
-                poll.cancel()
+                self._watched.pop(slot, None)
             status, payload, (compute, cpu) = answer.result()
             if timing is not None:
                 timing.update(compute=compute, cpu=cpu)
@@ -408,6 +439,21 @@ class QuickPool:
         if status == "ok":
             return payload
         raise _rebuild(payload)
+
+    def _watch(self, slot: int, flag: Progress, loop) -> None:
+        """Pass ``flag``'s cancelling on to slot ``slot``'s worker while its call runs: every
+        :data:`LOOK_EVERY` seconds one timer of the pool looks at the flags of every running call
+        (:meth:`_look`), and stops once none runs (a timer per call cost a cheap request more of the
+        event loop's time than the look)."""
+        self._watched[slot] = flag
+        if self._looking is None:
+            self._looking = loop.call_later(LOOK_EVERY, self._look, loop)
+
+    def _look(self, loop) -> None:
+        for slot, flag in self._watched.items():
+            if flag.cancelled():
+                self._flags[slot] = 1
+        self._looking = loop.call_later(LOOK_EVERY, self._look, loop) if self._watched else None
 
     def close(self) -> None:
         """Stop the workers now (the service is shutting down): an analysis in progress is

@@ -32,13 +32,16 @@ def list_commands() -> dict[str, Any]:
                          for c in commands() if c.quick or c.job]}
 
 
-async def answer(request: Request, cmd: Command, body: dict[str, Any], timing: dict[str, float]) -> bytes | None:
+async def answer(request: Request, cmd: Command, body: dict[str, Any], timing: dict[str, float],
+                 client: str | None = None) -> bytes | None:
     """Run quick command ``cmd`` on ``body`` for ``request``'s client (admission, a quick worker, the
     client's leaving watched); its envelope as the JSON the route answers, or ``None`` when the client
-    went away and the analysis was stopped. ``timing`` receives where the time went."""
+    went away and the analysis was stopped. ``timing`` receives where the time went; ``client``, the
+    request's :func:`~geobias.service.http.client_key` where the caller has it."""
     from geobias.service.commands import run_quick
 
-    client = http.client_key(request)
+    if client is None:
+        client = http.client_key(request)
     config, stores, redact = http.config(request), http.stores(request), request.app.state.redact
     flag = CancelFlag()
 
@@ -67,6 +70,21 @@ def server_timing(timing: dict[str, float]) -> str:
     return spent
 
 
+class JsonBytes(Response):
+    """A quick route's answer: ``body``, JSON already encoded, with its ``Server-Timing``; the same
+    status, headers (in the same order) and body as ``Response(body, media_type="application/json",
+    headers={"Server-Timing": timing})``, made without Starlette's general header building (which
+    lowercases, encodes and searches the given headers for each answer)."""
+
+    media_type = "application/json"
+
+    def __init__(self, body: bytes, timing: str):
+        self.status_code, self.background, self.body = 200, None, body
+        self.raw_headers = [(b"server-timing", timing.encode("latin-1")),
+                            (b"content-length", str(len(body)).encode("latin-1")),
+                            (b"content-type", b"application/json")]
+
+
 def _quick_route(cmd: Command) -> None:
     """``POST /{kind}``: validate the body with the command's parameter model, run it on the open
     stores in a quick worker process (at most ``quick_workers`` at once, first come first served:
@@ -78,13 +96,14 @@ def _quick_route(cmd: Command) -> None:
     (:meth:`~geobias.service.redact.Redactor.json`), which the route sends as it is: the event loop,
     which every request shares, neither decodes nor walks nor encodes a result."""
     async def route(request: Request) -> Any:
-        request.app.state.admission.check(http.client_key(request))  # past its share: refused before parsing
+        client = http.client_key(request)
+        request.app.state.admission.check(client)  # past its share: refused before parsing
         body = await http.json_body(request, cmd.params)  # the size caps, before the model runs
         timing: dict[str, float] = {}
-        result = await answer(request, cmd, body, timing)
+        result = await answer(request, cmd, body, timing, client)
         if result is None:
             return http.error(499, "ClientClosedRequest", "the client closed the connection; the analysis was stopped")
-        return Response(result, media_type="application/json", headers={"Server-Timing": server_timing(timing)})
+        return JsonBytes(result, server_timing(timing))
 
     QUICK[f"/{cmd.kind}"] = route
     router.add_api_route(f"/{cmd.kind}", route, methods=["POST"], name=cmd.kind, summary=cmd.summary,
