@@ -268,14 +268,24 @@ def _serve(conn, config, flags, lanes, slot: int) -> None:
     _init(config, flags, lanes)
     while True:
         try:
-            name, body = conn.recv()
+            name, body = _loads(conn.recv_bytes())
         except (EOFError, OSError):  # the server closed the pipe (or died)
             os._exit(0)
         reply = _run(slot, name, body)
         try:
-            conn.send(reply)
+            conn.send_bytes(_dumps(reply))
         except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an answer that does not pickle: a bug
-            conn.send(("raise", ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc()), reply[2]))
+            conn.send_bytes(_dumps(("raise", ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc()), reply[2])))
+
+
+def _dumps(message) -> bytes:
+    """``message`` as the bytes that cross a quick worker's pipe: plain pickle, where the pipe's own
+    ``send`` pickles with multiprocessing's reducers (for handles and sockets, which no call or answer
+    holds), copying the pickler's dispatch table at each message."""
+    return pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+
+
+_loads = pickle.loads
 
 
 def _rebuild(info: tuple) -> BaseException:
@@ -406,7 +416,7 @@ class QuickPool:
             proc, conn = await self._ready(slot, flag)
             self._read(slot, conn, loop)
             answer = self._answers[slot] = loop.create_future()
-            conn.send((name, body))
+            conn.send_bytes(_dumps((name, body)))
             self._watch(slot, flag, loop)
             try:
                 await answer
@@ -453,7 +463,7 @@ class QuickPool:
         died (the call, if one waits, fails with :class:`_Died`; the pipe is no longer watched)."""
         answer = self._answers.get(slot)
         try:
-            got = conn.recv()
+            got = _loads(conn.recv_bytes())
         except (EOFError, OSError):
             self._unread(slot)
             if answer is not None and not answer.done():
