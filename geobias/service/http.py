@@ -130,10 +130,11 @@ class Admission:
     async def run(self, fn, *, watch=None, client: str = "-", flag=None, timing: dict | None = None):
         """``fn()`` in a worker thread once a slot is free.
 
-        ``watch``, an async callable, runs beside it from admission on (waiting included) and is
-        cancelled when ``fn`` returns: a quick route watches for its client leaving and sets the
-        run's cancel flag ``flag`` (:class:`geobias._progress.CancelFlag`), so a waiting request
-        leaves the queue at once and a running one stops at its next check; the slot is freed.
+        ``watch``, an async callable, runs beside it once the request has been admitted for
+        :data:`WATCH_AFTER` seconds (waiting included) and is cancelled when ``fn`` returns: a quick
+        route watches for its client leaving and sets the run's cancel flag ``flag``
+        (:class:`geobias._progress.CancelFlag`), so a waiting request leaves the queue and a running
+        one stops at its next check; the slot is freed.
         ``timing``, a dict, receives ``wait`` and ``run`` (seconds in the queue, in the slot).
 
         Raises
