@@ -298,9 +298,9 @@ def _threads_now() -> frozenset[int]:
         count = os.stat("/proc/self/task").st_nlink
     except OSError:
         return frozenset(threads_of(os.getpid()))
-    held = _WORKER.get("threads")
+    held = _WORKER.get("thread_ids")
     if held is None or held[0] != count:
-        held = _WORKER["threads"] = (count, frozenset(threads_of(os.getpid())))
+        held = _WORKER["thread_ids"] = (count, frozenset(threads_of(os.getpid())))
     return held[1]
 
 
