@@ -18,7 +18,8 @@ interpreter lock, and while the event loop parses another client's large body th
 most of a cheap request's tail: 17–95 ms of the slowest 5 % of ``/neighbors`` in
 ``benchmarks/bench_abuse.py``, against 1–2 ms of computing.)
 
-An analysis runs in a thread of its worker; one still running after :data:`DEMOTE_AFTER`
+An analysis runs in a thread of its worker, which reads the call from the pipe and answers it
+itself (:class:`_Worker`: no other thread wakes for a cheap call); one still running after :data:`DEMOTE_AFTER`
 seconds, or once it has used :data:`DEMOTE_CPU` seconds of CPU, is lowered to the idle scheduling class (``SCHED_IDLE``: its thread and the threads it
 started, not the worker's main thread; ``nice`` 19 where the class is missing), so that while a
 client's long permutation test runs, another client's cheap request, in another worker at normal
@@ -138,96 +139,153 @@ def _portable(exc: BaseException) -> tuple:
 DEMOTE_AFTER = 0.05
 #: CPU seconds (all of the worker's threads) after which an analysis is lowered.
 DEMOTE_CPU = 0.02
-#: The most threads an analysis computes in at once (BLAS and OpenMP in its own thread; a permutation
-#: test draws in a second one): its CPU time grows at most this many times as fast as the clock.
-ANALYSIS_THREADS = 2
 
 
 #: Seconds between the server's looks at running calls' cancel flags (:meth:`QuickPool._watch`).
 LOOK_EVERY = 0.1
 
 
-class _Analyst:
-    """A worker's analysis thread: it runs the calls handed to it, one at a time, until it is handed
-    ``None``. It is reused from one analysis to the next while it runs at normal priority (starting
-    a thread, setting its OpenMP thread count and joining it cost a cheap analysis more CPU than its
-    bookkeeping); one that was lowered to the idle class ends with its analysis, since a thread
-    cannot raise its own priority again, and the next analysis gets a new one."""
-
-    def __init__(self):
-        import queue
-        import threading
-
-        self.calls: queue.SimpleQueue = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._loop, name="quick-analysis", daemon=True)
-        self.thread.start()
-
-    def _loop(self) -> None:
-        _one_omp_thread()
-        while (call := self.calls.get()) is not None:
-            call()
+#: The most threads an analysis computes in at once (BLAS and OpenMP in its own thread; a permutation
+#: test draws in a second one): its CPU time grows at most this many times as fast as the clock.
+ANALYSIS_THREADS = 2
+#: The signal of the timer that wakes a worker's main thread to look at a running analysis.
+LOOK_SIGNAL = signal.SIGALRM
 
 
-def _run(slot: int, name: str, body: dict[str, Any]) -> tuple:
-    """In a worker: the quick command ``name`` on ``body``, in the worker's analysis thread
-    (:class:`_Analyst`), lowered to the idle class (and to the long analyses' lane) once it has run
-    :data:`DEMOTE_AFTER` seconds or used :data:`DEMOTE_CPU` seconds of CPU; ``("ok", body, (wall,
-    cpu))`` or ``("raise", error, (wall, cpu))``, ``body`` the envelope as the JSON the route answers
-    (redacted: :meth:`~geobias.service.redact.Redactor.json`), ``wall`` and ``cpu`` the seconds it
-    took on the clock and on the CPU.
+def _next_look(elapsed: float, used: float) -> float:
+    """Seconds until an analysis that has run ``elapsed`` seconds and used ``used`` seconds of CPU
+    could reach either limit (the CPU's no sooner than :data:`ANALYSIS_THREADS` times as fast as the
+    clock), at least 2 ms.
 
-    The worker's own thread sleeps until the analysis ends or could have reached either limit
-    (the CPU limit is reached no sooner than :data:`ANALYSIS_THREADS` times as fast as the clock),
-    so a cheap analysis runs without its waking up to look."""
-    import queue
-    import time
+    >>> round(_next_look(0.0, 0.0), 3)  # the CPU's limit, at two threads' pace
+    0.01
+    >>> round(_next_look(0.03, 0.015), 4)
+    0.0025
+    """
+    return max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS))
 
+
+def _call(slot: int, name: str, body: dict[str, Any]) -> tuple:
+    """In a worker: the quick command ``name`` on ``body``: ``("ok", body)``, ``body`` the envelope
+    as the JSON the route answers (redacted: :meth:`~geobias.service.redact.Redactor.json`), or
+    ``("raise", error)`` (:func:`_portable`)."""
     from geobias.service.commands import run_quick
 
     w = _WORKER
-    # the answer comes back in a queue (a lock in C), where an Event's condition cost a cheap
-    # analysis a few microseconds of Python at each end
-    answers: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        envelope = run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))
+        return ("ok", w["redact"].json(envelope))
+    except Exception as exc:  # noqa: BLE001 - every error goes back to the request
+        return ("raise", _portable(exc))
 
-    def analysis() -> None:
+
+class _Worker:
+    """A worker's two threads. Its analysis thread reads a call from the pipe, runs it (:func:`_call`)
+    and answers it, one after another: no other thread is woken for a call. While it runs, a timer is
+    armed (``setitimer``, the clock's) for when it could first reach a limit (:func:`_next_look`); the
+    worker's main thread waits for its signal (``sigwait``; every thread of the worker blocks it), so
+    that it wakes only for an analysis still running then: it lowers one past a limit, and arms the
+    timer again for one that is not yet (:meth:`watch`). The CPU is read only then, with
+    ``time.process_time`` (a CPU-time timer would make the kernel read the process's CPU time from
+    its timer's tick-updated sum, and the worker's reported CPU with it). A thread lowered to the idle class cannot
+    raise itself again: the lowered thread answers its call and ends, and the main thread starts a
+    new analysis thread for the next call (handing each call from the main thread to a reused
+    analysis thread and its answer back cost a cheap analysis two thread wake-ups, 0.05–0.15 ms of
+    CPU in the worker under ``benchmarks/bench_serve.py``).
+
+    Each answer is ``("ok", body, (wall, cpu))`` or ``("raise", error, (wall, cpu))``, ``wall`` and
+    ``cpu`` the seconds the call took on the clock and on the worker's CPU (all its threads)."""
+
+    def __init__(self, conn, slot: int):
+        import threading
+
+        self.conn, self.slot = conn, slot
+        self.lock = threading.Lock()  # between the two threads: running, lowered, started, before
+        self.running = self.lowered = False
+        self.started = (0.0, 0.0)  # the running call's start: (clock, process CPU) seconds
+        self.before: frozenset[int] = frozenset()  # the worker's threads when it started
+        self.ended = threading.Event()  # a lowered analysis thread has answered its call
+        self.analyst = self._analyst()
+
+    def _analyst(self):
+        import threading
+
+        thread = threading.Thread(target=self._answer, name="quick-analysis", daemon=True)
+        thread.start()
+        return thread
+
+    def _answer(self) -> None:
+        """The analysis thread: read, run, answer, until the pipe closes (the worker exits) or it
+        was lowered (it ends after answering). An answer that cannot be sent (the server dropped this
+        worker) ends the worker: no other thread would read the pipe again."""
         try:
-            envelope = run_quick(w["config"], w["stores"], name, body, progress=_SlotFlag(w["flags"], slot))
-            answers.put(("ok", w["redact"].json(envelope)))
-        except Exception as exc:  # noqa: BLE001 - every error goes back to the request
-            answers.put(("raise", _portable(exc)))
+            self._answer_calls()
+        except BaseException:  # noqa: BLE001 - the pipe broke under an answer
+            os._exit(1)
 
-    def wait(seconds: float) -> tuple | None:
-        try:
-            return answers.get(timeout=seconds)
-        except queue.Empty:
-            return None
+    def _answer_calls(self) -> None:
+        import time
 
-    wall, cpu = time.perf_counter(), time.process_time()
-    analyst = w.get("analyst")
-    if analyst is None or not analyst.thread.is_alive():
-        analyst = w["analyst"] = _Analyst()
-    before = _threads_now()
-    analyst.calls.put(analysis)
-    out = None
-    while out is None:
-        used, elapsed = time.process_time() - cpu, time.perf_counter() - wall
-        if used >= DEMOTE_CPU or elapsed >= DEMOTE_AFTER:
-            break
-        out = wait(max(0.002, min(DEMOTE_AFTER - elapsed, (DEMOTE_CPU - used) / ANALYSIS_THREADS)))
-    if out is None:
-        # the analysis's thread and those it started (a permutation test draws in a second one);
-        # threads it starts from now on inherit the priority. The thread ends with this analysis.
-        w["analyst"] = None
-        analyst.calls.put(None)
-        for tid in (set(threads_of(os.getpid())) - before) | {analyst.thread.native_id}:
-            _demote(tid)
-        w["lanes"].set(w["lanes"].long, slot, 1)  # to the long analyses' cores while cheap ones run
-        out = wait(1.0)
-        while out is None:
-            w["lanes"].apply()  # every core again once the cheap ones have stopped
-            out = wait(1.0)
-        w["lanes"].set(w["lanes"].long, slot, 0)
-    return (*out, (time.perf_counter() - wall, time.process_time() - cpu))
+        _one_omp_thread()
+        conn = self.conn
+        while True:
+            try:
+                name, body = _loads(conn.recv_bytes())
+            except (EOFError, OSError):  # the server closed the pipe (or died)
+                os._exit(0)
+            before = _threads_now()
+            wall, cpu = time.perf_counter(), time.process_time()
+            with self.lock:
+                self.running, self.started, self.before = True, (wall, cpu), before
+                signal.setitimer(signal.ITIMER_REAL, _next_look(0.0, 0.0))
+            out = _call(self.slot, name, body)
+            with self.lock:  # (the main thread arms the timer again only under the lock, while it runs)
+                self.running = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                lowered = self.lowered
+            reply = (*out, (time.perf_counter() - wall, time.process_time() - cpu))
+            try:
+                conn.send_bytes(_dumps(reply))
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an answer that does not pickle: a bug
+                conn.send_bytes(_dumps(("raise", ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc()),
+                                        reply[2])))
+            if lowered:
+                self.ended.set()
+                return
+
+    def watch(self) -> None:
+        """The main thread: wait for the timer's signal; lower the running analysis's thread and those
+        it started (a permutation test draws in a second one; threads it starts from now on inherit
+        the priority), move it to the long analyses' lane while it runs (every core again once the
+        cheap ones have stopped), then start the next analysis thread. A signal of an analysis that
+        has ended (its timer fired as it ended) finds none running, or one short of both limits, whose
+        look it arms again (for the same time that one armed, or less)."""
+        import time
+
+        lanes = _WORKER["lanes"]
+        while True:
+            signal.sigwait({LOOK_SIGNAL})
+            with self.lock:
+                if not self.running or self.lowered:
+                    continue  # it ended as the timer fired
+                wall, cpu = self.started
+                used, elapsed = time.process_time() - cpu, time.perf_counter() - wall
+                if used < DEMOTE_CPU and elapsed < DEMOTE_AFTER:
+                    signal.setitimer(signal.ITIMER_REAL, _next_look(elapsed, used))
+                    continue
+                self.lowered = True
+                before, analyst = self.before, self.analyst
+            for tid in (set(threads_of(os.getpid())) - before) | {analyst.native_id}:
+                _demote(tid)
+            lanes.set(lanes.long, self.slot, 1)  # to the long analyses' cores while cheap ones run
+            while not self.ended.wait(1.0):
+                lanes.apply()  # every core again once the cheap ones have stopped
+            lanes.set(lanes.long, self.slot, 0)
+            analyst.join()
+            self.ended.clear()
+            with self.lock:
+                self.lowered = False
+            self.analyst = self._analyst()
 
 
 def _threads_now() -> frozenset[int]:
@@ -264,18 +322,12 @@ def _demote(tid: int) -> None:
 
 
 def _serve(conn, config, flags, lanes, slot: int) -> None:
-    """A worker process's life: answer calls from its pipe, one at a time, until it closes."""
+    """A worker process's life: answer calls from its pipe, one at a time, until it closes
+    (:class:`_Worker`). The timer's signal is blocked first, before any thread starts, so that
+    every thread inherits the mask and only the main thread's ``sigwait`` takes them."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {LOOK_SIGNAL})
     _init(config, flags, lanes)
-    while True:
-        try:
-            name, body = _loads(conn.recv_bytes())
-        except (EOFError, OSError):  # the server closed the pipe (or died)
-            os._exit(0)
-        reply = _run(slot, name, body)
-        try:
-            conn.send_bytes(_dumps(reply))
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an answer that does not pickle: a bug
-            conn.send_bytes(_dumps(("raise", ("bug", f"{type(exc).__name__}: {exc}", traceback.format_exc()), reply[2])))
+    _Worker(conn, slot).watch()
 
 
 def _dumps(message) -> bytes:

@@ -1,12 +1,16 @@
-"""A quick worker's analysis thread, in process: it computes with faiss's OpenMP in one thread
-(a per-thread setting a new thread does not inherit), and answers the envelope as the redacted
-JSON the route sends."""
+"""A quick worker process (:func:`geobias.service.quick._serve`, forked here with the command
+replaced): its analysis thread computes with faiss's OpenMP in one thread (a per-thread setting a
+new thread does not inherit), answers the envelope as the redacted JSON the route sends, is reused
+from call to call while it runs at normal priority, and is lowered to the idle class once a call runs
+past the clock's or the CPU's limit; the next call then runs in a new thread at normal priority."""
 
 from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -15,70 +19,99 @@ pytest.importorskip("fastapi", reason="the serve extra is not installed (pip ins
 faiss = pytest.importorskip("faiss")
 
 
-def test_the_analysis_thread_runs_openmp_in_one_thread_and_answers_redacted_json(tmp_path, monkeypatch):
+def _fake(config, stores, name, body, progress=None):
+    """What the analysis's thread sees; ``body`` says how long to run, on the clock or the CPU."""
+    from geobias.service import quick
+
+    if body.get("sleep"):
+        time.sleep(10 * quick.DEMOTE_AFTER)  # well past the clock's limit
+    if body.get("spin"):
+        start = time.thread_time()
+        while time.thread_time() - start < 2 * quick.DEMOTE_CPU:  # past the CPU's limit
+            pass
+    me = threading.get_native_id()
+    return {"thread": me, "policy": os.sched_getscheduler(me) if hasattr(os, "sched_getscheduler") else None,
+            "omp_threads": faiss.omp_get_max_threads(), "path": str(config.vectors_dir / "fr-spacy-md" / "x")}
+
+
+@pytest.fixture
+def worker(tmp_path, monkeypatch):
+    """``call(body) -> (status, answer, (wall, cpu))`` on a forked worker, and the worker's process."""
     from geobias.service import commands, quick
     from geobias.service.config import ServiceConfig
     from geobias.service.lanes import Lanes
-    from geobias.service.redact import Redactor
 
     config = ServiceConfig(vectors_dir=tmp_path / "vectors", data_dir=tmp_path / "data")
+    monkeypatch.setattr(commands, "run_quick", _fake)  # before the fork: the worker inherits it
     ctx = multiprocessing.get_context("fork")
-    monkeypatch.setattr(quick, "_WORKER", {"config": config, "stores": None, "flags": ctx.RawArray("b", 1),
-                                           "lanes": Lanes(ctx, 1), "redact": Redactor(config)})
+    ours, theirs = ctx.Pipe(duplex=True)
+    lanes = Lanes(ctx, 1)
+    flags = ctx.RawArray("b", 1)
 
-    def fake(config, stores, name, body, progress=None):  # what the analysis's thread sees
-        return {"omp_threads": faiss.omp_get_max_threads(), "path": str(config.vectors_dir / "fr-spacy-md" / "x")}
+    def serve():  # a forked child holds a copy of our end too: closed, as a fork server's child never has it
+        ours.close()
+        quick._serve(theirs, config, flags, lanes, 0)
 
-    monkeypatch.setattr(commands, "run_quick", fake)
+    proc = ctx.Process(target=serve, daemon=True)
+    proc.start()
+    lanes.started(0, proc.pid)
+    theirs.close()
+
+    def call(body):
+        ours.send_bytes(quick._dumps(("neighbors", body)))
+        assert ours.poll(60), "the worker did not answer"
+        status, answer, timing = quick._loads(ours.recv_bytes())
+        assert status == "ok", answer
+        return json.loads(answer), timing
+
+    yield call, proc, ours, config
+    ours.close()
+    proc.join(10)
+    if proc.is_alive():
+        proc.kill()
+
+
+def test_the_analysis_thread_runs_openmp_in_one_thread_and_answers_redacted_json(worker):
+    call, _, _, config = worker
     default = []  # a plain new thread starts from the process's default (every core)
     thread = threading.Thread(target=lambda: default.append(faiss.omp_get_max_threads()))
     thread.start()
     thread.join()
-    status, body, (wall, cpu) = quick._run(0, "neighbors", {})
-    assert status == "ok" and isinstance(body, bytes) and wall >= 0 and cpu >= 0
-    answer = json.loads(body)
+    answer, (wall, cpu) = call({})
+    assert wall >= 0 and cpu >= 0
     # one, whatever a new thread's default is (every core unless OMP_NUM_THREADS says otherwise)
     assert answer["omp_threads"] == 1, f"a new thread's default is {default[0]}"
-    assert answer["path"] == "fr-spacy-md/x" and str(Path(config.vectors_dir)) not in body.decode()
+    assert answer["path"] == "fr-spacy-md/x" and str(Path(config.vectors_dir)) not in json.dumps(answer)
 
 
-def test_the_analysis_thread_is_reused_until_it_is_lowered(tmp_path, monkeypatch):
-    """Cheap analyses run one after another in the same thread at normal priority; one that runs
-    past the demotion limits is lowered to the idle class in its thread, which then ends, and the
-    next analysis runs in a new thread at normal priority (a thread cannot raise itself again)."""
-    import os
-    import time
-
-    from geobias.service import commands, quick
-    from geobias.service.config import ServiceConfig
-    from geobias.service.lanes import Lanes
-    from geobias.service.redact import Redactor
-
+@pytest.mark.parametrize("limit", ["sleep", "spin"])
+def test_the_analysis_thread_is_reused_until_it_is_lowered(worker, limit):
+    """Past the clock's limit (``sleep``) or the CPU's (``spin``)."""
     if not hasattr(os, "sched_getscheduler"):
         pytest.skip("no scheduling classes here")
-    config = ServiceConfig(vectors_dir=tmp_path / "vectors", data_dir=tmp_path / "data")
-    ctx = multiprocessing.get_context("fork")
-    monkeypatch.setattr(quick, "_WORKER", {"config": config, "stores": None, "flags": ctx.RawArray("b", 1),
-                                           "lanes": Lanes(ctx, 1), "redact": Redactor(config)})
-
-    def fake(config, stores, name, body, progress=None):
-        if body.get("long"):
-            time.sleep(10 * quick.DEMOTE_AFTER)  # well past the clock's limit
-        return {"thread": threading.get_native_id(), "policy": os.sched_getscheduler(threading.get_native_id())}
-
-    monkeypatch.setattr(commands, "run_quick", fake)
-
-    def run(body):
-        status, answer, _ = quick._run(0, "neighbors", body)
-        assert status == "ok"
-        return json.loads(answer)
-
-    first, second = run({}), run({})
+    call, *_ = worker
+    first, second = call({})[0], call({})[0]
     assert first["thread"] == second["thread"] and first["policy"] == second["policy"] == os.SCHED_OTHER
-    long = run({"long": True})
+    long, (wall, cpu) = call({limit: True})
     assert long["thread"] == first["thread"] and long["policy"] == os.SCHED_IDLE
-    lowered = quick._WORKER.get("analyst")
-    assert lowered is None  # the lowered thread is not kept
-    after = run({})
+    assert (wall if limit == "sleep" else cpu) >= 0.9 * (10 * 0.05 if limit == "sleep" else 0.04)
+    after = call({})[0]  # a new thread, at normal priority: a thread cannot raise itself again
     assert after["thread"] != first["thread"] and after["policy"] == os.SCHED_OTHER
-    assert run({})["thread"] == after["thread"]
+    assert call({})[0]["thread"] == after["thread"]
+
+
+def test_cheap_calls_are_never_lowered(worker):
+    if not hasattr(os, "sched_getscheduler"):
+        pytest.skip("no scheduling classes here")
+    call, *_ = worker
+    answers = [call({})[0] for _ in range(50)]
+    assert {a["thread"] for a in answers} == {answers[0]["thread"]}
+    assert {a["policy"] for a in answers} == {os.SCHED_OTHER}
+
+
+def test_the_worker_exits_when_its_pipe_closes(worker):
+    call, proc, ours, _ = worker
+    call({})
+    ours.close()
+    proc.join(30)
+    assert proc.exitcode == 0
