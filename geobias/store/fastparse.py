@@ -33,8 +33,9 @@ keeps a few blocks' worth between calls, about 15 MB; the word list is 5%), less
 never two full copies, and the file is never memory-mapped.
 
 Threads: polars parses each block on all its threads (its pool, one per core), called from the
-calling thread; a block's copy into the matrix and its finiteness check run in one worker thread
-while polars parses the next block, so both cores stay busy instead of idling through the copy.
+calling thread; a block's copy into the matrix and its finiteness check, and the next block's
+newline count, run in one worker thread while polars parses that next block, so both cores stay
+busy instead of idling through the copy.
 Parsing itself stays in the calling thread: polars called from a second thread kept about a fifth
 of the matrix more memory (measured on 50,000 × 300, 1.55× against 1.32×).
 ``benchmarks/bench_parse.py`` measures it against polars' and pyarrow's readers.
@@ -231,7 +232,7 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
                     chunk = os.pread(fd, end - pos, pos)
                     if len(chunk) != end - pos or not chunk.endswith(b"\n"):
                         return None  # no final newline (or the file changed): the careful parser judges
-                    n_lines = _count_newlines(chunk)
+                    counting = pool.submit(_count_newlines, chunk)  # after the last block's copy
                     try:
                         df = pl.read_csv(chunk, has_header=False, separator=" ", quote_char=None, schema=schema,
                                          truncate_ragged_lines=False, raise_if_empty=True)
@@ -240,6 +241,7 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
                     del chunk
                     if copying is not None and not copying.result():
                         return None
+                    n_lines = counting.result()
                     rows = df.height
                     columns = df.get_columns()
                     words = columns[0]
