@@ -437,13 +437,18 @@ def seat_table(rec: dict) -> str:
             r = cell.get((e, lang, t))
             fmt = lambda v: "—" if v is None else (f"{v:.4f}" if v >= 1e-4 else f"{v:.0e}")  # noqa: E731
             vals.append("—" if r is None else
-                        f"{r['effect_size']:.2f} (p {fmt(r['p_value'])}; words {fmt(r.get('word_p_value'))})")
+                        f"{r['effect_size']:.2f} (p {fmt(r['p_value'])}; sentences {fmt(r['sentence_p_value'])})")
         lines.append(f"| {seat_no.get(t, '')} {t} | " + " | ".join(vals) + " |")
-    n = rows[0]["n_permutations"]
-    return "\n".join(lines) + (f"\n\nEffect size (p, one-sided, {n:,} Monte-Carlo permutations of the sentences, "
-                               "seed 0, as May et al.; words: ours, the same statistic over partitions of the "
-                               "words, each with all its sentences, which keeps its level where the sentence "
-                               "test does not — see [calibration](calibration.md)).\n")
+    from geobias.metrics.seat import SENT_BIAS_SAMPLES as n
+
+    units = {r["p_unit"] for r in rows}
+    if units != {"words"}:
+        raise ValueError(f"SEAT's table expects p over the words in every row, got {sorted(units)}")
+    return "\n".join(lines) + ("\n\nEffect size (p: one-sided, over partitions of the words, each with all its "
+                               f"sentences, exact when they number at most {n:,}, else {n:,} Monte-Carlo permutations, seed 0; "
+                               "sentences: May et al.'s "
+                               "test, the same statistic over partitions of the sentences, which rejects a true null "
+                               "far too often on template sentences — see [calibration](calibration.md)).\n")
 
 
 #: Gonen & Goldberg (2019), §3–4, word2vec before → after hard debias: k-means, SVM, r(bias, male share of

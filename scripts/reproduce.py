@@ -123,7 +123,7 @@ def _seat(shared: Path) -> dict:
                 _, env = execute("seat", params)
                 r = env["result"]
                 rows.append({**{k: r[k] for k in ("encoder", "lang", "test", "statistic", "effect_size", "p_value",
-                                                  "word_p_value", "n_sentences", "n_gendered_words",
+                                                  "p_unit", "sentence_p_value", "n_sentences", "n_gendered_words",
                                                   "n_permutations")},
                              **_interval(r)})
     return {"rows": rows}

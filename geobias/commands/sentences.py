@@ -63,9 +63,10 @@ class SeatParams(BootstrapParams, WeatQuery):
     # sent-bias's n_samples default (geobias.metrics.seat.SENT_BIAS_SAMPLES; a literal here: the CLI's startup
     # imports no numpy), so that `seat` enumerates where weat.py does
     permutations: Annotated[int, capped("max_permutations")] = Field(100_000, ge=1, le=10_000_000, description=(
-        "The permutation budget, as sent-bias's n_samples: every partition of the X and Y sentences is enumerated "
+        "The permutation budget, as sent-bias's n_samples: every partition of the X and Y units is enumerated "
         "when there are at most this many (May et al.'s tests of eight sentences per set: 12,870), else this many "
-        "Monte-Carlo permutations."))
+        "Monte-Carlo permutations. The units are the words of a template test (p_value; each word brings its "
+        "sentences) and the sentences of a test file (and sentence_p_value, May et al.'s test)."))
     seed: Seed = 0
     device: Device = Field("auto", description="auto (CUDA when available), cpu, cuda, cuda:N (Hugging Face encoders).")
     batch_size: Annotated[int, capped(1024)] = Field(32, ge=1, le=4096, description="Sentences per forward pass.")

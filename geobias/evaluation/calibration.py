@@ -302,8 +302,9 @@ def _seat(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int,
              seed=seed)
     boot = run(seat_resampling(rows, groups), n_resamples=n_resamples, seed=seed)
     by_word = word_permutation_test(r, groups, n_permutations, seed)
-    return {("SEAT", "seat_effect_size"): (boot.low, boot.high), ("SEAT", "sentence permutation test"): r.p_value,
-            ("SEAT", "word permutation test (ours)"): by_word.p_value}
+    return {("SEAT", "seat_effect_size"): (boot.low, boot.high),
+            ("SEAT", "word permutation test (the default p)"): by_word.p_value,
+            ("SEAT", "sentence permutation test (May et al.; not the default p)"): r.p_value}
 
 
 def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict[str, object]:
@@ -358,10 +359,10 @@ def _one(data: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, 
 #: The calibrated tests whose p a result prints beside its default one, or that a paper's name calls
 #: for (metric, figure) → the verdict when it rejects a true null too often: RND's sign-flip test
 #: (given these A and B; the default p is the bootstrap's test) and May et al.'s SEAT test over the
-#: sentences (the paper's p; ours over the words is ``word_p_value``).
+#: sentences (the paper's p, ``sentence_p_value``; the default ``p_value`` is over the words).
 OTHER_TESTS: dict[tuple[str, str], str] = {
     ("RND", "sign-flip test (given A and B; not the default p)"): "above target (not the default p)",
-    ("SEAT", "sentence permutation test"): "above target (May et al.'s test; read word_p_value)",
+    ("SEAT", "sentence permutation test (May et al.; not the default p)"): "above target (the paper's p; not the default)",
 }
 
 
@@ -373,8 +374,9 @@ def verdict(row: CalibrationRow | dict) -> str:
 
     >>> verdict({"kind": "interval", "rate": 0.98, "null_holds": False, "figure": "ect"})
     'conservative'
-    >>> verdict({"kind": "test", "rate": 0.18, "null_holds": True, "metric": "SEAT", "figure": "sentence permutation test"})
-    "above target (May et al.'s test; read word_p_value)"
+    >>> verdict({"kind": "test", "rate": 0.18, "null_holds": True, "metric": "SEAT",
+    ...          "figure": "sentence permutation test (May et al.; not the default p)"})
+    "above target (the paper's p; not the default)"
     """
     get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
     rate = get("rate")

@@ -256,9 +256,24 @@ class SeatResult(Result):
     test : str
     lang : str
     encoder : str
-    statistic, effect_size, p_value : float
-        WEAT's s(X, Y, A, B), its effect size (ddof 1) and one-sided permutation p over the
-        sentences (Caliskan et al.'s test, as May et al. apply it).
+    statistic, effect_size : float
+        WEAT's s(X, Y, A, B) on the sentences and its effect size (ddof 1).
+    p_value : float
+        The one-sided permutation p of the statistic, over the unit named by ``p_unit``. For
+        sentences made from words (our templates), the **words** of X ∪ Y are re-partitioned, each
+        bringing all its sentences (the statistic is unchanged: Σ over the X sentences minus Σ over
+        the Y sentences): the sentences of one word share that word and are not exchangeable with
+        another word's, and May et al.'s test over the sentences rejects a true null too often
+        (simulated sentence vectors, 5 templates per word, 1,000 data sets: 15.9–18.3 % at the 5 %
+        level; this test 3.1–4.0 %, docs: calibration). For a test file's sentences (no words to
+        group them by) it is May et al.'s test over the sentences, equal to ``sentence_p_value``.
+    p_unit : str
+        ``"words"`` or ``"sentences"``: what ``p_value`` re-partitions.
+    sentence_p_value : float
+        May et al.'s test (Caliskan et al.'s, run on the sentences as if each were drawn on its
+        own), as sent-bias's ``weat.py`` computes it: the paper's p.
+    sentence_exact : bool
+        Whether ``sentence_p_value`` enumerated every partition of the sentences.
     n_sentences : dict
         Sentences per set ``{"X", "Y", "A", "B"}``.
     n_templates : dict
@@ -267,7 +282,9 @@ class SeatResult(Result):
         Words whose sentences carry the articles of their grammatical gender (from their kind's
         templates, or the gendered templates of our noun lists).
     n_permutations : int
+        Permutations behind ``p_value`` (the partitions, when it enumerated them all).
     exact : bool
+        Whether ``p_value`` enumerated every partition of its units.
     seed : int or None
     examples : list of str
         The first sentences of X, for the reader.
@@ -284,16 +301,6 @@ class SeatResult(Result):
     bootstrap : BootstrapResult or None
         The bootstrap of the effect size over the words of each set (resampled with replacement
         within the set, each drawn word bringing all its sentences); ``None`` unless asked for.
-    word_p_value : float or None
-        Ours, not May et al.'s: the same one-sided test with the **words** of X ∪ Y re-partitioned,
-        each bringing all its sentences (the statistic is unchanged: Σ over the X sentences minus
-        Σ over the Y sentences). ``p_value`` treats the sentences as exchangeable, but the
-        sentences of one word share that word, so it rejects too often when X and Y do not differ
-        (on simulated sentence vectors, 5 templates per word, 1,000 data sets: 15.9–18.3 % at the 5 %
-        level; this test 3.1–4.0 %, docs: calibration). ``None`` for a test file's sentences (no
-        words to group them by).
-    word_exact : bool or None
-        Whether ``word_p_value`` enumerated every partition of the words (within the same budget).
     bootstrap_note : str or None
         Why there is no ``bootstrap`` when a command gave none: its default where a bootstrap does
         not apply (or a set too small to resample), or 0 resamples asked for; ``None`` otherwise.
@@ -318,8 +325,9 @@ class SeatResult(Result):
     sentences: dict | None = None
     bootstrap: BootstrapResult | None = None
     bootstrap_note: str | None = None
-    word_p_value: float | None = None
-    word_exact: bool | None = None
+    p_unit: str = "sentences"
+    sentence_p_value: float | None = None
+    sentence_exact: bool | None = None
 
 
 def _sentence_words(sets, sentences, templates, genders, kinds, avoid) -> dict[str, np.ndarray]:
@@ -440,8 +448,9 @@ def seat(
     kinds : dict, optional
         Word → :class:`WordKind`; default :func:`read_word_kinds` of ``lang``.
     n_permutations : int, default ``SENT_BIAS_SAMPLES`` (100,000)
-        The permutation budget: every partition of the X ∪ Y sentences is enumerated when there are
-        at most this many (sent-bias's rule), else this many Monte-Carlo draws.
+        The permutation budget of both tests (``p_value`` over the words of X ∪ Y, each with its
+        sentences; ``sentence_p_value`` over the sentences): every partition is enumerated when
+        there are at most this many (sent-bias's rule), else this many Monte-Carlo draws.
     seed : int or None, default 0
     show_sentences : bool, default False
         Put every sentence of each set into the result (``sentences``), for review.
@@ -492,21 +501,22 @@ def seat(
     groups = _sentence_words(sets, sentences, templates, genders, kinds, every_word)
     boot = _word_bootstrap(store, sentences, groups, bootstrap, bootstrap_seed) if bootstrap else None
     by_word = word_permutation_test(r, groups, n_permutations, seed)
+    test_ = r.permutation if by_word is None else by_word  # the words when they group the sentences
     words = {w for s in sets for w in s}
     return SeatResult(
         test=test, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
-        effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
+        effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(test_.p_value),
+        p_unit="sentences" if by_word is None else "words", sentence_p_value=float(r.p_value),
+        sentence_exact=bool(r.permutation.exact),
         n_sentences={n: len(g) for n, g in zip(names, sentences, strict=True)},
         n_templates={"any": len(templates.any), **{k: len(v) for k, v in templates.by_gender.items()},
                      **{k: len(v) for k, v in templates.by_kind.items()}},
         n_gendered_words=sum(1 for w in words if (w in kinds and kinds[w].gender and kinds[w].kind in templates.by_kind)
                              or (w not in kinds and genders.get(w) in templates.by_gender
                                  and templates.by_gender[genders[w]])),
-        n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
-        seed=r.permutation.seed, examples=sentences[0][:4],
+        n_permutations=int(test_.n_permutations), exact=bool(test_.exact), seed=test_.seed, examples=sentences[0][:4],
         sentences=dict(zip(names, sentences, strict=True)) if show_sentences else None,
-        bootstrap=boot, word_p_value=None if by_word is None else float(by_word.p_value),
-        word_exact=None if by_word is None else bool(by_word.exact),
+        bootstrap=boot,
     )
 
 
@@ -720,6 +730,7 @@ def seat_sentences(
     return SeatResult(
         test=test.name, lang=lang, encoder=encoder_name, statistic=float(r.statistic),
         effect_size=None if r.effect_size is None else float(r.effect_size), p_value=float(r.p_value),
+        sentence_p_value=float(r.p_value), sentence_exact=bool(r.permutation.exact),
         n_sentences={n: len(g) for n, g in zip(("X", "Y", "A", "B"), test.sets, strict=True)}, n_templates={},
         n_gendered_words=0, n_permutations=int(r.permutation.n_permutations), exact=bool(r.permutation.exact),
         seed=r.permutation.seed, examples=list(test.sets[0][:4]), source=test.source, categories=dict(test.categories),

@@ -57,8 +57,8 @@ def test_seats_sentence_test_rejects_too_often_and_the_word_test_does_not(result
     X and Y do not differ it rejects well above 5 % (15.9-18.3 % in the 1,000-data-set run); the word
     test, the same statistic over partitions of the words, keeps its level (above)."""
     for scenario in ("neither", "bias"):
-        (sent,) = rows(result, scenario=scenario, figure="sentence permutation test")
-        (word,) = rows(result, scenario=scenario, figure="word permutation test (ours)")
+        (sent,) = rows(result, scenario=scenario, figure="sentence permutation test (May et al.; not the default p)")
+        (word,) = rows(result, scenario=scenario, figure="word permutation test (the default p)")
         assert sent.null_holds and word.null_holds
         assert sent.rate * N >= 5 and word.rate < sent.rate, (scenario, sent.rate, word.rate)
 

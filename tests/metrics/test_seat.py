@@ -58,7 +58,12 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
     w = weat(store, WordQuery(X, Y, A, B), permutations=2000, seed=1)
     assert r.n_sentences == {"X": 12, "Y": 12, "A": 12, "B": 12}
     assert r.statistic == pytest.approx(3 * w.statistic, rel=1e-5)
-    assert r.effect_size > 0.5 and w.effect_size > 0.5 and r.p_value < 0.05
+    assert r.effect_size > 0.5 and w.effect_size > 0.5
+    # the default p re-partitions the words, each with its three sentences: WEAT's exact test on the words
+    # (C(8, 4) = 70 partitions); May et al.'s test over the 24 sentences counts each word three times
+    assert r.p_unit == "words" and r.exact and r.n_permutations == 70 and w.permutation.exact
+    assert r.p_value == pytest.approx(w.p_value, abs=1e-12) and r.p_value > 0.05
+    assert r.sentence_p_value < 0.01 and not r.sentence_exact
     # the bootstrap resamples words (each with its three sentences), not sentences
     b = seat(encode, WordQuery(X, Y, A, B), lang="en", templates=templates, genders={}, n_permutations=100,
              bootstrap=300, bootstrap_seed=2).bootstrap
@@ -141,6 +146,8 @@ def test_a_seat_file_is_read_and_scored_as_weat_over_its_sentences(tmp_path):
     assert r.test == "own-test" and r.source == str(path) and r.categories["B"] == "Unpleasant"
     assert r.statistic == pytest.approx(w.statistic, abs=1e-12) and r.effect_size == pytest.approx(w.effect_size)
     assert r.p_value == pytest.approx(w.p_value) and r.exact and r.n_permutations == 20  # C(6, 3) partitions
+    # a test file names no words: the default p is May et al.'s test over its sentences
+    assert r.p_unit == "sentences" and r.sentence_p_value == r.p_value and r.sentence_exact
     assert r.n_sentences == {"X": 3, "Y": 3, "A": 4, "B": 3} and r.n_templates == {}
 
 
