@@ -25,27 +25,18 @@ agree bit for bit on 4-decimal (MUSE/fastText) and 9-significant-digit (our writ
 
 Memory: the output matrix is allocated once (its size is known from the header, or from one
 newline-counting pass for header-less files) and filled block by block; a block is read as whole
-lines (it ends at the end of the line crossing :func:`block_size` bytes, a 24th of the matrix),
+lines (it ends at the end of the line crossing :func:`block_size` bytes, a sixteenth of the matrix),
 parsed by polars, and its float32 columns, read in place, are copied once, column by column,
 straight into the row-major matrix; finiteness is checked on the block's rows while they are still
-in cache. The peak is the matrix plus about a third of it on a 57 MiB matrix (polars' allocator
-keeps a few blocks' worth between calls, about 15 MB; the word list is 5%), less on larger ones;
-never two full copies, and the file is never memory-mapped.
-
-Threads: polars parses each block on all its threads (its pool, one per core), called from the
-calling thread; a block's copy into the matrix and its finiteness check, and the next block's
-newline count, run in one worker thread while polars parses that next block, so both cores stay
-busy instead of idling through the copy.
-Parsing itself stays in the calling thread: polars called from a second thread kept about a fifth
-of the matrix more memory (measured on 50,000 × 300, 1.55× against 1.32×).
+in cache. A block costs about 1.7 times its size while it is parsed, so the peak is the matrix plus
+about a tenth of it (plus polars' own runtime, about 30 MB once per process), never two full
+copies, and the file is never memory-mapped.
 ``benchmarks/bench_parse.py`` measures it against polars' and pyarrow's readers.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -53,11 +44,11 @@ import numpy as np
 from geobias._numeric import all_finite
 from geobias.io.sizes import MAX_LINE_BYTES, TEXT_BYTES_PER_DIM, check_declared
 
-#: Bytes of text handed to polars at a time (whole lines): a 24th of the float32 matrix, between
-#: these bounds. Larger blocks cost fewer polars calls but more memory (measured on 50,000 × 300
-#: under load, the next block parsed while the last is copied: a 16th of the matrix peaked at
-#: 1.37–1.45× the matrix, a 24th 1.32×, a 32nd 1.27–1.31× for the same CPU time).
-#: ``benchmarks/bench_parse.py`` measures the default against polars.
+#: Bytes of text handed to polars at a time (whole lines): a sixteenth of the float32 matrix,
+#: between these bounds. A block's transient memory (its bytes and polars' frame of them) is about
+#: 1.7 times the block, so it stays near a tenth of the matrix; larger blocks cost fewer polars
+#: calls (measured on 50,000 × 300 under load: 2.5 MB blocks peak 1.29× the matrix, 3.75 MB 1.36×,
+#: 7.5 MB 1.48×). ``benchmarks/bench_parse.py`` measures the default against polars.
 MIN_BLOCK = 1 << 21
 MAX_BLOCK = 1 << 27
 #: Bytes read at a time when counting the lines of a header-less file.
@@ -86,9 +77,9 @@ def block_size(matrix_bytes: int) -> int:
     :data:`MIN_BLOCK`).
 
     >>> block_size(20 << 20) == MIN_BLOCK, block_size(57 << 20) >> 10, block_size(4 << 30) == MAX_BLOCK
-    (True, 2432, True)
+    (True, 3648, True)
     """
-    return min(MAX_BLOCK, max(MIN_BLOCK, matrix_bytes // 24))
+    return min(MAX_BLOCK, max(MIN_BLOCK, matrix_bytes // 16))
 
 
 def _count_newlines(data: bytes) -> int:
@@ -97,26 +88,6 @@ def _count_newlines(data: bytes) -> int:
     codes = np.frombuffer(data, dtype=np.uint8)
     return sum(int(np.count_nonzero(codes[i : i + COUNT_PIECE] == 10))
                for i in range(0, len(codes), COUNT_PIECE))
-
-
-class _Decline(Exception):
-    """The file is not provably well-formed: the careful parser reads it."""
-
-
-def _block_bounds(fh, start: int, size: int, block: int):
-    """Yield ``(pos, end)`` of successive blocks of whole lines from byte ``start``: a block ends at
-    the end of the line that crosses ``pos + block`` (or at the end of the file)."""
-    pos = start
-    while pos < size:
-        end = size
-        if pos + block < size:
-            fh.seek(pos + block)
-            tail = fh.readline(MAX_LINE_BYTES)
-            end = pos + block + len(tail)
-            if not tail.endswith(b"\n") and end < size:
-                raise _Decline  # a line longer than MAX_LINE_BYTES: the careful parser refuses it
-        yield pos, end
-        pos = end
 
 
 def _count_lines(path: Path) -> int:
@@ -207,64 +178,63 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             block = block_size(out.nbytes)
         schema = pl.Schema({"w": pl.String, **{f"v{j}": pl.Float32 for j in range(dim)}}
                            | ({"t": pl.String} if trailing else {}))
-        fd = fh.fileno()
-
-        def copy(columns, part) -> bool:
-            """Copy a block's float32 columns into its rows of the matrix (in the worker thread, while
-            the next block is parsed): False when a value is missing or not finite."""
-            take = len(part)
+        word_series = []
+        n = 0
+        pos = start
+        done = False
+        while not done and pos < size:
+            # whole lines only: the block ends at the end of the line that crosses pos + block
+            end = size
+            if pos + block < size:
+                fh.seek(pos + block)
+                tail = fh.readline(MAX_LINE_BYTES)
+                end = pos + block + len(tail)
+                if not tail.endswith(b"\n") and end < size:
+                    return None  # a line longer than MAX_LINE_BYTES: the careful parser refuses it
+            fh.seek(pos)
+            chunk = fh.read(end - pos)
+            if len(chunk) != end - pos or not chunk.endswith(b"\n"):
+                return None  # no final newline (or the file changed): let the careful parser judge it
+            pos = end
+            n_lines = _count_newlines(chunk)
+            try:
+                df = pl.read_csv(
+                    chunk, has_header=False, separator=" ", quote_char=None, schema=schema,
+                    truncate_ragged_lines=False, raise_if_empty=True,
+                )
+            except Exception:  # noqa: BLE001 - any parse problem: the careful parser explains it
+                return None
+            del chunk
+            rows = df.height
+            columns = df.get_columns()
+            words = columns[0]
+            # an empty word is a null (polars reads an empty field as null), as is a blank line's
+            if rows != n_lines or words.null_count():
+                return None
+            if trailing and columns[dim + 1].null_count() != rows:
+                return None
+            if n_declared is not None and n + rows > n_declared:
+                return None  # more rows than the header declares
+            take = min(rows, cap - n)
+            if take < rows:
+                done = True
+            part = out[n : n + take]
+            # one copy, column by column, straight into the row-major matrix (polars' float32
+            # columns are read in place)
             for j in range(dim):
                 column = columns[j + 1]
                 if column.null_count():
-                    return False
+                    return None
                 part[:, j] = column.to_numpy()[:take]
             # while the block is in cache; after the float32 rounding a value beyond float32's
             # range became inf
-            return all_finite(part)
-
-        word_series = []
-        n = 0
-        done = False
-        copying = None
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="geobias-copy") as pool:
-            try:
-                for pos, end in _block_bounds(fh, start, size, block):
-                    chunk = os.pread(fd, end - pos, pos)
-                    if len(chunk) != end - pos or not chunk.endswith(b"\n"):
-                        return None  # no final newline (or the file changed): the careful parser judges
-                    counting = pool.submit(_count_newlines, chunk)  # after the last block's copy
-                    try:
-                        df = pl.read_csv(chunk, has_header=False, separator=" ", quote_char=None, schema=schema,
-                                         truncate_ragged_lines=False, raise_if_empty=True)
-                    except Exception:  # noqa: BLE001 - any parse problem: the careful parser explains it
-                        return None
-                    del chunk
-                    if copying is not None and not copying.result():
-                        return None
-                    n_lines = counting.result()
-                    rows = df.height
-                    columns = df.get_columns()
-                    words = columns[0]
-                    # a blank line is a row of nulls (or, in some polars versions, no row), an
-                    # empty word a null: both are left to the careful parser
-                    if rows != n_lines or words.null_count():
-                        return None
-                    if trailing and columns[dim + 1].null_count() != rows:
-                        return None
-                    if n_declared is not None and n + rows > n_declared:
-                        return None  # more rows than the header declares
-                    take = min(rows, cap - n)
-                    copying = pool.submit(copy, columns, out[n : n + take])
-                    word_series.append(words[:take])
-                    del df, columns, words
-                    n += take
-                    if take < rows or (n >= cap and (limit is not None or n_declared is None)):
-                        done = True  # without a limit, read on: rows beyond the header's count are an error
-                        break
-                if copying is not None and not copying.result():
-                    return None
-            except _Decline:
+            if not all_finite(part):
                 return None
+            word_series.append(words[:take])
+            del df, columns, words
+            n += take
+            if n >= cap and (limit is not None or n_declared is None):
+                done = True  # without a limit, read on: rows beyond the header's count are an error
     if n == 0 or (n_declared is not None and n < cap):
         return None  # empty, or truncated file (the careful parser says how)
     if not done and n_declared is None and n != cap:
