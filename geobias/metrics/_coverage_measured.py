@@ -2,11 +2,11 @@
 from ``reproductions/calibration.json`` (do not edit; :mod:`geobias.metrics.coverage` reads it).
 
 1,000 simulated data sets per scenario, 999 permutations, 1,000 resamples per interval,
-scenarios neither, agreement, agreement-asymmetric, bias, both; run at commit e2fded217028.
+scenarios neither, agreement, agreement-asymmetric, bias, both; run at commit 59105b44ba9a.
 """
 
 #: The run the figures come from.
-RUN = {"datasets": 1000, "resamples": 1000, "commit": "e2fded217028f4af0f4b654e8cd4cd379c93312c"}
+RUN = {"datasets": 1000, "resamples": 1000, "commit": "59105b44ba9a8a1b772bffa68b676cbaee2188b9"}
 
 #: (metric, quantity) → (lowest, highest) share of data sets whose interval held the truth.
 COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
