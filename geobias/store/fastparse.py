@@ -208,7 +208,8 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             rows = df.height
             columns = df.get_columns()
             words = columns[0]
-            if rows != n_lines or words.null_count() or (words.str.len_bytes() == 0).any():
+            # an empty word is a null (polars reads an empty field as null), as is a blank line's
+            if rows != n_lines or words.null_count():
                 return None
             if trailing and columns[dim + 1].null_count() != rows:
                 return None

@@ -71,6 +71,9 @@ def _bad_files():
         "NaN": head + "\n".join(with_(40, "bad 0.1 nan 0.3 0.4")) + "\n",
         "inf": head + "\n".join(with_(40, "bad 0.1 inf 0.3 0.4")) + "\n",
         "float32 overflow": head + "\n".join(with_(40, "bad 0.1 1e39 0.3 0.4")) + "\n",
+        # non-finite values in the last block and in the first
+        "NaN in the last row": head + "\n".join(with_(49, "bad 0.1 0.2 nan 0.4")) + "\n",
+        "inf in the first row": head + "\n".join(with_(0, "bad -inf 0.2 0.3 0.4")) + "\n",
         "duplicate": head + "\n".join(with_(45, ok[3])) + "\n",
         "header too small": f"{len(ok) - 5} {dim}\n" + "\n".join(ok) + "\n",
         "header too large": f"{len(ok) + 5} {dim}\n" + "\n".join(ok) + "\n",
