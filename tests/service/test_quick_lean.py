@@ -181,7 +181,12 @@ now = quick._threads_now()
 assert thread.native_id in now and now == frozenset(threads_of(os.getpid())), (first, now)
 stop.set()
 thread.join()
-after = quick._threads_now()
+import time
+for _ in range(500):  # join returns before the kernel has reaped the thread's task
+    after = quick._threads_now()
+    if thread.native_id not in after:
+        break
+    time.sleep(0.01)
 assert thread.native_id not in after and after == frozenset(threads_of(os.getpid())), (now, after)
 print("ok")
 """
