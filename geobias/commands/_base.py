@@ -78,6 +78,11 @@ class Estimate:
         Estimated time here, where the unit has a calibration (``None`` otherwise).
     limit : int
         Largest ``units`` a run may do without ``force``.
+    resamples : int, default 0
+        The bootstrap's resamples counted in ``units``, each pass of a bootstrap counted (see
+        :meth:`with_passes`).
+    resample_words : int, default 0
+        Words each resample is counted for: ``units`` holds ``resamples × resample_words`` of them.
 
     Examples
     --------
@@ -90,11 +95,29 @@ class Estimate:
     detail: str
     seconds: float | None
     limit: int
+    resamples: int = 0
+    resample_words: int = 0
 
     @property
     def over(self) -> bool:
         """Whether the run exceeds :attr:`limit`."""
         return self.units > self.limit
+
+    def with_passes(self, passes: int) -> Estimate:
+        """The estimate with its bootstrap counted ``passes`` times (a metric that bootstraps several
+        quantities, or a crossed design's three passes: :attr:`geobias.metrics.Metric.bootstrap_passes`).
+
+        >>> e = Estimate(1_076_000, "permutations", "1,000,000 partitions + 1,000 bootstrap resamples × 76 words",
+        ...              None, 10**8, resamples=1_000, resample_words=76)
+        >>> e.with_passes(9).describe()
+        '1,684,000 permutations (1,000,000 partitions + 9 passes × 1,000 bootstrap resamples × 76 words)'
+        """
+        if passes <= 1 or not self.resamples:
+            return self
+        one = f"{self.resamples:,} bootstrap resamples × {self.resample_words} words"
+        return dataclasses.replace(
+            self, units=self.units + (passes - 1) * self.resamples * self.resample_words,
+            detail=self.detail.replace(one, f"{passes} passes × {one}"), resamples=self.resamples * passes)
 
     def scaled(self, factor: float) -> Estimate:
         """The same estimate against ``factor`` × the limit (a front door with a smaller budget)."""
@@ -111,6 +134,23 @@ class Estimate:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def _bootstrap_passes(name: str) -> int:
+    """The bootstrap passes of a default run of the metric ``name`` (its module imported, no other
+    metric's); 1 where no metric of that name is declared."""
+    import importlib
+
+    from geobias.metrics.declaration import get_metric
+
+    try:
+        importlib.import_module(f"geobias.metrics.{name}")  # declares it (get_metric alone would import all)
+    except ImportError:
+        return 1
+    try:
+        return max(get_metric(name).bootstrap_passes, 1)
+    except InputError:
+        return 1
 
 
 def duration(seconds: float) -> str:
@@ -251,8 +291,12 @@ class Command:
 
     def work(self, params: Params) -> Estimate | None:
         """The estimated work of a run with ``params`` (validated), before it starts; ``None`` when
-        the command's work is bounded by its inputs alone (see :meth:`Params.work`)."""
-        return params.work()
+        the command's work is bounded by its inputs alone (see :meth:`Params.work`). The bootstrap
+        is counted once per pass its metric makes (:meth:`Estimate.with_passes`)."""
+        estimate = params.work()
+        if estimate is None or not estimate.resamples:
+            return estimate
+        return estimate.with_passes(_bootstrap_passes(self.name))
 
     @property
     def kind(self) -> str:

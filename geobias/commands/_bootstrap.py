@@ -114,20 +114,22 @@ class BootstrapParams(Params):
         return dataclasses.replace(result, bootstrap_note=note) if note is not None else result
 
     def with_bootstrap(self, estimate: Estimate | None, words: int) -> Estimate | None:
-        """``estimate`` plus the bootstrap's work: each resample counted as one partition per word it
-        resamples (``words``, before OOV words are dropped)."""
+        """``estimate`` plus one pass of the bootstrap: each resample counted as one partition per word
+        it resamples (``words``, before OOV words are dropped); :meth:`Command.work
+        <geobias.commands.Command.work>` counts every pass its metric makes."""
         n = self.resamples()
         if not n:
             return estimate
         from geobias.commands._permutations import MAX_PERMUTATIONS
 
-        units = n * max(words, 1)
+        words = max(words, 1)
+        units = n * words
         detail = f"{n:,} bootstrap resamples × {words} words"
         if estimate is None:
-            return Estimate(units, "permutations", detail, None, MAX_PERMUTATIONS)
+            return Estimate(units, "permutations", detail, None, MAX_PERMUTATIONS, resamples=n, resample_words=words)
         return Estimate(estimate.units + units, estimate.unit,
                         f"{estimate.detail or f'{estimate.units:,} partitions'} + {detail}", estimate.seconds,
-                        estimate.limit)
+                        estimate.limit, resamples=n, resample_words=words)
 
 
 __all__ = ["DEFAULT_BOOTSTRAP", "MAX_BOOTSTRAP", "BootstrapParams"]

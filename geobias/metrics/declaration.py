@@ -135,6 +135,9 @@ class Metric:
         The quantities whose resamples' spread is corrected for the crossed design before the
         interval is read (``crossed`` of :func:`geobias.stats.bootstrap.bootstrap`), each with its
         two sides, e.g. ``(("X", "Y"), ("A", "B"))`` (sets a query lacks are left out).
+    bootstrapped : tuple of str
+        The quantities a default run bootstraps, each with a bootstrap of its own (default: the
+        first of ``quantities``); :attr:`bootstrap_passes` counts their passes.
     notes : mapping of str to str
         A note per quantity that its interval carries: why it cannot show "no bias" (a never
         negative quantity), or its coverage measured in simulation where it leaves 93–97 %
@@ -155,8 +158,24 @@ class Metric:
     basic: tuple[str, ...] = ()
     expanded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     two_way: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    bootstrapped: tuple[str, ...] = ()
     notes: Mapping[str, str] = field(default_factory=dict)
     figure: FigureSpec | None = None
+
+    @property
+    def bootstrap_passes(self) -> int:
+        """How many times a default run resamples the words, counted in passes of ``n_resamples``:
+        one per quantity it bootstraps, three for a ``two_way`` one (both sides, then each side with
+        the other held: :func:`geobias.stats.bootstrap.bootstrap`'s ``crossed``); 0 without a
+        resampling. A command's work estimate counts the bootstrap this many times.
+
+        >>> from geobias.metrics import get_metric
+        >>> get_metric("mweat").bootstrap_passes, get_metric("weat").bootstrap_passes, get_metric("rnd").bootstrap_passes
+        (9, 3, 1)
+        """
+        if self.resampling is None:
+            return 0
+        return sum(3 if q in self.two_way else 1 for q in (self.bootstrapped or self.quantities[:1]))
 
     @property
     def result_name(self) -> str:

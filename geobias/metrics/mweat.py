@@ -355,6 +355,7 @@ METRIC = declare(Metric(
     resampling=_resampling, basic=("effect_size", "signed_statistic"),
     expanded={q: ("A", "B") for q in ("effect_size", "signed_statistic")},
     two_way={q: (("X", "Y"), ("A", "B")) for q in ("effect_size", "signed_statistic", "sum_masculine", "sum_feminine")},
+    bootstrapped=("signed_statistic", "sum_masculine", "sum_feminine"),
     notes={"statistic": non_negative("read the interval of signed_statistic, |Σ_X s| − |Σ_Y s|, which can"),
            **coverage_notes("mweat")},
     figure=FigureSpec("per-pair bias bars", _bars),

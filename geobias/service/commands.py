@@ -121,7 +121,8 @@ def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: 
     ``W``); each bootstrap resample recomputes its resampled targets' associations with its
     resampled attributes, about ``(W / 2)²`` lookups done in one vectorised step, which
     :data:`RESAMPLE_LOOKUPS_PER_UNIT` of count as one unit. The partitions and resamples come from
-    the command's work estimate (:meth:`~geobias.commands.Command.work`). Measured by
+    the command's work estimate (:meth:`~geobias.commands.Command.work`), every pass of the
+    bootstrap counted (MWEAT makes nine: three quantities, each with the crossed design's three). Measured by
     ``benchmarks/bench_abuse.py`` (section 8) on a shared 2-core machine: about 1.2·10⁸ units a
     second, so the default budget of 10⁹ is under 10 s of work; 4 × 5,000 words at 10⁶
     permutations cost 2.1·10¹⁰. A job has no quick budget.
@@ -137,9 +138,8 @@ def check_quick_cost(config: ServiceConfig, cmd: Command, params: Params, body: 
     if estimate is None:
         return
     words = max(1, words_in(type(params), body))
-    resamples = getattr(params, "resamples", None)
-    n_resamples = (resamples() or 0) if callable(resamples) else 0
-    partitions = max(estimate.units - n_resamples * words, 0)  # the estimate counts resamples × words
+    n_resamples = estimate.resamples  # every pass of the bootstrap (Estimate.with_passes)
+    partitions = max(estimate.units - n_resamples * estimate.resample_words, 0)
     cost = partitions * words + n_resamples * (words / 2) ** 2 / RESAMPLE_LOOKUPS_PER_UNIT
     if cost > config.quick_budget:
         raise WorkBudgetError(

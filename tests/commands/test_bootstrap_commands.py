@@ -153,6 +153,30 @@ def test_the_work_budget_counts_resamples(vectors):
     assert rnsb.units == 200 * sum(len(s or ()) for s in (X, Y, A, B)) + 1000 * (len(X) + len(Y or ()))
 
 
+@pytest.mark.parametrize("name, params", [
+    ("mweat", {}), ("weat", {"test": "career-family"}), ("rnd", {}), ("ect", {}), ("mac", {}),
+])
+def test_the_work_estimate_counts_every_pass_the_run_makes(vectors, monkeypatch, name, params):
+    """A command's estimate counts the bootstrap once per pass its run really makes: one per quantity
+    bootstrapped, three for a crossed one (MWEAT: nine; WEAT and ECT: three; RND and MAC: one)."""
+    import geobias.metrics.bootstrap as mb
+
+    passes = []
+    real = mb.bootstrap
+
+    def counting(*args, **kwargs):
+        passes.append(3 if kwargs.get("crossed") else 1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mb, "bootstrap", counting)
+    cmd = get(name)
+    p = cmd.params(lang="fr", vectors="small-fr", bootstrap=50, **params)
+    one, every = p.work(), cmd.work(p)
+    run(name, lang="fr", vectors="small-fr", bootstrap=50, **params)
+    assert sum(passes) >= 1 and every.resamples == 50 * sum(passes), (passes, every)
+    assert every.units - one.units == (sum(passes) - 1) * 50 * one.resample_words
+
+
 def test_the_cli_runs_the_default_bootstrap_and_0_turns_it_off(vectors, capsys):
     from geobias.cli import main
 

@@ -229,9 +229,10 @@ def test_every_permutation_command_estimates_its_work():
      "12,000,000,000,000 permutations (6 methods × 2 MWEATs × 1,000,000,000,000 partitions)"),
     (["erasure", "--lang", "fr", "--dictionary", "absent.txt", "--test-dictionary", "absent.txt", "--seeds", "0,1"],
      "28,000,000,000,000 permutations (2 seeds × 7 methods × 2 tests × 1,000,000,000,000 partitions)"),
-    # the default bootstrap (1,000 resamples of the 76 words) is counted beside the partitions
-    (["mweat", "--lang", "fr"], "1,000,000,076,000 permutations (1,000,000,000,000 partitions + 1,000 bootstrap "
-                                "resamples × 76 words) would take about"),
+    # the default bootstrap (1,000 resamples of the 76 words) is counted beside the partitions, once per
+    # pass MWEAT makes: three quantities (signed figure and both sums), each crossed (three passes)
+    (["mweat", "--lang", "fr"], "1,000,000,684,000 permutations (1,000,000,000,000 partitions + 9 passes × "
+                                "1,000 bootstrap resamples × 76 words) would take about"),
 ])
 def test_over_budget_runs_are_refused_before_any_work(argv, count, capsys):
     # the dictionaries do not exist: a refusal naming the budget shows nothing was read or loaded
@@ -298,7 +299,7 @@ def test_a_job_runs_past_the_budget_when_its_front_door_says_so(store_dir, monke
 
     monkeypatch.setattr(_permutations, "MAX_PERMUTATIONS", 1_000)  # a small budget, a quick run
     args = dict(vectors=store_dir, permutations=5_000, permutation_method="monte-carlo", **_sets())
-    with pytest.raises(WorkBudgetError, match=r"33,000 permutations \(5,000 partitions \+ 1,000 bootstrap"):
+    with pytest.raises(WorkBudgetError, match=r"89,000 permutations \(5,000 partitions \+ 3 passes × 1,000 bootstrap"):
         execute("weat", args)
     result, env = execute("weat", args, budget=None)
     assert result.n_permutations == 5_000 and env["command"] == "weat"
