@@ -136,17 +136,6 @@ class Estimate:
         return dataclasses.asdict(self)
 
 
-def _bootstrap_passes(name: str) -> int:
-    """The bootstrap passes of a default run of the metric ``name``; 1 where no metric of that name
-    is declared."""
-    from geobias.metrics.declaration import get_metric
-
-    try:
-        return max(get_metric(name).bootstrap_passes, 1)
-    except InputError:
-        return 1
-
-
 def duration(seconds: float) -> str:
     """``"3.2 s"``, ``"4.5 minutes"``, ``"2.0 days"``."""
     for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
@@ -290,7 +279,10 @@ class Command:
         estimate = params.work()
         if estimate is None or not estimate.resamples:
             return estimate
-        return estimate.with_passes(_bootstrap_passes(self.name))
+        from geobias.metrics.declaration import metric_of
+
+        metric = metric_of(self.result_type())  # the result's module, imported, has declared its metric
+        return estimate.with_passes(metric.bootstrap_passes if metric is not None else 1)
 
     @property
     def kind(self) -> str:

@@ -35,7 +35,7 @@ from geobias.errors import InputError
 
 __all__ = ["SETS", "Bars", "FigureSpec", "Metric", "QueryShape", "declare", "declared_metrics", "declares_figure",
            "figure_of",
-           "get_metric"]
+           "get_metric", "metric_of"]
 
 #: How a metric reads its words:
 #:
@@ -222,6 +222,17 @@ def get_metric(name: str) -> Metric:
         return _METRICS[name]
     except KeyError:
         raise InputError(f"no metric {name!r}; one of {', '.join(sorted(_METRICS))}") from None
+
+
+def metric_of(result: type) -> Metric | None:
+    """The declared metric whose result type is ``result`` (its module, imported, has declared it),
+    or ``None`` — without importing any other metric module, as :func:`get_metric` may.
+
+    >>> from geobias.metrics import MweatResult
+    >>> metric_of(MweatResult).name, metric_of(dict)
+    ('mweat', None)
+    """
+    return next((m for m in _METRICS.values() if m.result is result), None)
 
 
 def declared_metrics() -> list[Metric]:
