@@ -447,10 +447,12 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
         raise ParameterError("calibration needs at least 99 permutations and 99 resamples", "n_resamples")
     rows: list[CalibrationRow] = []
     with loop_bar(progress, len(names) * n_datasets, "simulated data sets") as bar:
-        for k, name in enumerate(names):
+        for name in names:
             sc = SCENARIOS[name]
             truth = truths(sc, dim=dim)
-            rng = np.random.default_rng([seed, k])
+            # a scenario's stream depends on its place in SCENARIOS, not on the scenarios asked for
+            # with it, so that a run of some scenarios repeats those rows of a run of all of them
+            rng = np.random.default_rng([seed, list(SCENARIOS).index(name)])
             counts: dict[tuple[str, str], int] = {}
             for i in range(n_datasets):
                 out = _one(simulate(sc, rng, dim=dim), n_permutations=n_permutations, n_resamples=n_resamples,
