@@ -100,3 +100,11 @@ def test_bad_requests_are_one_line():
             calibrate(**kwargs)
         assert "\n" not in str(info.value)
     assert simulate(SCENARIOS["both"], __import__("numpy").random.default_rng(0))["x"].shape == (27, 64)
+
+
+def test_a_scenario_run_alone_repeats_its_rows_of_the_full_run(result):
+    """A scenario's stream is seeded by its place in SCENARIOS: running it alone (or split across
+    processes) gives the rows the full run gives it."""
+    alone = calibrate(["both"], n_datasets=N, n_permutations=199, n_resamples=400, seed=1)
+    assert alone.rows == rows(result, scenario="both")
+    assert len(alone.rows) == 17
