@@ -23,6 +23,11 @@ def weat(console, result) -> None:
     tables.render(console, tables.weat_table(result))
 
 
+@table("geobias.metrics.seat.SeatResult")
+def seat(console, result) -> None:
+    tables.render(console, tables.seat_table(result))
+
+
 @table("geobias.directions.GenderDirections")
 def directions(console, result) -> None:
     tables.render(console, tables.directions_table(result))

@@ -133,6 +133,59 @@ def weat_table(result, top: int = 5) -> Group:
     return Group(summary, words, *_bootstrap(result))
 
 
+def _seat_p(result) -> list[tuple[str, str]]:
+    """SEAT's default p (over the words, or a test file's sentences) and May et al.'s sentence test
+    beside it when the default is over the words."""
+    how = "exact" if result.exact else f"{result.n_permutations:,} permutations, seed {result.seed}"
+    if result.exact:
+        how += f", {result.n_permutations:,} partitions"
+    rows = [("p-value", f"{result.p_value:.4g}  [over the {result.p_unit}: {how}; one-sided]")]
+    if result.p_unit == "words" and result.sentence_p_value is not None:
+        kind = "exact" if result.sentence_exact else "sampled"
+        rows.append(("sentence test (May et al.)", f"{result.sentence_p_value:.4g}  [{kind}; treats the sentences of one "
+                                                   "word as independent: not the default p]"))
+    return rows
+
+
+def seat_table(result) -> Group:
+    """Summary of a :class:`~geobias.metrics.seat.SeatResult`; with several test files, one row per
+    test after the first's summary."""
+    n = result.n_sentences
+    sets = f"X {n['X']}, Y {n['Y']}, A {n['A']}, B {n['B']}"
+    cats = result.categories
+    rows = [
+        ("encoder", result.encoder),
+        ("statistic", f"{result.statistic:.6g}"),
+        ("effect size", "n/a" if result.effect_size is None else f"{result.effect_size:.4f} (ddof=1)"),
+        *_seat_p(result),
+        ("sentences", sets + ("" if result.source else f"; {result.n_gendered_words} words with their gender's articles")),
+    ]
+    if cats:
+        rows.append(("categories", f"X {cats['X']}, Y {cats['Y']}; A {cats['A']}, B {cats['B']}"))
+    if result.source:
+        rows.append(("test file", result.source))
+    if result.examples:
+        rows.append(("examples (X)", " · ".join(result.examples[:4])))
+    lang = f", {result.lang}" if result.lang else ""
+    parts = [_summary(f"SEAT {result.test} (May et al. 2019{lang})", rows)]
+    if result.more_tests:
+        every = Table(title="Every test", title_justify="left")
+        for col in ("test", "X vs Y; A vs B", "sentences", "effect size", "p", "over"):
+            every.add_column(col, justify="right" if col in ("effect size", "p") else "left")
+        for r in (result, *result.more_tests):
+            c, k = r.n_sentences, r.categories
+            es = "n/a" if r.effect_size is None else f"{r.effect_size:+.4f}"
+            names = f"{k['X']} vs {k['Y']}; {k['A']} vs {k['B']}" if k else ""
+            every.add_row(Text(r.test), Text(names), f"{c['X']}/{c['Y']}/{c['A']}/{c['B']}", es, f"{r.p_value:.4g}",
+                          f"{r.p_unit}{' (exact)' if r.exact else ''}")
+        parts.append(every)
+    if result.sentences:
+        for key in ("X", "Y", "A", "B"):
+            listed = result.sentences.get(key) or []
+            parts.append(Text(f"{key} ({len(listed)}): " + " · ".join(listed)))
+    return Group(*parts, *_bootstrap(result))
+
+
 def _lda_baselines(result) -> list[tuple[str, str]]:
     base = getattr(result, "lda_baselines", None)
     if not base:

@@ -376,3 +376,28 @@ def test_german_nouns_always_have_a_determiner_that_agrees():
     assert [k for k in kinds.values() if k.kind == "bare"] == [kinds["Erbrochenes"]]
     assert "Das ist ihre Sache." in sentences_for(["ihre"], t, {}, kinds)
     assert "Das Mädchen ist hier." in sentences_for(["Mädchen"], t, {}, kinds)
+
+
+def test_the_cli_table_gives_the_default_p_with_its_unit_and_may_et_als_test_beside_it(monkeypatch, capsys):
+    """A template run's table: the p over the words (exact where the partitions fit the budget), May et
+    al.'s sentence test on its own line said not to be the default, the sentence counts and the
+    bootstrap interval; the figures are the result's own."""
+    import json
+
+    import geobias.contextual.sentence_encoders as se
+    from geobias.cli import main
+
+    monkeypatch.setattr(se, "sentence_encoder", lambda *a, **k: _hash_encoder())
+    with pytest.raises(SystemExit):
+        main(["seat", "--lang", "en", "--test", "math-arts", "--encoder", "hash", "--permutations", "100", "--json"])
+    r = json.loads(capsys.readouterr().out)["result"]
+    with pytest.raises(SystemExit) as info:
+        main(["seat", "--lang", "en", "--test", "math-arts", "--encoder", "hash", "--permutations", "100"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and r["p_unit"] == "words"
+    assert "SEAT math-arts (May et al. 2019, en)" in out
+    assert f"{r['p_value']:.4g}  [over the words: {r['n_permutations']:,} permutations, seed {r['seed']}" in out
+    assert f"{r['sentence_p_value']:.4g}  [" in out and "not the default p" in out
+    n = r["n_sentences"]
+    assert f"X {n['X']}, Y {n['Y']}, A {n['A']}, B {n['B']}" in out
+    assert f"{r['effect_size']:.4f} (ddof=1)" in out and "Bootstrap over the words (effect_size)" in out
