@@ -264,8 +264,8 @@ class SeatResult(Result):
         bringing all its sentences (the statistic is unchanged: Σ over the X sentences minus Σ over
         the Y sentences): the sentences of one word share that word and are not exchangeable with
         another word's, and May et al.'s test over the sentences rejects a true null too often
-        (simulated sentence vectors, 5 templates per word, 1,000 data sets: 15.9–18.3 % at the 5 %
-        level; this test 3.1–4.0 %, docs: calibration). For a test file's sentences (no words to
+        (simulated sentence vectors, 5 templates per word, 2,000 data sets: 14.5–16.75 % at the 5 %
+        level; this test 3.0–3.3 %, docs: calibration). For a test file's sentences (no words to
         group them by) it is May et al.'s test over the sentences, equal to ``sentence_p_value``.
     p_unit : str
         ``"words"`` or ``"sentences"``: what ``p_value`` re-partitions.

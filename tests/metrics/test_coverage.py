@@ -62,17 +62,23 @@ def test_a_note_exactly_where_the_coverage_leaves_the_target():
     assert note("mweat", "statistic") == "" and coverage("nope", "x") is None and notes("nope") == {}
 
 
-def test_the_note_reaches_the_interval_a_user_reads():
-    """WEAT's effect size (calibrated) carries its note on the bootstrap result itself."""
+def test_the_note_reaches_the_interval_a_user_reads(monkeypatch):
+    """WEAT's effect size (calibrated), given a measured range outside the target (the committed run
+    has it inside: no note), carries the note it makes on the bootstrap result itself."""
+    from geobias.metrics import coverage as cov
+    from geobias.metrics import get_metric
     from geobias.query import WordQuery
     from geobias.store import VectorStore
+
+    monkeypatch.setitem(cov.COVERAGE, ("weat", "effect_size"), (0.938, 0.972))
+    monkeypatch.setitem(get_metric("weat").notes, "effect_size", note("weat", "effect_size"))
 
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(32)]
     store = VectorStore(words, rng.normal(size=(32, 8)).astype(np.float32))
     rows = WordQuery(words[:8], words[8:16], words[16:24], words[24:]).resolve(store)
     r = bootstrap_query(rows, "weat", n_resamples=200)
-    assert r.note == note("weat", "effect_size")
+    assert r.note == note("weat", "effect_size") and "93.8-97.2%" in r.note
 
 
 def test_the_generator_drops_no_row_silently():

@@ -11,7 +11,13 @@ from geobias.service.pages import items_html, rich_items
 from geobias.store import VectorStore
 
 
-def test_an_intervals_note_reaches_the_page():
+def test_an_intervals_note_reaches_the_page(monkeypatch):
+    """WEAT's d given a measured range outside the target, and the note it makes (the committed run
+    has it inside the target: no note)."""
+    from geobias.metrics import coverage, get_metric
+
+    monkeypatch.setitem(coverage.COVERAGE, ("weat", "effect_size"), (0.938, 0.972))
+    monkeypatch.setitem(get_metric("weat").notes, "effect_size", note("weat", "effect_size"))
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(32)]
     store = VectorStore(words, rng.normal(size=(32, 8)).astype(np.float32))
