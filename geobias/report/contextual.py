@@ -1,4 +1,4 @@
-"""Rich renderers for the contextual probes (association, BEC-Pro, MALoR, sentiment).
+"""Rich renderers for the contextual probes (association, BEC-Pro, MALoR, sentiment, CrowS-Pairs, StereoSet).
 
 ``render_*(console, result)`` prints a probe's result on a rich console; the CLI and the
 service's result pages call the same function. rich is imported inside the functions.
@@ -124,3 +124,43 @@ def render_sentiment(console, res) -> None:
                        for (c, t), n in kept.items())
     console.print(f"texts with no listed term, kept (bias 0, in N=0): {counts or 'none'}")
     console.print("stars on the Bonferroni-corrected p: * < 0.05, ** < 0.01, *** < 0.001")
+
+
+def render_crows_pairs(console, res) -> None:
+    """Print a CrowS-Pairs result (Nangia et al. 2020): the metric score overall and per bias type,
+    the stereo / antistereo split and the neutral pairs."""
+    from rich.table import Table
+    from rich.text import Text
+
+    split = ", ".join(f"{name} {v:.2f}" for name, v in (("stereo", res.stereo_score), ("antistereo", res.antistereo_score))
+                      if v is not None)
+    console.print(Text(f"CrowS-Pairs (Nangia et al. 2020) — {res.model}: metric score {res.metric_score:.2f} % of "
+                       f"{res.n_pairs:,} pairs in which sent_more scores higher (50 = no preference)"
+                       + (f"; {split}" if split else "")))
+    t = Table(title="By bias type", title_justify="left")
+    for c in ("bias type", "pairs", "metric score"):
+        t.add_column(c, justify="left" if c == "bias type" else "right")
+    for kind, v in sorted(res.by_bias_type.items(), key=lambda kv: -kv[1]["n"]):
+        t.add_row(Text(kind), f"{v['n']:,}", f"{v['metric_score']:.2f}")
+    console.print(t)
+    rule = "rounded as metric.py rounds them" if res.comparison == "metric-py" else "unrounded"
+    console.print(Text(f"neutral pairs (equal scores, {rule}): {res.n_ties:,}; --json or --csv --items for "
+                       "every pair's scores"))
+
+
+def render_stereoset(console, res) -> None:
+    """Print a StereoSet intrasentence result (Nadeem et al. 2021): LMS, SS and ICAT overall and
+    per bias type."""
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title=f"StereoSet intrasentence (Nadeem et al. 2021) — {res.model}", title_justify="left")
+    for c in ("bias type", "examples", "LMS", "SS", "ICAT"):
+        t.add_column(c, justify="left" if c == "bias type" else "right")
+    for kind, v in sorted(res.by_bias_type.items(), key=lambda kv: -kv[1]["n"]):
+        t.add_row(Text(kind), f"{v['n']:,}", f"{v['lms']:.2f}", f"{v['ss']:.2f}", f"{v['icat']:.2f}")
+    t.add_row(Text("overall"), f"{res.n_examples:,}", f"{res.lms:.2f}", f"{res.ss:.2f}", f"{res.icat:.2f}",
+              style="bold")
+    console.print(t)
+    console.print(Text(f"{res.n_targets:,} target terms; LMS: the meaningful word preferred (100 best), SS: the "
+                       "stereotype preferred (50 = no preference), ICAT = LMS · min(SS, 100 − SS) / 50 (100 best)"))

@@ -202,6 +202,16 @@ def sentiment(console, res) -> None:
     contextual.render_sentiment(console, res)
 
 
+@table("geobias.contextual.crows_pairs.CrowsPairsResult")
+def crows_pairs(console, res) -> None:
+    contextual.render_crows_pairs(console, res)
+
+
+@table("geobias.contextual.stereoset.StereoSetResult")
+def stereoset(console, res) -> None:
+    contextual.render_stereoset(console, res)
+
+
 @table("geobias.contextual.becpro.BecProCorpusFile")
 def becpro_corpus(console, r) -> None:
     """Nothing on stdout: the command's note names the file written."""

@@ -125,6 +125,14 @@ def test_the_command_prints_the_metric(mlm, sample, capsys):
     assert info.value.code == 0, err
     r = result_of(out)
     assert r["n_pairs"] == 4 and 0 <= r["metric_score"] <= 100 and len(r["per_pair"]) == 4
+    # the table: the same figures, overall and per bias type
+    with pytest.raises(SystemExit) as info:
+        main(["crows-pairs", "--model", str(mlm), "--data", str(sample), "--device", "cpu"])
+    table = capsys.readouterr().out
+    assert info.value.code == 0 and f"metric score {r['metric_score']:.2f} % of 4 pairs" in table
+    for kind, v in r["by_bias_type"].items():
+        assert any(kind in line and f"{v['metric_score']:.2f}" in line for line in table.splitlines()), kind
+    assert f"neutral pairs (equal scores, rounded as metric.py rounds them): {r['n_ties']}" in table
 
 
 def test_the_metric_follows_metric_py_rounding_neutral_pairs_and_split():

@@ -5,6 +5,7 @@ out, one mask), LMS/SS/ICAT per target term, and bad input."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -129,6 +130,14 @@ def test_cli_runs_and_refuses_a_bad_file_in_one_line(mlm, sample, tmp_path):
     assert ok.returncode == 0, ok.stderr
     result = json.loads(ok.stdout)["result"]
     assert result["n_examples"] == 4 and 0 <= result["ss"] <= 100 and 0 <= result["icat"] <= 100
+    table = subprocess.run([*run, "--data", str(sample)], capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "COLUMNS": "120"})
+    assert table.returncode == 0, table.stderr
+    overall = next(line for line in table.stdout.splitlines() if "overall" in line)
+    for key in ("lms", "ss", "icat"):
+        assert f"{result[key]:.2f}" in overall, key
+    for kind, v in result["by_bias_type"].items():
+        assert any(kind in line and f"{v['ss']:.2f}" in line for line in table.stdout.splitlines()), kind
     bad = tmp_path / "crows.csv"
     bad.write_text("sent_more,sent_less\na,b\n", encoding="utf-8")
     out = subprocess.run([*run, "--data", str(bad)], capture_output=True, text=True, timeout=300)
