@@ -508,11 +508,16 @@ def _grammatical_bootstrap(store, mid, ref_mid, definitional, d_g, b, *, bootstr
             kept[0] += len(words)
         return (index_counts(ix["targets"], len(mid)) * words).sum(axis=1) / len(mid)
 
-    # the mean averages over the targets crossed with the seed words (d_s and the reference): its
-    # interval reads the two-way corrected spread (Owen 2007; docs: calibration)
-    seeds = tuple(k for k in sizes if k != "targets")
+    # the mean is ⟨mean of the targets − mean of the reference, b⟩ with b fitted to the definitional
+    # pairs: the targets and the reference enter side by side, each crossed with the definitional
+    # pairs, so the two-way design is (targets and reference) × (definitional pairs), and its interval
+    # reads the two-way corrected spread (Owen 2007; docs: calibration). Without definitional pairs
+    # (b given) the mean is a plain difference of means: nothing is crossed.
+    crossed = None
+    if "definitional" in sizes:
+        crossed = (tuple(k for k in sizes if k != "definitional"), ("definitional",))
     boot = run_bootstrap(mean_stat, sizes, n_resamples=bootstrap, seed=seed, confidence=confidence,
-                         crossed=(("targets",), seeds) if seeds else None)
+                         crossed=crossed)
     from dataclasses import replace
 
     boot = replace(boot, quantity="mean")
