@@ -445,7 +445,8 @@ class AtlasResult(Result):
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        """One row per language × metric (the Parquet table): ``lang``, ``language``, ``metric``,
+        """One row per language × metric (the Parquet table): ``lang``, ``language``, ``store`` (the
+        cell's vector store), ``metric``,
         ``label``, ``grammatical_gender_aware``, ``status``, ``value``, ``p_value``, ``n``, ``reason``,
         ``low``, ``high``, ``standard_error`` (the figure's bootstrap interval), ``baseline_majority``,
         ``baseline_orthographic``, and the null beside the figure (:class:`NullComparison`): ``null``,
@@ -457,7 +458,7 @@ class AtlasResult(Result):
             for key, label, aware in METRICS:
                 m = cell.metric(key)
                 iv, base, vs = m.interval, m.baselines or {}, m.versus
-                out.append({"lang": cell.lang, "language": cell.language, "metric": key, "label": label,
+                out.append({"lang": cell.lang, "language": cell.language, "store": cell.store, "metric": key, "label": label,
                             "grammatical_gender_aware": aware, "status": m.status, "value": _float(m.value),
                             "p_value": _float(m.p_value), "n": m.n, "reason": m.reason,
                             "low": None if iv is None else iv.low, "high": None if iv is None else iv.high,

@@ -164,7 +164,7 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = pa.schema([("lang", pa.string()), ("language", pa.string()), ("metric", pa.string()),
+    schema = pa.schema([("lang", pa.string()), ("language", pa.string()), ("store", pa.string()), ("metric", pa.string()),
                         ("label", pa.string()), ("grammatical_gender_aware", pa.bool_()), ("status", pa.string()),
                         ("value", pa.float64()), ("p_value", pa.float64()), ("n", pa.int64()),
                         ("reason", pa.string()), ("low", pa.float64()), ("high", pa.float64()),

@@ -198,7 +198,9 @@ def test_json_and_parquet_agree_and_html_links_every_language(atlas, tmp_path):
     rows = pq.read_table(folder / "atlas.parquet").to_pylist()
     assert len(rows) == len(LANGS) * len(METRICS)
     for row in rows:
-        m = next(c for c in data["cells"] if c["lang"] == row["lang"])["metrics"][row["metric"]]
+        cell = next(c for c in data["cells"] if c["lang"] == row["lang"])
+        m = cell["metrics"][row["metric"]]
+        assert row["store"] == cell["store"]
         assert (row["status"], row["value"], row["p_value"], row["n"], row["reason"]) == (
             m["status"], m["value"], m["p_value"], m["n"], m["reason"])
     page = (folder / "index.html").read_text(encoding="utf-8")

@@ -241,11 +241,13 @@ def test_atlas_item_tables_are_language_by_metric_and_by_occupation(on_small_sto
     assert [r["metric"] for r in rows] == [key for key, _label, _aware in METRICS]
     assert {r["lang"] for r in rows} == {"fr"} and {r["command"] for r in rows} == {"atlas"}
     cell = result.cells[0]
+    assert cell.store and {r["store"] for r in rows} == {cell.store}  # the cell's store, not the envelope's none
     assert [r["value"] for r in rows] == [cell.metric(key).value for key, _l, _a in METRICS]
     occupations = tables["occupations"]
     assert len(occupations) == len(cell.occupations) > 0
     assert [(o["english"], o["bias"]) for o in occupations] == [(o.english, o.bias) for o in cell.occupations]
     assert {o["lang"] for o in occupations} == {"fr"}  # the parent cell's language on each row
+    assert {o["store"] for o in occupations} == {cell.store}
 
 
 def test_seats_figure_is_each_tests_effect_with_its_interval():
