@@ -45,7 +45,11 @@ then gives the worker's CPU ÷ the library call's under that load, per route. A 
 follows each route: the library call timed right after each of as many more requests, so that it
 finds the caches a request leaves (a call in a loop finds the store's matrix cached; between
 requests the server's and the client's work evict part of it), and the worker's CPU ÷ that call.
-The targets stay judged against the call in a loop.
+The targets stay judged against the call in a loop. Last per route, the floor: a bare uvicorn process
+(the same HTTP parser, an ASGI app that answers the route's answer as fixed bytes, no geobias code on
+the way) serving the same request, its CPU per request, and what server + workers would cost ÷ the
+library call if the server's own process cost only that: with the worker's CPU as measured, and
+with the library call's alone (a worker that added nothing).
 
 Run: python benchmarks/bench_serve.py [--clients 1,4,16,50] [--duration 60] [--cost-requests 300]
          [--quick-threads] [--json-out FILE]
@@ -65,7 +69,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness lives in tests/
-from _server import ServerProcess, small_french_store  # noqa: E402
+from _server import ServerProcess, free_port, small_french_store  # noqa: E402
 
 QUICK = ("/mweat", "/weat", "/neighbors")
 
@@ -262,6 +266,58 @@ def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int
     return out
 
 
+#: A bare ASGI app under uvicorn, with the parser the service runs (:func:`geobias.service.protocol.http_protocol`),
+#: answering every request with the bytes in ``$GEOBIAS_FLOOR_BODY``: no geobias code on the request's way.
+_FLOOR_APP = """
+import os, uvicorn
+from geobias.service.protocol import MAX_HEAD_BYTES, http_protocol
+BODY = bytes.fromhex(os.environ["GEOBIAS_FLOOR_BODY"])
+HEAD = {"type": "http.response.start", "status": 200,
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]}
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    more = True
+    while more:
+        more = (await receive()).get("more_body", False)
+    await send(HEAD)
+    await send({"type": "http.response.body", "body": BODY})
+uvicorn.run(app, host="127.0.0.1", port=int(os.environ["GEOBIAS_FLOOR_PORT"]), log_level="warning", access_log=False,
+            http=http_protocol(), h11_max_incomplete_event_size=MAX_HEAD_BYTES)
+"""
+
+
+def uvicorn_floor(route: str, body: dict, answer: bytes, n: int) -> float:
+    """CPU milliseconds per request of a bare uvicorn process that answers ``answer`` to ``POST route``
+    with ``body`` (``n`` requests from one client, after 200 to warm up): what serving a request over
+    HTTP costs before any of the service's own work, the floor under the server's own process's share."""
+    import subprocess
+
+    port = free_port()
+    env = dict(os.environ, GEOBIAS_FLOOR_BODY=answer.hex(), GEOBIAS_FLOOR_PORT=str(port))
+    proc = subprocess.Popen([sys.executable, "-c", _FLOOR_APP], env=env)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    c.post(route, json=body)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise
+                    time.sleep(0.1)
+            for _ in range(200):
+                c.post(route, json=body)
+            cpu = own_cpu(proc.pid)
+            for _ in range(n):
+                assert c.post(route, json=body).content == answer
+            return 1e3 * (own_cpu(proc.pid) - cpu) / n
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def run_level(url: str, clients: int, duration: float, reqs, want, job_every: int, job_body: dict, pid: int) -> dict:
     """``clients`` concurrent clients for ``duration`` seconds; one asyncio loop drives them all (50
     client threads would spend the shared cores on their own interpreter lock, not on the server)."""
@@ -401,6 +457,13 @@ def main() -> None:
                       f"[{v['requests']} each]")
                 print(f"  {'':11s} diagnostic: the library call right after each request {v['library_after_request_cpu_ms']:.2f} ms "
                       f"(the caches a request leaves); the worker ÷ it {v['worker_over_library_after_request']:.2f} ×")
+                # the floor under the server's own share: uvicorn alone, answering the same bytes
+                body = calls[route][1]
+                floor = v["uvicorn_floor_cpu_ms"] = uvicorn_floor(route, body, c.post(route, json=body).content,
+                                                                  max(1000, args.cost_requests))
+                print(f"  {'':11s} floor: a bare uvicorn answering the same bytes {floor:.2f} ms per request; with the "
+                      f"worker's CPU, the least server + workers could be {(floor + v['worker_cpu_ms']) / v['library_cpu_ms']:.2f} ×, "
+                      f"and with the library call's alone {(floor + v['library_cpu_ms']) / v['library_cpu_ms']:.2f} ×")
         jobs: list[str] = []
         for clients in levels:
             level = run_level(srv.url, clients, args.duration, reqs, want, args.job_every, job_body, srv.proc.pid)
