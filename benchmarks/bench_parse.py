@@ -19,8 +19,9 @@ a Table: what a columnar reader costs, not yet a matrix. The load average is pri
 compare runs of this same invocation, so a loaded machine slows both sides.
 
 Threads: geobias parses with polars, so both readers use polars' one thread pool, one thread per
-core (its default; the pool size is printed) — the same threads for the same work. geobias adds
-one worker thread that copies a parsed block into the matrix while polars parses the next block.
+core (its default; the pool size is printed) — the same threads for the same work. geobias reads,
+parses and copies each block in the calling thread (a worker thread copying one block while polars
+parsed the next cost more CPU for no gain in wall time).
 pyarrow uses its own pool, also one thread per core. ``--threads N`` gives every reader N threads
 (``POLARS_MAX_THREADS``, ``pyarrow.set_cpu_count``), e.g. to compare as on a 2-core machine.
 
