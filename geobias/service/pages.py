@@ -15,6 +15,8 @@ import datetime as _dt
 import html
 import io
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -171,7 +173,10 @@ class Plot:
         self.figure.savefig(buf, format=fmt, dpi=110, bbox_inches="tight")
         return buf.getvalue()
 
-    def img(self) -> str:
+    def img(self, src: str | None = None) -> str:
+        """The plot as an ``<img>``: inlined as a base64 PNG (drawn now), or loaded from ``src``."""
+        if src is not None:
+            return f"<img class='plot' alt='{esc(self.title)}' src='{esc(src)}'>"
         return _img(base64.b64encode(self.data("png")).decode("ascii"), self.title)
 
 
@@ -272,8 +277,13 @@ def item_links(job: dict[str, Any]) -> list[str]:
     return out
 
 
-def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
-    """The body of a finished job's view: downloads, its tables and plots (the report's parts)."""
+def result_view(job: dict[str, Any], artifacts_dir: Path, *, inline_plots: bool = True) -> str:
+    """The body of a finished job's view: downloads, its tables and plots (the report's parts).
+
+    ``inline_plots``: each plot drawn now and inlined as a base64 PNG (a page that stands alone:
+    the report); otherwise an ``<img>`` of ``/jobs/{id}/plots/{i}.png``, which the browser loads
+    after the tables are shown (the web app's view: drawing a plot's PNG takes 0.2-0.3 s, several
+    times the rest of the view)."""
     jid = esc(job["id"])
     if job["state"] != "done":
         err = job.get("error") or {}
@@ -282,6 +292,8 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
     tables = [RunTable(*x) for x in items if isinstance(x, tuple)]
     env = job.get("result") or {}
     plots = plot_items(job["kind"], env.get("result", {}), artifacts_dir, job.get("artifacts", []))
+    if not inline_plots and plots:
+        _keep_drawn(artifacts_dir.parent, plots)
     links = [*report_links(job),
              f"<a download href='/jobs/{jid}/data.csv'>CSV (data: one row per estimate)</a>",
              f"<a download href='/jobs/{jid}/data.parquet'>Parquet (data)</a>",
@@ -295,7 +307,8 @@ def result_view(job: dict[str, Any], artifacts_dir: Path) -> str:
             links.append(f"<a download href='/jobs/{jid}/plots/{i}.svg'>SVG: {esc(p.title)}</a>")
     parts = [f"<p class='downloads'>Download: {' · '.join(links)}</p>", "<h2>Tables</h2>", items_html(items)]
     if plots:
-        parts += ["<h2>Plots</h2>", *(p.img() for p in plots)]
+        parts += ["<h2>Plots</h2>", *(p.img() if inline_plots else p.img(f"/jobs/{job['id']}/plots/{i}.png")
+                                      for i, p in enumerate(plots))]
     return "".join(parts)
 
 
@@ -304,16 +317,17 @@ VIEW_CACHE = "view.html"
 
 
 def cached_result_view(job: dict[str, Any], job_dir: Path) -> str:
-    """:func:`result_view` of a ``done`` job, rendered once and kept in ``job_dir/view.html``
-    (the runner renders it when the job ends; a page request reads it). Other states render afresh."""
+    """:func:`result_view` of a ``done`` job for the web app (its plots loaded by URL, after the
+    tables: :func:`cached_plot`), rendered once and kept in ``job_dir/view.html`` (the runner renders
+    it when the job ends; a page request reads it). Other states render afresh."""
     cache = job_dir / VIEW_CACHE
     if job["state"] != "done":
-        return result_view(job, job_dir / "artifacts")
+        return result_view(job, job_dir / "artifacts", inline_plots=False)
     try:
         return cache.read_text(encoding="utf-8")
     except OSError:
         pass
-    text = result_view(job, job_dir / "artifacts")
+    text = result_view(job, job_dir / "artifacts", inline_plots=False)
     from geobias.io.atomic import atomic_write
 
     try:
@@ -322,6 +336,69 @@ def cached_result_view(job: dict[str, Any], job_dir: Path) -> str:
     except GeobiasError:
         pass  # a read-only data directory: the view is rendered on each request
     return text
+
+
+#: The plots the latest views drew (their figures, not yet their PNGs), per job folder: the plot
+#: requests that follow a view take them instead of drawing the figures again.
+_DRAWN: OrderedDict[Path, list[Plot]] = OrderedDict()
+_DRAWN_LOCK = threading.Lock()
+_RENDER_LOCK = threading.Lock()
+#: Job folders whose drawn plots are held at most.
+DRAWN_HELD = 8
+
+
+def _keep_drawn(job_dir: Path, plots: list[Plot]) -> None:
+    with _DRAWN_LOCK:
+        _DRAWN[job_dir] = plots
+        _DRAWN.move_to_end(job_dir)
+        while len(_DRAWN) > DRAWN_HELD:
+            _DRAWN.popitem(last=False)
+
+
+def _drawn(job_dir: Path) -> list[Plot] | None:
+    with _DRAWN_LOCK:
+        return _DRAWN.get(job_dir)
+
+
+def cached_plot(job: dict[str, Any], job_dir: Path, index: int, fmt: str) -> bytes:
+    """Plot ``index`` (from 0, in the view's order: :func:`plot_items`) of the ``done`` job ``job`` as
+    ``fmt`` (``"png"`` or ``"svg"``) bytes, drawn once and kept in ``job_dir/plot-{index}.{fmt}`` (a
+    finished job never changes; a read-only data directory draws it on each request).
+
+    Raises
+    ------
+    JobNotFound
+        The job has no plot ``index``, or that plot exists as PNG only and ``fmt`` is ``"svg"``.
+    """
+    from geobias.service.jobs import JobNotFound
+
+    cache = job_dir / f"plot-{index}.{fmt}"
+    if index >= 0:
+        try:
+            return cache.read_bytes()
+        except OSError:
+            pass
+    drawn = _drawn(job_dir)
+    plots = drawn or plot_items(job["kind"], (job.get("result") or {}).get("result", {}), job_dir / "artifacts",
+                                job.get("artifacts", []))
+    if not 0 <= index < len(plots):
+        raise JobNotFound(f"job {job['id']} has {len(plots)} plots; no plot {index}")
+    item = plots[index]
+    if fmt == "svg" and item.figure is None:
+        raise JobNotFound(f"plot {index} of job {job['id']} ({item.title}) exists as PNG only")
+    if drawn is not None:
+        with _RENDER_LOCK:  # a figure held for every request: one thread draws it at a time
+            data = item.data(fmt)
+    else:
+        data = item.data(fmt)
+    from geobias.io.atomic import atomic_write
+
+    try:
+        with atomic_write(cache, mode="wb", what="the job's plot") as f:
+            f.write(data)
+    except GeobiasError:
+        pass  # a read-only data directory: drawn on each request
+    return data
 
 
 # ----------------------------------------------------------------------------- pages

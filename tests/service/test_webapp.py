@@ -126,8 +126,15 @@ def test_run_view_and_downloads(server, mweat_job):
     assert pd.read_parquet(io.BytesIO(parquet.content)).statistic[0] == stat
     assert client.get(f"/jobs/{jid}/data.xlsx").status_code == 422
 
+    # the view shows its tables first: each plot is an image the browser loads from the plot route
+    # (drawn then, and kept in the job's folder), where the report page inlines it
+    assert re.search(rf"<img class='plot' alt='[^']+' src='/jobs/{jid}/plots/0.png'>", view.text)
+    assert "data:image/png;base64," not in view.text
+    assert "data:image/png;base64," in client.get(f"/jobs/{jid}/report").text
     png = client.get(f"/jobs/{jid}/plots/0.png")
     assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert client.get(f"/jobs/{jid}/plots/0.png").content == png.content  # the kept file, the same bytes
+    assert client.get(f"/jobs/{jid}/plots/1.png").status_code == 404
     svg = client.get(f"/jobs/{jid}/plots/0.svg")
     assert svg.status_code == 200 and b"<svg" in svg.content[:2000]
     bad = client.get(f"/jobs/{jid}/plots/0.gif")

@@ -99,7 +99,11 @@ def test_user_runs_mweat_on_french_fasttext_and_downloads_the_csv(browser, serve
     # Zhou et al.'s MWEAT on French fastText: the statistic as the page shows it (the CLI's table)
     assert _statistic(text) == 2.0959, text[:2000]
     assert result and browser.find_element(By.ID, "state").text == "done"
-    assert browser.find_elements(By.CSS_SELECTOR, "#result img.plot")  # the per-pair bias bars
+    plots = browser.find_elements(By.CSS_SELECTOR, "#result img.plot")  # the per-pair bias bars
+    assert plots
+    # loaded by URL after the tables (the app's policy allows the service's own images): decoded
+    _wait_for(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth",
+                                                  plots[0]) > 300, what="the plot's image")
     browser.save_screenshot(str(SHOTS / "mweat-result.png"))
 
     # the CSV download, fetched by the page as the link would save it

@@ -178,16 +178,9 @@ def plot(request: Request, job_id: str, index: int, fmt: str) -> Response:
     if fmt not in ("png", "svg"):
         raise ParameterError(f"plot format must be png or svg; got {fmt!r}", "fmt")
     job = _done(request, job_id)
-    jobs = http.jobs(request)
-    plots = pages.plot_items(job["kind"], (job["result"] or {}).get("result", {}),
-                             jobs.job_dir(job["id"]) / "artifacts", job.get("artifacts", []))
-    if not 0 <= index < len(plots):
-        raise JobNotFound(f"job {job['id']} has {len(plots)} plots; no plot {index}")
-    item = plots[index]
-    if fmt == "svg" and item.figure is None:
-        raise JobNotFound(f"plot {index} of job {job['id']} ({item.title}) exists as PNG only")
+    data = pages.cached_plot(job, http.jobs(request).job_dir(job["id"]), index, fmt)
     media = {"png": "image/png", "svg": "image/svg+xml"}[fmt]
-    return Response(item.data(fmt), media_type=media,
+    return Response(data, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{job["id"]}-plot-{index}.{fmt}"'})
 
 
