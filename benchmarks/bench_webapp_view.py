@@ -4,7 +4,8 @@ The view (the CLI's tables and the plots drawn from the result) is rendered once
 ends, and kept in the job's folder; a page request reads it. Measured on one `geobias serve` with a
 small synthetic French store: an MWEAT job is run, then its view is requested ``--rounds`` times
 (cached) and, as the baseline in the same run, rendered afresh in this process the way every
-request rendered it before (``pages.result_view``). Printed: median and maximum of each, the
+request rendered it before (``pages.result_view``, its plots drawn and inlined; the app's view now
+loads them by URL). Printed: median and maximum of each, the
 ratio, and the cached median against the 0.3 s target, with the load average.
 
 Run: PYTHONPATH=. python benchmarks/bench_webapp_view.py [--rounds 10]
