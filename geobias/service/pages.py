@@ -367,11 +367,10 @@ def cached_plot(job: dict[str, Any], job_dir: Path, index: int, fmt: str) -> byt
 
     Raises
     ------
-    JobNotFound
-        The job has no plot ``index``, or that plot exists as PNG only and ``fmt`` is ``"svg"``.
+    LookupError
+        The job has no plot ``index``, or that plot exists as PNG only and ``fmt`` is ``"svg"`` (the
+        route answers it 404).
     """
-    from geobias.service.jobs import JobNotFound
-
     cache = job_dir / f"plot-{index}.{fmt}"
     if index >= 0:
         try:
@@ -382,10 +381,10 @@ def cached_plot(job: dict[str, Any], job_dir: Path, index: int, fmt: str) -> byt
     plots = drawn or plot_items(job["kind"], (job.get("result") or {}).get("result", {}), job_dir / "artifacts",
                                 job.get("artifacts", []))
     if not 0 <= index < len(plots):
-        raise JobNotFound(f"job {job['id']} has {len(plots)} plots; no plot {index}")
+        raise LookupError(f"job {job['id']} has {len(plots)} plots; no plot {index}")
     item = plots[index]
     if fmt == "svg" and item.figure is None:
-        raise JobNotFound(f"plot {index} of job {job['id']} ({item.title}) exists as PNG only")
+        raise LookupError(f"plot {index} of job {job['id']} ({item.title}) exists as PNG only")
     if drawn is not None:
         with _RENDER_LOCK:  # a figure held for every request: one thread draws it at a time
             data = item.data(fmt)

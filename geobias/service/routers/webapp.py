@@ -178,7 +178,10 @@ def plot(request: Request, job_id: str, index: int, fmt: str) -> Response:
     if fmt not in ("png", "svg"):
         raise ParameterError(f"plot format must be png or svg; got {fmt!r}", "fmt")
     job = _done(request, job_id)
-    data = pages.cached_plot(job, http.jobs(request).job_dir(job["id"]), index, fmt)
+    try:
+        data = pages.cached_plot(job, http.jobs(request).job_dir(job["id"]), index, fmt)
+    except LookupError as exc:
+        raise JobNotFound(str(exc)) from None
     media = {"png": "image/png", "svg": "image/svg+xml"}[fmt]
     return Response(data, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{job["id"]}-plot-{index}.{fmt}"'})
