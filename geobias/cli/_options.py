@@ -9,7 +9,9 @@ from rich.console import Console
 
 from geobias._progress import Progress as _LibraryProgress
 
-stdout = Console(soft_wrap=True)
+#: The consoles print what they are given as it is: no rich markup (a word such as ``[bold]x``) and
+#: no emoji codes (``:smile:``) are read in a word, a file name or a message.
+stdout = Console(soft_wrap=True, markup=False, emoji=False)
 
 #: Width of tables written to a pipe or file: wide enough that no table wraps (a table is as
 #: wide as its content; ``COLUMNS`` still sets a width when given).
@@ -24,8 +26,9 @@ def table_console() -> Console:
     if sys.stdout.isatty():
         return stdout
     columns = os.environ.get("COLUMNS", "")
-    return Console(file=sys.stdout, soft_wrap=True, width=int(columns) if columns.isdigit() else PIPE_WIDTH)
-stderr = Console(stderr=True, soft_wrap=True)  # one line per message, never wrapped
+    return Console(file=sys.stdout, soft_wrap=True, width=int(columns) if columns.isdigit() else PIPE_WIDTH,
+                   markup=False, emoji=False)
+stderr = Console(stderr=True, soft_wrap=True, markup=False, emoji=False)  # one line per message, never wrapped
 
 
 def progress_enabled(quiet: bool = False, as_json: bool = False) -> bool:

@@ -72,9 +72,10 @@ def render_malor(console, res) -> None:
     """Print a MALoR result (Hossain et al. 2025): the score, the reverse probe and the most
     gender-skewed occupations."""
     from rich.table import Table
+    from rich.text import Text
 
-    console.print(f"MALoR ({res.pair}) of {res.model}: [bold]{res.malor:.4f}[/bold] bits "
-                  f"over {res.n_occupations} occupations x {res.n_templates} templates")
+    console.print(Text.assemble(f"MALoR ({res.pair}) of {res.model}: ", (f"{res.malor:.4f}", "bold"),
+                                f" bits over {res.n_occupations} occupations x {res.n_templates} templates"))
     if res.reverse_malor is not None:
         console.print(f"reverse MALoR (occupation masked): {res.reverse_malor:.4f} bits")
     if res.missing_names:
@@ -112,7 +113,7 @@ def render_sentiment(console, res) -> None:
     if not console.is_terminal:
         from rich.console import Console
 
-        console = Console(file=console.file, width=max(console.width, 220), soft_wrap=True)
+        console = Console(file=console.file, width=max(console.width, 220), soft_wrap=True, markup=False, emoji=False)
     console.print(t)
     console.print("all = all samples, ≠0 = non-zero samples (Table 3 of Jentzsch & Turan 2022); "
                   "bias = sent(M) − sent(F), > 0: male versions rated more positive")

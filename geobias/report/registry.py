@@ -93,14 +93,17 @@ class Collector:
 
 
 def plain_text(x: Any) -> str:
-    """A cell, header or title as plain text (rich markup and ``Text`` styles dropped; ``None`` is empty)."""
+    """A cell, header or title as plain text: a ``Text``'s characters without its styles, a string as
+    it is (never read as rich markup or emoji codes: a word ``[bold]x`` or ``:smile:`` stays what it
+    is, as the command line's consoles print it), ``None`` empty.
+
+    >>> plain_text("[bold]x"), plain_text(":smile:"), plain_text(None), plain_text(0.5)
+    ('[bold]x', ':smile:', '', '0.5')
+    """
     from rich.text import Text
 
     if isinstance(x, Text):
         return x.plain
     if isinstance(x, str):
-        try:
-            return Text.from_markup(x).plain
-        except Exception:  # noqa: BLE001 - not markup after all
-            return x
+        return x
     return "" if x is None else str(x)

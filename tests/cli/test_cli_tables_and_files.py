@@ -141,6 +141,32 @@ def test_render_csv_of_a_table_result():
     assert lines[2:] == ["1,doctor,0.5000", '2,"a, b",0.2500']  # a comma inside a cell is quoted
 
 
+def test_words_are_printed_as_they_are_never_as_markup_or_emoji(tmp_path, capsys):
+    """A word that looks like rich markup (``[bold]x``) or an emoji code (``:smile:``) is printed as it
+    is: in the command line's table, in its table-as-shown CSV and in the web app's cells."""
+    from geobias.report.draw import render_csv
+    from geobias.report.registry import plain_text
+
+    words = ["femme", ":smile:", "[bold]x", "[red]y[/red]", "homme"]
+    path = tmp_path / "odd"
+    vecs = np.random.default_rng(0).normal(size=(len(words), 6))
+    save_store(VectorStore(words, vecs, lang="fr", provenance={"source": "toy"}), path)
+    code, out, err = cli(["neighbors", "femme", "--vectors", str(path), "-k", "4"], capsys)
+    assert code == 0, err
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    shown = {line.split("│")[2].strip() for line in rows}
+    assert shown == {":smile:", "[bold]x", "[red]y[/red]", "homme"}, out
+    assert "😄" not in out
+    code, out, err = cli(["neighbors", "femme", "--vectors", str(path), "-k", "4", "--json"], capsys)
+    result = json.loads(out)["result"]
+    from geobias.store.neighbors import NeighborsResult
+
+    buf = io.StringIO()
+    render_csv(buf, NeighborsResult.from_dict(result))
+    assert {r[1] for r in csv.reader(buf.getvalue().splitlines()[2:])} == shown
+    assert [plain_text(w) for w in words] == words
+
+
 # ------------------------------------------------------------------------------- method names
 
 
