@@ -45,7 +45,11 @@ then gives the worker's CPU ÷ the library call's under that load, per route. A 
 follows each route: the library call timed right after each of as many more requests, so that it
 finds the caches a request leaves (a call in a loop finds the store's matrix cached; between
 requests the server's and the client's work evict part of it), and the worker's CPU ÷ that call.
-The targets stay judged against the call in a loop. Last per route, the floor: a bare uvicorn process
+A second one times the library call after an idle pause as long as a request's round trip, nothing
+run in between (``time.sleep``): what a pause alone costs the call, with server + workers and the
+worker ÷ it (on a shared host, other tenants' work and the cores' sleep evict the store's matrix from
+the caches within milliseconds; a memory-bound call such as ``/neighbors``' then costs more than in a
+loop whatever serves it). The targets stay judged against the call in a loop. Last per route, the floor: a bare uvicorn process
 (the same HTTP parser, an ASGI app that answers the route's answer as fixed bytes, no geobias code on
 the way) serving the same request, its CPU per request, and what server + workers would cost ÷ the
 library call if the server's own process cost only that: with the worker's CPU as measured, and
@@ -232,7 +236,7 @@ def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int
     for route, (library, body) in calls.items():
         library()  # warm
         assert c.post(route, json=body).status_code == 200
-        lib = srv = loop = 0.0
+        lib = srv = loop = wall = 0.0
         worker: list[float] = []
         per = max(1, n // rounds)
         for _ in range(rounds):
@@ -240,11 +244,12 @@ def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int
             for _ in range(per):
                 library()
             lib += time.process_time() - t
-            cpu0, own0 = proc_stats(pid)[0], own_cpu(pid)
+            cpu0, own0, w0 = proc_stats(pid)[0], own_cpu(pid), time.perf_counter()
             for _ in range(per):
                 r = c.post(route, json=body)
                 assert r.status_code == 200, r.text
                 worker.append(_server_timing(r.headers.get("server-timing", "")).get("cpu", float("nan")))
+            wall += time.perf_counter() - w0
             srv += proc_stats(pid)[0] - cpu0
             loop += own_cpu(pid) - own0
         count = per * rounds
@@ -257,12 +262,24 @@ def cost_per_request(c: httpx.Client, pid: int, calls: dict, n: int, rounds: int
             t = time.process_time()
             library()
             after += time.process_time() - t
+        # and the library call after an idle pause as long as a request's round trip, nothing run in
+        # between: what the pause alone costs it (on a shared host, other tenants' work and the cores'
+        # sleep evict the matrix from the caches within milliseconds, whatever the service does)
+        pause, idle = wall / count, 0.0
+        for _ in range(count):
+            time.sleep(pause)
+            t = time.process_time()
+            library()
+            idle += time.process_time() - t
         out[route] = {"requests": count, "library_cpu_ms": 1e3 * lib / count, "service_cpu_ms": 1e3 * srv / count,
                       "event_loop_cpu_ms": 1e3 * loop / count,
                       "worker_cpu_ms": 1e3 * statistics.fmean(worker),
                       "service_over_library": srv / lib, "worker_over_library": statistics.fmean(worker) * count / lib,
                       "library_after_request_cpu_ms": 1e3 * after / count,
-                      "worker_over_library_after_request": statistics.fmean(worker) * count / after}
+                      "worker_over_library_after_request": statistics.fmean(worker) * count / after,
+                      "request_wall_ms": 1e3 * pause, "library_after_pause_cpu_ms": 1e3 * idle / count,
+                      "service_over_library_after_pause": srv / idle,
+                      "worker_over_library_after_pause": statistics.fmean(worker) * count / idle}
     return out
 
 
@@ -457,6 +474,10 @@ def main() -> None:
                       f"[{v['requests']} each]")
                 print(f"  {'':11s} diagnostic: the library call right after each request {v['library_after_request_cpu_ms']:.2f} ms "
                       f"(the caches a request leaves); the worker ÷ it {v['worker_over_library_after_request']:.2f} ×")
+                print(f"  {'':11s} diagnostic: the library call after an idle pause as long as a request "
+                      f"({v['request_wall_ms']:.2f} ms, nothing run) {v['library_after_pause_cpu_ms']:.2f} ms; server + "
+                      f"workers ÷ it {v['service_over_library_after_pause']:.2f} ×, the worker ÷ it "
+                      f"{v['worker_over_library_after_pause']:.2f} ×")
                 # the floor under the server's own share: uvicorn alone, answering the same bytes
                 body = calls[route][1]
                 floor = v["uvicorn_floor_cpu_ms"] = uvicorn_floor(route, body, c.post(route, json=body).content,
