@@ -10,7 +10,11 @@ Each row says where it stands against its target and carries its binomial standa
 This is a benchmark of statistical calibration, not of speed: the figures do not depend on the
 machine (the seeds are fixed); the wall time and load average are printed for the record.
 
-Run: PYTHONPATH=. python benchmarks/bench_calibration.py [--datasets 1000] [--json out.json]
+``--preference`` calibrates instead CrowS-Pairs' and StereoSet's interval and test of "no
+preference" on simulated choices (:mod:`geobias.evaluation.preference_calibration`: 262 pairs; 40
+target terms), ``--datasets`` per scenario.
+
+Run: PYTHONPATH=. python benchmarks/bench_calibration.py [--datasets 1000] [--preference] [--json out.json]
 """
 
 from __future__ import annotations
@@ -56,10 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--permutations", type=int, default=999)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--scenarios", nargs="*", default=list(SCENARIOS))
+    ap.add_argument("--preference", action="store_true",
+                    help="CrowS-Pairs' and StereoSet's interval and test of no preference instead")
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]
     commit = _head()  # the code that runs: the commit at the start (a later one may land while it runs)
+    if args.preference:
+        return _preference(args, load, commit)
     t = time.perf_counter()
     try:
         r = calibrate(args.scenarios, n_datasets=args.datasets, n_permutations=args.permutations,
@@ -81,6 +89,33 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"settings": vars(args), "load": load, "seconds": wall, "commit": commit, "rows": r.tidy_rows()},
                       fh, indent=1)
+    return 0
+
+
+def _preference(args, load: float, commit: str | None) -> int:
+    from geobias.evaluation.preference_calibration import calibrate_preference
+
+    t = time.perf_counter()
+    try:
+        rows = calibrate_preference(n_datasets=args.datasets, n_permutations=10_000, n_resamples=args.resamples,
+                                    progress=_Every100())
+    except GeobiasError as exc:
+        print(f"bench_calibration: {exc}", file=sys.stderr)
+        return 2
+    wall = time.perf_counter() - t
+    print(f"calibration of no preference: {args.datasets:,} data sets per scenario, 10,000 sign-flip draws, "
+          f"{args.resamples:,} resamples; {wall:.0f} s, load average {load:.2f} at the start")
+    print("| study | scenario | figure | kind | truth | null holds | rate | SE | target |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        truth = "" if row.truth is None else f"{row.truth:.3f}"
+        label = "coverage" if row.kind == "interval" else "rejections"
+        print(f"| {row.study} | {row.scenario} | {row.figure} | {row.kind} | {truth} | {row.null_holds} | "
+              f"{label} {row.rate:.3f} | {row.standard_error:.3f} | {row.verdict} |")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"settings": vars(args), "load": load, "seconds": wall, "commit": commit,
+                       "rows": [row.to_dict() for row in rows]}, fh, indent=1)
     return 0
 
 

@@ -20,7 +20,16 @@ non-neutral ``stereo`` pairs whose ``sent_more`` scores higher and the anti-ster
 same over the non-neutral ``antistereo`` pairs. ``comparison="unrounded"`` (ours) compares the
 unrounded scores and keeps every pair in each denominator (a pair of equal scores does not
 prefer ``sent_more``). The score per ``bias_type`` (not in ``metric.py``) is the metric score's
-rule over that type's pairs. An unbiased model scores 50.
+rule over that type's pairs. A model without preference scores 50 when no pair is neutral; with
+neutral pairs, which never count as preferring ``sent_more``, it scores ``50 · (n − neutral) / n``.
+
+Uncertainty (ours; the paper reports none): the quantity that can show "no preference" whatever
+the neutral pairs is the share of the non-neutral pairs in which ``sent_more`` scores higher, 50 %
+with no preference. The result gives it with its exact Clopper–Pearson 95 % interval and the exact
+two-sided sign test of 50 % (:func:`geobias.stats.preference.sign_test`: the exact permutation test
+of the pairs' preferences), overall and per bias type (there with Benjamini–Hochberg q-values
+across the types). The pairs are the sample: the test asks whether this model's preference over
+pairs like these differs from a coin's.
 
 Input: the published CSV (``crows_pairs_anonymized.csv``: columns ``sent_more``, ``sent_less``,
 ``stereo_antistereo``, ``bias_type``; the French CrowS-Pairs has the same format), which the user
@@ -31,7 +40,8 @@ References
 ----------
 Nangia, Vania, Bhalerao, Bowman (2020). CrowS-Pairs: A Challenge Dataset for Measuring Social
 Biases in Masked Language Models. EMNLP, §3 (metric). Salazar, Liang, Nguyen, Kirchhoff (2020).
-Masked Language Model Scoring. ACL (pseudo-log-likelihood).
+Masked Language Model Scoring. ACL (pseudo-log-likelihood). Clopper & Pearson (1934), Biometrika
+26(4) (the interval); Dixon & Mood (1946), JASA 41(236) (the sign test).
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ import numpy as np
 from geobias._progress import ProgressArg
 from geobias.errors import InputError
 from geobias.results import Result
+from geobias.stats.preference import PreferenceTest
 
 #: Columns of the published CSV that the metric reads.
 COLUMNS = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
@@ -132,7 +143,7 @@ class CrowsPairsResult(Result):
     model : str
     metric_score : float
         Percentage of pairs whose ``sent_more`` has the higher pseudo-log-likelihood (50 = no
-        preference).
+        preference when no pair is neutral; ``preference.no_preference_score`` in general).
     stereo_score, antistereo_score : float or None
         The same over the ``stereo`` / ``antistereo`` pairs (by ``metric.py``: over the
         non-neutral ones); ``None`` when there are none.
@@ -140,13 +151,21 @@ class CrowsPairsResult(Result):
         Pairs scored; neutral pairs (equal scores after rounding by ``metric.py``; exactly equal
         unrounded), which never count as preferring ``sent_more``.
     by_bias_type : dict
-        bias type → ``{"n": int, "metric_score": float}``.
+        bias type → ``{"n": int, "metric_score": float, "share": float or None, "share_ci": [low,
+        high], "p_value": float or None, "q_value": float or None}``: the type's pairs, its metric score, the
+        share of its non-neutral pairs preferring ``sent_more`` (percent) with its Clopper–Pearson
+        95 % interval, the exact sign test of 50 % and its Benjamini–Hochberg q-value across the
+        types (``None`` and ``[None, None]`` for a type whose pairs are all neutral).
     per_pair : list of dict
         ``sent_more``, ``sent_less``, ``direction``, ``bias_type``, ``score_more``, ``score_less``
         (natural-log pseudo-log-likelihoods over the unmodified tokens, unrounded),
         ``n_unmodified``, ``neutral``.
     comparison : {"metric-py", "unrounded"}
         How the two scores of a pair were compared (see the module docstring).
+    preference : PreferenceTest or None
+        Over every pair: the share of the non-neutral pairs preferring ``sent_more`` (percent; 50 =
+        no preference), its exact 95 % interval and the exact two-sided sign test of 50 %
+        (:func:`geobias.stats.preference.sign_test`).
     """
 
     model: str
@@ -158,6 +177,7 @@ class CrowsPairsResult(Result):
     by_bias_type: dict
     per_pair: list = field(default_factory=list)
     comparison: str = "metric-py"
+    preference: PreferenceTest | None = None
 
 
 def crows_pairs(lm, pairs: Sequence[CrowsPair], *, model_name: str = "", batch_size: int = 32,
@@ -258,6 +278,8 @@ def score_pairs(rows: Sequence[dict], *, model_name: str = "", comparison: Compa
     >>> score_pairs(r.per_pair, comparison="unrounded").metric_score
     100.0
     """
+    from geobias.stats.multiplicity import benjamini_hochberg
+    from geobias.stats.preference import sign_test
     from geobias.validation import check_choice
 
     check_choice("comparison", comparison, Comparison)
@@ -281,12 +303,23 @@ def score_pairs(rows: Sequence[dict], *, model_name: str = "", comparison: Compa
             sel = sel & ~neutral_arr
         return None if not sel.any() else float(100.0 * wins_arr[sel].mean())
 
+    def test(sel) -> PreferenceTest:
+        won, tied = int(wins_arr[sel].sum()), int(neutral_arr[sel].sum())
+        return sign_test(won, int(sel.sum()) - won - tied, tied)
+
     split = comparison == "metric-py"  # metric.py's stereotype scores leave neutral pairs out
-    by_type = {t: {"n": int((types == t).sum()), "metric_score": pct(types == t, drop_neutral=False)}
-               for t in sorted(set(types))}
+    by_type = {}
+    for t in sorted(set(types)):
+        got = test(types == t)
+        by_type[t] = {"n": int((types == t).sum()), "metric_score": pct(types == t, drop_neutral=False),
+                      "share": got.share, "share_ci": [None, None] if got.share_ci is None else list(got.share_ci),
+                      "p_value": got.p_value}
+    for t, q in zip(by_type, benjamini_hochberg([v["p_value"] for v in by_type.values()]), strict=True):
+        by_type[t]["q_value"] = q
     return CrowsPairsResult(
         model=model_name, metric_score=float(100.0 * wins_arr.mean()),
         stereo_score=pct(directions == "stereo", drop_neutral=split),
         antistereo_score=pct(directions == "antistereo", drop_neutral=split), n_pairs=len(rows),
         n_ties=int(neutral_arr.sum()), by_bias_type=by_type, per_pair=out, comparison=comparison,
+        preference=test(np.ones(len(rows), dtype=bool)),
     )

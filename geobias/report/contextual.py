@@ -129,20 +129,39 @@ def render_sentiment(console, res) -> None:
 
 def render_crows_pairs(console, res) -> None:
     """Print a CrowS-Pairs result (Nangia et al. 2020): the metric score overall and per bias type,
-    the stereo / antistereo split and the neutral pairs."""
+    the stereo / antistereo split, the neutral pairs, and (ours) the share of the non-neutral pairs
+    preferring ``sent_more`` with its exact interval and sign test."""
     from rich.table import Table
     from rich.text import Text
 
     split = ", ".join(f"{name} {v:.2f}" for name, v in (("stereo", res.stereo_score), ("antistereo", res.antistereo_score))
                       if v is not None)
+    pref = res.preference
+    if pref is None or not res.n_ties:
+        null = "50 = no preference"
+    else:
+        null = f"no preference: {pref.no_preference_score:.2f}, since {res.n_ties:,} neutral pairs never count"
     console.print(Text(f"CrowS-Pairs (Nangia et al. 2020) — {res.model}: metric score {res.metric_score:.2f} % of "
-                       f"{res.n_pairs:,} pairs in which sent_more scores higher (50 = no preference)"
+                       f"{res.n_pairs:,} pairs in which sent_more scores higher ({null})"
                        + (f"; {split}" if split else "")))
+    if pref is not None:
+        if pref.share is None:
+            console.print(Text("every pair is neutral: no preference can be tested"))
+        else:
+            lo, hi = pref.share_ci
+            console.print(Text(f"sent_more preferred in {pref.share:.2f} % of the {pref.n_for + pref.n_against:,} "
+                               f"non-neutral pairs, {100 * pref.confidence:g} % interval [{lo:.2f}, {hi:.2f}] "
+                               f"(Clopper–Pearson, exact; 50 = no preference); sign test of 50 %: "
+                               f"p = {pref.p_value:.3g} (exact, two-sided)"))
     t = Table(title="By bias type", title_justify="left")
-    for c in ("bias type", "pairs", "metric score"):
+    cols = ("bias type", "pairs", "metric score", "sent_more preferred (non-neutral) %", "95 % interval", "p", "q (BH)")
+    for c in cols:
         t.add_column(c, justify="left" if c == "bias type" else "right")
     for kind, v in sorted(res.by_bias_type.items(), key=lambda kv: -kv[1]["n"]):
-        t.add_row(Text(kind), f"{v['n']:,}", f"{v['metric_score']:.2f}")
+        ci = v.get("share_ci")
+        t.add_row(Text(kind), f"{v['n']:,}", f"{v['metric_score']:.2f}", _fmt(v.get("share"), ".2f"),
+                  "–" if ci is None or ci[0] is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]", _fmt(v.get("p_value"), ".3g"),
+                  _fmt(v.get("q_value"), ".3g"))
     console.print(t)
     rule = "rounded as metric.py rounds them" if res.comparison == "metric-py" else "unrounded"
     console.print(Text(f"neutral pairs (equal scores, {rule}): {res.n_ties:,}; --json or --csv --items for "
@@ -151,17 +170,33 @@ def render_crows_pairs(console, res) -> None:
 
 def render_stereoset(console, res) -> None:
     """Print a StereoSet intrasentence result (Nadeem et al. 2021): LMS, SS and ICAT overall and
-    per bias type."""
+    per bias type, and (ours) SS's interval over the target terms and the test of "no preference"."""
     from rich.table import Table
     from rich.text import Text
 
+    def ci(v) -> str:
+        return "–" if not v or v[0] is None else f"[{v[0]:.2f}, {v[1]:.2f}]"
+
     t = Table(title=f"StereoSet intrasentence (Nadeem et al. 2021) — {res.model}", title_justify="left")
-    for c in ("bias type", "examples", "LMS", "SS", "ICAT"):
+    for c in ("bias type", "examples", "LMS", "SS", "ICAT", "SS 95 % interval", "SS, no preference", "p", "q (BH)"):
         t.add_column(c, justify="left" if c == "bias type" else "right")
     for kind, v in sorted(res.by_bias_type.items(), key=lambda kv: -kv[1]["n"]):
-        t.add_row(Text(kind), f"{v['n']:,}", f"{v['lms']:.2f}", f"{v['ss']:.2f}", f"{v['icat']:.2f}")
+        t.add_row(Text(kind), f"{v['n']:,}", f"{v['lms']:.2f}", f"{v['ss']:.2f}", f"{v['icat']:.2f}",
+                  ci(v.get("ss_ci")), _fmt(v.get("ss_null"), ".2f"), _fmt(v.get("p_value"), ".3g"),
+                  _fmt(v.get("q_value"), ".3g"))
     t.add_row(Text("overall"), f"{res.n_examples:,}", f"{res.lms:.2f}", f"{res.ss:.2f}", f"{res.icat:.2f}",
-              style="bold")
+              ci(res.ss_ci), _fmt(res.ss_null, ".2f"), _fmt(res.p_value, ".3g"), "", style="bold")
+    if not console.is_terminal:  # a narrow pipe would fold the columns: keep one row per line
+        from rich.console import Console
+
+        console = Console(file=console.file, width=max(console.width, 160), soft_wrap=True, markup=False, emoji=False)
     console.print(t)
     console.print(Text(f"{res.n_targets:,} target terms; LMS: the meaningful word preferred (100 best), SS: the "
-                       "stereotype preferred (50 = no preference), ICAT = LMS · min(SS, 100 − SS) / 50 (100 best)"))
+                       "stereotype preferred (50 = no preference when no example ties), ICAT = LMS · min(SS, 100 − SS) "
+                       "/ 50 (100 best)"))
+    if res.p_value is not None:
+        how = "exact" if res.n_permutations and res.p_value_ci and res.p_value_ci[0] == res.p_value_ci[1] else \
+            f"{res.n_permutations:,} draws, seed 0"
+        console.print(Text(f"interval: expanded percentile bootstrap over the target terms; p: sign-flip permutation "
+                           f"test of no preference over the target terms ({how}, two-sided); q: Benjamini–Hochberg across the bias types (ours; "
+                           "the paper reports no uncertainty)"))

@@ -161,3 +161,58 @@ def test_the_metric_follows_metric_py_rounding_neutral_pairs_and_split():
         score_pairs(rows, comparison="nearly")
     with pytest.raises(InputError, match="no CrowS-Pairs rows"):
         score_pairs([])
+
+
+def test_the_share_of_non_neutral_pairs_is_tested_against_a_coin_overall_and_per_type():
+    """The metric score counts a neutral pair as not preferring sent_more, so with neutral pairs "no
+    preference" is below 50; the result tests the share of the non-neutral pairs against 50 % (exact
+    sign test, Clopper–Pearson interval), overall and per type with Benjamini–Hochberg q-values."""
+    from scipy.stats import binomtest
+
+    from geobias.contextual.crows_pairs import CrowsPairsResult, score_pairs
+    from geobias.stats.multiplicity import benjamini_hochberg
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for kind, share, n in (("gender", 0.75, 80), ("race", 0.5, 60), ("age", 0.5, 3)):
+        for _ in range(n):
+            more = -10.0 + (1.0 if rng.random() < share else -1.0)
+            rows.append({"direction": "stereo", "bias_type": kind, "score_more": more, "score_less": -10.0})
+    rows += [{"direction": "stereo", "bias_type": "age", "score_more": -5.0, "score_less": -5.0}] * 2  # neutral
+    rows += [{"direction": "antistereo", "bias_type": "religion", "score_more": -4.0, "score_less": -4.0}]  # all neutral
+    r = score_pairs(rows)
+    p = r.preference
+    wins = sum(x["score_more"] > x["score_less"] for x in rows)
+    assert (p.n_for, p.n_ties, p.n_for + p.n_against + p.n_ties) == (wins, 3, len(rows)) == (wins, r.n_ties, r.n_pairs)
+    assert r.metric_score == pytest.approx(100 * wins / len(rows))
+    assert p.no_preference_score == pytest.approx(50 * (len(rows) - 3) / len(rows))
+    assert p.p_value == pytest.approx(binomtest(wins, len(rows) - 3).pvalue)
+    assert p.share_ci[0] < p.share < p.share_ci[1]
+    types = r.by_bias_type
+    assert types["gender"]["share_ci"][0] > 50 and types["gender"]["p_value"] < 1e-4  # a real preference
+    assert types["race"]["share_ci"][0] < 50 < types["race"]["share_ci"][1]
+    assert types["religion"]["share"] is None and types["religion"]["share_ci"] == [None, None]
+    assert types["religion"]["p_value"] is None and types["religion"]["q_value"] is None
+    order = list(types)
+    assert [types[t]["q_value"] for t in order] == pytest.approx(benjamini_hochberg([types[t]["p_value"] for t in order]))
+    again = CrowsPairsResult.from_dict(r.to_dict())  # a stored result keeps its test
+    assert again.preference == r.preference
+
+
+def test_the_table_says_what_no_preference_is_when_pairs_are_neutral():
+    from rich.console import Console
+
+    from geobias.contextual.crows_pairs import score_pairs
+    from geobias.report.contextual import render_crows_pairs
+
+    rows = [{"direction": "stereo", "bias_type": "gender", "score_more": m, "score_less": -10.0}
+            for m in (-9.0, -9.0, -9.0, -11.0, -10.0, -10.0)]
+    r = score_pairs(rows, model_name="m")
+    console = Console(width=220, record=True)
+    render_crows_pairs(console, r)
+    text = console.export_text()
+    assert "metric score 50.00 % of 6 pairs" in text and "no preference: 33.33, since 2 neutral pairs never count" in text
+    lo, hi = r.preference.share_ci
+    assert f"sent_more preferred in 75.00 % of the 4 non-neutral pairs, 95 % interval [{lo:.2f}, {hi:.2f}]" in text
+    assert f"p = {r.preference.p_value:.3g}" in text
+    assert "50 = no preference" in text  # said of the share, whose no-preference value is 50 whatever the ties

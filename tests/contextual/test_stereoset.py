@@ -4,6 +4,7 @@ out, one mask), LMS/SS/ICAT per target term, and bad input."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -142,3 +143,76 @@ def test_cli_runs_and_refuses_a_bad_file_in_one_line(mlm, sample, tmp_path):
     bad.write_text("sent_more,sent_less\na,b\n", encoding="utf-8")
     out = subprocess.run([*run, "--data", str(bad)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 1 and out.stderr.count("\n") == 1 and "not JSON" in out.stderr
+
+
+def _choice_rows(per_term: dict[str, list[int]], bias_type: str = "gender") -> list[dict]:
+    """Rows whose stereotype wins (1), loses (-1) or ties (0) the anti-stereotype, per target term."""
+    score = {1: (0.6, 0.4), -1: (0.4, 0.6), 0: (0.5, 0.5)}
+    return [{"id": f"{t}{i}", "target": t, "bias_type": bias_type,
+             "scores": {"stereotype": score[c][0], "anti-stereotype": score[c][1], "unrelated": 0.1}}
+            for t, choices in per_term.items() for i, c in enumerate(choices)]
+
+
+def test_ss_test_flips_each_target_terms_net_preference():
+    """The p-value is the sign-flip test over the target terms: every labelling enumerated by hand
+    gives the same p; ties count in neither side, and no preference is 50 less half the tie share."""
+    import itertools
+
+    from geobias.contextual.stereoset import _scores, ss_inference
+
+    per_term = {"a": [1, 1, 0, -1], "b": [1, 1, 1], "c": [-1, 1], "d": [1, 0], "e": [1, 1, -1, 1, 1]}
+    rows = _choice_rows(per_term)
+    got = ss_inference(rows)
+    d = np.array([(c.count(1) - c.count(-1)) / len(c) for c in per_term.values()])
+    observed = abs(d.sum())
+    flips = [abs((np.array(s) * d).sum()) for s in itertools.product((1, -1), repeat=len(d))]
+    assert got["n_permutations"] == 32 and got["p_value_ci"] == [got["p_value"]] * 2  # exact
+    assert got["p_value"] == pytest.approx(np.mean([f >= observed - 1e-12 for f in flips]))
+    ties = np.mean([c.count(0) / len(c) for c in per_term.values()])
+    assert got["ss_null"] == pytest.approx(50 * (1 - ties))
+    assert _scores(rows)["ss"] == pytest.approx(100 * np.mean([c.count(1) / len(c) for c in per_term.values()]))
+    low, high = got["ss_ci"]
+    assert low <= _scores(rows)["ss"] <= high
+    assert ss_inference(_choice_rows({"a": [1, -1, 1]}))["ss_ci"] == [None, None]  # one term: no interval
+
+
+def test_the_result_carries_ss_inference_overall_and_per_type():
+    from rich.console import Console
+
+    from geobias.contextual.stereoset import StereoSetResult, ss_inference, stereoset_result
+    from geobias.report.contextual import render_stereoset
+    from geobias.stats.multiplicity import benjamini_hochberg
+
+    rng = np.random.default_rng(11)
+    rows = (_choice_rows({f"g{i}": list(rng.choice([1, -1], size=6, p=[0.8, 0.2])) for i in range(12)}, "gender")
+            + _choice_rows({f"r{i}": list(rng.choice([1, -1], size=6)) for i in range(12)}, "race"))
+    r = stereoset_result(rows, model_name="m")
+    assert r.ss_ci == ss_inference(rows)["ss_ci"] and r.p_value == ss_inference(rows)["p_value"]
+    gender, race = r.by_bias_type["gender"], r.by_bias_type["race"]
+    assert gender["ss_ci"][0] > 50 and gender["p_value"] < 0.01  # the stereotype wins 80 % of gender choices
+    assert gender["ss_ci"] == ss_inference(rows[:72])["ss_ci"]
+    assert [gender["q_value"], race["q_value"]] == pytest.approx(benjamini_hochberg([gender["p_value"], race["p_value"]]))
+    assert StereoSetResult.from_dict(r.to_dict()) == r
+    out = io.StringIO()
+    render_stereoset(Console(file=out, width=200), r)  # a pipe: the table keeps one row per line
+    text = out.getvalue()
+    overall = next(line for line in text.splitlines() if "overall" in line)
+    assert f"[{r.ss_ci[0]:.2f}, {r.ss_ci[1]:.2f}]" in overall and f"{r.p_value:.3g}" in overall
+    assert "sign-flip permutation test" in text and "10,000 draws, seed 0" in text
+
+
+def test_calibration_of_no_preference_holds_on_simulated_choices():
+    """A quick run of the calibration (``bench_calibration.py --preference`` runs 4,000 data sets):
+    the intervals cover their truth near 95 %, the tests reject a true null near 5 % and a
+    preference of 0.6 often."""
+    from geobias.evaluation.preference_calibration import calibrate_preference
+
+    rows = calibrate_preference(n_datasets=300, n_permutations=999, n_resamples=499, seed=1)
+    assert len(rows) == 10
+    for row in rows:
+        if row.kind == "interval":
+            assert 0.91 <= row.rate <= 0.99, (row.study, row.scenario, row.rate)
+        elif row.null_holds:
+            assert row.rate <= 0.085, (row.study, row.scenario, row.rate)
+        else:
+            assert row.rate >= 0.5, (row.study, row.scenario, row.rate)

@@ -1,0 +1,219 @@
+""""No preference" for scores that count pairwise choices (CrowS-Pairs, StereoSet).
+
+A model that is shown two sentences (the more and the less stereotypical one) prefers one or the
+other, or neither (a tie). CrowS-Pairs' metric score and StereoSet's SS count the preferences for the
+stereotype; "no preference" means that each untied choice is a fair coin. The quantity that can
+show it is the share of *untied* choices that go to the stereotype, whose no-preference value is
+1/2 whatever the ties: the published scores count a tie against the stereotype, so with ties their
+no-preference value is below 50 (:attr:`PreferenceTest.no_preference_score`).
+
+:func:`sign_test` gives that share with its exact (Clopper–Pearson) interval and the exact
+two-sided sign test of "no preference". The sign test is the exact permutation test of the choices
+(each untied choice flipped with probability 1/2, a tie flipped into itself), its partitions counted
+in closed form: ``p = min(1, 2 · P(Bin(n, 1/2) ≤ min(k, n − k)))`` over the ``n`` untied choices,
+``k`` of them for the stereotype (the two-sided rule of :func:`geobias.stats.permutation_test`, and
+of ``scipy.stats.binomtest`` at 1/2, whose distribution is symmetric).
+
+:func:`clustered_test` does the same for a score that averages per-cluster percentages (StereoSet's
+SS averages its target terms'): the clusters are the sample, each cluster's net preference is
+flipped in sign under no preference, and the interval resamples the clusters.
+
+References
+----------
+Clopper & Pearson (1934), Biometrika 26(4), 404–413 (the interval). Dixon & Mood (1946), "The
+statistical sign test", JASA 41(236), 557–566. Nangia et al. (2020), EMNLP, §3 (CrowS-Pairs' metric
+score: "50 = no preference" when no pair is neutral).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from geobias.errors import InputError
+from geobias.results import Result
+
+__all__ = ["ClusteredPreference", "PreferenceTest", "clustered_test", "sign_test"]
+
+
+@dataclass(frozen=True)
+class PreferenceTest(Result):
+    """The untied choices' share for the stereotype, its interval and the sign test of 1/2.
+
+    Attributes
+    ----------
+    n_for, n_against, n_ties : int
+        Choices for the stereotype, against it, and ties.
+    share : float or None
+        ``n_for / (n_for + n_against)`` in percent (50 = no preference); ``None`` when every
+        choice is a tie.
+    share_ci : tuple of float or None
+        Its Clopper–Pearson interval at ``confidence``, in percent (exact: it holds the true share
+        in at least ``confidence`` of samples).
+    p_value : float or None
+        Exact two-sided sign test of "no preference"; ``None`` when every choice is a tie (no test).
+    no_preference_score : float
+        What a score that counts a tie against the stereotype (CrowS-Pairs' metric score) would be
+        with no preference: ``50 · (n − n_ties) / n``, in percent.
+    confidence : float
+    """
+
+    n_for: int
+    n_against: int
+    n_ties: int
+    share: float | None
+    share_ci: tuple[float, float] | None
+    p_value: float | None
+    no_preference_score: float
+    confidence: float = 0.95
+
+
+def sign_test(n_for: int, n_against: int, n_ties: int = 0, *, confidence: float = 0.95) -> PreferenceTest:
+    """The share of untied choices for the stereotype, its exact interval and the exact sign test.
+
+    Parameters
+    ----------
+    n_for, n_against : int
+        Untied choices for and against the stereotype (non-negative).
+    n_ties : int, default 0
+        Tied choices (left out of the share and the test; counted in ``no_preference_score``).
+    confidence : float, default 0.95
+        Level of the Clopper–Pearson interval, in (0, 1).
+
+    Returns
+    -------
+    PreferenceTest
+
+    Raises
+    ------
+    InputError
+        A negative count, no choice at all, or ``confidence`` outside (0, 1).
+
+    References
+    ----------
+    Clopper & Pearson (1934); Dixon & Mood (1946).
+
+    Examples
+    --------
+    >>> t = sign_test(60, 40)
+    >>> round(t.share, 1), round(t.p_value, 4), [round(b, 2) for b in t.share_ci]
+    (60.0, 0.0569, [49.72, 69.67])
+    >>> sign_test(5, 5, 10).no_preference_score   # a tie counts against the stereotype
+    25.0
+    """
+    from geobias.stats.permutation import _clopper_pearson
+
+    counts = (n_for, n_against, n_ties)
+    if any(isinstance(c, bool) or int(c) != c or c < 0 for c in counts):
+        raise InputError(f"choice counts must be non-negative integers; got {counts}")
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"confidence must be in (0, 1); got {confidence}")
+    n_for, n_against, n_ties = (int(c) for c in counts)
+    untied = n_for + n_against
+    total = untied + n_ties
+    if total == 0:
+        raise InputError("no choices to test")
+    if untied == 0:
+        return PreferenceTest(0, 0, n_ties, None, None, None, 0.0, confidence)
+    low, high = _clopper_pearson(n_for, untied, confidence)
+    # P(Bin(n, 1/2) <= m), in integers: exact for any n this runs on
+    tail = sum(math.comb(untied, i) for i in range(min(n_for, n_against) + 1)) / 2**untied
+    return PreferenceTest(n_for, n_against, n_ties, 100.0 * n_for / untied, (100.0 * low, 100.0 * high),
+                          min(1.0, 2.0 * tail), 50.0 * untied / total, confidence)
+
+
+@dataclass(frozen=True)
+class ClusteredPreference(Result):
+    """A mean over clusters of the percentage of each cluster's choices for the stereotype, with its
+    interval over the clusters and the sign-flip test of "no preference" (:func:`clustered_test`).
+
+    Attributes
+    ----------
+    estimate : float
+        The mean over the clusters of their percentages for the stereotype (a tie counts against).
+    interval : list of float or None
+        Its 95 % bootstrap interval over the clusters (``[None, None]`` with one cluster).
+    no_preference : float
+        The estimate's value with no preference: 50 less half the clusters' mean percentage of ties.
+    p_value : float
+        Two-sided sign-flip permutation test of "no preference".
+    p_value_ci : list of float
+        95 % Clopper–Pearson interval of the Monte-Carlo p-value (``[p, p]`` when exact).
+    n_permutations : int
+        Labellings evaluated: all ``2^clusters`` when exact, else the draws.
+    """
+
+    estimate: float
+    interval: list
+    no_preference: float
+    p_value: float
+    p_value_ci: list
+    n_permutations: int
+
+
+def clustered_test(pro, con, ties, *, n_permutations: int = 10_000, n_resamples: int = 1_000,
+                   seed: int = 0) -> ClusteredPreference:
+    """Interval and test of "no preference" for a mean over clusters of per-cluster percentages.
+
+    Under no preference each cluster's net preference ``d_c = pro_c − con_c`` is symmetric about 0
+    (each choice a fair coin, or clusters leaning both ways alike): each ``d_c`` is flipped in sign
+    with probability 1/2 and the mean recomputed (:func:`geobias.stats.permutation_test`, paired,
+    two-sided; exact when ``2^clusters <= n_permutations``). The interval resamples the clusters
+    (:func:`geobias.stats.bootstrap.bootstrap`): the expanded percentile interval of a mean over C
+    units (:func:`geobias.stats.bootstrap.expanded_confidence`) from 3 clusters, the plain one with 2.
+
+    Parameters
+    ----------
+    pro, con, ties : array-like of shape (C,)
+        Per cluster, the percentage of its choices for the stereotype, against it, and tied (each
+        row summing to 100).
+    n_permutations : int, default 10_000
+    n_resamples : int, default 1_000
+    seed : int, default 0
+        Seed of the permutation draws and of the bootstrap.
+
+    Returns
+    -------
+    ClusteredPreference
+
+    Raises
+    ------
+    InputError
+        Arrays of different lengths, no cluster, or percentages outside [0, 100].
+
+    References
+    ----------
+    Efron & Tibshirani (1993), §13 (percentile interval); Hesterberg (2015), "What teachers should
+    know about the bootstrap", The American Statistician 69(4) (the expanded interval); Good (2005),
+    *Permutation, Parametric and Bootstrap Tests of Hypotheses*, §3 (the sign-flip test of a paired
+    design).
+
+    Examples
+    --------
+    >>> t = clustered_test([200 / 3] * 4, [100 / 3] * 4, [0] * 4)   # 4 clusters: 16 labellings, exact
+    >>> round(t.estimate, 2), t.n_permutations, t.p_value, t.no_preference
+    (66.67, 16, 0.125, 50.0)
+    """
+    from geobias.stats.bootstrap import bootstrap
+    from geobias.stats.permutation import permutation_test
+
+    pro, con, ties = (np.asarray(a, dtype=np.float64).ravel() for a in (pro, con, ties))
+    n = len(pro)
+    if n == 0 or len(con) != n or len(ties) != n:
+        raise InputError(f"need the same number (at least 1) of clusters in pro, con and ties; got {len(pro)}, "
+                         f"{len(con)}, {len(ties)}")
+    if any(((a < 0) | (a > 100)).any() or not np.isfinite(a).all() for a in (pro, con, ties)):
+        raise InputError("per-cluster percentages must be within [0, 100]")
+    # swapping a cluster's pro and con flips the sign of its d_c: the paired test is the sign-flip test
+    test = permutation_test(np.concatenate([pro, con]) / n, n, paired=True, alternative="two-sided",
+                            n_permutations=n_permutations, seed=seed)
+    interval = [None, None]
+    if n >= 2:
+        how = {"interval": "expanded", "units": n} if n >= 3 else {}
+        boot = bootstrap(lambda idx: pro[idx["clusters"]].mean(axis=1), {"clusters": n},
+                         n_resamples=n_resamples, seed=seed, **how)
+        interval = [boot.low, boot.high]
+    return ClusteredPreference(float(pro.mean()), interval, 50.0 - float(ties.mean()) / 2.0, test.p_value,
+                               list(test.p_value_ci), test.n_permutations)

@@ -1,0 +1,73 @@
+"""The test of "no preference" for pairwise choices (CrowS-Pairs, StereoSet): the exact sign test and
+the Clopper–Pearson interval of the untied share equal SciPy's, and the sign test is the exact
+permutation test of the choices."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from geobias.errors import InputError
+from geobias.stats import permutation_test
+from geobias.stats.preference import sign_test
+
+
+@pytest.mark.parametrize(("n_for", "n_against"), [(0, 1), (1, 0), (3, 7), (5, 5), (60, 40), (131, 131), (140, 107),
+                                                  (700, 808), (0, 262)])
+def test_equals_scipys_binomial_test_and_exact_interval(n_for, n_against):
+    from scipy.stats import binomtest
+
+    got = sign_test(n_for, n_against, 7)
+    ref = binomtest(n_for, n_for + n_against, 0.5)
+    assert got.p_value == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
+    ci = ref.proportion_ci(0.95, method="exact")
+    assert got.share_ci[0] == pytest.approx(100 * ci.low, abs=1e-7)
+    assert got.share_ci[1] == pytest.approx(100 * ci.high, abs=1e-7)
+    assert got.share == pytest.approx(100 * n_for / (n_for + n_against))
+
+
+def test_is_the_exact_permutation_test_of_the_choices():
+    """Flipping each choice (a tie into itself) over every labelling gives the same p: the sign test
+    counts the permutation test's partitions in closed form."""
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        choice = rng.choice([1, -1, 0], size=12, p=[0.5, 0.35, 0.15])  # for, against, tie
+        pro, con = (choice == 1).astype(float), (choice == -1).astype(float)
+        perm = permutation_test(np.concatenate([pro, con]), 12, paired=True, alternative="two-sided", method="exact")
+        got = sign_test(int(pro.sum()), int(con.sum()), int((choice == 0).sum()))
+        assert perm.exact and got.p_value == pytest.approx(perm.p_value, rel=1e-12)
+
+
+def test_ties_move_the_no_preference_score_not_the_share():
+    t = sign_test(30, 30, 40)
+    assert t.share == 50.0 and t.p_value == 1.0
+    assert t.no_preference_score == pytest.approx(30.0)  # a tie never counts for the stereotype
+    # brute force: the metric score's mean over every fair-coin outcome of the 60 untied pairs
+    n = 6
+    scores = [100 * sum(c) / (n + 4) for c in itertools.product((0, 1), repeat=n)]
+    assert sign_test(3, 3, 4).no_preference_score == pytest.approx(np.mean(scores))
+
+
+def test_every_choice_tied_gives_no_test_and_bad_counts_one_error():
+    t = sign_test(0, 0, 5)
+    assert t.share is None and t.share_ci is None and t.p_value is None and t.no_preference_score == 0.0
+    for bad in ((-1, 2, 0), (1.5, 2, 0), (True, 2, 0)):
+        with pytest.raises(InputError, match="non-negative integers"):
+            sign_test(*bad)
+    with pytest.raises(InputError, match="no choices"):
+        sign_test(0, 0, 0)
+    with pytest.raises(InputError, match="confidence"):
+        sign_test(1, 1, confidence=1.0)
+
+
+def test_clustered_test_refuses_mismatched_or_impossible_percentages():
+    from geobias.stats.preference import clustered_test
+
+    with pytest.raises(InputError, match="same number"):
+        clustered_test([50, 60], [50], [0, 0])
+    with pytest.raises(InputError, match="within"):
+        clustered_test([150, 60], [0, 40], [0, 0])
+    one = clustered_test([100.0], [0.0], [0.0])  # one cluster: the only other labelling flips it
+    assert one.interval == [None, None] and one.n_permutations == 2 and one.p_value == 1.0
