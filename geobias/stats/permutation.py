@@ -381,8 +381,10 @@ def permutation_test(
         raise InputError(f"a paired test needs two groups of equal size; got {n_x} and {n - n_x}")
 
     total = s.sum()
-    sum_x_obs = s[:n_x].sum()
-    observed = float(stat_fn(np.array([sum_x_obs]), np.array([total - sum_x_obs]))[0])
+    # the observed statistic from each group's own sum, as a metric reports its sums (``total − Σx``
+    # can differ from ``Σy`` in the last bit, and MWEAT's statistic must equal |its signed figure|
+    # exactly); the draws compare within the tie tolerance below
+    observed = float(stat_fn(np.array([s[:n_x].sum()]), np.array([s[n_x:].sum()]))[0])
     gamma = tie_tolerance * max(1.0, float(np.abs(s).sum()))
 
     count = n_partitions(n, n_x, paired=paired)
