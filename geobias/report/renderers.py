@@ -325,6 +325,51 @@ def weat_effect(result):
                         xlabel="effect size d", bars=bars if hasattr(bars, "labels") else None)
 
 
+@figure("geobias.contextual.crows_pairs.CrowsPairsResult", title="preference with its interval, per bias type")
+def crows_pairs_preference(result):
+    """The share of the non-neutral pairs preferring ``sent_more``, overall and per bias type, with
+    its exact interval (the line at 50 % is "no preference")."""
+    from geobias.report.plots import plot_effects
+
+    data = _data(result)
+    overall = data.get("preference") or {}
+    rows = [("all pairs", overall.get("share"), *(overall.get("share_ci") or (None, None)), overall.get("p_value"))]
+    types = sorted((data.get("by_bias_type") or {}).items(), key=lambda kv: -kv[1].get("n", 0))
+    rows += [(f"{kind} ({v.get('n', 0):,})", v.get("share"), *(v.get("share_ci") or (None, None)), v.get("p_value"))
+             for kind, v in types]
+    if not any(r[1] is not None for r in rows):
+        return None
+    return plot_effects(rows, title=f"CrowS-Pairs, {data.get('model') or 'model'}: sent_more preferred among the "
+                                    "non-neutral pairs, with exact 95 % intervals", xlabel="% of non-neutral pairs",
+                        null=50.0)
+
+
+@figure("geobias.contextual.stereoset.StereoSetResult", title="SS with its interval, per bias type")
+def stereoset_ss(result):
+    """SS overall and per bias type with its interval over the target terms; the dashed line is "no
+    preference" (50, or, where examples tie, SS less its no-preference value against 0)."""
+    from geobias.report.plots import plot_effects
+
+    data = _data(result)
+    entries = [("all examples", data, data.get("n_examples"))]
+    types = sorted((data.get("by_bias_type") or {}).items(), key=lambda kv: -kv[1].get("n", 0))
+    entries += [(kind, v, v.get("n")) for kind, v in types]
+    nulls = [e.get("ss_null") for _, e, _ in entries]
+    shift = any(n is not None and n != 50.0 for n in nulls)  # ties: each row has its own no-preference value
+    rows = []
+    for (label, e, n), null in zip(entries, nulls, strict=True):
+        low, high = e.get("ss_ci") or (None, None)
+        off = (null if null is not None else 50.0) if shift else 0.0
+        est = e.get("ss")
+        rows.append((f"{label} ({n or 0:,})", None if est is None else est - off,
+                     None if low is None else low - off, None if high is None else high - off, e.get("p_value")))
+    if not any(r[1] is not None for r in rows):
+        return None
+    return plot_effects(rows, title=f"StereoSet, {data.get('model') or 'model'}: SS with its 95 % interval over the "
+                                    "target terms", xlabel="SS − its no-preference value (ties)" if shift else "SS",
+                        null=0.0 if shift else 50.0)
+
+
 @figure("geobias.metrics.seat.SeatResult", title="effect sizes with their intervals")
 def seat_effects(result):
     """SEAT's effect size of each test (the first, then ``more_tests``) with its bootstrap interval."""

@@ -216,3 +216,27 @@ def test_calibration_of_no_preference_holds_on_simulated_choices():
             assert row.rate <= 0.085, (row.study, row.scenario, row.rate)
         else:
             assert row.rate >= 0.5, (row.study, row.scenario, row.rate)
+
+
+def test_the_figures_draw_each_estimate_with_its_interval_against_no_preference():
+    from geobias.contextual.crows_pairs import score_pairs
+    from geobias.contextual.stereoset import stereoset_result
+    from geobias.report.draw import has_figure, make_figure
+
+    assert has_figure("geobias.contextual.crows_pairs.CrowsPairsResult")
+    assert has_figure("geobias.contextual.stereoset.StereoSetResult")
+    crows = score_pairs([{"direction": "stereo", "bias_type": kind, "score_more": m, "score_less": -10.0}
+                         for kind in ("gender", "race") for m in (-9.0, -9.0, -11.0, -9.0)])
+    ax = make_figure(crows).axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0].startswith("all pairs") and any(s.startswith("gender (4)") for s in labels)
+    assert [line.get_xdata()[0] for line in ax.lines if line.get_linestyle() == "--"] == [50.0]
+    lo, hi = crows.preference.share_ci
+    assert any(list(line.get_xdata()) == [lo, hi] for line in ax.lines)  # the overall interval, drawn
+    # StereoSet with ties: each row against its own no-preference value, so the line is at 0
+    tied = stereoset_result(_choice_rows({"a": [1, 0, 1], "b": [1, 1, -1], "c": [0, -1, 1]}))
+    ax = make_figure(tied).axes[0]
+    assert [line.get_xdata()[0] for line in ax.lines if line.get_linestyle() == "--"] == [0.0]
+    assert "no-preference" in ax.get_xlabel()
+    point = next(line for line in ax.lines if line.get_marker() == "o" and line.get_ydata()[0] == len(ax.get_yticks()) - 1)
+    assert point.get_xdata()[0] == pytest.approx(tied.ss - tied.ss_null)
