@@ -159,10 +159,39 @@ def write_report(result: AtlasResult, path: Path, *, force: bool = False) -> Pat
     return path
 
 
+#: What the atlas's own columns mean, beside :data:`geobias.report.tidy.COLUMNS` (whose ``low``,
+#: ``high``, ``q_value``... the atlas shares): ``{column: (description, unit)}``.
+ATLAS_COLUMNS: dict[str, tuple[str, str]] = {
+    "language": ("the language's English name", ""),
+    "grammatical_gender_aware": ("whether the metric separates grammatical from semantic gender", ""),
+    "status": ("ok, not available, not applicable or error (reason says why)", ""),
+    "n": ("items the figure rests on (words, pairs, occupations, nouns)", "count"),
+    "reason": ("why the metric has no figure in this language (status not ok)", ""),
+    "baseline_majority": ("the LDA accuracy's chance baseline (always the larger class)", "probability"),
+    "baseline_orthographic": ("the LDA accuracy's suffix baseline (the words' last 1-3 letters)", "probability"),
+    "null": ("what the figure is compared with, one line (a control, a baseline, a permutation band)", ""),
+    "null_value": ("the null's value (empty where the null is a permutation distribution)", "the estimate's"),
+    "difference": ("the figure minus its null", "the estimate's"),
+    "difference_low": ("lower end of the difference's 95 % interval", "the estimate's"),
+    "difference_high": ("upper end of the difference's 95 % interval", "the estimate's"),
+    "p_null": ("p-value of the difference from the null", "probability"),
+    "mc_error": ("Monte Carlo standard error of the difference's interval bounds (over resampling seeds)",
+                 "the estimate's"),
+    "significant": ("whether the figure differs from its null after the correction (empty: undecided)", ""),
+    "verdict": ("differs, does not differ, or undecided (read against the Monte Carlo error)", ""),
+}
+
+
 def write_parquet(result: AtlasResult, path: Path) -> None:
-    """One row per language × metric (:attr:`AtlasResult.rows`)."""
+    """One row per language × metric (:attr:`AtlasResult.rows`), with the key-value metadata every
+    geobias Parquet file carries (:func:`geobias.report.tidy.write_parquet`): ``geobias.table``
+    (``"rows"``), ``geobias.columns`` (per column its description and unit), ``geobias.command``
+    (``"atlas"``) and ``geobias.version``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
+    from geobias._version import __version__
+    from geobias.report.tidy import column_metadata
 
     schema = pa.schema([("lang", pa.string()), ("language", pa.string()), ("store", pa.string()), ("metric", pa.string()),
                         ("label", pa.string()), ("grammatical_gender_aware", pa.bool_()), ("status", pa.string()),
@@ -173,7 +202,12 @@ def write_parquet(result: AtlasResult, path: Path) -> None:
                         ("difference", pa.float64()), ("difference_low", pa.float64()),
                         ("difference_high", pa.float64()), ("p_null", pa.float64()), ("q_value", pa.float64()),
                         ("mc_error", pa.float64()), ("significant", pa.bool_()), ("verdict", pa.string())])
-    pq.write_table(pa.Table.from_pylist(result.rows, schema=schema), path)
+    columns = column_metadata(schema.names)
+    for name, (description, unit) in ATLAS_COLUMNS.items():
+        columns[name] = {"description": description, "unit": unit}
+    metadata = {"geobias.table": "rows", "geobias.columns": json.dumps(columns, ensure_ascii=False),
+                "geobias.command": "atlas", "geobias.version": __version__}
+    pq.write_table(pa.Table.from_pylist(result.rows, schema=schema.with_metadata(metadata)), path)
 
 
 # ------------------------------------------------------------------------------------ figures

@@ -77,7 +77,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "low": ("lower end of the bootstrap interval (over the words)", "the estimate's"),
     "high": ("upper end of the bootstrap interval (over the words)", "the estimate's"),
     "standard_error": ("bootstrap standard error", "the estimate's"),
-    "q_value": ("Benjamini-Hochberg q-value over the atlas's cells", "probability"),
+    "q_value": ("Benjamini-Hochberg q-value over the family the result corrects together (the atlas's cells; "
+                "CrowS-Pairs' and StereoSet's bias types)", "probability"),
     "quantity": ("the bootstrapped quantity", ""),
     "estimate": ("the quantity on the full word sets", "the quantity's"),
     "confidence": ("the interval's confidence level", "probability"),

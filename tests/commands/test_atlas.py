@@ -197,6 +197,11 @@ def test_json_and_parquet_agree_and_html_links_every_language(atlas, tmp_path):
     assert data == json.loads(atlas.to_json())
     rows = pq.read_table(folder / "atlas.parquet").to_pylist()
     assert len(rows) == len(LANGS) * len(METRICS)
+    # the metadata every geobias Parquet file carries: what the table is and what each column means
+    meta = {k.decode(): v.decode() for k, v in pq.read_metadata(folder / "atlas.parquet").metadata.items()}
+    assert (meta["geobias.table"], meta["geobias.command"]) == ("rows", "atlas") and meta["geobias.version"]
+    described = json.loads(meta["geobias.columns"])
+    assert list(described) == list(rows[0]) and all(v["description"] for v in described.values())
     for row in rows:
         cell = next(c for c in data["cells"] if c["lang"] == row["lang"])
         m = cell["metrics"][row["metric"]]
