@@ -19,7 +19,7 @@ from geobias.validation import check_choice
 
 
 @dataclass(frozen=True)
-class BiasStats:
+class BiasStats(Result):
     """Total/absolute bias over a set of samples (one column group of Table 3).
 
     Attributes

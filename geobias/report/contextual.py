@@ -90,6 +90,17 @@ def render_malor(console, res) -> None:
     console.print(t)
 
 
+def _wide(console, width: int):
+    """``console``, or, where it is a rich console printing to a pipe or a file, one at least ``width``
+    columns wide on the same file (a wide table's rows would fold in a narrow pipe). A console that
+    keeps what is printed (the service's :class:`~geobias.report.registry.Collector`) is returned as it is."""
+    from rich.console import Console
+
+    if not isinstance(console, Console) or console.is_terminal:
+        return console
+    return Console(file=console.file, width=max(console.width, width), soft_wrap=True, markup=False, emoji=False)
+
+
 def _fmt(x, spec: str = "+.4f") -> str:
     return "–" if x is None or x != x else format(x, spec)
 
@@ -110,10 +121,7 @@ def render_sentiment(console, res) -> None:
                   _fmt(z.total_bias), _fmt(z.absolute_bias, ".4f"), _fmt(z.std, ".4f"),
                   _fmt(r.p_bonferroni, ".3g"), r.significance, _fmt(r.p_bonferroni_non_zero, ".3g"))
     # the paper's layout is one wide table: never squeeze it into a narrow pipe
-    if not console.is_terminal:
-        from rich.console import Console
-
-        console = Console(file=console.file, width=max(console.width, 220), soft_wrap=True, markup=False, emoji=False)
+    console = _wide(console, 220)
     console.print(t)
     console.print("all = all samples, ≠0 = non-zero samples (Table 3 of Jentzsch & Turan 2022); "
                   "bias = sent(M) − sent(F), > 0: male versions rated more positive")
@@ -186,10 +194,7 @@ def render_stereoset(console, res) -> None:
                   _fmt(v.get("q_value"), ".3g"))
     t.add_row(Text("overall"), f"{res.n_examples:,}", f"{res.lms:.2f}", f"{res.ss:.2f}", f"{res.icat:.2f}",
               ci(res.ss_ci), _fmt(res.ss_null, ".2f"), _fmt(res.p_value, ".3g"), "", style="bold")
-    if not console.is_terminal:  # a narrow pipe would fold the columns: keep one row per line
-        from rich.console import Console
-
-        console = Console(file=console.file, width=max(console.width, 160), soft_wrap=True, markup=False, emoji=False)
+    console = _wide(console, 160)  # a narrow pipe would fold the columns: keep one row per line
     console.print(t)
     console.print(Text(f"{res.n_targets:,} target terms; LMS: the meaningful word preferred (100 best), SS: the "
                        "stereotype preferred (50 = no preference when no example ties), ICAT = LMS · min(SS, 100 − SS) "
