@@ -78,18 +78,24 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t
     print(f"calibration: {args.datasets:,} data sets per scenario, {args.permutations:,} permutations, "
           f"{args.resamples:,} resamples; {wall:.0f} s, load average {load:.2f} at the start")
-    print("| scenario | metric | figure | kind | truth | null holds | rate | SE | target |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for row in r.rows:
-        truth = "" if row.truth is None else f"{row.truth:+.3f}"
-        label = "coverage" if row.kind == "interval" else "rejections"
-        print(f"| {row.scenario} | {row.metric} | {row.figure} | {row.kind} | {truth} | {row.null_holds} | "
-              f"{label} {row.rate:.3f} | {row.mc_se:.3f} | {verdict(row)} |")
+    _print_table(("scenario", "metric"), [(row.scenario, row.metric, row.figure, row.kind, row.truth, row.null_holds,
+                                           row.rate, row.mc_se, verdict(row)) for row in r.rows], signed=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"settings": vars(args), "load": load, "seconds": wall, "commit": commit, "rows": r.tidy_rows()},
                       fh, indent=1)
     return 0
+
+
+def _print_table(first: tuple[str, str], rows: list[tuple], *, signed: bool = False) -> None:
+    """The rows as a Markdown table: the two ``first`` columns, figure, kind, truth, null holds, rate,
+    its standard error and the verdict."""
+    print(f"| {first[0]} | {first[1]} | figure | kind | truth | null holds | rate | SE | target |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for a, b, figure, kind, truth, null_holds, rate, se, mark in rows:
+        shown = "" if truth is None else f"{truth:+.3f}" if signed else f"{truth:.3f}"
+        label = "coverage" if kind == "interval" else "rejections"
+        print(f"| {a} | {b} | {figure} | {kind} | {shown} | {null_holds} | {label} {rate:.3f} | {se:.3f} | {mark} |")
 
 
 def _preference(args, load: float, commit: str | None) -> int:
@@ -105,13 +111,8 @@ def _preference(args, load: float, commit: str | None) -> int:
     wall = time.perf_counter() - t
     print(f"calibration of no preference: {args.datasets:,} data sets per scenario, 10,000 sign-flip draws, "
           f"{args.resamples:,} resamples; {wall:.0f} s, load average {load:.2f} at the start")
-    print("| study | scenario | figure | kind | truth | null holds | rate | SE | target |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for row in rows:
-        truth = "" if row.truth is None else f"{row.truth:.3f}"
-        label = "coverage" if row.kind == "interval" else "rejections"
-        print(f"| {row.study} | {row.scenario} | {row.figure} | {row.kind} | {truth} | {row.null_holds} | "
-              f"{label} {row.rate:.3f} | {row.standard_error:.3f} | {row.verdict} |")
+    _print_table(("study", "scenario"), [(row.study, row.scenario, row.figure, row.kind, row.truth, row.null_holds,
+                                          row.rate, row.standard_error, row.verdict) for row in rows])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"settings": vars(args), "load": load, "seconds": wall, "commit": commit,

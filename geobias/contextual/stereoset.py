@@ -241,10 +241,8 @@ def ss_inference(rows: Sequence[dict], *, n_permutations: int = PERMUTATIONS, n_
 
     References
     ----------
-    Efron & Tibshirani (1993), §13 (percentile interval); Hesterberg (2015), "What teachers should
-    know about the bootstrap", The American Statistician 69(4) (the expanded interval); Good (2005),
-    *Permutation, Parametric and Bootstrap Tests of Hypotheses*, §3 (the sign-flip test of a paired
-    design).
+    Those of :func:`geobias.stats.preference.clustered_test`, which this calls on each target
+    term's percentages.
 
     Examples
     --------
