@@ -10,7 +10,8 @@ no-preference value is below 50 (:attr:`PreferenceTest.no_preference_score`).
 :func:`sign_test` gives that share with its exact (Clopper–Pearson) interval and the exact
 two-sided sign test of "no preference". The sign test is the exact permutation test of the choices
 (each untied choice flipped with probability 1/2, a tie flipped into itself), its partitions counted
-in closed form: ``p = min(1, 2 · P(Bin(n, 1/2) ≤ min(k, n − k)))`` over the ``n`` untied choices,
+in closed form: ``p = min(1, 2 · P(Bin(n, 1/2) ≤ min(k, n − k)))`` over the ``n`` untied choices
+(summed in integers up to :data:`EXACT_SUM_MAX` choices, from the incomplete beta function above),
 ``k`` of them for the stereotype (the two-sided rule of :func:`geobias.stats.permutation_test`, and
 of ``scipy.stats.binomtest`` at 1/2, whose distribution is symmetric).
 
@@ -70,6 +71,22 @@ class PreferenceTest(Result):
     confidence: float = 0.95
 
 
+#: Up to this many untied choices the sign test's tail is summed exactly in integers (15 ms for
+#: CrowS-Pairs' 1,508 pairs); above it, the regularised incomplete beta function (the exact sum grows
+#: as n² digits: 2.6 s at 10,000, 128 s at 40,000).
+EXACT_SUM_MAX = 3000
+
+
+def _binomial_half_cdf(m: int, n: int) -> float:
+    """``P(Bin(n, 1/2) <= m)``: an exact integer sum up to :data:`EXACT_SUM_MAX` trials, else
+    ``I_{1/2}(n − m, m + 1)`` (``scipy.special.betainc``; Abramowitz & Stegun 26.5.24)."""
+    if n <= EXACT_SUM_MAX:
+        return sum(math.comb(n, i) for i in range(m + 1)) / 2**n
+    from scipy.special import betainc
+
+    return float(betainc(n - m, m + 1, 0.5))
+
+
 def sign_test(n_for: int, n_against: int, n_ties: int = 0, *, confidence: float = 0.95) -> PreferenceTest:
     """The share of untied choices for the stereotype, its exact interval and the exact sign test.
 
@@ -118,8 +135,7 @@ def sign_test(n_for: int, n_against: int, n_ties: int = 0, *, confidence: float 
     if untied == 0:
         return PreferenceTest(0, 0, n_ties, None, None, None, 0.0, confidence)
     low, high = _clopper_pearson(n_for, untied, confidence)
-    # P(Bin(n, 1/2) <= m), in integers: exact for any n this runs on
-    tail = sum(math.comb(untied, i) for i in range(min(n_for, n_against) + 1)) / 2**untied
+    tail = _binomial_half_cdf(min(n_for, n_against), untied)
     return PreferenceTest(n_for, n_against, n_ties, 100.0 * n_for / untied, (100.0 * low, 100.0 * high),
                           min(1.0, 2.0 * tail), 50.0 * untied / total, confidence)
 

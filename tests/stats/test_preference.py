@@ -28,6 +28,18 @@ def test_equals_scipys_binomial_test_and_exact_interval(n_for, n_against):
     assert got.share == pytest.approx(100 * n_for / (n_for + n_against))
 
 
+def test_large_samples_use_the_incomplete_beta_function_and_agree():
+    """Above EXACT_SUM_MAX untied choices the tail comes from the incomplete beta function (the
+    integer sum grows too slow): the same p as SciPy's binomial test on either side of the switch."""
+    from scipy.stats import binomtest
+
+    from geobias.stats.preference import EXACT_SUM_MAX
+
+    for n in (EXACT_SUM_MAX, EXACT_SUM_MAX + 1, 200_000):
+        for k in (n // 2 - 40, n // 2 + 3):
+            assert sign_test(k, n - k).p_value == pytest.approx(binomtest(k, n).pvalue, rel=1e-9)
+
+
 def test_is_the_exact_permutation_test_of_the_choices():
     """Flipping each choice (a tie into itself) over every labelling gives the same p: the sign test
     counts the permutation test's partitions in closed form."""
