@@ -182,6 +182,8 @@ def render_stereoset(console, res) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from geobias.contextual.stereoset import PERMUTATIONS
+
     def ci(v) -> str:
         return "–" if not v or v[0] is None else f"[{v[0]:.2f}, {v[1]:.2f}]"
 
@@ -200,8 +202,9 @@ def render_stereoset(console, res) -> None:
                        "stereotype preferred (50 = no preference when no example ties), ICAT = LMS · min(SS, 100 − SS) "
                        "/ 50 (100 best)"))
     if res.p_value is not None:
-        how = "exact" if res.n_permutations and res.p_value_ci and res.p_value_ci[0] == res.p_value_ci[1] else \
-            f"{res.n_permutations:,} draws, seed 0"
+        exact = bool(res.p_value_ci) and res.p_value_ci[0] == res.p_value_ci[1]
+        how = "every labelling enumerated" if exact else f"{res.n_permutations:,} draws, seed 0"
         console.print(Text(f"interval: expanded percentile bootstrap over the target terms; p: sign-flip permutation "
-                           f"test of no preference over the target terms ({how}, two-sided); q: Benjamini–Hochberg across the bias types (ours; "
-                           "the paper reports no uncertainty)"))
+                           f"test of no preference over the target terms, two-sided (overall: {how}; every labelling "
+                           f"is enumerated where there are at most {PERMUTATIONS:,}, up to {PERMUTATIONS.bit_length() - 1} terms); q: "
+                           "Benjamini–Hochberg across the bias types (ours; the paper reports no uncertainty)"))
