@@ -17,3 +17,17 @@ def envelope_of(text: str) -> dict[str, Any]:
 def result_of(text: str) -> Any:
     """The ``result`` part of a ``--json`` envelope."""
     return envelope_of(text)["result"]
+
+
+def viewed(text: str, tmp_path) -> str:
+    """The web app's view of a job whose stored envelope is the ``--json`` output ``text``: the result
+    rebuilt from its JSON and drawn (tables and plots) by :func:`geobias.service.pages.result_view`,
+    as the service shows a finished job. A result that does not rebuild, or a renderer that fails on
+    the rebuilt one, raises here (a 500 in the service)."""
+    from geobias.service.pages import result_view
+
+    envelope = envelope_of(text)
+    job = {"id": "j1", "state": "done", "kind": envelope["command"], "params": {}, "artifacts": [], "result": envelope}
+    html = result_view(job, tmp_path)
+    assert "<h2>Tables</h2>" in html, envelope["command"]
+    return html

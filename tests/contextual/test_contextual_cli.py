@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from _envelope import result_of
+from _envelope import result_of, viewed
 from _tiny_models import make_random_bert, vocabulary_for  # noqa: E402
 
 from geobias.contextual.becpro import generate_becpro  # noqa: E402
@@ -50,6 +50,7 @@ def test_probe_becpro_json_and_plot(model_dir, tmp_path):
     d = result_of(r.stdout)
     assert d["n_sentences"] == 5400 and len(d["table"]) == 6 and len(d["tests"]) == 3
     assert png.stat().st_size > 1000
+    viewed(r.stdout, tmp_path)  # the stored run, in the web app
 
 
 def test_probe_association_tsv(model_dir, tmp_path):
@@ -59,6 +60,7 @@ def test_probe_association_tsv(model_dir, tmp_path):
     assert r.returncode == 0, r.stderr
     d = result_of(r.stdout)
     assert len(d["association"]) == 2
+    viewed(r.stdout, tmp_path)  # the stored run, in the web app
     tsv.write_text("sentence\ttarget\tattribute\nMy sister is a nurse.\tbrother\tnurse\n")
     r = run("probe", "association", "--model", str(model_dir), "--sentences", str(tsv))
     assert r.returncode == 1 and "line 2" in r.stderr and "Traceback" not in r.stderr

@@ -220,6 +220,19 @@ def test_malor_probe_runs_and_reports_missing(lm):
     assert his.n_templates >= 50
 
 
+def test_a_stored_malor_result_is_viewed_in_the_web_app(lm, tmp_path):
+    """The service keeps a job's envelope and the web app rebuilds the result from it to draw its
+    tables and plots (a result that does not rebuild is a 500 there)."""
+    import json
+
+    from _envelope import viewed
+
+    res = malor_probe(lm, "he-she", occupations=["nurse", "lawyer"], templates=TEMPLATES_SUBJECT[:4], batch_size=64)
+    envelope = {"command": "probe malor", "geobias_version": "test", "inputs": {"options": {}}, "result": res.to_dict()}
+    html = viewed(json.dumps(envelope), tmp_path)
+    assert "nurse" in html and "<img" in html
+
+
 def test_model_errors(tmp_path):
     enc_dir = make_random_bert(tmp_path / "enc", ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a"], mlm_head=False)
     with pytest.raises(ModelError, match="has no masked-LM head"):

@@ -114,8 +114,8 @@ def test_bad_files_get_one_line(tmp_path, sample, capsys):
     assert info.value.code == 1 and "no column(s) sent_more" in err and err.count("\n") == 1
 
 
-def test_the_command_prints_the_metric(mlm, sample, capsys):
-    from _envelope import result_of
+def test_the_command_prints_the_metric(mlm, sample, capsys, tmp_path):
+    from _envelope import result_of, viewed
 
     from geobias.cli import main
 
@@ -125,6 +125,8 @@ def test_the_command_prints_the_metric(mlm, sample, capsys):
     assert info.value.code == 0, err
     r = result_of(out)
     assert r["n_pairs"] == 4 and 0 <= r["metric_score"] <= 100 and len(r["per_pair"]) == 4
+    html = viewed(out, tmp_path)  # the stored run, in the web app: the table and the figure
+    assert "sign test of 50 %" in html and "<img" in html
     # the table: the same figures, overall and per bias type
     with pytest.raises(SystemExit) as info:
         main(["crows-pairs", "--model", str(mlm), "--data", str(sample), "--device", "cpu"])

@@ -131,6 +131,10 @@ def test_cli_runs_and_refuses_a_bad_file_in_one_line(mlm, sample, tmp_path):
     assert ok.returncode == 0, ok.stderr
     result = json.loads(ok.stdout)["result"]
     assert result["n_examples"] == 4 and 0 <= result["ss"] <= 100 and 0 <= result["icat"] <= 100
+    from _envelope import viewed
+
+    html = viewed(ok.stdout, tmp_path)  # the stored run, in the web app: the table and the figure
+    assert "sign-flip permutation test" in html and "<img" in html
     table = subprocess.run([*run, "--data", str(sample)], capture_output=True, text=True, timeout=300,
                            env={**os.environ, "COLUMNS": "120"})
     assert table.returncode == 0, table.stderr
