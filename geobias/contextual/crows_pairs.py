@@ -166,6 +166,9 @@ class CrowsPairsResult(Result):
         Over every pair: the share of the non-neutral pairs preferring ``sent_more`` (percent; 50 =
         no preference), its exact 95 % interval and the exact two-sided sign test of 50 %
         (:func:`geobias.stats.preference.sign_test`).
+    stereo_preference, antistereo_preference : PreferenceTest or None
+        The same over the ``stereo`` / ``antistereo`` pairs (``None`` when there are none); with
+        ``comparison="metric-py"`` its share is ``stereo_score`` / ``antistereo_score``.
     """
 
     model: str
@@ -178,6 +181,8 @@ class CrowsPairsResult(Result):
     per_pair: list = field(default_factory=list)
     comparison: str = "metric-py"
     preference: PreferenceTest | None = None
+    stereo_preference: PreferenceTest | None = None
+    antistereo_preference: PreferenceTest | None = None
 
 
 def crows_pairs(lm, pairs: Sequence[CrowsPair], *, model_name: str = "", batch_size: int = 32,
@@ -322,4 +327,6 @@ def score_pairs(rows: Sequence[dict], *, model_name: str = "", comparison: Compa
         antistereo_score=pct(directions == "antistereo", drop_neutral=split), n_pairs=len(rows),
         n_ties=int(neutral_arr.sum()), by_bias_type=by_type, per_pair=out, comparison=comparison,
         preference=test(np.ones(len(rows), dtype=bool)),
+        stereo_preference=test(directions == "stereo") if (directions == "stereo").any() else None,
+        antistereo_preference=test(directions == "antistereo") if (directions == "antistereo").any() else None,
     )

@@ -161,6 +161,12 @@ def render_crows_pairs(console, res) -> None:
                                f"non-neutral pairs, {100 * pref.confidence:g} % interval [{lo:.2f}, {hi:.2f}] "
                                f"(Clopper–Pearson, exact; 50 = no preference); sign test of 50 %: "
                                f"p = {pref.p_value:.3g} (exact, two-sided)"))
+        parts = [f"{name} pairs {p.share:.2f} % of {p.n_for + p.n_against:,} [{p.share_ci[0]:.2f}, {p.share_ci[1]:.2f}], "
+                 f"p = {p.p_value:.3g}"
+                 for name, p in (("stereo", res.stereo_preference), ("antistereo", res.antistereo_preference))
+                 if p is not None and p.share is not None]
+        if parts:
+            console.print(Text("the same by direction (non-neutral pairs): " + "; ".join(parts)))
     t = Table(title="By bias type", title_justify="left")
     cols = ("bias type", "pairs", "metric score", "sent_more preferred (non-neutral) %", "95 % interval", "p", "q (BH)")
     for c in cols:

@@ -334,6 +334,11 @@ def crows_pairs_preference(result):
     data = _data(result)
     overall = data.get("preference") or {}
     rows = [("all pairs", overall.get("share"), *(overall.get("share_ci") or (None, None)), overall.get("p_value"))]
+    for direction in ("stereo", "antistereo"):
+        p = data.get(f"{direction}_preference") or {}
+        if p.get("share") is not None:
+            n = p.get("n_for", 0) + p.get("n_against", 0) + p.get("n_ties", 0)
+            rows.append((f"{direction} pairs ({n:,})", p["share"], *p["share_ci"], p.get("p_value")))
     types = sorted((data.get("by_bias_type") or {}).items(), key=lambda kv: -kv[1].get("n", 0))
     rows += [(f"{kind} ({v.get('n', 0):,})", v.get("share"), *(v.get("share_ci") or (None, None)), v.get("p_value"))
              for kind, v in types]

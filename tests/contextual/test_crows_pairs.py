@@ -198,7 +198,14 @@ def test_the_share_of_non_neutral_pairs_is_tested_against_a_coin_overall_and_per
     order = list(types)
     assert [types[t]["q_value"] for t in order] == pytest.approx(benjamini_hochberg([types[t]["p_value"] for t in order]))
     again = CrowsPairsResult.from_dict(r.to_dict())  # a stored result keeps its test
-    assert again.preference == r.preference
+    assert again.preference == r.preference and again.stereo_preference == r.stereo_preference
+    # by direction: metric.py's stereotype scores are the shares of the non-neutral pairs, with their tests
+    assert r.stereo_preference.share == pytest.approx(r.stereo_score)
+    assert r.antistereo_preference.share is None and r.antistereo_preference.n_ties == 1  # its one pair is neutral
+    stereo = [x for x in rows if x["direction"] == "stereo"]
+    won = sum(x["score_more"] > x["score_less"] for x in stereo)
+    assert r.stereo_preference.p_value == pytest.approx(binomtest(won, len(stereo) - 2).pvalue)
+    assert score_pairs(stereo).antistereo_preference is None  # no antistereo pair at all
 
 
 def test_the_table_says_what_no_preference_is_when_pairs_are_neutral():
@@ -218,3 +225,5 @@ def test_the_table_says_what_no_preference_is_when_pairs_are_neutral():
     assert f"sent_more preferred in 75.00 % of the 4 non-neutral pairs, 95 % interval [{lo:.2f}, {hi:.2f}]" in text
     assert f"p = {r.preference.p_value:.3g}" in text
     assert "50 = no preference" in text  # said of the share, whose no-preference value is 50 whatever the ties
+    assert f"the same by direction (non-neutral pairs): stereo pairs 75.00 % of 4 [{lo:.2f}, {hi:.2f}]" in text
+    assert "antistereo pairs" not in text  # there are none
