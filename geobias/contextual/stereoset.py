@@ -237,7 +237,13 @@ def ss_inference(rows: Sequence[dict], *, n_permutations: int = PERMUTATIONS, n_
     -------
     dict
         ``{"ss_ci": [low, high], "ss_null": float, "p_value": float, "p_value_ci": [low, high],
-        "n_permutations": int}`` (``ss_ci`` ``[None, None]`` with fewer than 2 target terms).
+        "n_permutations": int}`` (``ss_ci`` ``[None, None]`` with fewer than 2 target terms). SS and
+        its bounds are percentages (0–100), as SS is.
+
+    Raises
+    ------
+    InputError
+        No rows.
 
     References
     ----------
@@ -254,6 +260,8 @@ def ss_inference(rows: Sequence[dict], *, n_permutations: int = PERMUTATIONS, n_
     """
     from geobias.stats.preference import clustered_test
 
+    if not rows:
+        raise InputError("no StereoSet examples to score")
     targets: dict[str, int] = {}
     t_of = np.array([targets.setdefault(r["target"], len(targets)) for r in rows])
     n_t = np.bincount(t_of, minlength=len(targets)).astype(np.float64)

@@ -178,6 +178,8 @@ def test_ss_test_flips_each_target_terms_net_preference():
     low, high = got["ss_ci"]
     assert low <= _scores(rows)["ss"] <= high
     assert ss_inference(_choice_rows({"a": [1, -1, 1]}))["ss_ci"] == [None, None]  # one term: no interval
+    with pytest.raises(InputError, match="no StereoSet examples"):
+        ss_inference([])
 
 
 def test_the_result_carries_ss_inference_overall_and_per_type():
