@@ -10,7 +10,7 @@ Each row says where it stands against its target and carries its binomial standa
 This is a benchmark of statistical calibration, not of speed: the figures do not depend on the
 machine (the seeds are fixed); the wall time and load average are printed for the record.
 
-``--preference`` calibrates instead CrowS-Pairs' and StereoSet's interval and test of "no
+``--preference`` calibrates instead CrowS-Pairs' and StereoSet's intervals (SS, LMS, ICAT) and test of "no
 preference" on simulated choices (:mod:`geobias.evaluation.preference_calibration`: 262 pairs; 40
 target terms), ``--datasets`` per scenario.
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--scenarios", nargs="*", default=list(SCENARIOS))
     ap.add_argument("--preference", action="store_true",
-                    help="CrowS-Pairs' and StereoSet's interval and test of no preference instead")
+                    help="CrowS-Pairs' and StereoSet's intervals and test of no preference instead")
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]

@@ -42,6 +42,17 @@ Uncertainty (ours; the paper reports none), overall and per bias type:
   since a plain percentile interval covered 92.9 % in one simulated scenario with 40 terms, 2,000
   data sets; the plain one with 2 terms; none with one).
 
+- LMS's interval, the same bootstrap of the target terms' LMS percentages (``lms_ci``);
+- ICAT's interval (``icat_ci``). ICAT = LMS · min(SS, 100 − SS) / 50 has a kink at SS = 50, its
+  maximum, exactly where an unbiased model sits: a bootstrap of ICAT itself cannot reach above the
+  estimate there and misses the truth. So ICAT's interval is the image of LMS's and SS's 97.5 %
+  intervals (the same bootstrap at 97.5 %, Bonferroni): from the lower LMS bound times the smaller
+  of min(SS, 100 − SS) at SS's two bounds, to the upper LMS bound times that quantity's largest
+  value over SS's interval (50 where the interval holds 50), each divided by 50
+  (:func:`geobias.stats.preference.icat_interval`). Both hold at once with probability at least 95 %, and then so does ICAT
+  in its interval: at least 95 %, conservative by construction
+  (:func:`geobias.stats.preference.lms_icat_intervals`).
+
 Their calibration (coverage, false-positive rate) on simulated choices is measured by
 ``benchmarks/bench_calibration.py --preference`` (:mod:`geobias.evaluation.preference_calibration`).
 Per bias type the p-values also get Benjamini–Hochberg q-values across the types.
@@ -73,7 +84,7 @@ from geobias.results import Result
 LABELS = ("stereotype", "anti-stereotype", "unrelated")
 #: Sign-flip draws of the test of "no preference" (exact enumeration when there are at most this many labellings).
 PERMUTATIONS = 10_000
-#: Bootstrap resamples of the target terms for SS's interval.
+#: Bootstrap resamples of the target terms for SS's, LMS's and ICAT's intervals.
 RESAMPLES = 1_000
 _PUNCT = str.maketrans("", "", string.punctuation)
 
@@ -170,8 +181,9 @@ class StereoSetResult(Result):
     n_examples, n_targets : int
     by_bias_type : dict
         bias type → ``{"n": int, "lms": float, "ss": float, "icat": float, "ss_ci": [low, high],
-        "ss_null": float, "p_value": float, "q_value": float}`` (see the next attributes; ``q_value``
-        the Benjamini–Hochberg q-value across the types).
+        "ss_null": float, "p_value": float, "lms_ci": [low, high], "icat_ci": [low, high],
+        "q_value": float}`` (see the next attributes; ``q_value`` the Benjamini–Hochberg q-value
+        across the types).
     per_example : list of dict
         ``id``, ``target``, ``bias_type``, the three filled words and their scores
         (``stereotype``, ``anti-stereotype``, ``unrelated``: mean token probabilities).
@@ -187,6 +199,11 @@ class StereoSetResult(Result):
         95 % Clopper–Pearson interval of the Monte-Carlo p-value (``[p, p]`` when exact).
     n_permutations : int or None
         Labellings evaluated: all of them when exact, else the draws.
+    lms_ci : list of float or None
+        LMS's 95 % bootstrap interval over the target terms (as ``ss_ci``).
+    icat_ci : list of float or None
+        ICAT's interval of at least 95 %: the image of LMS's and SS's 97.5 % intervals
+        (:func:`geobias.stats.preference.icat_interval`; ``[None, None]`` with fewer than 2 targets).
     """
 
     model: str
@@ -202,6 +219,8 @@ class StereoSetResult(Result):
     p_value: float | None = None
     p_value_ci: list | None = None
     n_permutations: int | None = None
+    lms_ci: list | None = None
+    icat_ci: list | None = None
 
 
 def _scores(rows: Sequence[dict]) -> dict:
@@ -260,21 +279,74 @@ def ss_inference(rows: Sequence[dict], *, n_permutations: int = PERMUTATIONS, n_
     """
     from geobias.stats.preference import clustered_test
 
+    terms = _term_percentages(rows)
+    got = clustered_test(terms["pro"], terms["anti"], terms["ties"], n_permutations=n_permutations,
+                         n_resamples=n_resamples, seed=seed)
+    return {"ss_ci": got.interval, "ss_null": got.no_preference, "p_value": got.p_value,
+            "p_value_ci": got.p_value_ci, "n_permutations": got.n_permutations}
+
+
+def _term_percentages(rows: Sequence[dict]) -> dict[str, np.ndarray]:
+    """Each target term's percentages (first-seen order), arrays of shape (terms,): ``pro`` its examples
+    whose stereotype scores above the anti-stereotype, ``anti`` below, ``ties`` equal, ``related``
+    its (stereotype, unrelated) and (anti-stereotype, unrelated) comparisons the related word wins
+    (of 2 per example: the term's LMS)."""
     if not rows:
         raise InputError("no StereoSet examples to score")
     targets: dict[str, int] = {}
     t_of = np.array([targets.setdefault(r["target"], len(targets)) for r in rows])
     n_t = np.bincount(t_of, minlength=len(targets)).astype(np.float64)
-    stereo = np.array([r["scores"]["stereotype"] for r in rows], dtype=np.float64)
-    anti = np.array([r["scores"]["anti-stereotype"] for r in rows], dtype=np.float64)
+    stereo, anti, unrelated = (np.array([r["scores"][label] for r in rows], dtype=np.float64) for label in LABELS)
 
-    def per_term(mask: np.ndarray) -> np.ndarray:  # each term's percentage of its examples in mask
-        return 100.0 * np.bincount(t_of, weights=mask.astype(np.float64), minlength=len(targets)) / n_t
+    def per_term(count: np.ndarray) -> np.ndarray:  # each term's percentage of its examples counted
+        return 100.0 * np.bincount(t_of, weights=count.astype(np.float64), minlength=len(targets)) / n_t
 
-    got = clustered_test(per_term(stereo > anti), per_term(anti > stereo), per_term(stereo == anti),
-                         n_permutations=n_permutations, n_resamples=n_resamples, seed=seed)
-    return {"ss_ci": got.interval, "ss_null": got.no_preference, "p_value": got.p_value,
-            "p_value_ci": got.p_value_ci, "n_permutations": got.n_permutations}
+    related = (stereo > unrelated).astype(np.float64) + (anti > unrelated)
+    return {"pro": per_term(stereo > anti), "anti": per_term(anti > stereo), "ties": per_term(stereo == anti),
+            "related": per_term(related) / 2.0}
+
+
+def score_intervals(rows: Sequence[dict], *, n_resamples: int = RESAMPLES, seed: int = 0) -> dict:
+    """LMS's 95 % interval over the target terms and ICAT's interval of at least 95 % (see the
+    module docstring).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        ``target`` and ``scores`` (``{"stereotype", "anti-stereotype", "unrelated"}`` → float), as
+        for :func:`stereoset_scores`.
+    n_resamples : int, default :data:`RESAMPLES`
+    seed : int, default 0
+        Seed of the bootstrap: the resamples of :func:`ss_inference` with the same seed.
+
+    Returns
+    -------
+    dict
+        ``{"lms_ci": [low, high], "icat_ci": [low, high]}``, percentages; ``[None, None]`` with
+        fewer than 2 target terms.
+
+    Raises
+    ------
+    InputError
+        No rows.
+
+    References
+    ----------
+    :func:`geobias.stats.preference.lms_icat_intervals`, which this calls on each target term's
+    percentages.
+
+    Examples
+    --------
+    >>> rows = [{"target": t, "scores": {"stereotype": s, "anti-stereotype": 0.5, "unrelated": u + k / 10}}
+    ...         for k, t in enumerate("abcdef") for s, u in ((0.9, 0.0), (0.1, 0.2), (0.8, 0.3))]
+    >>> got, scores = score_intervals(rows), stereoset_scores(rows)
+    >>> got["lms_ci"][0] < scores["lms"] < got["lms_ci"][1], got["icat_ci"][0] < scores["icat"] < got["icat_ci"][1]
+    (True, True)
+    """
+    from geobias.stats.preference import lms_icat_intervals
+
+    terms = _term_percentages(rows)
+    return lms_icat_intervals(terms["related"], terms["pro"], n_resamples=n_resamples, seed=seed)
 
 
 def stereoset_scores(rows: Sequence[dict]) -> dict:
@@ -371,7 +443,8 @@ def stereoset(lm, examples: Sequence[StereoSetExample], *, model_name: str = "",
 
 def stereoset_result(rows: Sequence[dict], *, model_name: str = "") -> StereoSetResult:
     """The StereoSet result from each example's three scores: LMS, SS and ICAT overall and per bias
-    type (:func:`stereoset_scores`), with SS's interval and test (:func:`ss_inference`).
+    type (:func:`stereoset_scores`), with SS's interval and test (:func:`ss_inference`) and LMS's
+    and ICAT's intervals (:func:`score_intervals`).
 
     Parameters
     ----------
@@ -392,21 +465,24 @@ def stereoset_result(rows: Sequence[dict], *, model_name: str = "") -> StereoSet
 
     if not rows:
         raise InputError("no StereoSet examples to score")
-    overall = {**_scores(rows), **ss_inference(rows)}
+    overall = {**_scores(rows), **ss_inference(rows), **score_intervals(rows)}
     types = sorted({r["bias_type"] for r in rows})
     by_type = {}
     for t in types:
         mine = [r for r in rows if r["bias_type"] == t]
         got = ss_inference(mine)
-        by_type[t] = {**_scores(mine), **{k: got[k] for k in ("ss_ci", "ss_null", "p_value")}}
+        by_type[t] = {**_scores(mine), **{k: got[k] for k in ("ss_ci", "ss_null", "p_value")},
+                      **score_intervals(mine)}
     for t, q in zip(by_type, benjamini_hochberg([v["p_value"] for v in by_type.values()]), strict=True):
         by_type[t]["q_value"] = q
     return StereoSetResult(model=model_name, lms=overall["lms"], ss=overall["ss"], icat=overall["icat"],
                            n_examples=len(rows), n_targets=len({r["target"] for r in rows}),
                            by_bias_type=by_type, per_example=list(rows), ss_ci=overall["ss_ci"],
                            ss_null=overall["ss_null"], p_value=overall["p_value"],
-                           p_value_ci=overall["p_value_ci"], n_permutations=overall["n_permutations"])
+                           p_value_ci=overall["p_value_ci"], n_permutations=overall["n_permutations"],
+                           lms_ci=overall["lms_ci"], icat_ci=overall["icat_ci"])
 
 
 __all__ = ["LABELS", "PERMUTATIONS", "RESAMPLES", "StereoSetExample", "StereoSetResult", "filled_word",
-           "read_stereoset", "ss_inference", "stereoset", "stereoset_result", "stereoset_scores"]
+           "read_stereoset", "score_intervals", "ss_inference", "stereoset", "stereoset_result",
+           "stereoset_scores"]

@@ -184,24 +184,24 @@ def render_crows_pairs(console, res) -> None:
 
 def render_stereoset(console, res) -> None:
     """Print a StereoSet intrasentence result (Nadeem et al. 2021): LMS, SS and ICAT overall and
-    per bias type, and (ours) SS's interval over the target terms and the test of "no preference"."""
+    per bias type, and (ours) their intervals over the target terms and the test of "no preference"."""
     from rich.table import Table
     from rich.text import Text
 
     from geobias.contextual.stereoset import PERMUTATIONS
 
-    def ci(v) -> str:
-        return "–" if not v or v[0] is None else f"[{v[0]:.2f}, {v[1]:.2f}]"
+    def with_ci(value: float, v) -> str:  # "84.12 [82.50, 85.70]"; a stored run from before the intervals: the value
+        return f"{value:.2f}" if not v or v[0] is None else f"{value:.2f} [{v[0]:.2f}, {v[1]:.2f}]"
 
     t = Table(title=f"StereoSet intrasentence (Nadeem et al. 2021) — {res.model}", title_justify="left")
-    for c in ("bias type", "examples", "LMS", "SS", "ICAT", "SS 95 % interval", "SS, no preference", "p", "q (BH)"):
+    for c in ("bias type", "examples", "LMS [95 %]", "SS [95 %]", "ICAT [≥ 95 %]", "SS, no preference", "p", "q (BH)"):
         t.add_column(c, justify="left" if c == "bias type" else "right")
     for kind, v in sorted(res.by_bias_type.items(), key=lambda kv: -kv[1]["n"]):
-        t.add_row(Text(kind), f"{v['n']:,}", f"{v['lms']:.2f}", f"{v['ss']:.2f}", f"{v['icat']:.2f}",
-                  ci(v.get("ss_ci")), _fmt(v.get("ss_null"), ".2f"), _fmt(v.get("p_value"), ".3g"),
+        t.add_row(Text(kind), f"{v['n']:,}", with_ci(v["lms"], v.get("lms_ci")), with_ci(v["ss"], v.get("ss_ci")),
+                  with_ci(v["icat"], v.get("icat_ci")), _fmt(v.get("ss_null"), ".2f"), _fmt(v.get("p_value"), ".3g"),
                   _fmt(v.get("q_value"), ".3g"))
-    t.add_row(Text("overall"), f"{res.n_examples:,}", f"{res.lms:.2f}", f"{res.ss:.2f}", f"{res.icat:.2f}",
-              ci(res.ss_ci), _fmt(res.ss_null, ".2f"), _fmt(res.p_value, ".3g"), "", style="bold")
+    t.add_row(Text("overall"), f"{res.n_examples:,}", with_ci(res.lms, res.lms_ci), with_ci(res.ss, res.ss_ci),
+              with_ci(res.icat, res.icat_ci), _fmt(res.ss_null, ".2f"), _fmt(res.p_value, ".3g"), "", style="bold")
     console = _wide(console, 160)  # a narrow pipe would fold the columns: keep one row per line
     console.print(t)
     console.print(Text(f"{res.n_targets:,} target terms; LMS: the meaningful word preferred (100 best), SS: the "
@@ -210,7 +210,8 @@ def render_stereoset(console, res) -> None:
     if res.p_value is not None:
         exact = bool(res.p_value_ci) and res.p_value_ci[0] == res.p_value_ci[1]
         how = "every labelling enumerated" if exact else f"{res.n_permutations:,} draws, seed 0"
-        console.print(Text(f"interval: expanded percentile bootstrap over the target terms; p: sign-flip permutation "
+        console.print(Text(f"intervals: expanded percentile bootstrap over the target terms (ICAT: the range of ICAT "
+                           f"over LMS's and SS's 97.5 % intervals, at least 95 %); p: sign-flip permutation "
                            f"test of no preference over the target terms, two-sided (overall: {how}; every labelling "
                            f"is enumerated where there are at most {PERMUTATIONS:,}, up to {PERMUTATIONS.bit_length() - 1} terms); q: "
                            "Benjamini–Hochberg across the bias types (ours; the paper reports no uncertainty)"))

@@ -17,7 +17,10 @@ of ``scipy.stats.binomtest`` at 1/2, whose distribution is symmetric).
 
 :func:`clustered_test` does the same for a score that averages per-cluster percentages (StereoSet's
 SS averages its target terms'): the clusters are the sample, each cluster's net preference is
-flipped in sign under no preference, and the interval resamples the clusters.
+flipped in sign under no preference, and the interval resamples the clusters
+(:func:`cluster_interval`). :func:`lms_icat_intervals` gives StereoSet's LMS the same interval, and
+its ICAT, whose maximum at SS = 50 a bootstrap of ICAT cannot cover, an interval by projection
+(:func:`icat_interval`).
 
 References
 ----------
@@ -36,7 +39,8 @@ import numpy as np
 from geobias.errors import InputError
 from geobias.results import Result
 
-__all__ = ["ClusteredPreference", "PreferenceTest", "clustered_test", "sign_test"]
+__all__ = ["ClusteredPreference", "PreferenceTest", "cluster_interval", "clustered_test", "icat_interval",
+           "lms_icat_intervals", "sign_test"]
 
 
 @dataclass(frozen=True)
@@ -177,8 +181,7 @@ def clustered_test(pro, con, ties, *, n_permutations: int = 10_000, n_resamples:
     (each choice a fair coin, or clusters leaning both ways alike): each ``d_c`` is flipped in sign
     with probability 1/2 and the mean recomputed (:func:`geobias.stats.permutation_test`, paired,
     two-sided; exact when ``2^clusters <= n_permutations``). The interval resamples the clusters
-    (:func:`geobias.stats.bootstrap.bootstrap`): the expanded percentile interval of a mean over C
-    units (:func:`geobias.stats.bootstrap.expanded_confidence`) from 3 clusters, the plain one with 2.
+    (:func:`cluster_interval`: the expanded percentile interval from 3 clusters, the plain one with 2).
 
     Parameters
     ----------
@@ -212,7 +215,6 @@ def clustered_test(pro, con, ties, *, n_permutations: int = 10_000, n_resamples:
     >>> round(t.estimate, 2), t.n_permutations, t.p_value, t.no_preference
     (66.67, 16, 0.125, 50.0)
     """
-    from geobias.stats.bootstrap import bootstrap
     from geobias.stats.permutation import permutation_test
 
     pro, con, ties = (np.asarray(a, dtype=np.float64).ravel() for a in (pro, con, ties))
@@ -225,11 +227,142 @@ def clustered_test(pro, con, ties, *, n_permutations: int = 10_000, n_resamples:
     # swapping a cluster's pro and con flips the sign of its d_c: the paired test is the sign-flip test
     test = permutation_test(np.concatenate([pro, con]) / n, n, paired=True, alternative="two-sided",
                             n_permutations=n_permutations, seed=seed)
-    interval = [None, None]
-    if n >= 2:
-        how = {"interval": "expanded", "units": n} if n >= 3 else {}
-        boot = bootstrap(lambda idx: pro[idx["clusters"]].mean(axis=1), {"clusters": n},
-                         n_resamples=n_resamples, seed=seed, **how)
-        interval = [boot.low, boot.high]
+    interval = cluster_interval(pro, n_resamples=n_resamples, seed=seed)
     return ClusteredPreference(float(pro.mean()), interval, 50.0 - float(ties.mean()) / 2.0, test.p_value,
                                list(test.p_value_ci), test.n_permutations)
+
+
+def cluster_interval(values, *, confidence: float = 0.95, n_resamples: int = 1_000, seed: int = 0) -> list:
+    """Bootstrap interval of a mean over clusters of per-cluster values, the clusters resampled.
+
+    The expanded percentile interval of a mean over C units
+    (:func:`geobias.stats.bootstrap.expanded_confidence`) from 3 clusters, the plain percentile one
+    with 2, none with 1. The interval :func:`clustered_test` gives, and StereoSet's LMS's (its
+    target terms' percentages of related words winning).
+
+    Parameters
+    ----------
+    values : array-like of float, shape (C,)
+        One value per cluster (e.g. its percentage of choices for the stereotype).
+    confidence : float, default 0.95
+        Nominal level, in (0, 1).
+    n_resamples : int, default 1_000
+    seed : int, default 0
+        Seed of the bootstrap: intervals of different values over the same clusters with one seed
+        resample the same clusters.
+
+    Returns
+    -------
+    list of float or None
+        ``[low, high]``, in the values' unit; ``[None, None]`` with fewer than 2 clusters.
+
+    Raises
+    ------
+    InputError
+        ``n_resamples`` outside ``1..MAX_RESAMPLES`` or ``confidence`` outside (0, 1).
+
+    References
+    ----------
+    Efron & Tibshirani (1993), §13; Hesterberg (2015), The American Statistician 69(4).
+
+    Examples
+    --------
+    >>> low, high = cluster_interval([40.0, 55.0, 60.0, 45.0, 50.0])
+    >>> low < 50.0 < high, cluster_interval([50.0])
+    (True, [None, None])
+    """
+    from geobias.stats.bootstrap import bootstrap
+
+    values = np.asarray(values, dtype=np.float64).ravel()
+    n = len(values)
+    if n < 2:
+        return [None, None]
+    how = {"interval": "expanded", "units": n} if n >= 3 else {}
+    boot = bootstrap(lambda idx: values[idx["clusters"]].mean(axis=1), {"clusters": n},
+                     n_resamples=n_resamples, seed=seed, confidence=confidence, **how)
+    return [boot.low, boot.high]
+
+
+def icat_interval(lms_ci: list, ss_ci: list) -> list:
+    """ICAT's interval from an interval of LMS and one of SS: the range of
+    ICAT = LMS · min(SS, 100 − SS) / 50 over the rectangle they span.
+
+    ICAT grows with LMS and with min(SS, 100 − SS), which peaks at SS = 50: its lower bound takes the
+    lower LMS bound and the smaller of min(SS, 100 − SS) at SS's two bounds; its upper bound the upper
+    LMS bound and 50 where SS's interval holds 50, else the larger of the two. Given two intervals
+    that each cover at level 1 − α/2, ICAT's covers with probability at least 1 − α (Bonferroni), a
+    kink at its peak notwithstanding; :func:`lms_icat_intervals` passes 97.5 % intervals for 95 %.
+
+    Parameters
+    ----------
+    lms_ci, ss_ci : pair of float or None
+        ``[low, high]`` in percent (0–100); ``[None, None]`` for none.
+
+    Returns
+    -------
+    list of float or None
+        ``[low, high]`` in ICAT's unit (0–100); ``[None, None]`` when either interval is missing.
+
+    References
+    ----------
+    Nadeem, Bethke & Reddy (2021), §4 (ICAT). Casella & Berger (2002), *Statistical Inference*,
+    §9.2.3 (intervals for functions of parameters) and Bonferroni's inequality, §1.2.
+
+    Examples
+    --------
+    >>> icat_interval([80.0, 90.0], [45.0, 60.0])     # SS's interval holds 50: up to ICAT = LMS
+    [64.0, 90.0]
+    >>> icat_interval([80.0, 90.0], [60.0, 70.0])
+    [48.0, 72.0]
+    """
+    if None in (*lms_ci, *ss_ci):
+        return [None, None]
+    (l_lo, l_hi), (s_lo, s_hi) = lms_ci, ss_ci
+    edges = [min(s, 100.0 - s) for s in (s_lo, s_hi)]
+    top = 50.0 if s_lo <= 50.0 <= s_hi else max(edges)
+    return [l_lo * min(edges) / 50.0, l_hi * top / 50.0]
+
+
+def lms_icat_intervals(related, pro, *, n_resamples: int = 1_000, seed: int = 0) -> dict:
+    """StereoSet's LMS interval (95 %) and ICAT's (at least 95 %) from its target terms' percentages.
+
+    LMS averages the terms' percentages of related words winning, SS their percentages for the
+    stereotype: :func:`cluster_interval` over the terms gives LMS's 95 % interval, and LMS's and SS's
+    97.5 % intervals (the same resamples: one seed) give ICAT's by :func:`icat_interval`.
+
+    Parameters
+    ----------
+    related, pro : array-like of float, shape (T,)
+        Per target term, the percentage of its (stereotype, unrelated) and (anti-stereotype,
+        unrelated) comparisons the related word wins (its LMS), and of its examples whose
+        stereotype wins (its SS).
+    n_resamples : int, default 1_000
+    seed : int, default 0
+
+    Returns
+    -------
+    dict
+        ``{"lms_ci": [low, high], "icat_ci": [low, high]}``, percentages; ``[None, None]`` with
+        fewer than 2 terms.
+
+    Raises
+    ------
+    InputError
+        ``related`` and ``pro`` of different lengths; ``n_resamples`` out of range.
+
+    References
+    ----------
+    Nadeem, Bethke & Reddy (2021), §4; those of :func:`cluster_interval` and :func:`icat_interval`.
+
+    Examples
+    --------
+    >>> got = lms_icat_intervals([90.0, 80.0, 85.0, 95.0], [50.0, 70.0, 60.0, 40.0])
+    >>> got["lms_ci"][0] < 87.5 < got["lms_ci"][1], got["icat_ci"][1] <= 100.0
+    (True, True)
+    """
+    related, pro = (np.asarray(a, dtype=np.float64).ravel() for a in (related, pro))
+    if len(related) != len(pro):
+        raise InputError(f"need one LMS and one SS percentage per target term; got {len(related)} and {len(pro)}")
+    lms_ci = cluster_interval(related, n_resamples=n_resamples, seed=seed)
+    wide = [cluster_interval(v, confidence=0.975, n_resamples=n_resamples, seed=seed) for v in (related, pro)]
+    return {"lms_ci": lms_ci, "icat_ci": icat_interval(*wide)}

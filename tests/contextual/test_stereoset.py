@@ -207,6 +207,84 @@ def test_the_result_carries_ss_inference_overall_and_per_type():
     assert "sign-flip permutation test" in text and "10,000 draws, seed 0" in text
 
 
+def test_icat_interval_is_the_range_of_icat_over_the_two_intervals():
+    """ICAT = LMS · min(SS, 100 − SS) / 50 over the rectangle LMS × SS: brute force on a grid agrees."""
+    from geobias.stats.preference import icat_interval
+
+    for lms, ss in [([70.0, 90.0], [40.0, 55.0]), ([70.0, 90.0], [55.0, 65.0]), ([60.0, 61.0], [20.0, 35.0]),
+                    ([80.0, 95.0], [45.0, 80.0]), ([0.0, 10.0], [0.0, 100.0])]:
+        s_values = np.linspace(*ss, 2001)
+        grid_l, grid_s = np.meshgrid(np.linspace(*lms, 201), np.append(s_values, [50.0] if ss[0] <= 50 <= ss[1] else []))
+        icat = grid_l * np.minimum(grid_s, 100.0 - grid_s) / 50.0
+        assert icat_interval(lms, ss) == pytest.approx([icat.min(), icat.max()], abs=1e-9), (lms, ss)
+    assert icat_interval([None, None], [40.0, 60.0]) == [None, None]
+    assert icat_interval([80.0, 90.0], [None, None]) == [None, None]
+
+
+def test_lms_and_icat_intervals_resample_the_target_terms():
+    """LMS's interval is the expanded percentile bootstrap of the terms' LMS percentages (the one SS
+    gets, the same resamples); ICAT's the projection of LMS's and SS's 97.5 % intervals."""
+    from geobias.contextual.stereoset import (
+        _scores,
+        score_intervals,
+        ss_inference,
+        stereoset_result,
+    )
+    from geobias.stats.preference import cluster_interval, icat_interval
+
+    rng = np.random.default_rng(5)
+    rows = [{"id": f"{t}{i}", "target": f"t{t}", "bias_type": "gender" if t < 8 else "race",
+             "scores": {"stereotype": float(s), "anti-stereotype": float(a), "unrelated": float(u)}}
+            for t in range(16) for i, (s, a, u) in enumerate(rng.random((int(rng.integers(3, 9)), 3)))]
+    terms: dict[str, list] = {}
+    for r in rows:
+        sc = r["scores"]
+        terms.setdefault(r["target"], []).append(
+            (sc["stereotype"] > sc["anti-stereotype"], (sc["stereotype"] > sc["unrelated"]) + (sc["anti-stereotype"] > sc["unrelated"])))
+    pro = np.array([100 * np.mean([p for p, _ in v]) for v in terms.values()])
+    related = np.array([100 * np.mean([k for _, k in v]) / 2 for v in terms.values()])
+    assert related.mean() == pytest.approx(_scores(rows)["lms"]) and pro.mean() == pytest.approx(_scores(rows)["ss"])
+    got = score_intervals(rows)
+    assert got["lms_ci"] == pytest.approx(cluster_interval(related))
+    assert cluster_interval(pro) == pytest.approx(ss_inference(rows)["ss_ci"])  # SS's interval: the same bootstrap
+    wide = [cluster_interval(v, confidence=0.975) for v in (related, pro)]
+    assert got["icat_ci"] == pytest.approx(icat_interval(*wide))
+    assert wide[0][0] < got["lms_ci"][0] and got["lms_ci"][1] < wide[0][1]  # 97.5 % is wider
+    r = stereoset_result(rows, model_name="m")
+    assert r.lms_ci == got["lms_ci"] and r.icat_ci == got["icat_ci"]
+    assert r.icat_ci[0] <= r.icat <= r.icat_ci[1] and r.lms_ci[0] <= r.lms <= r.lms_ci[1]
+    assert r.by_bias_type["race"]["lms_ci"] == score_intervals([x for x in rows if x["bias_type"] == "race"])["lms_ci"]
+    assert score_intervals(rows[:3])["icat_ci"] == [None, None]  # one term: no interval
+
+
+def test_a_bootstrap_of_icat_itself_misses_an_unbiased_model_and_the_projection_does_not():
+    """Why ICAT's interval is a projection: with SS's truth at 50, ICAT's maximum, the resampled
+    ICATs can only fall below it, and the bootstrap interval of ICAT itself misses the truth far
+    more often than 5 %; the projected interval covers, on the same simulated data sets."""
+    from geobias.evaluation import preference_calibration as pc
+    from geobias.stats.bootstrap import bootstrap
+    from geobias.stats.preference import lms_icat_intervals
+
+    scenario = pc.STEREOSET_SCENARIOS["no preference, no ties (SS at ICAT's peak)"]
+    truth = pc._stereoset_truth(scenario)[3]
+    rng = np.random.default_rng(3)
+    naive, ours = [], []
+    for _ in range(150):
+        examples = rng.integers(3, 11, size=40)
+        pro = 100.0 * rng.binomial(examples, pc._clipped(0.5, 0.15, rng, 40)) / examples
+        related = 100.0 * rng.binomial(2 * examples, pc._clipped(0.85, 0.08, rng, 40)) / (2 * examples)
+
+        def icat(idx, pro=pro, related=related):
+            ss = pro[idx["t"]].mean(axis=1)
+            return related[idx["t"]].mean(axis=1) * np.minimum(ss, 100.0 - ss) / 50.0
+
+        b = bootstrap(icat, {"t": 40}, n_resamples=299, interval="expanded", units=40)
+        naive.append(b.low <= truth <= b.high)
+        low, high = lms_icat_intervals(related, pro, n_resamples=299)["icat_ci"]
+        ours.append(low <= truth <= high)
+    assert np.mean(naive) < 0.85 and np.mean(ours) >= 0.95, (np.mean(naive), np.mean(ours))
+
+
 def test_calibration_of_no_preference_holds_on_simulated_choices():
     """A quick run of the calibration (``bench_calibration.py --preference`` runs 4,000 data sets):
     the intervals cover their truth near 95 %, the tests reject a true null near 5 % and a
@@ -214,9 +292,11 @@ def test_calibration_of_no_preference_holds_on_simulated_choices():
     from geobias.evaluation.preference_calibration import calibrate_preference
 
     rows = calibrate_preference(n_datasets=300, n_permutations=999, n_resamples=499, seed=1)
-    assert len(rows) == 10
+    assert len(rows) == 20
     for row in rows:
-        if row.kind == "interval":
+        if row.figure.startswith("ICAT"):  # at least 95 % by construction
+            assert 0.95 <= row.rate <= 1.0, (row.scenario, row.rate)
+        elif row.kind == "interval":
             assert 0.91 <= row.rate <= 0.99, (row.study, row.scenario, row.rate)
         elif row.null_holds:
             assert row.rate <= 0.085, (row.study, row.scenario, row.rate)
