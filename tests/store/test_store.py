@@ -82,6 +82,26 @@ def test_nearest_matches_bruteforce():
     assert [w for w, _ in s.most_similar("w7", 5)] == expected
 
 
+def test_exact_search_is_faiss_flat_index_search_to_the_bit_without_its_copy():
+    """The flat search runs over the cached unit rows in place: the same similarities and rows, bit
+    for bit, as a faiss IndexFlatIP holding its own copy, for one query and for a batch past faiss's
+    BLAS threshold, ties included."""
+    import faiss
+
+    s = make(3000, 24)
+    vectors = s.vectors.copy()
+    vectors[11] = vectors[10]  # a tie: two identical rows
+    s = VectorStore(s.words, vectors, lang="en")
+    index = faiss.IndexFlatIP(s.dim)
+    index.add(np.ascontiguousarray(s.unit_vectors))
+    for q in (s.unit_vectors[10:11], np.ascontiguousarray(s.unit_vectors[:40]) * 3.0):
+        got = s.nearest(q, 12)
+        norm = np.linalg.norm(q, axis=1, keepdims=True)
+        want = index.search(np.ascontiguousarray(q / norm, dtype=np.float32), 12)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert not any(isinstance(v, faiss.Index) for v in vars(s).values())  # the store holds no index copy
+
+
 def test_cache_roundtrip(tmp_path):
     s = make()
     save_store(s, tmp_path / "st")
