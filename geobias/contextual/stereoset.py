@@ -40,7 +40,9 @@ Uncertainty (ours; the paper reports none), overall and per bias type:
   (:func:`geobias.stats.bootstrap.bootstrap`, ``RESAMPLES`` resamples, seed 0, 95 %; the expanded
   percentile interval of a mean over T units, :func:`geobias.stats.bootstrap.expanded_confidence`,
   since a plain percentile interval covered 92.9 % in one simulated scenario with 40 terms, 2,000
-  data sets; the plain one with 2 terms; none with one).
+  data sets; none with one). With 2 to 5 terms (6 at 97.5 %) no resampling interval can reach its
+  level, since it stays within the terms' range: there it is Student's t interval, clipped to
+  [0, 100] (:func:`geobias.stats.preference.cluster_interval`);
 
 - LMS's interval, the same bootstrap of the target terms' LMS percentages (``lms_ci``);
 - ICAT's interval (``icat_ci``). ICAT = LMS · min(SS, 100 − SS) / 50 has a kink at SS = 50, its
@@ -188,8 +190,8 @@ class StereoSetResult(Result):
         ``id``, ``target``, ``bias_type``, the three filled words and their scores
         (``stereotype``, ``anti-stereotype``, ``unrelated``: mean token probabilities).
     ss_ci : list of float or None
-        SS's 95 % bootstrap interval over the target terms (expanded percentile; ``[None, None]``
-        with fewer than 2 targets).
+        SS's 95 % interval over the target terms (the expanded percentile bootstrap; Student's t with
+        2 to 5 targets; ``[None, None]`` with fewer than 2).
     ss_null : float or None
         SS with no preference: 50 · (1 − the target-averaged share of tied examples).
     p_value : float or None

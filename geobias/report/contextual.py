@@ -210,8 +210,9 @@ def render_stereoset(console, res) -> None:
     if res.p_value is not None:
         exact = bool(res.p_value_ci) and res.p_value_ci[0] == res.p_value_ci[1]
         how = "every labelling enumerated" if exact else f"{res.n_permutations:,} draws, seed 0"
-        console.print(Text(f"intervals: expanded percentile bootstrap over the target terms (ICAT: the range of ICAT "
-                           f"over LMS's and SS's 97.5 % intervals, at least 95 %); p: sign-flip permutation "
+        console.print(Text(f"intervals: expanded percentile bootstrap over the target terms (Student's t with fewer "
+                           f"than 6 terms; ICAT: the range of ICAT over LMS's and SS's 97.5 % intervals, at least "
+                           f"95 %); p: sign-flip permutation "
                            f"test of no preference over the target terms, two-sided (overall: {how}; every labelling "
                            f"is enumerated where there are at most {PERMUTATIONS:,}, up to {PERMUTATIONS.bit_length() - 1} terms); q: "
                            "Benjamini–Hochberg across the bias types (ours; the paper reports no uncertainty)"))

@@ -83,3 +83,52 @@ def test_clustered_test_refuses_mismatched_or_impossible_percentages():
         clustered_test([150, 60], [0, 40], [0, 0])
     one = clustered_test([100.0], [0.0], [0.0])  # one cluster: the only other labelling flips it
     assert one.interval == [None, None] and one.n_permutations == 2 and one.p_value == 1.0
+
+
+@pytest.mark.parametrize(("n", "confidence", "method"), [(2, 0.95, "t"), (5, 0.95, "t"), (6, 0.95, "bootstrap"),
+                                                        (6, 0.975, "t"), (7, 0.975, "bootstrap")])
+def test_cluster_interval_is_students_where_the_clusters_range_cannot_reach_the_level(n, confidence, method):
+    """With 2^(1 − C) ≥ 1 − confidence clusters, Student's t interval (scipy's), clipped to the bounds;
+    above, the expanded percentile bootstrap over the clusters."""
+    from scipy import stats
+
+    from geobias.stats.bootstrap import bootstrap
+    from geobias.stats.preference import cluster_interval
+
+    values = np.random.default_rng(n).uniform(20.0, 70.0, size=n)
+    got = cluster_interval(values, confidence=confidence, n_resamples=500, seed=3)
+    if method == "t":
+        want = stats.t.interval(confidence, n - 1, loc=values.mean(), scale=stats.sem(values))
+        assert got == pytest.approx([max(want[0], 0.0), min(want[1], 100.0)])
+        shift = values.mean() - 1.0  # a mean of 1 %: Student's lower bound falls below 0
+        near_edge = cluster_interval(values - shift, confidence=confidence, bounds=(0.0, 100.0))
+        assert near_edge[0] == 0.0 and near_edge[1] == pytest.approx(want[1] - shift)
+    else:
+        boot = bootstrap(lambda idx: values[idx["clusters"]].mean(axis=1), {"clusters": n}, n_resamples=500, seed=3,
+                         confidence=confidence, interval="expanded", units=n)
+        assert got == [boot.low, boot.high]
+
+
+def test_few_clusters_cover_with_students_interval_where_the_bootstrap_could_not():
+    """Simulated StereoSet terms (3–10 examples, each term's share of the stereotype drawn about 1/2):
+    with 2 to 5 terms the interval covers the truth near 95 %; with 3 terms a percentile bootstrap,
+    which cannot leave the terms' range, covers far less (the range of 3 terms misses the centre
+    whenever all 3 fall on one side of it)."""
+    from geobias.stats.bootstrap import bootstrap
+    from geobias.stats.preference import cluster_interval
+
+    rng = np.random.default_rng(0)
+    for n in (2, 3, 4, 5):
+        ours, boot = [], []
+        for _ in range(600):
+            examples = rng.integers(3, 11, size=n)
+            share = 100.0 * rng.binomial(examples, np.clip(0.5 + 0.15 * rng.standard_normal(n), 0.02, 0.98)) / examples
+            low, high = cluster_interval(share, bounds=(0.0, 100.0))
+            ours.append(low <= 50.0 <= high)
+            if n == 3:
+                b = bootstrap(lambda idx, s=share: s[idx["c"]].mean(axis=1), {"c": n}, n_resamples=200, seed=1,
+                              interval="expanded", units=n)
+                boot.append(b.low <= 50.0 <= b.high)
+        assert 0.92 <= np.mean(ours) <= 0.985, (n, np.mean(ours))
+        if n == 3:
+            assert np.mean(boot) <= 0.86 and np.mean(ours) - np.mean(boot) >= 0.08, (np.mean(boot), np.mean(ours))
