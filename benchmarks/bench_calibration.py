@@ -7,6 +7,11 @@ value and, per default test, its **rejection rate** at the 5 % level (a false-po
 the test's null holds). Targets: coverage 93–97 %, false-positive rate ≤ 5.5 % for a nominal 5 %.
 Each row says where it stands against its target and carries its binomial standard error.
 
+``--pairs`` and ``--attributes`` size the sets otherwise (the French query's: 27 and 11): the
+committed ``reproductions/calibration-8-words.json`` is the run at 8 and 8, the size of most of
+Caliskan et al.'s WEAT sets, whose coverage the notes of smaller queries' intervals state
+(:mod:`geobias.metrics.coverage`).
+
 This is a benchmark of statistical calibration, not of speed: the figures do not depend on the
 machine (the seeds are fixed); the wall time and load average are printed for the record.
 
@@ -14,7 +19,8 @@ machine (the seeds are fixed); the wall time and load average are printed for th
 preference" on simulated choices (:mod:`geobias.evaluation.preference_calibration`: 262 pairs; 40
 target terms), ``--datasets`` per scenario.
 
-Run: PYTHONPATH=. python benchmarks/bench_calibration.py [--datasets 1000] [--preference] [--json out.json]
+Run: PYTHONPATH=. python benchmarks/bench_calibration.py [--datasets 1000] [--pairs 27 --attributes 11]
+         [--preference] [--json out.json]
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from contextlib import contextmanager
 
 from geobias._progress import Progress
 from geobias.errors import GeobiasError
-from geobias.evaluation.calibration import SCENARIOS, calibrate, verdict
+from geobias.evaluation.calibration import SCENARIOS, SIZES, calibrate, verdict
 
 
 class _Every100(Progress):
@@ -60,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--permutations", type=int, default=999)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--scenarios", nargs="*", default=list(SCENARIOS))
+    ap.add_argument("--pairs", type=int, default=SIZES["pairs"],
+                    help="occupation pairs (WEAT's target words) per set; a smaller query than the French one")
+    ap.add_argument("--attributes", type=int, default=SIZES["attributes"], help="attribute words per set")
     ap.add_argument("--preference", action="store_true",
                     help="CrowS-Pairs' and StereoSet's intervals and test of no preference instead")
     ap.add_argument("--json", help="also write the rows to this file")
@@ -71,13 +80,15 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     try:
         r = calibrate(args.scenarios, n_datasets=args.datasets, n_permutations=args.permutations,
-                      n_resamples=args.resamples, progress=_Every100())
+                      n_resamples=args.resamples, sizes={"pairs": args.pairs, "attributes": args.attributes},
+                      progress=_Every100())
     except GeobiasError as exc:  # a request that cannot be met: one line, a usage error
         print(f"bench_calibration: {exc}", file=sys.stderr)
         return 2
     wall = time.perf_counter() - t
     print(f"calibration: {args.datasets:,} data sets per scenario, {args.permutations:,} permutations, "
-          f"{args.resamples:,} resamples; {wall:.0f} s, load average {load:.2f} at the start")
+          f"{args.resamples:,} resamples, {args.pairs} pairs and {args.attributes} attribute words per set; "
+          f"{wall:.0f} s, load average {load:.2f} at the start")
     _print_table(("scenario", "metric"), [(row.scenario, row.metric, row.figure, row.kind, row.truth, row.null_holds,
                                            row.rate, row.mc_se, verdict(row)) for row in r.rows], signed=True)
     if args.json:

@@ -40,7 +40,7 @@ intervals). Zhou et al. (2019), EMNLP (MWEAT, d_s). Caliskan et al. (2017), Scie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -139,6 +139,7 @@ class CalibrationResult(Result):
     n_resamples: int
     seed: int
     dim: int
+    sizes: dict = field(default_factory=lambda: dict(SIZES))
 
     def tidy_rows(self) -> list[dict]:
         return [r.to_dict() for r in self.rows]
@@ -216,18 +217,20 @@ def _d_s(data: dict[str, np.ndarray]) -> np.ndarray:
     return np.asarray(orthogonalize(d_pca, d_g), dtype=np.float64), d_g
 
 
-def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int = 400) -> dict[str, float]:
-    """The true value of every calibrated figure: the same model on ``scale`` × the sizes.
+def truths(scenario: Scenario, *, dim: int = 64, seed: int = 12345, scale: int = 400,
+           sizes: dict | None = None) -> dict[str, float]:
+    """The true value of every calibrated figure: the same model on ``scale`` × the sizes (``sizes``,
+    default :data:`SIZES`).
 
     The MWEAT sums are ``n_pairs × E[s(x)]`` with ``E[cos(x, a)] = E[x̂] · E[â]`` (x and a
     independent), their signed difference ``|Σ_X| − |Σ_Y|``; WEAT's effect size is the large
     sample's; RIPA's (centred, gender-aware) mean is ``bias ⟨e0, d_s⟩`` on the large sample's d_s.
     """
     rng = np.random.default_rng(seed)
-    big = simulate(scenario, rng, dim=dim, scale=scale)
+    big = simulate(scenario, rng, dim=dim, scale=scale, sizes=sizes)
     ma, mb = _unit(big["a"]).mean(axis=0), _unit(big["b"]).mean(axis=0)
     mu_x, mu_y = _unit(big["x"]).mean(axis=0) @ (ma - mb), _unit(big["y"]).mean(axis=0) @ (ma - mb)
-    n = SIZES["pairs"]
+    n = (sizes or SIZES)["pairs"]
     s = np.concatenate([_unit(big["x"]), _unit(big["y"])]) @ (ma - mb)
     d_s, _ = _d_s(big)
     ua, ub = _unit(big["a"]).mean(axis=0), _unit(big["b"]).mean(axis=0)
@@ -401,7 +404,7 @@ def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
 
 
 def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_permutations: int = 999,
-              n_resamples: int = 1000, seed: int = 0, dim: int = 64,
+              n_resamples: int = 1000, seed: int = 0, dim: int = 64, sizes: dict | None = None,
               progress: ProgressArg = None) -> CalibrationResult:
     """Coverage of every default interval and rejection rate of every default test, per scenario.
 
@@ -418,6 +421,10 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
         Bootstrap resamples of each interval (the commands' default).
     seed : int, default 0
     dim : int, default 64
+    sizes : dict of str to int, optional
+        Sizes to use instead of :data:`SIZES`' (``{"pairs": 8, "attributes": 8}``: the occupation
+        pairs, or WEAT's target words, and the attribute words per set, each at least 3), for the
+        coverage of the intervals of queries smaller than the French one.
     progress : Progress, bool or None, optional
         A bar of the data sets simulated (:data:`geobias._progress.ProgressArg`).
 
@@ -429,7 +436,7 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
     ------
     ParameterError
         An unknown scenario, fewer than 20 data sets or more than 100,000, fewer than 99
-        permutations or resamples.
+        permutations or resamples, an unknown size or one below 3.
 
     Examples
     --------
@@ -445,17 +452,21 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
         raise ParameterError(f"n_datasets must be 20..100,000 (got {n_datasets})", "n_datasets")
     if n_permutations < 99 or n_resamples < 99:
         raise ParameterError("calibration needs at least 99 permutations and 99 resamples", "n_resamples")
+    odd = {k: v for k, v in (sizes or {}).items() if k not in SIZES or not isinstance(v, int) or v < 3}
+    if odd:
+        raise ParameterError(f"sizes must be among {', '.join(SIZES)}, each an integer of at least 3; got {odd}", "sizes")
+    sizes = {**SIZES, **(sizes or {})}
     rows: list[CalibrationRow] = []
     with loop_bar(progress, len(names) * n_datasets, "simulated data sets") as bar:
         for name in names:
             sc = SCENARIOS[name]
-            truth = truths(sc, dim=dim)
+            truth = truths(sc, dim=dim, sizes=sizes)
             # a scenario's stream depends on its place in SCENARIOS, not on the scenarios asked for
             # with it, so that a run of some scenarios repeats those rows of a run of all of them
             rng = np.random.default_rng([seed, list(SCENARIOS).index(name)])
             counts: dict[tuple[str, str], int] = {}
             for i in range(n_datasets):
-                out = _one(simulate(sc, rng, dim=dim), n_permutations=n_permutations, n_resamples=n_resamples,
+                out = _one(simulate(sc, rng, dim=dim, sizes=sizes), n_permutations=n_permutations, n_resamples=n_resamples,
                            seed=seed * 100_003 + i)
                 for key, v in out.items():
                     if isinstance(v, tuple):
@@ -474,4 +485,4 @@ def calibrate(scenarios: list[str] | None = None, *, n_datasets: int = 1000, n_p
                     # a truth within Monte Carlo error of 0 is 0 (sums of a symmetric model, say)
                     null_holds=(abs(truth[figure]) < 0.02 if interval else _test_null(metric, figure, sc)),
                     rate=rate, n=n_datasets, mc_se=float(np.sqrt(rate * (1 - rate) / n_datasets))))
-    return CalibrationResult(rows, n_datasets, n_permutations, n_resamples, seed, dim)
+    return CalibrationResult(rows, n_datasets, n_permutations, n_resamples, seed, dim, sizes)
