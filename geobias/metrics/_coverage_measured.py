@@ -20,3 +20,19 @@ COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
     ("seat", "effect_size"): (0.95, 0.963),
     ("weat", "effect_size"): (0.947, 0.9695),
 }
+
+#: The run with smaller sets (``reproductions/calibration-8-words.json``): pairs and attribute words per set.
+SMALL_RUN = {"datasets": 1000, "resamples": 1000, "pairs": 8, "attributes": 8, "commit": "986cb48a0ccc0a7a45468159aba7abdf6ca867e5"}
+
+#: (metric, quantity) → (lowest, highest) coverage in that run.
+SMALL_COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
+    ("ect", "ect"): (0.987, 0.994),
+    ("mac", "mac"): (0.948, 0.956),
+    ("mweat", "signed_statistic"): (0.938, 0.965),
+    ("mweat", "sum_feminine"): (0.936, 0.958),
+    ("mweat", "sum_masculine"): (0.931, 0.951),
+    ("ripa", "mean"): (0.927, 0.938),
+    ("rnd", "rnd"): (0.965, 0.981),
+    ("seat", "effect_size"): (0.905, 0.94),
+    ("weat", "effect_size"): (0.912, 0.962),
+}

@@ -43,7 +43,7 @@ from geobias.metrics.declaration import declared_metrics, get_metric
 from geobias.stats.bootstrap import BootstrapResult, bootstrap, index_counts
 
 __all__ = [
-    "NON_NEGATIVE_NOTE", "Resampling", "bootstrap_query", "bootstrappable", "interval_of", "non_negative",
+    "NON_NEGATIVE_NOTE", "Resampling", "bootstrap_query", "bootstrappable", "interval_note", "interval_of", "non_negative",
     "non_negative_note", "quantities", "ect_resampling", "lenient", "mac_resampling", "mweat_resampling", "ripa_resampling",
     "rnd_resampling", "rnsb_resampling", "run", "seat_resampling", "weat_resampling",
 ]
@@ -184,7 +184,10 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
     Returns
     -------
     BootstrapResult or None
-        With ``quantity`` set; ``None`` inside :func:`lenient` when the sets are too small to resample.
+        With ``quantity`` set, and ``note`` the metric's note for it, and where the smallest set
+        resampled has fewer words than the calibration's French-sized run, what the run with smaller
+        sets measured (:func:`geobias.metrics.coverage.small_set_note`); ``None`` inside
+        :func:`lenient` when the sets are too small to resample.
 
     Raises
     ------
@@ -229,7 +232,22 @@ def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: st
             raise
         refuse_resampling(exc)
         return None
-    return replace(out, quantity=res.quantity, note=declared.notes.get(res.quantity, ""))
+    return replace(out, quantity=res.quantity, note=interval_note(metric, res.quantity, out.set_sizes))
+
+
+def interval_note(metric: str, quantity: str, set_sizes: Mapping[str, int]) -> str:
+    """The note of ``metric``'s interval of ``quantity`` over sets of ``set_sizes``: the metric's
+    declared note (:attr:`~geobias.metrics.declaration.Metric.notes`), then, where the smallest set has
+    fewer words than the calibration's French-sized run, what is known of the coverage for so few
+    (:func:`geobias.metrics.coverage.small_set_note`), joined by "; " (``""`` when neither applies).
+
+    >>> interval_note("weat", "effect_size", {"X": 27, "Y": 27, "A": 11, "B": 11})
+    ''
+    """
+    from geobias.metrics.coverage import small_set_note
+
+    said = (get_metric(metric).notes.get(quantity, ""), small_set_note(metric, quantity, min(set_sizes.values())))
+    return "; ".join(n for n in said if n)
 
 
 def bootstrappable() -> list[str]:

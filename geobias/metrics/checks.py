@@ -15,7 +15,7 @@ from typing import Any, get_args
 import numpy as np
 
 from geobias.errors import InputError
-from geobias.metrics.bootstrap import bootstrap_query
+from geobias.metrics.bootstrap import bootstrap_query, interval_note
 from geobias.metrics.declaration import Bars, FigureSpec, Metric, QueryShape, get_metric
 from geobias.results import Result
 
@@ -133,7 +133,8 @@ def _check_bootstrap(m: Metric, store: Any, query: Any, kwargs: dict[str, Any], 
         _fail(m, "its result's bootstrap is not bootstrap_query's on the same rows")
     for quantity in m.quantities:
         other = bootstrap_query(rows, m.name, quantity=quantity, n_resamples=20, seed=0, **options) if rows is not None else None
-        if other is not None and (other.quantity != quantity or other.note != m.notes.get(quantity, "")):
+        if other is not None and (other.quantity != quantity
+                                  or other.note != interval_note(m.name, quantity, other.set_sizes)):
             _fail(m, f"bootstrap_query(quantity={quantity!r}) did not resample it with its declared note")
 
 

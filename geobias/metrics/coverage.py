@@ -11,6 +11,13 @@ default interval holds the true value. Its 1,000-data-set run is committed as
 declares the notes :func:`notes` makes from it (:attr:`geobias.metrics.declaration.Metric.notes`),
 so the figure a user reads says, beside its interval, how far its 95 % is from what was measured.
 
+A query smaller than the French one is not what that run measured. A second run, with 8 pairs (or
+target words) and 8 attribute words per set (``reproductions/calibration-8-words.json``, the size
+of most of Caliskan et al.'s WEAT sets), gives :data:`SMALL_COVERAGE`; an interval whose smallest
+resampled set has fewer words than the French query's smallest (:data:`CALIBRATED_SMALLEST`, 11)
+carries :func:`small_set_note` beside its own: that run's coverage where it leaves the target, and,
+below 8 words, that no run measured it.
+
 A conservative interval (above 97 %) is still a true 95 % statement, only wider than it needs to be
 (resampling the target words and the attribute words together counts their interaction more than
 once, Owen 2007, "The pigeonhole bootstrap", *Ann. Appl. Stat.* 1(2); the intervals a metric
@@ -26,9 +33,14 @@ Examples
 
 from __future__ import annotations
 
-from geobias.metrics._coverage_measured import COVERAGE, RUN
+from geobias.metrics._coverage_measured import COVERAGE, RUN, SMALL_COVERAGE, SMALL_RUN
 
-__all__ = ["COVERAGE", "RUN", "TARGET", "coverage", "note", "notes"]
+__all__ = ["CALIBRATED_SMALLEST", "COVERAGE", "RUN", "SMALL_COVERAGE", "SMALL_RUN", "TARGET", "coverage", "note",
+           "notes", "small_set_note"]
+
+#: The smallest set of the French-sized run (its 11 attribute words; 27 occupation pairs): a query
+#: whose smallest resampled set is at least this large is within what :data:`COVERAGE` measured.
+CALIBRATED_SMALLEST = 11
 
 #: The coverage a nominal 95 % interval should reach, low and high (issue of record: 93–97 %).
 TARGET = (0.93, 0.97)
@@ -55,11 +67,7 @@ def note(metric: str, quantity: str) -> str:
     if measured is None:
         return ""
     low, high = measured
-    said = []
-    if low < TARGET[0]:
-        said.append("below 93% in some: read its bounds as approximate")
-    if high > TARGET[1]:
-        said.append("above 97% in some: conservative, wider than it needs to be")
+    said = _said(low, high)
     if not said:
         return ""
     return (f"in simulation (sets sized like the French occupation query) this 95% interval held the true value "
@@ -74,3 +82,53 @@ def notes(metric: str) -> dict[str, str]:
     True
     """
     return {q: text for (m, q) in COVERAGE if m == metric and (text := note(m, q))}
+
+
+def _said(low: float, high: float) -> list[str]:
+    said = []
+    if low < TARGET[0]:
+        said.append("below 93% in some: read its bounds as approximate")
+    if high > TARGET[1]:
+        said.append("above 97% in some: conservative, wider than it needs to be")
+    return said
+
+
+def small_set_note(metric: str, quantity: str, smallest: int) -> str:
+    """The note of an interval whose smallest resampled set has ``smallest`` words (or pairs), fewer
+    than the French query's: what the run with 8 per set measured where it leaves :data:`TARGET`,
+    and below 8 that nothing measured it. ``""`` from :data:`CALIBRATED_SMALLEST` words up, for a
+    quantity the suite does not calibrate, and for 8 to 10 words where the 8-word run is in target.
+
+    Parameters
+    ----------
+    metric, quantity : str
+        A calibrated interval (:data:`COVERAGE`'s keys).
+    smallest : int
+        The fewest words (or pairs) in any set the bootstrap resampled.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> small_set_note("weat", "effect_size", 27)
+    ''
+    >>> "fewer than any calibrated" in small_set_note("weat", "effect_size", 4)
+    True
+    """
+    if smallest >= CALIBRATED_SMALLEST or coverage(metric, quantity) is None:
+        return ""
+    size = SMALL_RUN["pairs"]
+    measured = SMALL_COVERAGE.get((metric, quantity))
+    said = _said(*measured) if measured is not None else []
+    at = (f"with {size} words (or pairs) per set this 95% interval held the true value in "
+          f"{100 * measured[0]:.1f}-{100 * measured[1]:.1f}% of simulated data sets") if measured else ""
+    if smallest >= size:
+        if not said:
+            return ""
+        return f"its smallest resampled set has {smallest} words or pairs: {at} ({'; '.join(said)}; docs: calibration)"
+    text = (f"its smallest resampled set has {smallest} words or pairs, fewer than any calibrated ({size}): its "
+            "coverage is not measured, and a bootstrap over fewer words covers less")
+    return text + (f"; {at}" if at else "") + f" ({'; '.join([*said, 'docs: calibration'])})"
+

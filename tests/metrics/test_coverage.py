@@ -34,7 +34,8 @@ def _script():
 def test_the_measured_table_is_generated_from_the_committed_run():
     script = _script()
     record = json.loads(script.RECORD.read_text(encoding="utf-8"))
-    assert script.render(record) == script.MODULE.read_text(encoding="utf-8")
+    small = json.loads(script.SMALL_RECORD.read_text(encoding="utf-8"))
+    assert script.render(record, small) == script.MODULE.read_text(encoding="utf-8")
     assert record["settings"]["datasets"] >= 1000 and len(record["provenance"]["commit"]) == 40
     assert set(record["settings"]["scenarios"]) == {"neither", "agreement", "agreement-asymmetric", "bias", "both"}
 
@@ -74,11 +75,59 @@ def test_the_note_reaches_the_interval_a_user_reads(monkeypatch):
     monkeypatch.setitem(get_metric("weat").notes, "effect_size", note("weat", "effect_size"))
 
     rng = np.random.default_rng(0)
-    words = [f"w{i}" for i in range(32)]
-    store = VectorStore(words, rng.normal(size=(32, 8)).astype(np.float32))
-    rows = WordQuery(words[:8], words[8:16], words[16:24], words[24:]).resolve(store)
+    words = [f"w{i}" for i in range(48)]  # 12 words per set: as large as the calibrated query, no small-set note
+    store = VectorStore(words, rng.normal(size=(48, 8)).astype(np.float32))
+    rows = WordQuery(words[:12], words[12:24], words[24:36], words[36:]).resolve(store)
     r = bootstrap_query(rows, "weat", n_resamples=200)
     assert r.note == note("weat", "effect_size") and "93.8-97.2%" in r.note
+
+
+def test_the_smaller_sets_table_is_generated_from_its_committed_run():
+    script = _script()
+    small = json.loads(script.SMALL_RECORD.read_text(encoding="utf-8"))
+    record = json.loads(script.RECORD.read_text(encoding="utf-8"))
+    assert script.render(record, small) == script.MODULE.read_text(encoding="utf-8")
+    settings = small["settings"]
+    assert (settings["pairs"], settings["attributes"]) == (8, 8) and settings["datasets"] >= 1000
+    assert set(settings["scenarios"]) == set(record["settings"]["scenarios"])
+    assert "--pairs 8 --attributes 8" in small["provenance"]["command"] and len(small["provenance"]["commit"]) == 40
+    from geobias.metrics.coverage import SMALL_COVERAGE
+
+    assert set(SMALL_COVERAGE) == set(COVERAGE)
+
+
+def test_a_small_set_note_says_what_the_smaller_run_measured_and_where_nothing_did():
+    from geobias.metrics.coverage import CALIBRATED_SMALLEST, SMALL_COVERAGE, small_set_note
+
+    assert CALIBRATED_SMALLEST == 11
+    for (metric, quantity), (low, high) in SMALL_COVERAGE.items():
+        outside = low < TARGET[0] or high > TARGET[1]
+        assert small_set_note(metric, quantity, 11) == "" and small_set_note(metric, quantity, 27) == ""
+        for n in (8, 10):
+            text = small_set_note(metric, quantity, n)
+            assert bool(text) == outside, (metric, quantity, n)
+            if outside:
+                assert f"{100 * low:.1f}-{100 * high:.1f}%" in text and f"has {n} words" in text
+                assert ("approximate" in text) == (low < TARGET[0])
+        below = small_set_note(metric, quantity, 4)
+        assert "fewer than any calibrated (8)" in below and f"{100 * low:.1f}-{100 * high:.1f}%" in below
+    assert small_set_note("mweat", "statistic", 4) == ""  # not calibrated (never negative): nothing to say
+
+
+def test_a_small_query_carries_the_small_set_note_on_its_interval():
+    from geobias.metrics.coverage import small_set_note
+    from geobias.query import WordQuery
+    from geobias.store import VectorStore
+
+    rng = np.random.default_rng(1)
+    words = [f"w{i}" for i in range(64)]
+    store = VectorStore(words, rng.normal(size=(64, 8)).astype(np.float32))
+    small = bootstrap_query(WordQuery(words[:4], words[4:8], words[8:12], words[12:16]).resolve(store), "weat",
+                            n_resamples=100)
+    assert small.note.endswith(small_set_note("weat", "effect_size", 4)) and "has 4 words" in small.note
+    large = bootstrap_query(WordQuery(words[:16], words[16:32], words[32:44], words[44:56]).resolve(store), "weat",
+                            n_resamples=100)
+    assert "smallest resampled set" not in large.note  # 12 attribute words: within the calibrated sizes
 
 
 def test_the_generator_drops_no_row_silently():
