@@ -19,9 +19,9 @@ def test_an_intervals_note_reaches_the_page(monkeypatch):
     monkeypatch.setitem(coverage.COVERAGE, ("weat", "effect_size"), (0.938, 0.972))
     monkeypatch.setitem(get_metric("weat").notes, "effect_size", note("weat", "effect_size"))
     rng = np.random.default_rng(0)
-    words = [f"w{i}" for i in range(32)]
-    store = VectorStore(words, rng.normal(size=(32, 8)).astype(np.float32))
-    rows = WordQuery(words[:8], words[8:16], words[16:24], words[24:]).resolve(store)
+    words = [f"w{i}" for i in range(48)]  # 12 per set: within the calibrated sizes, no small-set note
+    store = VectorStore(words, rng.normal(size=(48, 8)).astype(np.float32))
+    rows = WordQuery(words[:12], words[12:24], words[24:36], words[36:]).resolve(store)
     boot = bootstrap_query(rows, "weat", n_resamples=200)
     assert boot.note == note("weat", "effect_size") != ""
     items = rich_items(boot)
