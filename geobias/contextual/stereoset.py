@@ -279,13 +279,27 @@ def ss_inference(rows: Sequence[dict], *, n_permutations: int = PERMUTATIONS, n_
     >>> round(out["ss_null"], 1), out["n_permutations"], out["p_value"]  # 4 terms: 16 labellings, exact
     (50.0, 16, 0.125)
     """
+    return _ss_inference(_term_percentages(rows), n_permutations=n_permutations, n_resamples=n_resamples, seed=seed)
+
+
+def _ss_inference(terms: dict[str, np.ndarray], *, n_permutations: int, n_resamples: int, seed: int) -> dict:
+    """:func:`ss_inference` on the target terms' percentages (:func:`_term_percentages`)."""
     from geobias.stats.preference import clustered_test
 
-    terms = _term_percentages(rows)
     got = clustered_test(terms["pro"], terms["anti"], terms["ties"], n_permutations=n_permutations,
                          n_resamples=n_resamples, seed=seed)
     return {"ss_ci": got.interval, "ss_null": got.no_preference, "p_value": got.p_value,
             "p_value_ci": got.p_value_ci, "n_permutations": got.n_permutations}
+
+
+def _inference(rows: Sequence[dict]) -> dict:
+    """:func:`ss_inference` and :func:`score_intervals` with their defaults, the terms' percentages
+    computed once."""
+    from geobias.stats.preference import lms_icat_intervals
+
+    terms = _term_percentages(rows)
+    return {**_ss_inference(terms, n_permutations=PERMUTATIONS, n_resamples=RESAMPLES, seed=0),
+            **lms_icat_intervals(terms["related"], terms["pro"], n_resamples=RESAMPLES, seed=0)}
 
 
 def _term_percentages(rows: Sequence[dict]) -> dict[str, np.ndarray]:
@@ -467,14 +481,13 @@ def stereoset_result(rows: Sequence[dict], *, model_name: str = "") -> StereoSet
 
     if not rows:
         raise InputError("no StereoSet examples to score")
-    overall = {**_scores(rows), **ss_inference(rows), **score_intervals(rows)}
+    overall = {**_scores(rows), **_inference(rows)}
     types = sorted({r["bias_type"] for r in rows})
     by_type = {}
     for t in types:
         mine = [r for r in rows if r["bias_type"] == t]
-        got = ss_inference(mine)
-        by_type[t] = {**_scores(mine), **{k: got[k] for k in ("ss_ci", "ss_null", "p_value")},
-                      **score_intervals(mine)}
+        got = _inference(mine)
+        by_type[t] = {**_scores(mine), **{k: got[k] for k in ("ss_ci", "ss_null", "p_value", "lms_ci", "icat_ci")}}
     for t, q in zip(by_type, benjamini_hochberg([v["p_value"] for v in by_type.values()]), strict=True):
         by_type[t]["q_value"] = q
     return StereoSetResult(model=model_name, lms=overall["lms"], ss=overall["ss"], icat=overall["icat"],

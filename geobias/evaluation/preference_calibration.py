@@ -149,7 +149,7 @@ def _clipped(mean: float, spread: float, rng: np.random.Generator, n: int) -> np
 
 def _clipped_mean(mean: float, spread: float, low: float = 0.02, high: float = 0.98) -> float:
     """``E[clip(mean + spread · Z, low, high)]``, Z standard normal, in closed form (a censored normal's
-    mean: exact where the clipping is symmetric about ``mean``, which 10^6 draws were not).
+    mean: 0.5 exactly where the clipping is symmetric about 0.5, which 10^6 draws were not).
 
     >>> _clipped_mean(0.5, 0.15), round(_clipped_mean(0.9, 0.1), 6), _clipped_mean(0.6, 0.0)
     (0.5, 0.887979, 0.6)
@@ -160,8 +160,7 @@ def _clipped_mean(mean: float, spread: float, low: float = 0.02, high: float = 0
         return float(np.clip(mean, low, high))
     a, b = (low - mean) / spread, (high - mean) / spread
     inside = mean * (norm.cdf(b) - norm.cdf(a)) + spread * (norm.pdf(a) - norm.pdf(b))
-    out = float(low * norm.cdf(a) + high * norm.sf(b) + inside)
-    return 0.5 if mean == 0.5 and low + high == 1.0 else out  # the symmetric case exactly, not to rounding
+    return float(low * norm.cdf(a) + high * norm.sf(b) + inside)
 
 
 def _stereoset_truth(scenario: ChoiceScenario) -> list[float | None]:

@@ -34,7 +34,7 @@ from geobias.results import Result
 from geobias.stats.permutation import _CANCEL
 
 __all__ = ["INTERVALS", "MAX_RESAMPLES", "BootstrapResult", "BootstrapStatistic", "bootstrap", "bootstrap_lines",
-           "expanded_confidence", "index_counts", "quantile_mcse", "two_way_scale"]
+           "check_confidence", "check_resamples", "expanded_confidence", "index_counts", "quantile_mcse", "two_way_scale"]
 
 #: The most resamples one call accepts (the command layer's work budget usually binds first).
 MAX_RESAMPLES = 1_000_000
@@ -257,6 +257,12 @@ def check_resamples(n_resamples: int) -> None:
         raise InputError(f"{n_resamples:,} bootstrap resamples is more than the {MAX_RESAMPLES:,} allowed")
 
 
+def check_confidence(confidence: float) -> None:
+    """Raise :class:`InputError` unless ``0 < confidence < 1``."""
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
+
+
 def bootstrap(
     statistic: BootstrapStatistic,
     sizes: Mapping[str, int],
@@ -346,8 +352,7 @@ def bootstrap(
     check_resamples(n_resamples)
     if interval not in INTERVALS:
         raise InputError(f"unknown bootstrap interval {interval!r}; one of {', '.join(INTERVALS)}")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
+    check_confidence(confidence)
     if interval == "expanded" and (units is None or units < 3):
         raise InputError(f"the expanded bootstrap interval needs the number of units averaged, at least 3 (got {units})")
     if interval == "basic" and units is not None and units < 3:

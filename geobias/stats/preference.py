@@ -124,13 +124,13 @@ def sign_test(n_for: int, n_against: int, n_ties: int = 0, *, confidence: float 
     >>> sign_test(5, 5, 10).no_preference_score   # a tie counts against the stereotype
     25.0
     """
+    from geobias.stats.bootstrap import check_confidence
     from geobias.stats.permutation import _clopper_pearson
 
     counts = (n_for, n_against, n_ties)
     if any(isinstance(c, bool) or int(c) != c or c < 0 for c in counts):
         raise InputError(f"choice counts must be non-negative integers; got {counts}")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"confidence must be in (0, 1); got {confidence}")
+    check_confidence(confidence)
     n_for, n_against, n_ties = (int(c) for c in counts)
     untied = n_for + n_against
     total = untied + n_ties
@@ -284,14 +284,14 @@ def cluster_interval(values, *, confidence: float = 0.95, n_resamples: int = 1_0
     >>> [round(b, 2) for b in cluster_interval([40.0, 60.0, 55.0])]          # 3 clusters: Student's t
     [25.81, 77.52]
     """
-    from geobias.stats.bootstrap import bootstrap
+    from geobias.stats.bootstrap import bootstrap, check_confidence, check_resamples
 
+    check_resamples(n_resamples)
+    check_confidence(confidence)
     values = np.asarray(values, dtype=np.float64).ravel()
     n = len(values)
     if n < 2:
         return [None, None]
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"the confidence level must be between 0 and 1 (got {confidence})")
     if 2.0 ** (1 - n) >= 1.0 - confidence:  # the clusters' range cannot hold the mean often enough
         from scipy.special import stdtrit
 

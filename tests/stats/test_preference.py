@@ -132,3 +132,14 @@ def test_few_clusters_cover_with_students_interval_where_the_bootstrap_could_not
         assert 0.92 <= np.mean(ours) <= 0.985, (n, np.mean(ours))
         if n == 3:
             assert np.mean(boot) <= 0.86 and np.mean(ours) - np.mean(boot) >= 0.08, (np.mean(boot), np.mean(ours))
+
+
+def test_cluster_interval_refuses_bad_settings_whichever_interval_it_reads():
+    """Student's branch (3 clusters) checks the resamples and the level as the bootstrap's does."""
+    from geobias.stats.preference import cluster_interval
+
+    for values in ([40.0, 50.0, 60.0], [40.0, 50.0, 60.0, 45.0, 55.0, 52.0]):
+        with pytest.raises(InputError, match="at least 1"):
+            cluster_interval(values, n_resamples=0)
+        with pytest.raises(InputError, match="between 0 and 1"):
+            cluster_interval(values, confidence=1.5)
