@@ -191,7 +191,7 @@ class StereoSetResult(Result):
         (``stereotype``, ``anti-stereotype``, ``unrelated``: mean token probabilities).
     ss_ci : list of float or None
         SS's 95 % interval over the target terms (the expanded percentile bootstrap; Student's t with
-        2 to 5 targets; ``[None, None]`` with fewer than 2).
+        2 to 5 targets; ``[None, None]`` with fewer than 2, or when every target has the same SS).
     ss_null : float or None
         SS with no preference: 50 · (1 − the target-averaged share of tied examples).
     p_value : float or None
@@ -205,7 +205,7 @@ class StereoSetResult(Result):
         LMS's 95 % bootstrap interval over the target terms (as ``ss_ci``).
     icat_ci : list of float or None
         ICAT's interval of at least 95 %: the image of LMS's and SS's 97.5 % intervals
-        (:func:`geobias.stats.preference.icat_interval`; ``[None, None]`` with fewer than 2 targets).
+        (:func:`geobias.stats.preference.icat_interval`; ``[None, None]`` where either is).
     """
 
     model: str
@@ -258,7 +258,7 @@ def ss_inference(rows: Sequence[dict], *, n_permutations: int = PERMUTATIONS, n_
     -------
     dict
         ``{"ss_ci": [low, high], "ss_null": float, "p_value": float, "p_value_ci": [low, high],
-        "n_permutations": int}`` (``ss_ci`` ``[None, None]`` with fewer than 2 target terms). SS and
+        "n_permutations": int}`` (``ss_ci`` ``[None, None]`` with fewer than 2 target terms, or all with one SS). SS and
         its bounds are percentages (0–100), as SS is.
 
     Raises
@@ -339,7 +339,7 @@ def score_intervals(rows: Sequence[dict], *, n_resamples: int = RESAMPLES, seed:
     -------
     dict
         ``{"lms_ci": [low, high], "icat_ci": [low, high]}``, percentages; ``[None, None]`` with
-        fewer than 2 target terms.
+        fewer than 2 target terms, or terms that all have the same value (ICAT: where LMS's or SS's is).
 
     Raises
     ------

@@ -402,7 +402,7 @@ def _word_bootstrap(store, sentences, groups: dict[str, np.ndarray], n_resamples
     (``groups``: :func:`_sentence_words`)."""
     from dataclasses import replace
 
-    from geobias.metrics.bootstrap import refuse_resampling, run, seat_resampling
+    from geobias.metrics.bootstrap import interval_note, refuse_resampling, run, seat_resampling
 
     rows = {name: store.lookup(group, unit=True).vectors
             for name, group in zip(("X", "Y", "A", "B"), sentences, strict=True)}
@@ -411,7 +411,8 @@ def _word_bootstrap(store, sentences, groups: dict[str, np.ndarray], n_resamples
     except InputError as exc:
         refuse_resampling(exc)
         return None
-    return replace(out, quantity="effect_size")
+    # the words are resampled, each with its sentences: the note reads the fewest words in a set
+    return replace(out, quantity="effect_size", note=interval_note("seat", "effect_size", out.set_sizes))
 
 
 def seat(

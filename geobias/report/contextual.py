@@ -191,7 +191,12 @@ def render_stereoset(console, res) -> None:
     from geobias.contextual.stereoset import PERMUTATIONS
 
     def with_ci(value: float, v) -> str:  # "84.12 [82.50, 85.70]"; a stored run from before the intervals: the value
-        return f"{value:.2f}" if not v or v[0] is None else f"{value:.2f} [{v[0]:.2f}, {v[1]:.2f}]"
+        if v and v[0] is None:
+            missing.append(True)
+            return f"{value:.2f} [—]"
+        return f"{value:.2f}" if not v else f"{value:.2f} [{v[0]:.2f}, {v[1]:.2f}]"
+
+    missing: list[bool] = []
 
     t = Table(title=f"StereoSet intrasentence (Nadeem et al. 2021) — {res.model}", title_justify="left")
     for c in ("bias type", "examples", "LMS [95 %]", "SS [95 %]", "ICAT [≥ 95 %]", "SS, no preference", "p", "q (BH)"):
@@ -216,3 +221,6 @@ def render_stereoset(console, res) -> None:
                            f"test of no preference over the target terms, two-sided (overall: {how}; every labelling "
                            f"is enumerated where there are at most {PERMUTATIONS:,}, up to {PERMUTATIONS.bit_length() - 1} terms); q: "
                            "Benjamini–Hochberg across the bias types (ours; the paper reports no uncertainty)"))
+    if missing:
+        console.print(Text("[—]: no interval, where there are fewer than 2 target terms or every term has the same "
+                           "value (no spread to read one from)"))

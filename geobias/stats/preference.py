@@ -154,7 +154,8 @@ class ClusteredPreference(Result):
     estimate : float
         The mean over the clusters of their percentages for the stereotype (a tie counts against).
     interval : list of float or None
-        Its 95 % bootstrap interval over the clusters (``[None, None]`` with one cluster).
+        Its 95 % interval over the clusters (:func:`cluster_interval`; ``[None, None]`` with one
+        cluster, or clusters that all have the same percentage).
     no_preference : float
         The estimate's value with no preference: 50 less half the clusters' mean percentage of ties.
     p_value : float
@@ -264,7 +265,9 @@ def cluster_interval(values, *, confidence: float = 0.95, n_resamples: int = 1_0
     Returns
     -------
     list of float or None
-        ``[low, high]``, in the values' unit; ``[None, None]`` with fewer than 2 clusters.
+        ``[low, high]``, in the values' unit; ``[None, None]`` with fewer than 2 clusters, or when
+        every cluster has the same value: no spread can be read from them, and ``[v, v]`` would claim
+        a 95 % interval of width 0.
 
     Raises
     ------
@@ -279,8 +282,8 @@ def cluster_interval(values, *, confidence: float = 0.95, n_resamples: int = 1_0
     Examples
     --------
     >>> low, high = cluster_interval([40.0, 55.0, 60.0, 45.0, 50.0, 52.0])   # 6 clusters: the bootstrap
-    >>> low < 50.0 < high, cluster_interval([50.0])
-    (True, [None, None])
+    >>> low < 50.0 < high, cluster_interval([50.0]), cluster_interval([60.0, 60.0, 60.0])
+    (True, [None, None], [None, None])
     >>> [round(b, 2) for b in cluster_interval([40.0, 60.0, 55.0])]          # 3 clusters: Student's t
     [25.81, 77.52]
     """
@@ -290,7 +293,7 @@ def cluster_interval(values, *, confidence: float = 0.95, n_resamples: int = 1_0
     check_confidence(confidence)
     values = np.asarray(values, dtype=np.float64).ravel()
     n = len(values)
-    if n < 2:
+    if n < 2 or values.min() == values.max():  # one cluster, or no spread: nothing to read an interval from
         return [None, None]
     if 2.0 ** (1 - n) >= 1.0 - confidence:  # the clusters' range cannot hold the mean often enough
         from scipy.special import stdtrit
@@ -365,7 +368,7 @@ def lms_icat_intervals(related, pro, *, n_resamples: int = 1_000, seed: int = 0)
     -------
     dict
         ``{"lms_ci": [low, high], "icat_ci": [low, high]}``, percentages; ``[None, None]`` with
-        fewer than 2 terms.
+        fewer than 2 terms, or terms that all have the same value (ICAT: where LMS's or SS's is).
 
     Raises
     ------

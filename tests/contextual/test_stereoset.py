@@ -207,6 +207,30 @@ def test_the_result_carries_ss_inference_overall_and_per_type():
     assert "sign-flip permutation test" in text and "10,000 draws, seed 0" in text
 
 
+def test_terms_without_spread_get_no_interval_and_the_table_says_why():
+    """Two terms at 2 of 3 examples each (SS 66.67 both) and every related word winning (LMS 100):
+    no spread to read an interval from, so none of SS, LMS or ICAT has one, and the table prints
+    [—] with the reason where it printed [66.67, 66.67] and [100.00, 100.00]."""
+    from rich.console import Console
+
+    from geobias.contextual.stereoset import stereoset_result
+    from geobias.report.contextual import render_stereoset
+
+    r = stereoset_result(_choice_rows({"a": [1, -1, 1], "b": [1, 1, -1]}), model_name="m")
+    assert r.ss == pytest.approx(200 / 3) and r.lms == 100.0
+    assert r.ss_ci == r.lms_ci == r.icat_ci == [None, None] and r.p_value == 0.5  # the test still runs
+    out = io.StringIO()
+    render_stereoset(Console(file=out, width=200), r)
+    overall = next(line for line in out.getvalue().splitlines() if "overall" in line)
+    assert "66.67 [—]" in overall and "100.00 [—]" in overall and "66.67," not in overall
+    assert "every term has the same value" in out.getvalue()
+    spread = stereoset_result(_choice_rows({"a": [1, -1, 1], "b": [1, 1, 1]}), model_name="m")
+    assert spread.ss_ci[0] < spread.ss < spread.ss_ci[1]
+    out = io.StringIO()
+    render_stereoset(Console(file=out, width=200), spread)
+    assert "[—]" in out.getvalue() and "every term has the same value" in out.getvalue()  # LMS: all 100
+
+
 def test_icat_interval_is_the_range_of_icat_over_the_two_intervals():
     """ICAT = LMS · min(SS, 100 − SS) / 50 over the rectangle LMS × SS: brute force on a grid agrees."""
     from geobias.stats.preference import icat_interval

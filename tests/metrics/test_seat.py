@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from geobias.errors import InputError, ParameterError
+from geobias.metrics.bootstrap import interval_note
 from geobias.metrics.seat import SeatTemplates, read_templates, seat, sentences_for
 from geobias.query import WordQuery
 
@@ -69,6 +70,8 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
              bootstrap=300, bootstrap_seed=2).bootstrap
     assert b.set_sizes == {"X": 4, "Y": 4, "A": 4, "B": 4} and b.estimate == pytest.approx(r.effect_size)
     assert b.low <= b.high and b.quantity == "effect_size"
+    # 4 words per set, fewer than any calibrated: the interval says so, as WEAT's does
+    assert b.note == interval_note("seat", "effect_size", b.set_sizes) and "fewer than any calibrated" in b.note
 
 
 def test_a_word_in_two_sets_is_refused():

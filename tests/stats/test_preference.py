@@ -85,6 +85,26 @@ def test_clustered_test_refuses_mismatched_or_impossible_percentages():
     assert one.interval == [None, None] and one.n_permutations == 2 and one.p_value == 1.0
 
 
+@pytest.mark.parametrize("n", [2, 5, 6, 40])
+def test_cluster_interval_gives_none_when_the_clusters_have_no_spread(n):
+    """Identical values (e.g. each of a few StereoSet terms at 2 of 3 examples) give no spread to read
+    an interval from: no interval, not a 95 % one of width 0, on Student's branch and the bootstrap's;
+    the test of no preference still runs, and a little spread gives an interval again."""
+    from geobias.stats.preference import cluster_interval, clustered_test
+
+    same = [200.0 / 3.0] * n
+    assert cluster_interval(same, bounds=(0.0, 100.0)) == [None, None]
+    assert cluster_interval(same, confidence=0.975) == [None, None]
+    tested = clustered_test(same, [100.0 / 3.0] * n, [0.0] * n)
+    assert tested.interval == [None, None] and tested.estimate == pytest.approx(200.0 / 3.0)
+    if n <= 13:  # every labelling enumerated: only the all-positive and all-negative ones reach the mean
+        assert tested.p_value == pytest.approx(2.0 ** (1 - n))
+    else:
+        assert tested.p_value < 1e-3
+    low, high = cluster_interval([*same[:-1], 100.0 / 3.0], bounds=(0.0, 100.0))
+    assert low < high
+
+
 @pytest.mark.parametrize(("n", "confidence", "method"), [(2, 0.95, "t"), (5, 0.95, "t"), (6, 0.95, "bootstrap"),
                                                         (6, 0.975, "t"), (7, 0.975, "bootstrap")])
 def test_cluster_interval_is_students_where_the_clusters_range_cannot_reach_the_level(n, confidence, method):
@@ -124,7 +144,7 @@ def test_few_clusters_cover_with_students_interval_where_the_bootstrap_could_not
             examples = rng.integers(3, 11, size=n)
             share = 100.0 * rng.binomial(examples, np.clip(0.5 + 0.15 * rng.standard_normal(n), 0.02, 0.98)) / examples
             low, high = cluster_interval(share, bounds=(0.0, 100.0))
-            ours.append(low <= 50.0 <= high)
+            ours.append(low is not None and low <= 50.0 <= high)  # no interval (identical shares) is a miss
             if n == 3:
                 b = bootstrap(lambda idx, s=share: s[idx["c"]].mean(axis=1), {"c": n}, n_resamples=200, seed=1,
                               interval="expanded", units=n)
