@@ -265,6 +265,29 @@ class WordQuery:
             raise InputError(f"paired attribute sets need the same length; got {len(self.A)} and {len(self.B)}")
         if self.glosses is not None and len(self.glosses) != len(self.X):
             raise InputError(f"{len(self.glosses)} glosses for {len(self.X)} pairs")
+        self._refuse_shared_words()
+
+    def _refuse_shared_words(self) -> None:
+        """A word in two sets: the same word as both targets (unpaired), as both attributes, or as a
+        target and an attribute. Its vector would count on both sides of the comparison (a target
+        against itself, cosine 1), and a permutation test would move it between the sets it is in:
+        one clear refusal instead of a figure that mixes the two. A paired query's forms may
+        coincide (an epicene word, *journaliste*, is its own feminine), and relation pairs (RIPA's,
+        ``paired_attributes``) define a direction rather than a side: scoring a pair's own words on
+        it is a check RIPA's users make, so those are not refused."""
+        names = dict(zip(("X", "Y", "A", "B"), self.set_names, strict=True))
+        seen: dict[str, str] = {}
+        groups = [("X",), ("Y",)] if not self.paired else [("X", "Y")]
+        if not self.paired_attributes:
+            groups += [("A",), ("B",)]
+        for group in groups:
+            words = {w: role for role in group for w in (getattr(self, role) or ())}
+            for w, role in words.items():
+                if w in seen and names[seen[w]] != names[role]:
+                    raise InputError(f"word {w!r} is in {names[seen[w]]} and in {names[role]}: a word may be "
+                                     "in one set only")
+            for w, role in words.items():
+                seen.setdefault(w, role)
 
     # -- builders ---------------------------------------------------------------------------------
     @classmethod

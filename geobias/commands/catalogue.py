@@ -196,8 +196,9 @@ class RnsbParams(QueryParams):
                                                     "(scikit-learn's C; liblinear, as WEFE).")
     seed: Seed = 0
     null_directions: int = Field(1000, ge=0, le=1_000_000, description=(
-        "Random directions for RNSB's null band and its one-sided p: the fitted classifier turned to each, its "
-        "strength kept (KL is above 0 on any real words, so it is read against this band); 0 for none."))
+        "Directions for RNSB's null band and its one-sided p: the fitted classifier turned to each, its strength "
+        "kept; each the contrast of two random word sets as large as A and B from the store's vocabulary (KL is "
+        "above 0 on any real words, so it is read against this band); 0 for none."))
 
     def work(self):
         """The bootstrap's resamples and the null's directions (each scores every target once)."""
@@ -207,7 +208,7 @@ class RnsbParams(QueryParams):
         X, Y, A, B, _, _ = self.query()
         n, targets = self.null_directions, len(X) + len(Y or ())
         null = None if not n else Estimate(n * targets, "permutations",
-                                           f"{n:,} random directions × {targets} targets", None, MAX_PERMUTATIONS)
+                                           f"{n:,} null directions × {targets} targets", None, MAX_PERMUTATIONS)
         return self.with_bootstrap(null, targets + len(A) + len(B))
 
 
@@ -215,7 +216,7 @@ class RnsbParams(QueryParams):
 def rnsb(p: RnsbParams, *, progress: ProgressArg = None):
     """RNSB: KL divergence from uniform of the targets' normalised P(B | w) under a logistic regression on A vs B (Sweeney & Najafian 2019).
 
-    Returns a :class:`geobias.metrics.rnsb.RnsbResult`, with its null band (the classifier turned to random directions) and its p.
+    Returns a :class:`geobias.metrics.rnsb.RnsbResult`, with its null band (the classifier turned to the contrasts of random word sets) and its p.
     """
     from geobias.metrics.rnsb import rnsb as rnsb_metric
 

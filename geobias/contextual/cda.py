@@ -22,8 +22,10 @@ terms, titles, gendered nouns) and every first name of a name-pair list
   it is followed by the end of the text, a punctuation mark, or a function word (preposition,
   conjunction, determiner, pronoun, auxiliary, particle such as "back"/"up"/"away";
   :data:`OBJECT_FOLLOWERS`), and "his" otherwise (a noun or adjective follows: "her own car").
-  "his" always becomes "her" (its independent use, "the book is his", is rare in running
-  text); "hers" becomes "his".
+  "his" becomes "hers" where it stands alone, before the end of the text or a mark that ends a
+  clause (:data:`CLAUSE_END`: "the book is his." → "the book is hers."), and "her" otherwise ("his car", "his own"; an
+  independent "his" before a word, "his and mine", is rare in running text and becomes "her");
+  "hers" becomes "his".
 
 ``mode="cda"`` keeps every document and adds its counterfactual (Zhao et al. 2018: a corpus
 twice as large); ``mode="cds"`` replaces each document by its counterfactual with probability
@@ -57,6 +59,9 @@ from geobias.io.atomic import atomic_write, check_output_path, read_text
 from geobias.results import Result
 from geobias.validation import check_choice
 from geobias.wordlists import own_table
+
+#: Marks after which a "his" stands alone (→ "hers"): the end of a clause or a quotation.
+CLAUSE_END = frozenset(".,;:!?)]}\"'”’»…")
 
 #: Words after which "her" is an object pronoun (→ "him"); any other following word → "his".
 OBJECT_FOLLOWERS = frozenset(
@@ -150,6 +155,10 @@ class CounterfactualSwapper:
         if low == "her":
             nxt = _NEXT_TOKEN.match(text, match.end()).group(1)
             partner = "him" if nxt is None or not nxt[0].isalnum() or nxt.lower() in OBJECT_FOLLOWERS else "his"
+        elif low == "his" and self._words.get(low) == "her":
+            nxt = _NEXT_TOKEN.match(text, match.end()).group(1)
+            # "the book is his." stands alone; "his/her book" does not
+            partner = "hers" if nxt is None or nxt[0] in CLAUSE_END else "her"
         else:
             partner = self._words[low]
         return _match_case(src, partner)

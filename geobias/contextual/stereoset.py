@@ -205,7 +205,8 @@ class StereoSetResult(Result):
         LMS's 95 % bootstrap interval over the target terms (as ``ss_ci``).
     icat_ci : list of float or None
         ICAT's interval of at least 95 %: the image of LMS's and SS's 97.5 % intervals
-        (:func:`geobias.stats.preference.icat_interval`; ``[None, None]`` where either is).
+        (:func:`geobias.stats.preference.icat_interval`; ``[None, None]`` where either is, and with
+        fewer than 3 targets, where it measured below 95 %).
     """
 
     model: str
@@ -339,7 +340,7 @@ def score_intervals(rows: Sequence[dict], *, n_resamples: int = RESAMPLES, seed:
     -------
     dict
         ``{"lms_ci": [low, high], "icat_ci": [low, high]}``, percentages; ``[None, None]`` with
-        fewer than 2 target terms, or terms that all have the same value (ICAT: where LMS's or SS's is).
+        fewer than 2 target terms (ICAT: 3), or terms that all have the same value (ICAT: where LMS's or SS's is).
 
     Raises
     ------

@@ -394,7 +394,7 @@ def verdict(row: CalibrationRow | dict) -> str:
 
 def _test_null(metric: str, figure: str, scenario: Scenario) -> bool:
     """Whether a test's null holds: X and Y exchangeable (permutation tests), the targets no more
-    spread along A−B than along a random direction (RNSB: targets without bias, isotropic), the
+    spread along A−B than along the null's directions (RNSB: targets without bias), the
     pairs' relative norm distances centred on 0 (RND's tests: the population's RND is 0)."""
     if metric == "RNSB":
         return scenario.bias == 0 and not scenario.agreement

@@ -29,6 +29,7 @@ MAC        ``mac`` (mean cosine distance)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -141,6 +142,8 @@ class Resampling:
         Sets drawn together (the two forms of one word).
     metric, quantity : str
         What is resampled, e.g. ``("mweat", "statistic")``.
+    bounds : pair of float, optional
+        The quantity's range, which the interval is clipped to (:func:`geobias.stats.bootstrap`).
     """
 
     statistic: Callable[[Mapping[str, np.ndarray]], np.ndarray]
@@ -148,6 +151,7 @@ class Resampling:
     paired: list[tuple[str, ...]] = field(default_factory=list)
     metric: str = ""
     quantity: str = ""
+    bounds: tuple[float, float] | None = None
 
 
 def bootstrap_query(rows, metric: str, *, variant: str = "english", quantity: str | None = None,
@@ -333,7 +337,7 @@ def run(resampling: Resampling, *, n_resamples: int = 1000, seed: int | None = 0
         crossed = tuple(tuple(k for k in side if k in resampling.sizes) for side in declared.two_way[resampling.quantity])
     return bootstrap(resampling.statistic, resampling.sizes, paired=resampling.paired,
                      n_resamples=n_resamples, seed=seed, confidence=confidence,
-                     interval=interval, test_zero=test_zero, units=units, crossed=crossed)
+                     interval=interval, test_zero=test_zero, units=units, crossed=crossed, bounds=resampling.bounds)
 
 
 def _f64(*arrays: np.ndarray | None) -> list[np.ndarray | None]:
@@ -357,6 +361,19 @@ def _mean_over(idx: np.ndarray, sim: np.ndarray) -> np.ndarray:
 def _gather(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """``values[r, idx[r]]`` for each resample ``r``: (b, k)."""
     return np.take_along_axis(values, idx, axis=1)
+
+
+def effect_size_bounds(n_x: int, n_y: int) -> tuple[float, float]:
+    """The range of the effect size (mean_X s − mean_Y s) / sd over X∪Y of a population whose share of
+    X is ``p = n_x / (n_x + n_y)``: ``±1/√(p(1 − p))`` (±2 for sets of one size), reached when every
+    X score is one value and every Y score another (the pooled variance is then ``p(1 − p)`` times
+    the squared difference of the means).
+
+    >>> effect_size_bounds(8, 8), effect_size_bounds(1, 3)[1] == 4 / 3 ** 0.5
+    ((-2.0, 2.0), True)
+    """
+    bound = (n_x + n_y) / math.sqrt(n_x * n_y)
+    return -bound, bound
 
 
 def _effect(s_x: np.ndarray, s_y: np.ndarray) -> np.ndarray:
@@ -404,7 +421,8 @@ def weat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, 
         if quantity == "statistic":
             return s_x.sum(axis=1) - s_y.sum(axis=1)
         return _effect(s_x, s_y)
-    return Resampling(stat, {"X": len(x), "Y": len(y), "A": len(a), "B": len(b)}, [], metric, quantity)
+    bounds = effect_size_bounds(len(x), len(y)) if quantity == "effect_size" else None
+    return Resampling(stat, {"X": len(x), "Y": len(y), "A": len(a), "B": len(b)}, [], metric, quantity, bounds)
 
 
 def seat_resampling(sentences: Mapping[str, np.ndarray], groups: Mapping[str, np.ndarray], *,
@@ -459,7 +477,9 @@ def seat_resampling(sentences: Mapping[str, np.ndarray], groups: Mapping[str, np
             out = (sx / wx - sy / wy) / sd
         out[~(sd > 0)] = np.nan
         return out
-    return Resampling(stat, dict(n_words), [], "seat", quantity)
+    # the sentences' shares of X and Y as given (a resample's shares vary with the words it draws)
+    bounds = effect_size_bounds(len(grp["X"]), len(grp["Y"])) if quantity == "effect_size" else None
+    return Resampling(stat, dict(n_words), [], "seat", quantity, bounds)
 
 
 def mweat_resampling(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, *,
@@ -533,7 +553,7 @@ def mac_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.nda
         per = {k: 1.0 - (_mean_over(ix["A"], sa) + _mean_over(ix["B"], sb)) / 2 for k, (sa, sb) in sim.items()}
         return _stack(ix, per).mean(axis=1)
     sizes, paired = _targets(x, y, variant == "grammatical")
-    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "mac", "mac")
+    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "mac", "mac", (0.0, 2.0))  # cosine distances
 
 
 def _mean_norm2(ix: np.ndarray, gram: np.ndarray) -> np.ndarray:
@@ -600,7 +620,7 @@ def ect_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.nda
             return _rowwise_spearman(_gather(prof_a["X"], ix["X"]), _gather(prof_b["Y"], ix["Y"]))
         return _rowwise_spearman(_stack(ix, prof_a), _stack(ix, prof_b))
     sizes, paired = _targets(x, y, gram)
-    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "ect", "ect")
+    return Resampling(stat, {**sizes, "A": len(a), "B": len(b)}, paired, "ect", "ect", (-1.0, 1.0))  # a correlation
 
 
 def rnsb_resampling(x: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.ndarray, *,

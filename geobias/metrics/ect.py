@@ -39,10 +39,13 @@ class EctResult(VariantResult):
     ----------
     ect : float
         Spearman's ρ between the two similarity profiles over the targets; 1 means the targets
-        rank the same against both groups (no bias), lower means more bias. No p-value: ρ is a
-        rank correlation of two profiles, not a statistic of a partition, so the shared permutation
-        test does not apply, and the t-test of ρ = 0 that ``scipy.stats.spearmanr`` reports tests
-        the wrong null for ECT (its unbiased value is 1), so it is not reported.
+        rank the same against both groups (Dev & Phillips read it as no bias, lower as more bias).
+        No value of ρ means "no bias": each word's own position lowers ρ without any bias (the
+        calibration's simulation: 0.68 both without and with a planted bias), so ρ compares stores
+        or methods on the same words and is not tested against 1 (:data:`NO_NULL`, printed under
+        it). No p-value: ρ is a rank correlation of two profiles, not a statistic of a partition,
+        so the shared permutation test does not apply, and the t-test of ρ = 0 that
+        ``scipy.stats.spearmanr`` reports tests a null that means nothing for ECT.
     variant : str
     n_targets : int
         Items ranked (words; two-form words in the grammatical variant).
@@ -68,14 +71,22 @@ class EctResult(VariantResult):
         from rich.table import Table
 
         t = Table(title=f"ECT (Dev & Phillips 2019), {self.variant} variant: Spearman ρ of the similarity "
-                        "profiles (1 = no bias)", title_justify="left")
+                        "profiles (higher: more alike; 1: every target ranks the same against A and B)",
+                  title_justify="left")
         t.add_column("word")
         t.add_column("cos(·, mean A)", justify="right")
         t.add_column("cos(·, mean B)", justify="right")
         for e in sorted(self.per_word, key=lambda e: -abs(e.similarity_a - e.similarity_b))[:10]:
             t.add_row(e.word, f"{e.similarity_a:+.4f}", f"{e.similarity_b:+.4f}")
         return Group(t, f"ECT ρ = {self.ect:+.4f} over {self.n_targets} targets (A {self.n_a}, B {self.n_b} "
-                        f"words); missing {len(self.missing)}; no p-value (see the docs)", *bootstrap_lines(self))
+                        f"words); missing {len(self.missing)}; no p-value (see the docs)", NO_NULL,
+                     *bootstrap_lines(self))
+
+
+#: What ECT's ρ (and its interval) cannot say, printed under it: there is no value "no bias" gives.
+NO_NULL = ("ρ has no value that means no bias: 1 needs every target to rank the same against A and B, and "
+           "each word's own position lowers ρ without any bias (in the calibration's simulation ρ was 0.68 "
+           "with no bias and 0.68 with bias); compare ρ between stores or methods on the same words, not with 1")
 
 
 def _cos_to_mean(rows: np.ndarray, group: np.ndarray) -> np.ndarray:

@@ -137,19 +137,22 @@ class RndResult(VariantResult):
                         "(negative: closer to A)", title_justify="left")
         t.add_column("quantity")
         t.add_column("value", justify="right")
-        t.add_row("RND (sum, Garg et al.)", f"{self.rnd:+.4f}")
-        t.add_row("RND mean (WEFE)", f"{self.rnd_mean:+.4f}")
         gram = self.variant == "grammatical"
+        two_sets = self.rnd_y is not None and not gram
+        t.add_row("RND (sum over X and Y, Garg et al.)" if two_sets else "RND (sum, Garg et al.)", f"{self.rnd:+.4f}")
+        b = self.bootstrap
+        if b is not None and b.p_value is not None:  # the headline's own test, next to it
+            t.add_row(f"p of RND = 0 (bootstrap test over the targets, A and B, {b.n_resamples:,} resamples)",
+                      f"{b.p_value:.4g}")
+        t.add_row("RND mean (WEFE)", f"{self.rnd_mean:+.4f}")
         t.add_row("Σ over the masculine forms (X)" if gram else "Σ over X", f"{self.rnd_x:+.4f}")
         if self.rnd_y is not None:
             t.add_row("Σ over the feminine forms (Y)" if gram else "Σ over Y", f"{self.rnd_y:+.4f}")
-        if self.population_test:
-            b = self.bootstrap
-            t.add_row(f"p (bootstrap test of 0 over the targets, A and B, {b.n_resamples:,} resamples)",
-                      f"{b.p_value:.4g}")
+        if two_sets:  # what the permutation test is of: X against Y, not the headline sum
+            t.add_row("Σ_X − Σ_Y (X against Y)", f"{self.rnd_x - self.rnd_y:+.4f}")
         if self.permutation is not None:
             p = self.permutation
-            test = "sign-flip, given these A and B" if self.variant == "grammatical" else "Σ_X − Σ_Y"
+            test = "sign-flip, given these A and B" if gram else "Σ_X − Σ_Y, permutation of X ∪ Y"
             t.add_row(f"p ({test}, {p.alternative}, {'exact' if p.exact else f'{p.n_permutations:,} draws'})",
                       f"{p.p_value:.4g}")
             if gram:
@@ -263,8 +266,7 @@ def rnd(
         raise InputError("no target word to score")
     # where no permutation test is one of association in the population, the bootstrap's is the p
     boot = None if not bootstrap else bootstrap_query(rows, "rnd", variant=variant, n_resamples=bootstrap,
-                                                     seed=bootstrap_seed,
-                                                     test_zero=variant == "grammatical" or r_y is None)
+                                                     seed=bootstrap_seed, test_zero=True)
     return RndResult(
         rnd=float(items.sum()), rnd_mean=float(items.mean()), rnd_x=float(r_x.sum()),
         rnd_y=None if r_y is None else float(r_y.sum()), permutation=perm, variant=variant,

@@ -226,7 +226,9 @@ def weat(
     LostVocabularyError
         ``oov="ignore"`` and a set lost more of its words than the query allows.
     InputError
-        An empty set, a set entirely out of vocabulary, no Y set, ``permutations <= 0``.
+        An empty set, a set entirely out of vocabulary, no Y set, fewer than 3 target words in X and Y
+        together (the effect size of one word against one is ±√2 whatever the vectors), a word in two
+        sets (:class:`~geobias.query.WordQuery`), ``permutations <= 0``.
 
     References
     ----------
@@ -255,6 +257,9 @@ def weat(
     missing = rows.missing
     s = association_scores(np.concatenate([rows.x, rows.y]), rows.a, rows.b)
     n_x = len(found["X"])
+    if n_x + len(found["Y"]) < 3:  # the pooled deviation of two scores is |s_x − s_y| / √2
+        raise InputError("WEAT needs at least 3 target words in X and Y together: with one in each, the effect "
+                         "size is ±√2 (ddof 1) whatever the vectors, and the permutation test has 2 partitions")
     s_x, s_y = s[:n_x], s[n_x:]
     perm = permutation_test(
         s,

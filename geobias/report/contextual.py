@@ -222,5 +222,5 @@ def render_stereoset(console, res) -> None:
                            f"is enumerated where there are at most {PERMUTATIONS:,}, up to {PERMUTATIONS.bit_length() - 1} terms); q: "
                            "Benjamini–Hochberg across the bias types (ours; the paper reports no uncertainty)"))
     if missing:
-        console.print(Text("[—]: no interval, where there are fewer than 2 target terms or every term has the same "
-                           "value (no spread to read one from)"))
+        console.print(Text("[—]: no interval, where there are fewer than 2 target terms (ICAT: 3) or every term has "
+                           "the same value (no spread to read one from)"))

@@ -123,13 +123,16 @@ def weat_table(result, top: int = 5) -> Group:
             ("missing words", _missing(result.missing)),
         ],
     )
-    words = Table(title="Target words by association s(w, A, B)", title_justify="left")
+    ranked = sorted(result.per_word, key=lambda w: w.s, reverse=True)
+    cut = len(ranked) > 2 * top
+    shown = ranked[:top] + ranked[-top:] if cut else ranked
+    which = (f": the {top} most and the {top} least associated of {len(ranked)} (--json, or --csv --items, for every word)"
+             if cut else "")
+    words = Table(title=f"Target words by association s(w, A, B){which}", title_justify="left")
     for col in ("set", "word", "s"):
         words.add_column(col, justify="right" if col == "s" else "left")
-    ranked = sorted(result.per_word, key=lambda w: w.s, reverse=True)
-    shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
-    for w in shown:
-        words.add_row(w.target, Text(w.word), f"{w.s:+.4f}")
+    for i, w in enumerate(shown):
+        words.add_row(w.target, Text(w.word), f"{w.s:+.4f}", end_section=cut and i == top - 1)
     return Group(summary, words, *_bootstrap(result))
 
 

@@ -276,6 +276,7 @@ def bootstrap(
     test_zero: bool = False,
     units: int | None = None,
     crossed: tuple[Sequence[str], Sequence[str]] | None = None,
+    bounds: tuple[float, float] | None = None,
 ) -> BootstrapResult:
     """Bootstrap interval of ``statistic`` over word sets resampled with replacement.
 
@@ -320,6 +321,11 @@ def bootstrap(
         and a paired group must lie on one side. Costs three bootstraps; the first, whose values
         are scaled, draws exactly what it would without ``crossed``, and the statistic sees it
         first (chunks in order), then the two one-sided passes.
+    bounds : pair of float, optional
+        The quantity's range (an effect size's ``±1/√(pq)``, a correlation's ``[−1, 1]``): the
+        interval is clipped to it. A basic interval reflects the resamples about the estimate, and a
+        two-way scaling stretches them, so either can reach past what any population could give;
+        the truth lies within the range, so clipping never lowers coverage.
 
     Returns
     -------
@@ -412,6 +418,8 @@ def bootstrap(
             low_mcse, high_mcse = high_mcse, low_mcse
     else:
         low = high = se = low_mcse = high_mcse = None
+    if bounds is not None and low is not None:
+        low, high = min(max(low, bounds[0]), bounds[1]), max(min(high, bounds[1]), bounds[0])
     p_value = _zero_test(finite, est, interval, units if expand else None) if test_zero else None
     return BootstrapResult(
         estimate=est if np.isfinite(est) else None, low=low, high=high, standard_error=se,

@@ -79,8 +79,10 @@ def test_her_rule(sw):
     assert sw.swap("Her mother-in-law") == "His father-in-law"
     assert sw.swap("HER BOOK") == "HIS BOOK"
     assert "the" in OBJECT_FOLLOWERS and "own" not in OBJECT_FOLLOWERS
-    # "his" is always possessive "her"; "hers" → "his"
-    assert sw.swap("his book, and it was his.") == "her book, and it was her."
+    # "his" before a word is possessive "her"; standing alone (the end, a clause's end) it is "hers"; "hers" → "his"
+    assert sw.swap("his book, and it was his.") == "her book, and it was hers."
+    assert sw.swap("HERS is not HIS") == "HIS is not HERS" and sw.swap("his, not mine") == "hers, not mine"
+    assert sw.swap("his/her book") == "her/his book" and sw.swap("his own") == "her own"
     assert sw.swap("it was hers") == "it was his"
 
 
@@ -98,9 +100,10 @@ def test_every_pair_word_maps_into_the_list(sw):
     for m, f in pairs:
         first.setdefault(m, f)
         first.setdefault(f, m)
-    for w in sorted(words - {"her"}):
+    for w in sorted(words - {"her", "his"}):  # those two read the next word (alone, "his" is "hers")
         assert sw.swap(w) == first[w], w
         assert sw.swap(w) in words
+    assert sw.swap("his car") == f"{first['his']} car" and sw.swap("his") in words
     assert sw.swap_counted("He and she.") == ("She and he.", 2)
 
 

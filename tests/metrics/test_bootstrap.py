@@ -205,7 +205,8 @@ def test_every_metric_carries_its_bootstrap_in_the_result_and_json(store, name, 
     q = WordQuery(names("X"), names("Y"), names("A"), names("B"))
     r = call(store, q)
     rows = q.resolve(store)
-    want = mb.bootstrap_query(rows, name, n_resamples=r.bootstrap.n_resamples, seed=5)
+    # RND also tests its headline sum = 0 by the bootstrap (with two target sets the permutation test is of X against Y)
+    want = mb.bootstrap_query(rows, name, n_resamples=r.bootstrap.n_resamples, seed=5, test_zero=name == "rnd")
     assert r.bootstrap == want and r.bootstrap.quantity == mb.quantities()[name][0]
     assert r.bootstrap.low <= r.bootstrap.high and r.bootstrap.set_sizes == {"X": 7, "Y": 6, "A": 5, "B": 4}
     assert r.to_dict()["bootstrap"]["low"] == pytest.approx(r.bootstrap.low)
@@ -341,7 +342,9 @@ def test_rnds_p_is_the_bootstrap_test_where_no_permutation_test_is_one_of_the_po
     assert (gram.p_value < 0.05) == (not gram.bootstrap.crosses_zero)
     assert rnd(store, q, variant="grammatical", permutations=999).p_value == gram.permutation.p_value
     english = rnd(store, q, permutations=999, bootstrap=500)
-    assert not english.population_test and english.bootstrap.p_value is None
+    # two target sets: the p is the permutation test of X against Y; the bootstrap tests the headline sum beside it
+    assert not english.population_test and english.p_value == english.permutation.p_value
+    assert (english.bootstrap.p_value < 0.05) == (not english.bootstrap.crosses_zero)
     assert english.p_value == english.permutation.p_value
     one = rnd(store, WordQuery(q.X, None, q.A, q.B), bootstrap=500)
     assert one.permutation is None and one.p_value == one.bootstrap.p_value is not None
@@ -494,3 +497,35 @@ def test_the_crossed_quantities_read_the_two_way_interval(store):
     assert ect(store, two_form, variant="grammatical", bootstrap=300).bootstrap.method == "two-way percentile"
     assert rnd(store, two_form, variant="grammatical", bootstrap=300).bootstrap.variance_scale is None
     assert mac(store, two_form, variant="grammatical", bootstrap=300).bootstrap.variance_scale is None
+
+
+def test_intervals_are_clipped_to_what_a_population_could_give():
+    """A basic interval reflects the resamples about the estimate and can pass the quantity's range:
+    3 + 3 target words with a strong association (effect size 1.46; resamples of 3 words spread far
+    below it), and the reflected upper bound, unclipped, lies near 4, past the largest effect size any
+    population with those shares of X and Y has (±1/√(pq), 2 here); clipped, it stops there. Within
+    the range nothing changes."""
+    rng = np.random.default_rng(2)
+    x, y, a, b = (rng.standard_normal((3, 8)) for _ in range(4))
+    for v, sign in ((x, 1.0), (y, -1.0), (a, 1.0), (b, -1.0)):
+        v[:, 0] += sign
+    x, y, a, b = (v / np.linalg.norm(v, axis=1, keepdims=True) for v in (x, y, a, b))
+    res = mb.weat_resampling(x, y, a, b)
+    assert res.bounds == mb.effect_size_bounds(3, 3) == (-2.0, 2.0)
+    free = bootstrap(res.statistic, res.sizes, n_resamples=500, seed=1, interval="basic")
+    clipped = bootstrap(res.statistic, res.sizes, n_resamples=500, seed=1, interval="basic", bounds=res.bounds)
+    assert free.high > 2.0 and clipped.high == 2.0 and clipped.low == free.low
+    assert mb.run(res, n_resamples=500, seed=1).high <= 2.0
+    inside = bootstrap(res.statistic, res.sizes, n_resamples=500, seed=1, interval="basic", bounds=(-50.0, 50.0))
+    assert (inside.low, inside.high) == (free.low, free.high)
+    lo, hi = mb.effect_size_bounds(1, 3)  # one X word against 3 Y words: p = 1/4, 1/√(pq) = 4/√3
+    assert hi == pytest.approx(4 / np.sqrt(3)) and lo == -hi
+    values = np.r_[np.full(1, 1.0), np.zeros(3)]  # every X score one value, every Y score another: the largest
+    assert (values[:1].mean() - values[1:].mean()) / values.std(ddof=0) == pytest.approx(hi)
+
+
+def test_ect_and_mac_intervals_keep_to_their_ranges(store):
+    q = WordQuery(*(names(k) for k in "XYAB"))
+    for fn, lo, hi in ((ect, -1.0, 1.0), (mac, 0.0, 2.0)):
+        b = fn(store, q, bootstrap=200).bootstrap
+        assert lo <= b.low <= b.high <= hi

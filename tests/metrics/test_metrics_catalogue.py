@@ -167,6 +167,16 @@ def test_ect_is_spearman_of_the_two_similarity_profiles(axes):
     ra, rb = np.array([4, 1.5, 3, 1.5]), np.array([1.5, 4, 1.5, 3])
     pearson = np.corrcoef(ra, rb)[0, 1]
     assert r.ect == pytest.approx(pearson) and r.ect == pytest.approx(-8 / 9)
+    # the table says what ρ cannot: no value of it means "no bias" (the calibration's truths, +0.684
+    # without and with a planted bias, are what the note cites)
+    from rich.console import Console
+
+    from geobias.metrics.ect import NO_NULL
+
+    console = Console(record=True, width=300)
+    console.print(r)
+    text = console.export_text()
+    assert "1 = no bias" not in text and NO_NULL in text and "0.68 with no bias and 0.68 with bias" in NO_NULL
 
 
 def test_ect_needs_three_targets_and_a_varying_profile(axes):

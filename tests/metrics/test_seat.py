@@ -76,7 +76,7 @@ def test_seat_with_sentence_vectors_equal_to_word_vectors_is_weat_times_template
 
 def test_a_word_in_two_sets_is_refused():
     t = SeatTemplates("en", ["This is {word}."])
-    with pytest.raises(InputError, match="in set X and set A"):
+    with pytest.raises(InputError, match="'a' is in X and in A"):  # the query refuses it before any sentence
         seat(lambda s: np.ones((len(s), 3)), WordQuery(*(["a"], ["b"], ["a"], ["c"])), lang="en", templates=t, genders={})
     with pytest.raises(InputError, match="four non-empty"):
         seat(lambda s: np.ones((len(s), 3)), WordQuery(*(["a"], [], ["d"], ["c"])), lang="en", templates=t, genders={})

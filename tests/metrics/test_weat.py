@@ -101,7 +101,16 @@ def test_weat_oov(tiny):
     with pytest.raises(InputError, match="empty"):
         weat(tiny, WordQuery([], ["y1"], ["he"], ["she"]))
     with pytest.raises(InputError, match="positive"):
-        weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), permutations=0)
+        weat(tiny, WordQuery(["x1", "x2"], ["y1"], ["he"], ["she"]), permutations=0)
+    # one target word against one: the effect size is ±√2 whatever the vectors, so no figure
+    with pytest.raises(InputError, match="at least 3 target words"):
+        weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]))
+    # a word in two sets counts against itself: the query refuses it, whichever two sets
+    for sets, said in (((["x1", "x2"], ["x1", "y1"], ["he"], ["she"]), "'x1' is in X and in Y"),
+                       ((["x1", "x2"], ["y1"], ["he"], ["he", "she"]), "'he' is in A and in B"),
+                       ((["x1", "he"], ["y1"], ["he"], ["she"]), "'he' is in X and in A")):
+        with pytest.raises(InputError, match=f"{said}: a word may be in one set only"):
+            WordQuery(*sets)
     with pytest.raises(InputError, match="similarity"):
         weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]), similarity="euclid")
 

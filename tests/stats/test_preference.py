@@ -163,3 +163,14 @@ def test_cluster_interval_refuses_bad_settings_whichever_interval_it_reads():
             cluster_interval(values, n_resamples=0)
         with pytest.raises(InputError, match="between 0 and 1"):
             cluster_interval(values, confidence=1.5)
+
+
+def test_icat_has_no_interval_below_three_terms_where_its_range_fell_short_of_95():
+    """With 2 terms the 97.5 % intervals of LMS and SS held too seldom for ICAT's range to keep "at
+    least 95 %" (85.5-87.5 % in simulation): no ICAT interval there; LMS's is still given."""
+    from geobias.stats.preference import ICAT_MIN_TERMS, lms_icat_intervals
+
+    two = lms_icat_intervals([80.0, 95.0], [40.0, 70.0])
+    assert ICAT_MIN_TERMS == 3 and two["icat_ci"] == [None, None] and two["lms_ci"][0] < 87.5 < two["lms_ci"][1]
+    three = lms_icat_intervals([80.0, 95.0, 90.0], [40.0, 70.0, 55.0])
+    assert None not in three["icat_ci"] and three["icat_ci"][0] < three["icat_ci"][1]
