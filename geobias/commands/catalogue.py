@@ -192,8 +192,9 @@ class RnsbParams(QueryParams):
     #: RNSB retrains its classifier on every resample: 1,000 take seconds (docs/bootstrap.md).
     DEFAULT_BOOTSTRAP: ClassVar[int] = 200
 
-    C: float = Field(1.0, gt=0, le=1e6, description="Inverse L2 regularisation of the logistic regression "
-                                                    "(scikit-learn's C; liblinear, as WEFE).")
+    C: float = Field(1.0, ge=1e-6, le=1e6, description=(  # geobias.metrics.rnsb.C_RANGE (not imported: start-up)
+        "Inverse L2 regularisation of the logistic regression (scikit-learn's C; liblinear, as WEFE); "
+        "1e-6 to 1e6 (liblinear never returns below about 1e-200)."))
     seed: Seed = 0
     null_directions: int = Field(1000, ge=0, le=1_000_000, description=(
         "Directions for RNSB's null band and its one-sided p: the fitted classifier turned to each, its strength "

@@ -241,7 +241,8 @@ def mweat(
     OutOfVocabularyError
         ``oov="raise"`` and a form or attribute word is missing.
     InputError
-        No occupation usable, an attribute list entirely missing, ``permutations <= 0``.
+        Fewer than 2 occupation pairs usable (with one the effect size is ±√2 whatever the vectors),
+        an attribute list entirely missing, a word in two sets, ``permutations <= 0``.
 
     Notes
     -----
@@ -280,6 +281,9 @@ def mweat(
     found = {"A": rows.a_words, "B": rows.b_words}
     s = association_scores(np.concatenate([x_vecs, y_vecs]), vecs["A"], vecs["B"])
     n = len(kept)
+    if n < 2:  # one pair: two scores, whose pooled deviation is |s_m − s_f| / √2
+        raise InputError(f"MWEAT needs at least 2 occupation pairs; got {n}: with one, the effect size is ±√2 "
+                         "whatever the vectors, and the permutation test has 2 partitions")
     s_m, s_f = s[:n], s[n:]
     perm = permutation_test(
         s,

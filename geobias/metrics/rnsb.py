@@ -120,6 +120,10 @@ class RnsbResult(VariantResult):
                         f"{len(self.missing)}", null, *bootstrap_lines(self))
 
 
+#: The inverse regularisation strengths accepted: scikit-learn's liblinear never returns for C below
+#: about 1e-200 (it spins, uninterruptibly), and nothing between 1e-6 and 0 differs from 1e-6 in use.
+C_RANGE = (1e-6, 1e6)
+
 #: Words of the store (in its order: most frequent first in word2vec and fastText files) that the
 #: null's random word sets are drawn from.
 VOCABULARY = 50_000
@@ -241,7 +245,7 @@ def rnsb(
     Raises
     ------
     InputError
-        ``C <= 0``, ``null_directions`` negative or above 1,000,000; see also
+        ``C`` outside :data:`C_RANGE` (1e-6 to 1e6), ``null_directions`` negative or above 1,000,000; see also
         :func:`geobias.metrics._query.query_rows`.
 
     References
@@ -261,8 +265,8 @@ def rnsb(
     from scipy.stats import entropy
     from sklearn.linear_model import LogisticRegression
 
-    if not C > 0:
-        raise InputError(f"C must be positive; got {C}")
+    if not C_RANGE[0] <= C <= C_RANGE[1]:
+        raise InputError(f"C must be within {C_RANGE[0]:g} to {C_RANGE[1]:g}; got {C}")
     if isinstance(null_directions, bool) or not 0 <= null_directions <= 1_000_000:
         raise InputError(f"null_directions must be 0..1,000,000; got {null_directions!r}")
     rows = query_rows(store, query, variant=variant, oov=oov)

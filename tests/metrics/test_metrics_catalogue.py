@@ -223,8 +223,16 @@ def test_rnsb_is_the_kl_of_the_normalised_negative_probabilities(axes):
 
 def test_rnsb_is_zero_for_equally_negative_targets(axes):
     assert rnsb(axes, WordQuery(["poet", "poet"], None, ["he"], ["she"])).rnsb == pytest.approx(0.0, abs=1e-15)
-    with pytest.raises(InputError, match="C must be positive"):
+    with pytest.raises(InputError, match="C must be within 1e-06 to 1e\\+06"):
         rnsb(axes, WordQuery(["poet"], None, ["he"], ["she"]), C=0)
+    # liblinear never returns for C below about 1e-200: refused, by the library and by the parameter model
+    from geobias.commands.catalogue import RnsbParams
+    from geobias.metrics.rnsb import C_RANGE
+
+    with pytest.raises(InputError, match="C must be within"):
+        rnsb(axes, WordQuery(["poet", "nurse"], None, ["he"], ["she"]), C=1e-300)
+    bounds = {m.__class__.__name__: m for m in RnsbParams.model_fields["C"].metadata}
+    assert (bounds["Ge"].ge, bounds["Le"].le) == C_RANGE
 
 
 def test_missing_words_are_listed_and_empty_sets_refused(axes):

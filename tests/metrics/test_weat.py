@@ -105,6 +105,10 @@ def test_weat_oov(tiny):
     # one target word against one: the effect size is ±√2 whatever the vectors, so no figure
     with pytest.raises(InputError, match="at least 3 target words"):
         weat(tiny, WordQuery(["x1"], ["y1"], ["he"], ["she"]))
+    # MWEAT likewise with one occupation pair
+    with pytest.raises(InputError, match="at least 2 occupation pairs; got 1"):
+        mweat(tiny, WordQuery.two_form([("y1", "x1")], ["he"], ["she"]))
+    assert mweat(tiny, WordQuery.two_form([("y1", "x1"), ("y2", "x2")], ["he"], ["she"])).n_pairs == 2
     # a word in two sets counts against itself: the query refuses it, whichever two sets
     for sets, said in (((["x1", "x2"], ["x1", "y1"], ["he"], ["she"]), "'x1' is in X and in Y"),
                        ((["x1", "x2"], ["y1"], ["he"], ["he", "she"]), "'he' is in A and in B"),
