@@ -6,6 +6,8 @@ Supported formats (``format=`` names):
     word2vec / fastText / GloVe text: an optional header line ``n_words dim``, then one line per
     word, ``word v1 v2 ... v_dim`` separated by single spaces (a trailing space, as fastText
     writes, is allowed). The header is detected (``header=None``) or forced (``True``/``False``).
+    A UTF-8 byte-order mark as the file's first bytes is skipped (:data:`BOM`); with an encoding
+    other than UTF-8 such a file is refused.
 ``"w2v-bin"``
     word2vec binary: header line, then ``word<space>`` + ``dim`` little-endian float32 per word,
     optionally followed by ``\\n`` (the original C tool writes it, gensim 4 does not).
