@@ -15,8 +15,12 @@ parser accepts (anything else falls back):
 - polars returned one row per line (no blank line skipped) and no field is missing or empty;
 - every value parsed as a float and every row is finite;
 - the row count agrees with the header (neither more nor fewer rows), no word repeats;
-- the file does not start with a UTF-8 byte-order mark (polars would drop it; the careful parser
-  says what it makes of it).
+- no block but the file's first starts with a UTF-8 byte-order mark (polars drops one at the start
+  of whatever it is handed; past the file's first bytes U+FEFF is a character of the word, which
+  the careful parser keeps).
+
+A byte-order mark as the file's first three bytes is skipped, as the careful parser skips it:
+polars starts reading after it.
 
 Values are parsed straight to float32 by polars (correctly rounded); the careful parser's
 ``numpy.fromstring`` parses to float64 and rounds again, which can differ in the last bit only for a
@@ -37,6 +41,7 @@ copies, and the file is never memory-mapped.
 from __future__ import annotations
 
 import re
+from codecs import BOM_UTF8 as BOM
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +62,6 @@ COUNT_BLOCK = 1 << 24
 COUNT_PIECE = 1 << 20
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _UTF8 = {"utf-8", "utf8", "utf_8"}
-_BOM = b"\xef\xbb\xbf"
 #: Widest rows the fast path takes: polars builds one column per dimension, which costs far more
 #: than the careful parser's one ``numpy.fromstring`` per block for very wide rows.
 FAST_MAX_DIMS = 8192
@@ -139,8 +143,11 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
     size = path.stat().st_size
     with open(path, "rb") as fh:
         first = fh.readline(MAX_LINE_BYTES)
-        if not first.endswith(b"\n") or first.startswith(_BOM):
-            return None  # no newline, or a byte-order mark (which polars would drop): the careful parser judges
+        # the file's byte-order mark, if any, is skipped: the text (header or first row) starts after it
+        bom = len(BOM) if first.startswith(BOM) else 0
+        first = first[bom:]
+        if not first.endswith(b"\n") or first.startswith(BOM):
+            return None  # no newline, or a word starting with U+FEFF after the mark: the careful parser judges
         m = _HEADER_RE.match(first.rstrip())
         if header is True and not m:
             return None
@@ -149,18 +156,18 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             n_declared, dim = int(m.group(1)), int(m.group(2))
             if n_declared <= 0 or dim <= 0:
                 return None
-            check_declared(path, n_declared, dim, bytes_left=size - len(first),
+            check_declared(path, n_declared, dim, bytes_left=size - bom - len(first),
                            row_bytes=TEXT_BYTES_PER_DIM * dim, limit=limit, max_bytes=max_bytes)
             if dim > FAST_MAX_DIMS:
                 return None
-            start = len(first)
+            start = bom + len(first)
             sample = fh.readline(MAX_LINE_BYTES)
         else:
             parts = first.split(None, FAST_MAX_DIMS + 1)
             if len(parts) > FAST_MAX_DIMS + 1:
                 return None
             dim = len(parts) - 1
-            start = 0
+            start = bom
             sample = first
         if dim < 1 or not sample.endswith(b"\n"):
             return None
@@ -171,7 +178,7 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             cap = _count_lines(path)
             if limit is not None:
                 cap = min(cap, limit)
-            check_declared(path, cap, dim, bytes_left=size, row_bytes=TEXT_BYTES_PER_DIM * dim,
+            check_declared(path, cap, dim, bytes_left=size - bom, row_bytes=TEXT_BYTES_PER_DIM * dim,
                            max_bytes=max_bytes, where="line count")
         out = np.empty((cap, dim), dtype=np.float32)
         if block is None:
@@ -195,6 +202,8 @@ def read_text_fast(path: Path, limit: int | None, encoding: str, header: bool | 
             chunk = fh.read(end - pos)
             if len(chunk) != end - pos or not chunk.endswith(b"\n"):
                 return None  # no final newline (or the file changed): let the careful parser judge it
+            if chunk.startswith(BOM):
+                return None  # a word starting with U+FEFF, which polars would drop at a block's start
             pos = end
             n_lines = _count_newlines(chunk)
             try:

@@ -6,6 +6,8 @@ Supported formats (``format=`` names):
     word2vec / fastText / GloVe text: an optional header line ``n_words dim``, then one line per
     word, ``word v1 v2 ... v_dim`` separated by single spaces (a trailing space, as fastText
     writes, is allowed). The header is detected (``header=None``) or forced (``True``/``False``).
+    A UTF-8 byte-order mark as the file's first bytes is skipped (:data:`BOM`); with an encoding
+    other than UTF-8 such a file is refused.
 ``"w2v-bin"``
     word2vec binary: header line, then ``word<space>`` + ``dim`` little-endian float32 per word,
     optionally followed by ``\\n`` (the original C tool writes it, gensim 4 does not).
@@ -29,6 +31,7 @@ of the wrong dimension, non-numeric values, NaN/inf rows, duplicate words, undec
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import warnings
@@ -58,6 +61,10 @@ _FASTTEXT_MAGIC = (793712314).to_bytes(4, "little")
 _HEADER_RE = re.compile(rb"^\s*(\d+)\s+(\d+)\s*$")
 _SIGNED_HEADER_RE = re.compile(rb"^\s*(-?\d+)\s+(-?\d+)\s*$")
 _CONTROL_RE = re.compile(rb"[\x00-\x08\x0e-\x1f]")
+#: UTF-8 byte-order mark. As a text file's first three bytes it says "UTF-8" and is dropped (Excel
+#: and Notepad write one); anywhere else U+FEFF is a character (zero-width no-break space) and stays
+#: part of the word as given, as Unicode reads it.
+BOM = codecs.BOM_UTF8
 _BLOCK = 1 << 23  # text is parsed in ~8 MiB blocks of whole lines (bounded peak memory)
 _PICKLE_SUFFIXES = {".kv", ".model", ".pkl", ".pickle", ".wv"}
 
@@ -93,6 +100,8 @@ def detect_format(path: str | os.PathLike) -> str:
         return "fasttext-bin"
     if head[:1] == b"\x80" and len(head) > 1 and 2 <= head[1] <= 5:
         return "kv"
+    if head.startswith(BOM):
+        return "w2v-text"  # a UTF-8 byte-order mark: text (no binary or pickle format starts with one)
     first, nl, rest = head.partition(b"\n")
     if _HEADER_RE.match(first) and nl:
         # Text if the first record is a printable UTF-8 line; raw float32 bytes almost never are.
@@ -260,17 +269,33 @@ def _iter_line_blocks(fh, path: Path, block: int = _BLOCK) -> Iterator[list[byte
         yield chunk[:cut].split(b"\n")
 
 
+def _is_utf8(encoding: str) -> bool:
+    """``encoding`` names UTF-8 (with or without ``-sig``)."""
+    return encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
+
+
 def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None, max_bytes: int | None = None):
     size = path.stat().st_size
+    utf8 = _is_utf8(encoding)
     with open(path, "rb") as fh:
         blocks = _iter_line_blocks(fh, path)
         first_block = next(blocks, None)
+        if first_block and first_block[0].startswith(BOM):
+            if not utf8:
+                raise _fail(path, 1, f"starts with a UTF-8 byte-order mark but the encoding given is {encoding!r}; "
+                            "read it as UTF-8")
+            # the file's byte-order mark is no part of its first line (header or word); size
+            # counts the bytes after it
+            first_block[0] = first_block[0][len(BOM) :]
+            size -= len(BOM)
+        # words are decoded a block at a time: "utf-8-sig" would drop a U+FEFF that starts a
+        # block's first word (a character once the file's own mark is gone)
+        codec = "utf-8" if utf8 else encoding
         if not first_block or not any(line.strip() for line in first_block):
             raise _fail(path, None, "empty file (no vectors)")
         if not first_block[0].strip():
             raise _fail(path, 1, "empty line at the start of the file")
         first = first_block[0].rstrip()
-        utf8 = encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
         if utf8 and _looks_binary(first):
             raise _fail(path, None, "binary data, not a word2vec/fastText text file (a word2vec binary "
                         "file starts with a text header 'n_words dim')")
@@ -345,11 +370,11 @@ def _read_text(path: Path, limit: int | None, encoding: str, header: bool | None
             if not wbytes:
                 return want is not None and len(words) >= want
             try:
-                decoded = b"\n".join(wbytes).decode(encoding).split("\n")
+                decoded = b"\n".join(wbytes).decode(codec).split("\n")
             except UnicodeDecodeError:
                 for w, ln in zip(wbytes, row_lines, strict=True):
                     try:
-                        w.decode(encoding)
+                        w.decode(codec)
                     except UnicodeDecodeError as exc:
                         raise _fail(path, ln, f"word is not valid {encoding} ({exc.reason})") from None
                 raise

@@ -73,6 +73,32 @@ def test_bad_vector_files_one_line_exit_1(tmp_path, capsys, case, command):
     assert _snapshot(tmp_path) == before  # nothing written (no store, no temp dirs)
 
 
+BOM_ROWS = "un 0.1 0.2 0.3 0.4\ndeux 0.1 0.2 0.3 0.5\ntrois 0.2 0.1 0.3 0.4\n"
+
+
+@pytest.mark.parametrize("header", ["", "3 4\n"])
+def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path, capsys, header):
+    """A .vec saved by Notepad starts with a UTF-8 BOM: `vectors info` and `neighbors` read it as the
+    same file without one (before: first word '\ufeffun' and 'un' out of vocabulary, or with a
+    header "line 2: expected 1 values, found 4")."""
+    plain, bom = tmp_path / "plain.vec", tmp_path / "bom.vec"
+    plain.write_text(header + BOM_ROWS, encoding="utf-8")
+    bom.write_bytes(b"\xef\xbb\xbf" + (header + BOM_ROWS).encode("utf-8"))
+    infos, neighbours = [], []
+    for path in (plain, bom):
+        code, out, err = run(capsys, "vectors", "info", str(path), "--json")
+        assert code == 0, err
+        infos.append(result_of(out))
+        code, out, err = run(capsys, "neighbors", "un", "--vectors", str(path), "--json")
+        assert code == 0, err
+        neighbours.append(result_of(out)["neighbors"])
+    assert infos[1]["first_words"] == infos[0]["first_words"] == ["un", "deux", "trois"]
+    for key in ("n_words", "dim", "mean_norm", "format"):
+        assert infos[1][key] == infos[0][key]
+    assert infos[1]["provenance"]["header"] is infos[0]["provenance"]["header"] is bool(header)
+    assert neighbours[1] == neighbours[0] and [n["word"] for n in neighbours[1]] == ["deux", "trois"]
+
+
 def test_pickle_needs_trust_flag(tmp_path, capsys, rng):
     s = VectorStore(["a", "b", "c"], rng.standard_normal((3, 4)))
     path = write_vectors(s, tmp_path / "v.kv", format="kv")

@@ -102,6 +102,22 @@ def test_upload_then_analyse(server, small_file):
     assert_error(c.post("/stores", params={"name": "form-fr"}, content=b"1 2\nw 1 2\n"), 409, "StoreExists")
 
 
+@pytest.mark.parametrize("header", [b"", b"3 4\n"])
+def test_upload_with_a_byte_order_mark(server, header):
+    """An uploaded .vec starting with a UTF-8 BOM (Notepad) is stored as the same file without one:
+    its first word is 'un', not '\ufeffun' (before: 'un' out of vocabulary, or with a header a
+    400 "line 2: expected 1 values, found 4")."""
+    c = server.client
+    rows = b"un 0.1 0.2 0.3 0.4\ndeux 0.1 0.2 0.3 0.5\ntrois 0.2 0.1 0.3 0.4\n"
+    name = f"bom-{'header' if header else 'rows'}"
+    r = c.post("/stores", params={"name": name, "filename": "bom.vec"}, content=b"\xef\xbb\xbf" + header + rows)
+    assert r.status_code == 201, r.text
+    assert r.json()["shape"] == [3, 4]
+    r = c.post("/neighbors", json={"store": name, "word": "un", "k": 2})
+    assert r.status_code == 200, r.text
+    assert [n["word"] for n in r.json()["result"]["neighbors"]] == ["deux", "trois"]
+
+
 # ----------------------------------------------------------------------------- quick analyses
 def test_neighbors(server):
     store = small_french_store()

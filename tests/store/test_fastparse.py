@@ -141,24 +141,108 @@ def test_crlf_lines_read_as_the_careful_parser_reads_them(tmp_path):
     assert fast is not None and fast[0] == careful[0] and np.array_equal(fast[1], careful[1])
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 @pytest.mark.parametrize("with_header", [True, False])
-def test_a_byte_order_mark_is_left_to_the_careful_parser(tmp_path, with_header):
-    """polars drops a leading UTF-8 BOM, the careful parser does not: the fast path declines, so a
-    file with a BOM reads (or fails, on one line) exactly as the careful parser says."""
+@pytest.mark.parametrize("trailing", ["", " "])
+@pytest.mark.parametrize("limit", [None, 4])
+def test_a_leading_byte_order_mark_is_skipped_on_both_paths(tmp_path, with_header, trailing, limit):
+    """A UTF-8 BOM as the file's first bytes (Notepad writes one) is no part of the header or of
+    the first word: both parsers, and read_vectors, read the file exactly as without it (same
+    words, bit-identical rows, same header info). Before, the header went unrecognised ("line 2:
+    expected 1 values") and without one the first word came out as '\ufeffw0é'."""
     lines, dim = _rows(n=10, dim=3)
+    text = (f"{len(lines)} {dim}\n" if with_header else "") + "".join(line + trailing + "\n" for line in lines)
+    plain = _write(tmp_path, text, "plain.vec")
+    bom = _write(tmp_path, BOM + text.encode("utf-8"), "bom.vec")
+    want = formats._read_text(plain, limit, "utf-8", None)
+    assert want[0][0] == "w0é" and want[2]["header"] is with_header
+    for block in (None, 40):  # one block, and several
+        fast = read_text_fast(bom, limit, "utf-8", None, block=block)
+        assert fast is not None  # a BOM file keeps the fast path
+        assert fast[0] == want[0] and np.array_equal(fast[1], want[1]) and fast[2] == want[2]
+    careful = formats._read_text(bom, limit, "utf-8", None)
+    assert careful[0] == want[0] and np.array_equal(careful[1], want[1]) and careful[2] == want[2]
+    for encoding in ("utf-8", "UTF8", "utf-8-sig"):
+        store = read_vectors(bom, limit=limit, encoding=encoding)
+        assert store.words == want[0] and np.array_equal(store.vectors, want[1])
+        assert "w0é" in store and store.provenance["header"] is with_header
+
+
+def test_header_forced_or_refused_after_a_byte_order_mark(tmp_path):
+    lines, dim = _rows(n=5, dim=3)
+    p = _write(tmp_path, BOM + (f"5 {dim}\n" + "\n".join(lines) + "\n").encode("utf-8"))
+    assert read_vectors(p, header=True).words == [f"w{i}é" for i in range(5)]
+    # the header read as a row (word '5', one value): line 2 has the wrong dimension, as without the mark
+    with pytest.raises(VectorFormatError, match=r"v\.vec, line 2: expected 1 values, found 3 \(wrong dimension\)$"):
+        read_vectors(p, header=False)
+    q = _write(tmp_path, BOM + ("\n".join(lines) + "\n").encode("utf-8"), "rows.vec")
+    with pytest.raises(VectorFormatError, match=r", line 1: expected a header line 'n_words dim', found 'w0é"):
+        read_vectors(q, header=True)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("3 2\na 1 2\nb 3 4 5\nc 1 1\n", ", line 3: expected 2 values, found 3 (wrong dimension)"),
+    ("2 2\na 1 2\nb 3 zz\n", ", line 3: non-numeric value 'zz'"),
+    ("2 2\na 1 2\na 3 4\n", ", line 3: duplicate word 'a' (first seen as vector 1)"),
+    ("3 2\na 1 2\nb 3 4\n", ", line 3: truncated file: the header says 3 vectors but the file ends after 2"),
+    ("a 1 2\nb nan 4\n", ", line 2: vector of 'b' contains NaN or inf"),
+    ("", ": empty file (no vectors)"),
+    ("\n", ": empty file (no vectors)"),
+    ("\na 1 2\n", ", line 1: empty line at the start of the file"),
+])
+def test_malformed_files_with_a_byte_order_mark_keep_their_one_line_errors(tmp_path, body, message):
+    """The mark does not shift the line numbers: the messages are the ones the same file without
+    it gives, each on one line."""
+    plain = _write(tmp_path, body, "plain.vec")
+    bom = _write(tmp_path, BOM + body.encode("utf-8"), "bom.vec")
+    with pytest.raises(VectorFormatError) as want:
+        read_vectors(plain, format="w2v-text")
+    with pytest.raises(VectorFormatError) as got:
+        read_vectors(bom, format="w2v-text")
+    assert str(want.value).endswith(message) and str(got.value) == str(want.value).replace("plain.vec", "bom.vec")
+    assert "\n" not in str(got.value)
+
+
+def test_a_byte_order_mark_with_another_encoding_is_refused(tmp_path):
+    p = _write(tmp_path, BOM + b"2 2\na 1 2\nb 3 4\n")
+    with pytest.raises(VectorFormatError) as err:
+        read_vectors(p, encoding="latin-1")
+    assert str(err.value) == (f"{p}, line 1: starts with a UTF-8 byte-order mark but the encoding given is "
+                              "'latin-1'; read it as UTF-8")
+
+
+@pytest.mark.parametrize("with_header", [True, False])
+def test_u_feff_past_the_first_bytes_is_part_of_the_word(tmp_path, with_header):
+    """Past the file's first three bytes U+FEFF is a character (zero-width no-break space), kept in
+    the word as given, on both paths and whatever the block size: polars drops one that starts the
+    text it is handed, so the fast path declines a block starting with one. A second mark right
+    after the file's own is such a character too."""
+    lines, dim = _rows(n=6, dim=3)
+    lines[3] = "\ufeff" + lines[3]
+    lines[0] = "\ufeff" + lines[0]
     text = (f"{len(lines)} {dim}\n" if with_header else "") + "\n".join(lines) + "\n"
-    p = _write(tmp_path, b"\xef\xbb\xbf" + text.encode("utf-8"))
-    assert read_text_fast(p, None, "utf-8", None) is None
-    if with_header:  # the header is not read as one: a one-line error naming the line
-        with pytest.raises(VectorFormatError) as careful:
-            formats._read_text(p, None, "utf-8", None)
-        with pytest.raises(VectorFormatError) as public:
-            read_vectors(p)
-        assert str(public.value) == str(careful.value) and ", line 2: " in str(public.value)
-        assert "\n" not in str(public.value)
-    else:
-        careful = formats._read_text(p, None, "utf-8", None)
-        assert read_vectors(p).words == careful[0]
+    p = _write(tmp_path, BOM + text.encode("utf-8"))
+    want = ["\ufeffw0é", "w1é", "w2é", "\ufeffw3é", "w4é", "w5é"]
+    careful = formats._read_text(p, None, "utf-8", None)
+    assert careful[0] == want
+    assert read_vectors(p).words == want and read_vectors(p, encoding="utf-8-sig").words == want
+    row = len(lines[0].encode()) + 1
+    for block in range(1, 4 * row):
+        fast = read_text_fast(p, None, "utf-8", None, block=block)
+        assert fast is None or (fast[0] == want and np.array_equal(fast[1], careful[1]))
+    # a block starting on the fourth row: the fast path steps aside rather than drop its U+FEFF
+    assert read_text_fast(p, None, "utf-8", None, block=3 * row - 1 if not with_header else 3 * row) is None
+
+
+def test_detect_format_reads_a_byte_order_mark_as_text(tmp_path):
+    """A BOM says UTF-8 text: even named like a pickle (.model) the file is word2vec text."""
+    body = BOM + b"2 2\na 1 2\nb 3 4\n"
+    for name in ("v.vec", "v.model", "v.bin"):
+        p = _write(tmp_path, body, name)
+        assert formats.detect_format(p) == "w2v-text"
+        assert read_vectors(p).words == ["a", "b"]
 
 
 def test_every_block_boundary_gives_the_same_rows(tmp_path):
