@@ -230,6 +230,10 @@ class EvaluateParams(TwoStores):
 
     dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Training dictionary LANG→en (alignment).")
     test_dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Test dictionary LANG→en (word translation).")
+    test_dictionary_en: Annotated[TextInput | None, DICTIONARY] = Field(None, description=(
+        "Test dictionary en→LANG (en→LANG word translation, Zhou et al.'s Table 2 EN→LANG; MUSE's "
+        "en-LANG.5000-6500.txt). Without it the en→LANG rows come from `test_dictionary` reversed, labelled so "
+        "(ours), and read lower: only its LANG words count as answers."))
     wordsim: Annotated[TextInput | None, WORDSIM] = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: Annotated[str, METHOD] = Field("all", description=(
@@ -252,6 +256,15 @@ class EvaluateParams(TwoStores):
 
     def method_names(self) -> list[str]:
         return [method_spelling(m) for m in self.methods.split(",") if m.strip()]
+
+    @model_validator(mode="after")
+    def _en_test_pairs(self):
+        from geobias.evaluation.erasure import ERASURE_ONLY
+
+        if self.test_dictionary_en is not None and any(n in ERASURE_ONLY for n in self.method_names()):
+            raise ParameterError("`test_dictionary_en` is read by Zhou et al.'s table only; `methods` names an eraser, "
+                                 "whose table reports LANG→en P@1 alone", "test_dictionary_en")
+        return self
 
     def work(self):
         """Two MWEATs (monolingual and cross-lingual) per method; the erasure table's count when
@@ -295,9 +308,12 @@ def evaluate(p: EvaluateParams, *, progress: ProgressArg = None):
             raise InputError("`plot` draws occupations on each Shift/Hybrid method's d_s; `methods` has none")
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
+    test_en = (None if p.test_dictionary_en is None
+               else read_text_input(p.test_dictionary_en, "test_dictionary_en", read_dictionary))
     src, en = p.source(), p.english()
     with text_path(p.wordsim, "wordsim") as sim:
-        result = evaluate_methods(src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations,
+        result = evaluate_methods(src, en, train, test, test_dictionary_en=test_en, similarity=sim, methods=keys,
+                                  n_permutations=p.permutations,
                                   seed=p.seed, neutralize=p.neutralize, shift_adjectives=p.shift_adjectives,
                                   recoverability=p.recoverability, progress=progress)
     if p.plot is not None:
