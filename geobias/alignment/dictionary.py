@@ -198,7 +198,7 @@ def check_language_order(dictionary: Dictionary, src: VectorStore, tgt: VectorSt
         raise InputError(
             f"{dictionary.source} looks reversed: {n_in_order:,} of its {len(dictionary):,} pairs have the source "
             f"word in the {a} vocabulary and the target word in the {b} one, {n_reversed:,} the other way round; "
-            f"give a {a}→{b} dictionary ('{a} {b}' per line, e.g. MUSE's {a}-{b} file)"
+            f"give the {a}→{b} pairs ('{a} {b}' per line, e.g. MUSE's {a}-{b} file)"
         )
     if not n_in_order:
         raise InputError(

@@ -150,7 +150,7 @@ def test_dictionary_in_the_wrong_order_is_refused_though_identical_strings_resol
     for call in (lambda: resolve(en_fr, fr, en), lambda: ProcrustesAligner().fit(fr, en, en_fr),
                  lambda: translation_accuracy(fr, en, en_fr, method="nn", ks=(1,))):
         with pytest.raises(InputError, match=r"looks reversed: 2 of its 5 pairs .* 5 the other way round; "
-                                             r"give a fr→en dictionary"):
+                                             r"give the fr→en pairs"):
             call()
     assert len(resolve(fr_en, fr, en).src_rows) == 5  # the right order resolves every pair
     assert len(resolve(identical_dictionary(fr, en), fr, en).src_rows) == 2  # reads the same both ways

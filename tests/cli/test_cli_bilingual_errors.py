@@ -84,7 +84,7 @@ CASES = [
                                "{d}/en.txt", "--dictionary", "{d}/dico.txt", "--out", "{o}/a"], "--src-vectors {d}/nope.txt: no such file"),
     # translate-eval
     ("te-malformed-dictionary", [*TE, "--dictionary", "{d}/bad_dico.txt"], "line 2: expected 2 fields"),
-    ("te-reversed-dictionary", [*TE, "--dictionary", "{d}/reversed_dico.txt"], "give a fr→en dictionary"),
+    ("te-reversed-dictionary", [*TE, "--dictionary", "{d}/reversed_dico.txt"], "give the fr→en pairs"),
     ("te-oov-dictionary", [*TE, "--dictionary", "{d}/oov_dico.txt"], "none of the 2 dictionary pairs"),
     ("te-empty-dictionary", [*TE, "--dictionary", "{d}/empty.txt"], "holds no pairs"),
     ("te-dictionary-is-directory", [*TE, "--dictionary", "{d}/adir"], "is a directory"),
