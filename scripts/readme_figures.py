@@ -331,9 +331,11 @@ def erasure_table(rec: dict) -> str:
     """The French erasure table: median [min – max] over the seeds."""
     r = rec["result"]
     seeds = r["settings"]["seeds"]
+    control = r["coverage"].get("control_weat", {}).get("not_available")
     return (_erasure_markdown(r["table"], ERASURE_ROWS, ERASURE_METHODS)
             + f"\nMedian over seeds {seeds[0]}–{seeds[-1]}, [min – max] where the seeds differ; "
-            f"{r['settings']['n_permutations']:,} permutations per MWEAT.\n")
+            f"{r['settings']['n_permutations']:,} permutations per MWEAT."
+            + (f" Control WEAT (flowers/insects): {control}." if control else "") + "\n")
 
 
 def erasure_reading(rec: dict) -> str:
@@ -347,7 +349,7 @@ def erasure_reading(rec: dict) -> str:
     others = [m for m in ERASURE_METHODS[1:] if m != i35]
     p1 = [med(m, "p_at_1_nn") for m in ERASURE_METHODS[1:]]
     sim = [med(m, "similarity_spearman") for m in others]
-    ctrl = [med(m, "control_weat_effect_size") for m in others]
+    control = rec["result"]["coverage"].get("control_weat", {})
     return (
         f"- **Semantic gender can be erased completely — at a cost to grammar.** Plain LEACE fitted on "
         f"person words removes the held-out MWEAT ({med(o, 'mweat_statistic'):.2f} → {med(lc, 'mweat_statistic'):.2f}, "
@@ -384,11 +386,25 @@ def erasure_reading(rec: dict) -> str:
         f"costs word similarity ({med(o, 'similarity_spearman'):.3f} → {med(i35, 'similarity_spearman'):.3f}) and "
         f"grammar (frozen LDA {med(i35, 'grammar_probe_frozen_lda'):.3f}).\n"
         f"- Translation barely moves (P@1 NN {med(o, 'p_at_1_nn'):.3f} → {min(p1):.3f}–{max(p1):.3f}); similarity "
-        f"{med(o, 'similarity_spearman'):.3f} → {min(sim):.3f}–{max(sim):.3f} except `inlp-35`. The flowers/insects "
-        f"control is weak in this vocabulary (few of its words are among the 20,000 vectors; exact p "
-        f"{med(o, 'control_weat_p_value'):.3f} before); its effect size moves {med(o, 'control_weat_effect_size'):.2f} "
-        f"→ {min(ctrl):.2f}–{max(ctrl):.2f} except `inlp-35`.\n"
+        f"{med(o, 'similarity_spearman'):.3f} → {min(sim):.3f}–{max(sim):.3f} except `inlp-35`. "
+        + _control_reading(t, control, others) + "\n"
     )
+
+
+def _control_reading(t: dict, control: dict, others: list[str]) -> str:
+    """The flowers/insects control's sentence: its move, or why it is not available."""
+    if control.get("not_available"):
+        from math import comb
+
+        partitions = comb(control["n_x"] + control["n_y"], control["n_x"])
+        return (f"The flowers/insects control is not available in this vocabulary: only {control['n_x']} flower and "
+                f"{control['n_y']} insect words are among the 20,000 vectors, more lost than the lost-vocabulary rule "
+                "of every metric allows (20% per set); a WEAT on them would describe a handful of words, and its "
+                f"exact p could not fall below 1/{partitions} (geobias printed p 0.267 for every method before it "
+                "applied the rule).")
+    ctrl = [_median(t[m]["control_weat_effect_size"]) for m in others]
+    return (f"The flowers/insects control's effect size moves {_median(t['original']['control_weat_effect_size']):.2f} "
+            f"→ {min(ctrl):.2f}–{max(ctrl):.2f} except `inlp-35`.")
 
 
 def erasure_english(rec: dict) -> str:

@@ -54,26 +54,28 @@ class Reproduction:
 def _evaluate_params(shared: Path) -> dict:
     d = shared / "muse" / "dictionaries"
     return {"lang": "fr", "en_vectors": "en-w2v-gnews", "dictionary": str(d / "fr-en.0-5000.txt"),
-            "test_dictionary": str(d / "fr-en.5000-6500.txt"),
+            "test_dictionary": str(d / "fr-en.5000-6500.txt"), "test_dictionary_en": str(d / "en-fr.5000-6500.txt"),
             "wordsim": str(shared / "wordsim" / "monolingual" / "FR_RG-65.txt")}
 
 
 def _evaluate_es_params(shared: Path) -> dict:
     d = shared / "muse" / "dictionaries"
     return {"lang": "es", "vectors": "use-m3-es", "en_vectors": "use-m3-en", "dictionary": str(d / "es-en.0-5000.txt"),
-            "test_dictionary": str(d / "es-en.5000-6500.txt"),
+            "test_dictionary": str(d / "es-en.5000-6500.txt"), "test_dictionary_en": str(d / "en-es.5000-6500.txt"),
             "wordsim": str(shared / "wordsim" / "monolingual" / "ES_RG-65.txt")}
 
 
 def _erasure_params(shared: Path) -> dict:
-    return {**_evaluate_params(shared), "methods": "original,hard-debias,hybrid-ori,leace,leace-keep-grammar,inlp,"
+    # the erasure table reports LANG→en P@1 alone: it takes no en→LANG test dictionary
+    params = {k: v for k, v in _evaluate_params(shared).items() if k != "test_dictionary_en"}
+    return {**params, "methods": "original,hard-debias,hybrid-ori,leace,leace-keep-grammar,inlp,"
                                                   "inlp-keep-grammar,inlp-35"}
 
 
 def _evaluate_keep(r: dict) -> dict:
     return {"lang": r["lang"], "table": r["table"], "coverage": r["coverage"],
             "settings": {k: v for k, v in r["settings"].items()
-                         if k not in ("dictionary", "test_dictionary", "similarity")}}
+                         if k not in ("dictionary", "test_dictionary", "test_dictionary_en", "similarity")}}
 
 
 def _hybrid_ori_pca(shared: Path) -> dict:
@@ -321,11 +323,13 @@ REPRODUCTIONS = {
                      keep=lambda r: {k: v for k, v in r.items() if k not in ("per_word", "vectors")}),
         Reproduction("evaluate-fr", "evaluate", _evaluate_params, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "geobias evaluate --lang fr --en-vectors en-w2v-gnews --dictionary $D/fr-en.0-5000.txt "
-                     "--test-dictionary $D/fr-en.5000-6500.txt --wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt",
+                     "--test-dictionary $D/fr-en.5000-6500.txt --test-dictionary-en $D/en-fr.5000-6500.txt "
+                     "--wordsim ../shared/data/wordsim/monolingual/FR_RG-65.txt",
                      keep=_evaluate_keep),
         Reproduction("evaluate-es", "evaluate", _evaluate_es_params, ("use-m3-es", "use-m3-en"), True,
                      "geobias evaluate --lang es --vectors use-m3-es --en-vectors use-m3-en --dictionary "
-                     "$D/es-en.0-5000.txt --test-dictionary $D/es-en.5000-6500.txt --wordsim "
+                     "$D/es-en.0-5000.txt --test-dictionary $D/es-en.5000-6500.txt --test-dictionary-en $D/en-es.5000-6500.txt "
+                     "--wordsim "
                      "../shared/data/wordsim/monolingual/ES_RG-65.txt", keep=_evaluate_keep, encoded=True),
         Reproduction("erasure-fr", "evaluate", _erasure_params, ("fr-spacy-md", "en-w2v-gnews"), True,
                      "geobias evaluate --lang fr --dictionary $D/fr-en.0-5000.txt --test-dictionary "

@@ -5,6 +5,7 @@ from geobias.alignment.csls import CslsIndex, mean_knn_similarity, unit_rows
 from geobias.alignment.dictionary import (
     Dictionary,
     ResolvedDictionary,
+    check_language_order,
     identical_dictionary,
     load_dictionary,
     read_dictionary,
@@ -25,6 +26,7 @@ from geobias.alignment.translation import (
 
 __all__ = [
     "AlignmentResult",
+    "check_language_order",
     "CslsIndex",
     "Dictionary",
     "ProcrustesAligner",

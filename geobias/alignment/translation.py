@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 
 from geobias.alignment.csls import CslsIndex, knn_ip
-from geobias.alignment.dictionary import Dictionary
+from geobias.alignment.dictionary import Dictionary, check_language_order
 from geobias.errors import InputError
 from geobias.results import Result
 from geobias.store import VectorStore
@@ -127,8 +127,9 @@ def translation_accuracy(
     Raises
     ------
     InputError
-        Bad method, non-positive k or ``csls_k``, dimension mismatch, or no covered query
-        (the message names the dictionary).
+        Bad method, non-positive k or ``csls_k``, dimension mismatch, no covered query, or a
+        dictionary that looks given in the wrong language order (the message names the
+        dictionary; :func:`~geobias.alignment.dictionary.check_language_order`).
 
     References
     ----------
@@ -152,11 +153,7 @@ def translation_accuracy(
             oov.append((s, t))
             continue
         gold.setdefault(a, set()).add(b)
-    if not gold:
-        raise InputError(
-            f"none of the {len(dictionary)} pairs of {dictionary.source} has both words in the vocabularies "
-            "(check the language order: source first, target second)"
-        )
+    check_language_order(dictionary, src, tgt, len(dictionary.pairs) - len(oov))
     queries = np.fromiter(gold, dtype=np.int64)
     kmax = ks[-1]
     if index is not None and (len(index.sources) != len(src) or len(index.targets) != len(tgt)):

@@ -43,6 +43,13 @@ from geobias.errors import InputError, ParameterError
 TABLE_METHODS: tuple[str, ...] = ("original", *get_args(MitigationMethod))
 
 
+#: What ``evaluate --methods`` accepts besides 'all' (its help and its error name this one list): the
+#: table methods, and the erasure table's ``inlp-35`` (INLP with 35 iterations).
+EVALUATE_METHODS: tuple[str, ...] = (*TABLE_METHODS, "inlp-35")
+#: Of those, the ones only the erasure table evaluates besides the erasers (naming one gives that table).
+_ERASURE_TABLE_ONLY_EXTRA = ("inlp-35",)
+
+
 def method_spelling(name: str) -> str:
     """A method name in its one spelling: ``shift_ori`` → ``shift-ori`` (the underscore form is a hidden alias)."""
     return name.strip().replace("_", "-")
@@ -230,11 +237,15 @@ class EvaluateParams(TwoStores):
 
     dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Training dictionary LANG→en (alignment).")
     test_dictionary: Annotated[TextInput, DICTIONARY] = Field(description="Test dictionary LANG→en (word translation).")
+    test_dictionary_en: Annotated[TextInput | None, DICTIONARY] = Field(None, description=(
+        "Test dictionary en→LANG (en→LANG word translation, Zhou et al.'s Table 2 EN→LANG; MUSE's "
+        "en-LANG.5000-6500.txt). Without it the en→LANG rows come from `test_dictionary` reversed, labelled so "
+        "(ours), and read lower: only its LANG words count as answers."))
     wordsim: Annotated[TextInput | None, WORDSIM] = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: Annotated[str, METHOD] = Field("all", description=(
-        f"'all' or a comma list of {', '.join(TABLE_METHODS)}; naming a method that only the erasure table "
-        "evaluates (an eraser or hard-debias) gives the erasure table (seeds SEED..SEED+4)."))
+        f"'all' or a comma list of {', '.join(EVALUATE_METHODS)}; naming a method that only the erasure table "
+        "evaluates (an eraser, hard-debias or inlp-35) gives the erasure table (seeds SEED..SEED+4)."))
     permutations: Annotated[Count, capped("max_permutations", short="-n")] = Field(10_000, description="MWEAT permutations.")
     seed: Seed = 0
     neutralize: Neutralize = Field("inanimate", description=(
@@ -253,14 +264,37 @@ class EvaluateParams(TwoStores):
     def method_names(self) -> list[str]:
         return [method_spelling(m) for m in self.methods.split(",") if m.strip()]
 
+    def erasure_table(self) -> bool:
+        """Whether ``methods`` names a method only the erasure table evaluates (then it runs that table)."""
+        from geobias.evaluation.erasure import ERASURE_ONLY
+
+        return any(n in ERASURE_ONLY or n in _ERASURE_TABLE_ONLY_EXTRA for n in self.method_names())
+
+    @field_validator("methods")
+    @classmethod
+    def _known_methods(cls, value: str) -> str:
+        if value.strip() == "all":
+            return "all"
+        unknown = [n for n in (method_spelling(m) for m in value.split(",") if m.strip()) if n not in EVALUATE_METHODS]
+        if unknown:
+            raise ParameterError(f"unknown method(s) {', '.join(unknown)}; choose 'all' or from "
+                                 f"{', '.join(EVALUATE_METHODS)}", "methods")
+        return value
+
+    @model_validator(mode="after")
+    def _en_test_pairs(self):
+        if self.test_dictionary_en is not None and self.erasure_table():
+            raise ParameterError("`test_dictionary_en` is read by Zhou et al.'s table only; `methods` names an eraser, "
+                                 "whose table reports LANG→en P@1 alone", "test_dictionary_en")
+        return self
+
     def work(self):
         """Two MWEATs (monolingual and cross-lingual) per method; the erasure table's count when
         ``methods`` names an eraser (five seeds, MWEAT and the control WEAT per method)."""
         from geobias.evaluation import METHOD_KEYS
-        from geobias.evaluation.erasure import ERASURE_ONLY
 
         names = self.method_names()
-        if any(n in ERASURE_ONLY for n in names):
+        if self.erasure_table():
             tests = 5 * len(names) * 2
             return _occupation_work(self.lang, self.permutations, tests, f"5 seeds × {len(names)} methods × 2 tests × ")
         n = len(METHOD_KEYS) if self.methods == "all" else len(names)
@@ -277,11 +311,10 @@ def evaluate(p: EvaluateParams, *, progress: ProgressArg = None):
     from geobias.alignment import read_dictionary
     from geobias.evaluation import METHOD_KEYS
     from geobias.evaluation import evaluate as evaluate_methods
-    from geobias.evaluation.erasure import ERASURE_ONLY
 
     check_plot(p.plot, p.force)
     names = p.method_names()
-    if any(n in ERASURE_ONLY for n in names):
+    if p.erasure_table():
         return _erasure(p, names, list(range(p.seed, p.seed + 5)), 0.8, None, progress)
     keys = list(METHOD_KEYS) if p.methods == "all" else names
     if not keys:
@@ -295,9 +328,12 @@ def evaluate(p: EvaluateParams, *, progress: ProgressArg = None):
             raise InputError("`plot` draws occupations on each Shift/Hybrid method's d_s; `methods` has none")
     train = read_text_input(p.dictionary, "dictionary", read_dictionary)
     test = read_text_input(p.test_dictionary, "test_dictionary", read_dictionary)
+    test_en = (None if p.test_dictionary_en is None
+               else read_text_input(p.test_dictionary_en, "test_dictionary_en", read_dictionary))
     src, en = p.source(), p.english()
     with text_path(p.wordsim, "wordsim") as sim:
-        result = evaluate_methods(src, en, train, test, similarity=sim, methods=keys, n_permutations=p.permutations,
+        result = evaluate_methods(src, en, train, test, test_dictionary_en=test_en, similarity=sim, methods=keys,
+                                  n_permutations=p.permutations,
                                   seed=p.seed, neutralize=p.neutralize, shift_adjectives=p.shift_adjectives,
                                   recoverability=p.recoverability, progress=progress)
     if p.plot is not None:
@@ -316,8 +352,10 @@ def evaluate(p: EvaluateParams, *, progress: ProgressArg = None):
 class ErasureParams(TwoStores):
     """Parameters of ``erasure``: the erasure table on held-out words, over seeds."""
 
-    dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description="Training dictionary LANG→en (alignment).")
-    test_dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description="Test dictionary LANG→en (P@1).")
+    dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description=(
+        "Training dictionary LANG→en (alignment); required for a gendered language (fr, es, de), unused for en."))
+    test_dictionary: Annotated[TextInput | None, DICTIONARY] = Field(None, description=(
+        "Test dictionary LANG→en (P@1); required for a gendered language (fr, es, de), unused for en."))
     wordsim: Annotated[TextInput | None, WORDSIM] = Field(None, validation_alias=AliasChoices("wordsim", "similarity"),
                                       description="Word-similarity file of LANG (w1 w2 score per line).")
     methods: Annotated[list[str] | None, METHOD] = Field(None, description=(

@@ -63,18 +63,32 @@ METRIC_LABELS = {
     "p_at_5_nn_tgt_src": "P@5 NN en→src",
     "p_at_1_csls_tgt_src": "P@1 CSLS en→src",
     "p_at_5_csls_tgt_src": "P@5 CSLS en→src",
+    "p_at_1_nn_tgt_src_reversed": "P@1 NN en→src, src→en test pairs reversed (ours)",
+    "p_at_5_nn_tgt_src_reversed": "P@5 NN en→src, src→en test pairs reversed (ours)",
+    "p_at_1_csls_tgt_src_reversed": "P@1 CSLS en→src, src→en test pairs reversed (ours)",
+    "p_at_5_csls_tgt_src_reversed": "P@5 CSLS en→src, src→en test pairs reversed (ours)",
     "mrr_feminine": "MRR feminine",
     "mrr_masculine": "MRR masculine",
     "mrr_difference": "MRR diff. (m − f)",
     "asd": "ASD |f − m|",
     "n_translation_queries_src_tgt": "Translation queries src→en",
     "n_translation_queries_tgt_src": "Translation queries en→src",
+    "n_translation_queries_tgt_src_reversed": "Translation queries en→src, reversed pairs (ours)",
     "n_word_pair_queries": "Word-pair queries per gender",
     **RECOVERY_METRICS,
 }
 #: Rows that hold counts (ints in the JSON, printed without decimals).
 COUNT_METRICS = frozenset({"n_neutralized", "n_pairs_shifted", "n_translation_queries_src_tgt",
-                           "n_translation_queries_tgt_src", "n_word_pair_queries"})
+                           "n_translation_queries_tgt_src", "n_translation_queries_tgt_src_reversed",
+                           "n_word_pair_queries"})
+#: Why the en → src rows read lower when they come from the src → en test pairs reversed (the
+#: ``*_tgt_src_reversed`` keys, printed under the table and kept in ``settings``).
+REVERSED_TEST_NOTE = ("en→{lang} rows from the {lang}→en test pairs reversed (ours, not the paper's protocol: no "
+                      "en→{lang} test dictionary was given); they read lower than MUSE's en-{lang} test file gives, "
+                      "since the only answers counted correct are the {lang} words of that file (MUSE's: frequency ranks "
+                      "5000-6500), so "
+                      "an English query whose usual translation is more frequent counts as missed. For Zhou et al.'s "
+                      "EN→{LANG} rows give an en→{lang} test dictionary (MUSE's en-{lang}.5000-6500.txt)")
 
 
 @dataclass(frozen=True)
@@ -86,7 +100,10 @@ class EvaluationResult(Result):
     lang : str
     table : dict
         Methods keyed ``original, shift-ori, shift-en, de-align, hybrid-ori, hybrid-en``; metrics
-        keyed as in :data:`METRIC_LABELS` (``None`` where a metric could not be computed).
+        keyed as in :data:`METRIC_LABELS` (``None`` where a metric could not be computed). The
+        en → source word translation rows are ``p_at_{1,5}_{nn,csls}_tgt_src`` when an en → source
+        test dictionary was given (Zhou et al.'s Table 2), ``..._tgt_src_reversed`` when they
+        come from the source → en test pairs reversed (ours; see :func:`evaluate`).
     coverage : dict
         Queries covered by the translation dictionaries, similarity pairs and analogy triples.
     settings : dict
@@ -232,7 +249,8 @@ class _MethodInputs:
     en: VectorStore
     dictionary: Dictionary
     test_dictionary: Dictionary
-    test_inv: Dictionary
+    test_en: Dictionary
+    en_tag: str
     lex: GenderLexicon
     en_lex: GenderLexicon
     grammatical: object
@@ -340,7 +358,7 @@ def _translation_row(s_out: VectorStore, e_out: VectorStore, t: _MethodInputs, c
     fwd = CslsIndex(s_out.unit_vectors, e_out.unit_vectors, k=t.csls_k)
     bwd = fwd.reverse()  # shares r and the neighbour lists with fwd
     for tag, a, b, dico, index in (("src_tgt", s_out, e_out, t.test_dictionary, fwd),
-                                   ("tgt_src", e_out, s_out, t.test_inv, bwd)):
+                                   (t.en_tag, e_out, s_out, t.test_en, bwd)):
         for how in ("nn", "csls"):
             r = translation_accuracy(a, b, dico, method=how, ks=(1, 5), csls_k=t.csls_k, index=index)
             row[f"p_at_1_{how}_{tag}"] = r.precision["p_at_1"]
@@ -357,6 +375,7 @@ def evaluate(
     dictionary: Dictionary,
     test_dictionary: Dictionary,
     *,
+    test_dictionary_en: Dictionary | None = None,
     similarity: str | os.PathLike | None = None,
     methods: Sequence[str] = tuple(METHOD_KEYS),
     n_permutations: int = 10_000,
@@ -383,7 +402,13 @@ def evaluate(
     dictionary : Dictionary
         Source → English training pairs (Procrustes).
     test_dictionary : Dictionary
-        Source → English test pairs (word translation; inverted for en → source).
+        Source → English test pairs (source → en word translation; MUSE's ``fr-en.5000-6500.txt``).
+    test_dictionary_en : Dictionary, optional
+        English → source test pairs (en → source word translation; MUSE's ``en-fr.5000-6500.txt``,
+        as Zhou et al.'s Table 2 EN→FR). Without it the en → source rows come from
+        ``test_dictionary`` reversed and are keyed ``*_tgt_src_reversed`` (ours): they read lower,
+        since only the source words of that file (MUSE: frequency ranks 5000–6500) count as correct
+        answers (fr-spacy-md ↔ en-w2v-gnews, Original, CSLS P@1: 47.5 reversed, 80.4 on en-fr).
     similarity : path, optional
         Word-similarity file of the gendered language (``w1 w2 score``).
     methods : sequence of str
@@ -424,7 +449,7 @@ def evaluate(
     ------
     InputError
         ``src`` is English; unknown method key; dimension mismatch; a dictionary with no pair
-        in vocabulary; a similarity file that is malformed or has fewer than 3 pairs in
+        in vocabulary or in the wrong language order; a similarity file that is malformed or has fewer than 3 pairs in
         vocabulary; word lists entirely out of vocabulary. Checked before the first method runs
         where the check does not depend on the method.
 
@@ -474,6 +499,8 @@ def evaluate(
         raise InputError(f"dimensions differ: {lang} {src.dim}, en {en.dim}")
     resolve(dictionary, src, en)
     resolve(test_dictionary, src, en)
+    if test_dictionary_en is not None:
+        resolve(test_dictionary_en, en, src)
     if sim_pairs is not None:
         try:
             word_similarity(src, sim_pairs)
@@ -481,7 +508,11 @@ def evaluate(
             raise InputError(f"{similarity}: {exc}") from None
     adj = select_adjectives(adjectives, src, en, N_ADJECTIVES)
     inanimate = lex.inanimate_nouns()
-    test_inv = test_dictionary.inverted()
+    if test_dictionary_en is None:
+        test_en, en_tag = test_dictionary.inverted(), "tgt_src_reversed"
+        test_en_setting = f"{_file_name(test_dictionary.source)} reversed (ours)"
+    else:
+        test_en, en_tag, test_en_setting = test_dictionary_en, "tgt_src", _file_name(test_dictionary_en.source)
     # d_g is fitted once on the unaligned store and carried into each aligned space
     from geobias.mitigation._directions import grammatical_direction
 
@@ -500,7 +531,7 @@ def evaluate(
         from geobias.evaluation.recovery import RecoveryRows
 
         recover = RecoveryRows(src, lang, recovery_options)
-    inputs = _MethodInputs(src, en, dictionary, test_dictionary, test_inv, lex, en_lex, grammatical, neutralize,
+    inputs = _MethodInputs(src, en, dictionary, test_dictionary, test_en, en_tag, lex, en_lex, grammatical, neutralize,
                            shift_adjectives, occupations, occ_used, male, female, en_male, en_female, inanimate,
                            adj, sim_pairs, n_permutations, seed, csls_k, recover, shared)
     with reporter(progress).status('evaluating') as update:
@@ -512,6 +543,7 @@ def evaluate(
             table[key], details[key] = _method_row(key, space, inputs, coverage)
             timings[key] = time.perf_counter() - t0
     settings = {"dictionary": _file_name(dictionary.source), "test_dictionary": _file_name(test_dictionary.source),
+                "test_dictionary_en": test_en_setting,
                 "similarity": _file_name(similarity), "n_permutations": n_permutations,
                 "seed": seed, "csls_k": csls_k, "neutralize": neutralize, "shift_adjectives": shift_adjectives,
                 "mweat_attributes": f"{lang} male/female attribute words (monolingual, Table 1)",

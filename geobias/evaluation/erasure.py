@@ -30,7 +30,9 @@ Protocol (per seed; stated here once, printed in ``settings``)
 - **Distortion**: mean |Δcos| over ``n_pairs`` random word pairs of the vocabulary.
 - **Utility**: P@1 NN and CSLS (k = 10) source → English on the test dictionary; word
   similarity (Spearman) of the source language; the flowers/insects WEAT (control; Caliskan et
-  al. 2017 WEAT 1, effect size ddof = 1 as in :func:`geobias.metrics.weat`).
+  al. 2017 WEAT 1, effect size ddof = 1 as in :func:`geobias.metrics.weat`), not available (its
+  rows ``None``, the reason in ``coverage["control_weat"]["not_available"]``) where a set lost more
+  than the lost-vocabulary threshold of every metric (WEFE's 20% per set).
 - **Intervals** (:func:`seed_summary`): quantities in [0, 1] (p-values, accuracies, P@1) as the
   median and range (min–max) over seeds; the others as the mean and a 95% Student-t interval of
   the mean across seeds, cut at the quantity's range, so no interval leaves its range (what
@@ -457,12 +459,26 @@ def _similarity_rows(s_out: VectorStore, sim_pairs: list | None) -> tuple[dict, 
 
 
 def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed: int) -> tuple[dict, dict]:
-    """The flowers/insects control WEAT, with its coverage."""
-    from geobias.metrics import weat
+    """The flowers/insects control WEAT, with its coverage.
 
-    # the control reports the words the store lacks (French flowers/insects lose several) rather than refuse
-    cw = weat(s_out, WordQuery(control.X, control.Y, control.A, control.B, **REPORT_LOST),
-              permutations=n_permutations, seed=seed, oov="ignore")
+    The lost-vocabulary rule of every metric holds here too (:data:`geobias.query.LOST_VOCABULARY_THRESHOLD`,
+    WEFE's 0.2 per set): where a set lost more, the rows are ``None`` and the coverage says why
+    (``not_available``), since a WEAT on what is left describes a handful of words, not the sets
+    (fr-spacy-md keeps 2 of 24 flowers and 4 of 24 insects, whose exact p cannot fall below 1/15).
+    """
+    from geobias.metrics import weat
+    from geobias.query import LostVocabularyError
+
+    query = WordQuery(control.X, control.Y, control.A, control.B)
+    try:
+        cw = weat(s_out, query, permutations=n_permutations, seed=seed, oov="ignore")
+    except LostVocabularyError as exc:
+        kept = {k: n - m for k, (m, n) in query.lost_shares(s_out).items()}
+        lost = ", ".join(f"{name} keeps {n - m} of {n}" for name, (m, n) in exc.lost.items())
+        reason = (f"not available: too few flowers/insects words in vocabulary ({lost}; the lost-vocabulary "
+                  f"threshold is {exc.threshold:.0%} per set)")
+        rows = {"control_weat_effect_size": None, "control_weat_p_value": None}
+        return rows, {"n_x": kept["X"], "n_y": kept["Y"], "n_a": kept["A"], "n_b": kept["B"], "not_available": reason}
     rows = {"control_weat_effect_size": cw.effect_size, "control_weat_p_value": cw.p_value}
     return rows, {"n_x": cw.n_x, "n_y": cw.n_y, "n_a": cw.n_a, "n_b": cw.n_b, "exact": cw.exact}
 

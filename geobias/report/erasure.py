@@ -53,6 +53,9 @@ def render_erasure(console, result) -> None:
     from geobias.evaluation.recovery import RECOVERY_METRICS
 
     console.print(_metric_table(result, {**ERASURE_METRICS, **RECOVERY_METRICS}, f"Erasure table ({result.lang})"))
+    control = result.coverage.get("control_weat", {})
+    if control.get("not_available"):
+        console.print(f"Control WEAT (flowers/insects): {control['not_available']}")
     s = result.settings
     console.print(f"fit: {s.get('n_fit_pairs_per_seed')} of {s.get('n_fit_pairs_pool')} person pairs per seed; "
                   f"held out: {s.get('n_attribute_words')} attribute words, {s.get('n_occupations')} occupations; "

@@ -236,7 +236,12 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
     """
     from rich import box
 
-    from geobias.evaluation.bilingual import COUNT_METRICS, METHOD_KEYS, METRIC_LABELS
+    from geobias.evaluation.bilingual import (
+        COUNT_METRICS,
+        METHOD_KEYS,
+        METRIC_LABELS,
+        REVERSED_TEST_NOTE,
+    )
 
     methods = [k for k in METHOD_KEYS if k in result.table] + [k for k in result.table if k not in METHOD_KEYS]
     tab = Table(
@@ -261,10 +266,12 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
     console.print(tab)
     cov = result.coverage
     tr = cov.get("translation_src_tgt", {})
+    reversed_pairs = "translation_tgt_src_reversed" in cov
+    back = cov.get("translation_tgt_src_reversed" if reversed_pairs else "translation_tgt_src", {})
     an = cov.get("analogy", {})
     console.print(
         f"translation queries covered: {tr.get('queries')} of {tr.get('source_words')} "
-        f"(en→{lang}: {cov.get('translation_tgt_src', {}).get('queries')}); MWEAT pairs: "
+        f"(en→{lang}: {back.get('queries')} of {back.get('source_words')}); MWEAT pairs: "
         f"{cov.get('mweat', {}).get('n_pairs')}; similarity pairs: "
         f"{cov.get('similarity', {}).get('covered')} of {cov.get('similarity', {}).get('pairs')}"
     )
@@ -273,6 +280,8 @@ def render_evaluation(console, result, lang: str, permutations: int, seed: int) 
         f"word-pair translation (§4.3): {an.get('occupations')} occupations × {len(an.get('adjectives', []))} "
         f"adjectives ({adjs}) = {an.get('queries_per_gender')} queries per gender; S_i excluded"
     )
+    if reversed_pairs:
+        console.print(REVERSED_TEST_NOTE.format(lang=lang, LANG=lang.upper()))
     inan = cov.get("inanimate_nouns", {})
     console.print(f"inanimate nouns (b_w = |s(w)|, eq. 2's neutralised set): {inan.get('in_vocabulary')} in "
                   f"vocabulary of {inan.get('listed')} listed")

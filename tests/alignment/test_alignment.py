@@ -129,3 +129,40 @@ def test_identical_dictionary():
     assert identical_dictionary(a, b).pairs == [("x", "x"), ("z", "z")]
     with pytest.raises(InputError):
         identical_dictionary(a, VectorStore(["q"], np.ones((1, 3))))
+
+
+def _shared_name_stores():
+    """A French and an English store sharing two strings (names), as real vocabularies do."""
+    fr = VectorStore(["chat", "chien", "maison", "paris", "london"], np.eye(5, dtype=np.float32), lang="fr")
+    en = VectorStore(["cat", "dog", "house", "paris", "london"], np.eye(5, dtype=np.float32), lang="en")
+    fr_en = Dictionary([("chat", "cat"), ("chien", "dog"), ("maison", "house"), ("paris", "paris"),
+                        ("london", "london")], "fr-en.txt")
+    return fr, en, fr_en
+
+
+def test_dictionary_in_the_wrong_order_is_refused_though_identical_strings_resolve():
+    """An en-fr file given where fr-en belongs still has its identical strings in vocabulary (2 of 5
+    pairs here; 912 of 10,866 for MUSE's en-fr on fr-spacy-md / en-w2v-gnews): refused by name."""
+    from geobias.alignment import resolve
+
+    fr, en, fr_en = _shared_name_stores()
+    en_fr = fr_en.inverted()
+    for call in (lambda: resolve(en_fr, fr, en), lambda: ProcrustesAligner().fit(fr, en, en_fr),
+                 lambda: translation_accuracy(fr, en, en_fr, method="nn", ks=(1,))):
+        with pytest.raises(InputError, match=r"looks reversed: 2 of its 5 pairs .* 5 the other way round; "
+                                             r"give the fr→en pairs"):
+            call()
+    assert len(resolve(fr_en, fr, en).src_rows) == 5  # the right order resolves every pair
+    assert len(resolve(identical_dictionary(fr, en), fr, en).src_rows) == 2  # reads the same both ways
+
+
+def test_order_check_refuses_only_beyond_twice_as_many_reversed():
+    """The boundary of REVERSED_ORDER_FACTOR (2): 2 in order and 4 reversed passes, 5 reversed does not."""
+    from geobias.alignment import check_language_order
+
+    fr, en, _ = _shared_name_stores()
+    four = Dictionary([("cat", "chat"), ("dog", "chien"), ("paris", "paris"), ("london", "london")], "d")
+    check_language_order(four, fr, en, 2)  # paris, london in order; 4 reversed = 2 × 2: accepted
+    five = Dictionary([*four.pairs, ("house", "maison")], "d")
+    with pytest.raises(InputError, match="looks reversed"):
+        check_language_order(five, fr, en, 2)

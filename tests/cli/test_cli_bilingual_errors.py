@@ -27,6 +27,9 @@ def bad(files, tmp_path_factory):  # noqa: F811
     (d / "en8.txt").write_text(f"{len(body)} 8\n" + "\n".join(body) + "\n", encoding="utf-8")
     (d / "bad_dico.txt").write_text("frmot0 enword0\nthis line has four\n", encoding="utf-8")
     (d / "oov_dico.txt").write_text("zzz yyy\nqqq ppp\n", encoding="utf-8")
+    # dico.txt in the other language order (en fr), as MUSE's en-fr file given where fr-en belongs
+    (d / "reversed_dico.txt").write_text("".join(f"{t} {s}\n" for s, t in (ln.split() for ln in (
+        files / "dico.txt").read_text(encoding="utf-8").splitlines() if ln.strip())), encoding="utf-8")
     (d / "empty.txt").write_text("", encoding="utf-8")
     (d / "latin1.txt").write_bytes(b"\xe9t\xe9 summer\n")
     (d / "oov_words.txt").write_text("zzz\nqqq\n", encoding="utf-8")
@@ -58,6 +61,8 @@ FT = ["finetune", "--model", "{d}/mlm", "--corpus", "{d}/corpus.txt", "--device"
 CASES = [
     # align
     ("align-malformed-dictionary", [*ALIGN, "--dictionary", "{d}/bad_dico.txt", "--out", "{o}/a"], "line 2: expected 2 fields"),
+    ("align-reversed-dictionary", [*ALIGN, "--dictionary", "{d}/reversed_dico.txt", "--out", "{o}/a"],
+     "reversed_dico.txt looks reversed: 0 of its 202 pairs"),
     ("align-oov-dictionary", [*ALIGN, "--dictionary", "{d}/oov_dico.txt", "--out", "{o}/a"], "none of the 2 dictionary pairs"),
     ("align-empty-dictionary", [*ALIGN, "--dictionary", "{d}/empty.txt", "--out", "{o}/a"], "holds no pairs"),
     ("align-missing-dictionary", [*ALIGN, "--dictionary", "{d}/nope.txt", "--out", "{o}/a"], "dictionary file not found"),
@@ -79,7 +84,8 @@ CASES = [
                                "{d}/en.txt", "--dictionary", "{d}/dico.txt", "--out", "{o}/a"], "--src-vectors {d}/nope.txt: no such file"),
     # translate-eval
     ("te-malformed-dictionary", [*TE, "--dictionary", "{d}/bad_dico.txt"], "line 2: expected 2 fields"),
-    ("te-oov-dictionary", [*TE, "--dictionary", "{d}/oov_dico.txt"], "none of the 2 pairs"),
+    ("te-reversed-dictionary", [*TE, "--dictionary", "{d}/reversed_dico.txt"], "give the fr→en pairs"),
+    ("te-oov-dictionary", [*TE, "--dictionary", "{d}/oov_dico.txt"], "none of the 2 dictionary pairs"),
     ("te-empty-dictionary", [*TE, "--dictionary", "{d}/empty.txt"], "holds no pairs"),
     ("te-dictionary-is-directory", [*TE, "--dictionary", "{d}/adir"], "is a directory"),
     ("te-csls-k-zero", [*TE, "--dictionary", "{d}/test.txt", "--csls-k", "0"], "--csls-k must be positive"),
@@ -127,7 +133,7 @@ CASES = [
     ("ev-oov-test-dictionary", [*EV, "--dictionary", "{d}/dico.txt", "--test-dictionary", "{d}/oov_dico.txt"], "none of the 2"),
     ("ev-empty-dictionary", [*EV, "--dictionary", "{d}/empty.txt", "--test-dictionary", "{d}/test.txt"], "holds no pairs"),
     ("ev-dictionary-is-directory", [*EV, "--dictionary", "{d}/adir", "--test-dictionary", "{d}/test.txt"], "is a directory"),
-    ("ev-unknown-method", [*EVD, "--methods", "foo"], "unknown method(s) foo"),
+    ("ev-unknown-method", [*EVD, "--methods", "foo"], "--methods: unknown method(s) foo; choose 'all' or from original"),
     ("ev-permutations-zero", [*EVD[:7], "--permutations", "0", *EVD[9:]], "--permutations must be positive"),
     ("ev-dimension-mismatch", ["evaluate", "--lang", "fr", "--vectors", "{d}/fr.txt", "--en-vectors", "{d}/en8.txt",
                                "--dictionary", "{d}/dico.txt", "--test-dictionary", "{d}/test.txt"], "dimensions differ"),
@@ -181,7 +187,8 @@ def test_bad_input_one_line_nothing_written(bad, tmp_path, capsys, monkeypatch, 
     before_in, before_out = _snapshot(bad), _snapshot(out)
     code, _, err = cli(capsys, *argv)
     lines = [line for line in err.splitlines() if line.strip()]
-    usage = expected.startswith(("Invalid value", "Missing option")) or "must be" in expected  # out of range
+    # out of range, or a value the parameter model refuses by its option's name: usage errors
+    usage = expected.startswith(("Invalid value", "Missing option", "--")) or "must be" in expected
     assert code == (2 if usage else 1), err  # usage errors exit 2, as click does
     assert len(lines) == 1, err
     assert lines[0].startswith("geobias: error: ") and "internal error" not in lines[0], lines[0]

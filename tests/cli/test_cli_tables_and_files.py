@@ -197,6 +197,37 @@ def test_one_spelling_of_method_names(capsys):
     assert rc == 2 and "'hybrid-ori'" in err and "hybrid_ori" not in err
 
 
+def test_evaluate_methods_error_lists_what_its_help_lists(capsys):
+    """`evaluate --methods` names one list in its help and in its error: the erasers, hard-debias and
+    inlp-35 (which route to the erasure table) included; a bad name is a usage error (exit 2)."""
+    from geobias.commands import validate
+    from geobias.commands.bilingual import EVALUATE_METHODS
+
+    rc, out, _ = cli(["evaluate", "--help"], capsys)
+    help_text = " ".join(out.split()).replace("- ", "-")
+    rc, _, err = cli(["evaluate", "--lang", "fr", "--dictionary", "a", "--test-dictionary", "b", "--methods",
+                      "original,bogus"], capsys)
+    assert rc == 2 and err.count("\n") == 1 and "unknown method(s) bogus;" in err, err
+    listed = err.split("choose 'all' or from ", 1)[1].strip().split(", ")
+    assert listed == list(EVALUATE_METHODS)
+    assert {"leace", "inlp", "hard-debias", "inlp-35"} <= set(listed)
+    assert f"'all' or a comma list of {', '.join(listed)};" in help_text
+    # every listed name validates, and the eraser names route to the erasure table
+    for m in listed:
+        p = validate("evaluate", {"lang": "fr", "dictionary": "a", "test_dictionary": "b", "methods": m})
+        assert p.erasure_table() == (m not in ("original", "shift-ori", "shift-en", "de-align", "hybrid-ori",
+                                               "hybrid-en")), m
+
+
+def test_erasure_help_says_dictionaries_are_required_for_a_gendered_language(capsys):
+    rc, out, _ = cli(["erasure", "--help"], capsys)
+    text = " ".join(out.split())
+    assert rc == 0
+    for option in ("--dictionary <str> Training dictionary", "--test-dictionary <str> Test dictionary"):
+        start = text.index(option)
+        assert "required for a gendered language (fr, es, de)" in text[start:start + 150], option
+
+
 # ------------------------------------------------------------------------------- most_similar
 
 

@@ -125,7 +125,7 @@ def cases(setup):
         "directions": ({"lang": "fr", "vectors": "small-fr", "max_per_class": 40}, None, ()),
         "evaluate": ({"lang": "fr", "vectors": "syn-fr", "en_vectors": "syn-en", "methods": "original,shift_ori",
                       "permutations": 500}, {"dictionary": "dictionary", "test_dictionary": "test_dictionary"},
-                     ("settings.dictionary", "settings.test_dictionary")),
+                     ("settings.dictionary", "settings.test_dictionary", "settings.test_dictionary_en")),
         "erasure": ({"lang": "fr", "vectors": "syn-fr", "en_vectors": "syn-en", "methods": ["original", "leace"],
                      "seeds": [0], "permutations": 300}, {"dictionary": "dictionary", "test_dictionary":
                                                           "test_dictionary"},

@@ -74,3 +74,29 @@ def test_real_erasure_table(installed, shared_data):
     assert t["leace"]["mweat_statistic"] < 0.5 * t["original"]["mweat_statistic"]
     for m in ("leace", "leace-keep-grammar"):
         assert t[m]["semantic_probe_retrained_occupations"] >= 0.8
+    # fr-spacy-md keeps 2 of 24 flowers and 4 of 24 insects: the control WEAT is not available, not p 0.267
+    assert r.coverage["control_weat"]["not_available"].startswith("not available")
+    assert {t[m]["control_weat_p_value"] for m in t} == {None}
+
+
+def test_control_weat_is_not_available_where_its_sets_lost_too_much(rng):
+    """The control WEAT obeys the lost-vocabulary rule of every metric (20% per set): on all its
+    words it reports d and p; with 2 of 24 flowers and 4 of 24 insects (fr-spacy-md's coverage) it
+    reports neither, and says why, since an exact p over 2 + 4 words cannot fall below 1/15."""
+    from geobias import wordlists
+    from geobias.evaluation.erasure import _control_weat_rows
+    from geobias.store import VectorStore
+
+    t = wordlists.weat_test("fr", "flowers-insects")
+    words = list(dict.fromkeys([*t.X, *t.Y, *t.A, *t.B]))
+    full = VectorStore(words, rng.standard_normal((len(words), 16)).astype(np.float32), lang="fr")
+    rows, cov = _control_weat_rows(full, t, n_permutations=200, seed=0)
+    assert -2 <= rows["control_weat_effect_size"] <= 2 and 0 < rows["control_weat_p_value"] <= 1
+    assert (cov["n_x"], cov["n_y"]) == (len(set(t.X)), len(set(t.Y))) and "not_available" not in cov
+    kept = [w for w in words if w not in t.X[2:] and w not in t.Y[4:]]
+    sparse = VectorStore(kept, full[kept], lang="fr")
+    rows, cov = _control_weat_rows(sparse, t, n_permutations=200, seed=0)
+    assert rows == {"control_weat_effect_size": None, "control_weat_p_value": None}
+    assert (cov["n_x"], cov["n_y"]) == (2, 4)
+    assert cov["not_available"].startswith("not available: too few flowers/insects words in vocabulary (X keeps 2 "
+                                           f"of {len(t.X)}, Y keeps 4 of {len(t.Y)}; the lost-vocabulary threshold is 20%")

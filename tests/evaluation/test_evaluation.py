@@ -140,8 +140,8 @@ def test_correlate_synthetic():
 def test_evaluate_synthetic_table():
     fr, en, dico, fr_lex, en_lex, _ = make_pair()
     test = Dictionary(dico.pairs[::3], "test")
-    res = evaluate(fr, en, dico, test, lexicon=fr_lex, en_lexicon=en_lex, n_permutations=2000,
-                   adjectives=fr_lex.two_form[:3])
+    res = evaluate(fr, en, dico, test, test_dictionary_en=Dictionary([(e, f) for f, e in test.pairs], "en-fr"),
+                   lexicon=fr_lex, en_lexicon=en_lex, n_permutations=2000, adjectives=fr_lex.two_form[:3])
     data = json.loads(res.to_json())
     assert set(data) == {"lang", "table", "coverage", "settings", "details"}  # no timings: they vary
     table = data["table"]
@@ -197,6 +197,49 @@ def test_evaluate_result_round_trips_and_renders_its_six_columns():
     assert "Two-form pairs shifted" in text and "Word-pair queries per gender" in text
 
 
+def test_en_to_src_rows_read_the_en_test_dictionary_or_say_they_reverse_the_other():
+    """Zhou et al.'s EN→X rows need an en→X test dictionary; without one the rows are the X→en test
+    pairs reversed, under their own keys (``*_tgt_src_reversed``) and settings, never the paper's."""
+    fr, en, dico, fr_lex, en_lex, _ = make_pair()
+    test = Dictionary(dico.pairs[::3], "fr-en.test")
+    kw = dict(methods=["original"], lexicon=fr_lex, en_lexicon=en_lex, n_permutations=100,
+              adjectives=fr_lex.two_form[:3])
+    reversed_ = evaluate(fr, en, dico, test, **kw)
+    row = reversed_.table["original"]
+    assert not any(k.endswith("_tgt_src") for k in row)  # the paper's keys are absent
+    assert row["p_at_1_csls_tgt_src_reversed"] > 0.9  # near-exact rotation + small noise
+    assert reversed_.settings["test_dictionary_en"] == "fr-en.test reversed (ours)"
+    assert "translation_tgt_src_reversed" in reversed_.coverage
+    # the same pairs given as an en→fr dictionary: the same figures, now under the paper's keys
+    en_fr = Dictionary([(e, f) for f, e in test.pairs], "en-fr.test")
+    given = evaluate(fr, en, dico, test, test_dictionary_en=en_fr, **kw)
+    grow = given.table["original"]
+    assert not any(k.endswith("_reversed") for k in grow)
+    for k in ("p_at_1_nn", "p_at_5_nn", "p_at_1_csls", "p_at_5_csls"):
+        assert grow[f"{k}_tgt_src"] == row[f"{k}_tgt_src_reversed"]
+    assert given.settings["test_dictionary_en"] == "en-fr.test"
+    # and it is the en→fr dictionary that is read: one whose gold answers are all shifted by one
+    # word scores near 0 (a right answer only where two test words happen to be neighbours)
+    wrong = Dictionary([(e, en_fr.pairs[(i + 1) % len(en_fr)][1]) for i, (e, _) in enumerate(en_fr.pairs)], "bad")
+    assert evaluate(fr, en, dico, test, test_dictionary_en=wrong, **kw).table["original"]["p_at_1_nn_tgt_src"] < 0.1
+
+
+def test_reversed_rows_are_labelled_in_the_table():
+    from rich.console import Console
+
+    from geobias.report.draw import render_table
+
+    fr, en, dico, fr_lex, en_lex, _ = make_pair()
+    res = evaluate(fr, en, dico, Dictionary(dico.pairs[::3], "test"), methods=["original"], lexicon=fr_lex,
+                   en_lexicon=en_lex, n_permutations=100, adjectives=fr_lex.two_form[:3])
+    console = Console(width=200, record=True)
+    render_table(console, res, lang="fr", permutations=100, seed=0)
+    text = console.export_text()
+    assert "P@1 CSLS en→fr, fr→en test pairs reversed (ours)" in text
+    assert "en→fr rows from the fr→en test pairs reversed" in text
+    assert "P@1 CSLS en→fr " not in text.replace("P@1 CSLS en→fr,", "")  # no row under the paper's name
+
+
 def test_evaluate_rejects_unknown_method():
     fr, en, dico, fr_lex, en_lex, _ = make_pair()
     with pytest.raises(InputError, match="unknown method"):
@@ -226,6 +269,7 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     out = CliRunner().invoke(app, ["evaluate", "--lang", "fr", "--en-vectors", "en-w2v-gnews",
                                    "--dictionary", str(d / "fr-en.0-5000.txt"),
                                    "--test-dictionary", str(d / "fr-en.5000-6500.txt"),
+                                   "--test-dictionary-en", str(d / "en-fr.5000-6500.txt"),
                                    "--wordsim", str(shared_data / "wordsim/monolingual/FR_RG-65.txt"),
                                    "--json"])
     assert out.exit_code == 0, out.output
@@ -239,6 +283,7 @@ def test_evaluate_real_fr_en(shared_data, real_stores, tmp_path):
     assert abs(hyb["p_at_1_csls_src_tgt"] - orig["p_at_1_csls_src_tgt"]) < 0.03  # P@1 barely moves
     assert abs(hyb["similarity_pearson"] - orig["similarity_pearson"]) < 0.05
     assert orig["p_at_1_csls_src_tgt"] > 0.6
+    assert orig["p_at_1_csls_tgt_src"] > 0.75  # en→fr on MUSE's en-fr file (paper 78.2; reversed fr-en pairs: 47.5)
 
 
 @pytest.mark.slow
