@@ -411,7 +411,11 @@ def erasure_english(rec: dict) -> str:
     """The English erasure table."""
     r = rec["result"]
     methods = [m for m in ("original", "hard-debias", "leace", "inlp") if m in r["table"]]
-    return _erasure_markdown(r["table"], ENGLISH_ROWS, methods)
+    # in the table's row order: a WEAT whose sets lost more than the lost-vocabulary rule allows
+    tests = [key.removeprefix("weat_").removesuffix("_effect_size") for key, _ in ENGLISH_ROWS if key.endswith("_effect_size")]
+    reasons = [f"WEAT {t}: {r['coverage'][f'weat_{t}']['not_available']}." for t in tests
+               if r["coverage"].get(f"weat_{t}", {}).get("not_available")]
+    return _erasure_markdown(r["table"], ENGLISH_ROWS, methods) + ("\n" + " ".join(reasons) + "\n" if reasons else "")
 
 
 def evaluate_es_reading(rec: dict) -> str:

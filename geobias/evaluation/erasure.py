@@ -61,7 +61,7 @@ import numpy as np
 from geobias._progress import ProgressArg, reporter
 from geobias.errors import InputError
 from geobias.evaluation.recovery import RECOVERY_METRICS, RecoveryRows
-from geobias.query import REPORT_LOST, WordQuery
+from geobias.query import WordQuery
 from geobias.results import Result
 from geobias.stats.probes import (
     grouped_cv_predictions,
@@ -75,6 +75,7 @@ from geobias.store import VectorStore
 
 if TYPE_CHECKING:
     from geobias.directions.subspace import GenderSubspace
+    from geobias.metrics.weat import WeatResult
 
 #: The table's own configurations of a registered method: name → (registry name, parameters
 #: set after :meth:`~geobias.mitigation.Mitigation.from_fit_pairs`).
@@ -458,25 +459,46 @@ def _similarity_rows(s_out: VectorStore, sim_pairs: list | None) -> tuple[dict, 
     return {"similarity_spearman": sim.spearman}, {"covered": sim.n_covered, "pairs": sim.n_pairs}
 
 
-def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed: int) -> tuple[dict, dict]:
-    """The flowers/insects control WEAT, with its coverage.
+def _rule_weat(store: VectorStore, sets, words: str, *, n_permutations: int,
+               seed: int) -> tuple[WeatResult | None, dict, str | None]:
+    """One WEAT of the erasure tables under the lost-vocabulary rule of every metric
+    (:data:`geobias.query.LOST_VOCABULARY_THRESHOLD`, WEFE's 0.2 per set), or why it is not available.
 
-    The lost-vocabulary rule of every metric holds here too (:data:`geobias.query.LOST_VOCABULARY_THRESHOLD`,
-    WEFE's 0.2 per set): where a set lost more, the rows are ``None`` and the coverage says why
-    (``not_available``), since a WEAT on what is left describes a handful of words, not the sets
-    (fr-spacy-md keeps 2 of 24 flowers and 4 of 24 insects, whose exact p cannot fall below 1/15).
+    Returns
+    -------
+    result : WeatResult or None
+        ``None`` where a set lost more than the rule allows (or fell below its minimum size): a
+        WEAT on what is left describes a handful of words, not the sets.
+    kept : dict of str to int
+        Words of each set (``"X"``, ``"Y"``, ``"A"``, ``"B"``) the store has.
+    reason : str or None
+        One line naming each set that lost too much and how many of its words it kept
+        (``"not available: too few science-arts words in vocabulary (X keeps 6 of 8; …)"``); ``None``
+        when the WEAT ran. ``words`` names the test in it.
     """
     from geobias.metrics import weat
     from geobias.query import LostVocabularyError
 
-    query = WordQuery(control.X, control.Y, control.A, control.B)
+    query = WordQuery(sets.X, sets.Y, sets.A, sets.B)
+    kept = {k: n - m for k, (m, n) in query.lost_shares(store).items()}
     try:
-        cw = weat(s_out, query, permutations=n_permutations, seed=seed, oov="ignore")
+        r = weat(store, query, permutations=n_permutations, seed=seed, oov="ignore")
     except LostVocabularyError as exc:
-        kept = {k: n - m for k, (m, n) in query.lost_shares(s_out).items()}
         lost = ", ".join(f"{name} keeps {n - m} of {n}" for name, (m, n) in exc.lost.items())
-        reason = (f"not available: too few flowers/insects words in vocabulary ({lost}; the lost-vocabulary "
-                  f"threshold is {exc.threshold:.0%} per set)")
+        return None, kept, (f"not available: too few {words} words in vocabulary ({lost}; the lost-vocabulary "
+                            f"threshold is {exc.threshold:.0%} per set)")
+    return r, kept, None
+
+
+def _control_weat_rows(s_out: VectorStore, control, *, n_permutations: int, seed: int) -> tuple[dict, dict]:
+    """The flowers/insects control WEAT, with its coverage.
+
+    The lost-vocabulary rule of every metric holds here too (:func:`_rule_weat`): where a set lost
+    more, the rows are ``None`` and the coverage says why (``not_available``) (fr-spacy-md keeps 2
+    of 24 flowers and 4 of 24 insects, whose exact p cannot fall below 1/15).
+    """
+    cw, kept, reason = _rule_weat(s_out, control, "flowers/insects", n_permutations=n_permutations, seed=seed)
+    if cw is None:
         rows = {"control_weat_effect_size": None, "control_weat_p_value": None}
         return rows, {"n_x": kept["X"], "n_y": kept["Y"], "n_a": kept["A"], "n_b": kept["B"], "not_available": reason}
     rows = {"control_weat_effect_size": cw.effect_size, "control_weat_p_value": cw.p_value}
@@ -714,7 +736,10 @@ def english_erasure_table(
     held-out words: in-sample by construction). DirectBias (Bolukbasi et al. 2016 §5.2, c = 1) is
     measured on the one-form English occupations along g = d_PCA of the definitional pairs
     recomputed on the evaluated vectors. The semantic probe is 5-fold cross-validated on the
-    held-out definitional pairs and attribute words.
+    held-out definitional pairs and attribute words. Each WEAT obeys the lost-vocabulary rule of
+    every metric (WEFE's 20% per set): where a set lost more, its rows are ``None`` and
+    ``coverage["weat_<test>"]["not_available"]`` says which set kept how many of its words
+    (en-w2v-gnews keeps 6 of 8 science words and 2 of 25 flowers).
 
     Parameters
     ----------
@@ -761,7 +786,11 @@ def english_erasure_table(
                 t0 = time.perf_counter()
                 out, rank = _fit_english_method(name, en, fit_words)
                 rows = {"rank_removed": rank}
-                rows |= _english_rows(out, en, ew, sim_pairs, n_permutations=n_permutations, n_pairs=n_pairs, seed=seed)
+                english_rows, not_available = _english_rows(out, en, ew, sim_pairs, n_permutations=n_permutations,
+                                                             n_pairs=n_pairs, seed=seed)
+                rows |= english_rows
+                for t, reason in not_available.items():
+                    coverage[f"weat_{t}"]["not_available"] = reason
                 if recover is not None:
                     rows |= recover.row(name, out, seed)
                 _append_rows(per[name], rows)
@@ -835,26 +864,28 @@ def _fit_english_method(name: str, en: VectorStore, fit_words: dict) -> tuple[Ve
 
 
 def _english_rows(out: VectorStore, en: VectorStore, ew: _EnglishWords, sim_pairs: list | None, *,
-                  n_permutations: int, n_pairs: int, seed: int) -> dict:
-    """DirectBias, the WEAT rows, the semantic probe, distortion and similarity of one English space."""
+                  n_permutations: int, n_pairs: int, seed: int) -> tuple[dict, dict]:
+    """DirectBias, the WEAT rows, the semantic probe, distortion and similarity of one English space,
+    and ``{test: reason}`` for each WEAT that is not available (:func:`_rule_weat`; its rows ``None``)."""
     from geobias.evaluation.similarity import word_similarity
-    from geobias.metrics import weat
     from geobias.mitigation import direct_bias
     from geobias.mitigation._directions import semantic_direction
 
     g = semantic_direction(out.normalized(), ew.defs).direction.astype(np.float64)
     rows = {"direct_bias": direct_bias(out, g, ew.neutral).direct_bias}
+    not_available = {}
     for t, sets in ew.tests.items():
-        r = weat(out, WordQuery(sets.X, sets.Y, sets.A, sets.B, **REPORT_LOST), permutations=n_permutations,
-                 seed=seed, oov="ignore")
-        rows[f"weat_{t}_effect_size"] = r.effect_size
-        rows[f"weat_{t}_p_value"] = r.p_value
+        r, _, reason = _rule_weat(out, sets, t, n_permutations=n_permutations, seed=seed)
+        rows[f"weat_{t}_effect_size"] = None if r is None else r.effect_size
+        rows[f"weat_{t}_p_value"] = None if r is None else r.p_value
+        if reason is not None:
+            not_available[t] = reason
     x = out[ew.persons_words].astype(np.float64)
     pred = grouped_cv_predictions(x, x, ew.persons_y, ew.persons_group, seed=seed)
     rows["semantic_probe_retrained"] = float((pred == ew.persons_y).mean())
     rows["distortion_mean_abs_dcos"] = mean_abs_dcos(en, out, n_pairs=n_pairs, seed=seed)
     rows["similarity_spearman"] = word_similarity(out, sim_pairs).spearman if sim_pairs else None
-    return rows
+    return rows, not_available
 
 
 # ------------------------------------------------------------------------------- plot

@@ -64,7 +64,11 @@ def render_erasure(console, result) -> None:
 
 def render_english(console, result) -> None:
     """Print the English table (metrics as rows, methods as columns)."""
-    from geobias.evaluation.erasure import ENGLISH_METRICS
+    from geobias.evaluation.erasure import ENGLISH_METRICS, ENGLISH_WEATS
     from geobias.evaluation.recovery import RECOVERY_METRICS
 
     console.print(_metric_table(result, {**ENGLISH_METRICS, **RECOVERY_METRICS}, "Erasure on English"))
+    for t in ENGLISH_WEATS:  # in the table's row order
+        reason = result.coverage.get(f"weat_{t}", {}).get("not_available")
+        if reason:
+            console.print(f"WEAT {t}: {reason}")

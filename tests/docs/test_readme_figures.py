@@ -166,3 +166,28 @@ def test_no_emitted_interval_leaves_its_range():
                     text = figures._spread(cell)
                     numbers = [float(x) for x in text.replace("[", " ").replace("]", " ").replace(" – ", " ").split()]
                     assert all(0.0 <= x <= 1.0 for x in numbers), (name, method, key, text)
+
+
+def test_the_english_erasure_table_obeys_the_lost_vocabulary_rule():
+    """Every WEAT row of the English erasure table obeys the lost-vocabulary rule of every metric
+    (20% per set): on en-w2v-gnews science-arts keeps 6 of 8 science words and flowers-insects 2 of
+    25 flowers and 8 of 25 insects, so their rows are empty in the committed file, shown as "—",
+    and the page says why in one line (it printed d and p as findings before, e.g. science-arts
+    p 0.005); career-family-terms and math-arts (7 of 8 math words) keep their figures."""
+    figures = _script("readme_figures")
+    rec = figures.load("erasure-en")
+    r = rec["result"]
+    for method, row in r["table"].items():
+        for t in ("science-arts", "flowers-insects"):
+            for q in ("effect_size", "p_value"):
+                assert set(row[f"weat_{t}_{q}"]["values"]) == {None}, (method, t, q)
+        for t in ("career-family-terms", "math-arts"):
+            assert None not in row[f"weat_{t}_p_value"]["values"], (method, t)
+    assert "X keeps 6 of 8;" in r["coverage"]["weat_science-arts"]["not_available"]
+    assert "X keeps 2 of 25, Y keeps 8 of 25;" in r["coverage"]["weat_flowers-insects"]["not_available"]
+    assert "not_available" not in r["coverage"]["weat_math-arts"]
+    text = figures.erasure_english(rec)
+    assert "| WEAT science-arts p | — | — | — | — |" in text
+    assert text.rstrip().splitlines()[-1] == (
+        f"WEAT science-arts: {r['coverage']['weat_science-arts']['not_available']}. "
+        f"WEAT flowers-insects: {r['coverage']['weat_flowers-insects']['not_available']}.")

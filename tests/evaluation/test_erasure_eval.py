@@ -100,3 +100,64 @@ def test_control_weat_is_not_available_where_its_sets_lost_too_much(rng):
     assert (cov["n_x"], cov["n_y"]) == (2, 4)
     assert cov["not_available"].startswith("not available: too few flowers/insects words in vocabulary (X keeps 2 "
                                            f"of {len(t.X)}, Y keeps 4 of {len(t.Y)}; the lost-vocabulary threshold is 20%")
+
+
+def _english_store(rng, drop=()):
+    """Every word the English table reads (WEAT sets, definitional pairs, attribute words, fit
+    pool, occupations), random unit-free vectors, less ``drop``."""
+    from geobias import wordlists
+    from geobias.evaluation.erasure import ENGLISH_WEATS
+    from geobias.mitigation._erasure import semantic_gender_words
+    from geobias.store import VectorStore
+
+    words = [w for p in wordlists.definitional_pairs("en") for w in p]
+    words += [w for ws in wordlists.attribute_words("en") for w in ws]
+    words += [w for ws in semantic_gender_words("en") for w in ws]
+    words += [o.masculine for o in wordlists.occupations("en")] + [o.feminine for o in wordlists.occupations("en")]
+    for t in ENGLISH_WEATS:
+        s = wordlists.weat_test("en", t)
+        words += [*s.X, *s.Y, *s.A, *s.B]
+    words = list(dict.fromkeys(words))
+    full = VectorStore(words, rng.standard_normal((len(words), 16)).astype(np.float32), lang="en")
+    kept = [w for w in words if w not in set(drop)]
+    return VectorStore(kept, full[kept], lang="en")
+
+
+def test_english_weats_are_not_available_where_their_sets_lost_too_much(rng):
+    """Every WEAT row of the English table obeys the lost-vocabulary rule of every metric (20% per
+    set), as the French control does: with en-w2v-gnews's coverage (6 of 8 science words, 2 of 25
+    flowers, 8 of 25 insects) science-arts and flowers-insects have no d and no p, and the
+    coverage says which set kept how many; math-arts (7 of 8 math words, 12.5% lost) and
+    career-family-terms still run. geobias printed d and p for all four before it applied the rule."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from geobias import wordlists
+    from geobias.evaluation.erasure import english_erasure_table
+    from geobias.report.erasure import render_english
+
+    kw = {"methods": ["original", "leace"], "seeds": [0], "n_permutations": 200, "n_pairs": 200}
+    full = english_erasure_table(_english_store(rng), **kw)
+    for t in ("career-family-terms", "math-arts", "science-arts", "flowers-insects"):
+        assert full.table["original"][f"weat_{t}_p_value"]["mean"] is not None
+        assert "not_available" not in full.coverage[f"weat_{t}"]
+    sa, fi = wordlists.weat_test("en", "science-arts"), wordlists.weat_test("en", "flowers-insects")
+    drop = ["equations", "Einstein", "NASA", "Shakespeare", *fi.X[2:], *fi.Y[8:]]
+    r = english_erasure_table(_english_store(np.random.default_rng(0), drop), **kw)
+    for m in ("original", "leace"):
+        for t in ("science-arts", "flowers-insects"):
+            assert r.table[m][f"weat_{t}_effect_size"]["values"] == [None]
+            assert r.table[m][f"weat_{t}_p_value"]["values"] == [None]
+        for t in ("career-family-terms", "math-arts"):
+            assert r.table[m][f"weat_{t}_p_value"]["mean"] is not None
+    assert r.coverage["weat_science-arts"]["not_available"] == (
+        f"not available: too few science-arts words in vocabulary (X keeps 6 of {len(sa.X)}; the lost-vocabulary "
+        "threshold is 20% per set)")
+    assert r.coverage["weat_flowers-insects"]["not_available"].startswith(
+        f"not available: too few flowers-insects words in vocabulary (X keeps 2 of {len(fi.X)}, Y keeps 8 of {len(fi.Y)}")
+    assert "not_available" not in r.coverage["weat_math-arts"]
+    out = StringIO()
+    render_english(Console(file=out, width=400), r)
+    lines = [ln for ln in out.getvalue().splitlines() if "not available" in ln]
+    assert lines == [f"WEAT {t}: {r.coverage[f'weat_{t}']['not_available']}" for t in ("science-arts", "flowers-insects")]
