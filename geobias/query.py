@@ -21,15 +21,15 @@ Examples
 --------
 >>> import numpy as np
 >>> from geobias.store import VectorStore
->>> store = VectorStore(["a", "b", "c", "d"], np.eye(4, dtype=np.float32))
->>> q = WordQuery(["a", "b"], ["c", "z"], ["a"], ["d"])
+>>> store = VectorStore(["a", "b", "c", "d", "e"], np.eye(5, dtype=np.float32))
+>>> q = WordQuery(["a", "b"], ["c", "z"], ["e"], ["d"])
 >>> q.lost_shares(store)
 {'X': (0, 2), 'Y': (1, 2), 'A': (0, 1), 'B': (0, 1)}
 >>> q.resolve(store, oov="ignore")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 geobias.query.LostVocabularyError: the test on this store: 50% of Y (1 of 2 words) is out of vocabulary ...
->>> lenient = WordQuery(["a", "b"], ["c", "z"], ["a"], ["d"], lost_vocabulary_threshold=1, minimum_words=1)
+>>> lenient = WordQuery(["a", "b"], ["c", "z"], ["e"], ["d"], lost_vocabulary_threshold=1, minimum_words=1)
 >>> r = lenient.resolve(store, oov="ignore")
 >>> r.y_words, r.missing
 (['c'], ['z'])

@@ -355,7 +355,7 @@ def score_intervals(rows: Sequence[dict], *, n_resamples: int = RESAMPLES, seed:
     Examples
     --------
     >>> rows = [{"target": t, "scores": {"stereotype": s, "anti-stereotype": 0.5, "unrelated": u + k / 10}}
-    ...         for k, t in enumerate("abcdef") for s, u in ((0.9, 0.0), (0.1, 0.2), (0.8, 0.3))]
+    ...         for k, t in enumerate("abcdef") for s, u in ((0.9, 0.0), (0.1 + 0.5 * (k % 2), 0.2), (0.8, 0.3))]
     >>> got, scores = score_intervals(rows), stereoset_scores(rows)
     >>> got["lms_ci"][0] < scores["lms"] < got["lms_ci"][1], got["icat_ci"][0] < scores["icat"] < got["icat_ci"][1]
     (True, True)

@@ -284,8 +284,8 @@ def lenient() -> Iterator[list[str]]:
     --------
     >>> from geobias.query import WordQuery
     >>> from geobias.store import VectorStore
-    >>> s = VectorStore(["a", "b", "c", "d", "e"], np.eye(5))
-    >>> rows = WordQuery(["a"], ["b"], ["c", "d"], ["e", "a"], minimum_words=1).resolve(s)
+    >>> s = VectorStore(["a", "b", "c", "d", "e", "f"], np.eye(6))
+    >>> rows = WordQuery(["a"], ["b"], ["c", "d"], ["e", "f"], minimum_words=1).resolve(s)
     >>> with lenient() as skipped:
     ...     bootstrap_query(rows, "weat", n_resamples=10) is None, len(skipped)
     (True, 1)
