@@ -161,3 +161,18 @@ def test_an_untyped_input_counts_and_a_language_does_not(work, capsys):
     code, _, err = cli(capsys, *WEAT, "--lang", "en", "--parquet", "en/x.parquet")
     assert code == 0, err
     assert Path("en/x.parquet").read_bytes()[:4] == b"PAR1"
+
+
+def test_hard_debias_neutral_is_an_input_and_still_not_the_services(work, capsys):
+    """--neutral is a word file hard-debias reads (it was declared an output only so that the
+    service would refuse a client's path); the service still refuses it."""
+    from geobias.commands import get, validate
+    from geobias.errors import ParameterError
+
+    Path("n.txt").write_text("a\nb\n", encoding="utf-8")
+    line = refused(capsys, work, "hard-debias", "-v", "in.vec", "--neutral", "n.txt", "--out", "o.vec",
+                   "--parquet", "n.txt", "--overwrite")
+    assert "--parquet n.txt is an input of this command (--neutral)" in line
+    assert "neutral" not in get("hard-debias").output_fields
+    with pytest.raises(ParameterError, match="neutral is not available in the service"):
+        validate("hard-debias", {"lang": "en", "neutral": "/etc/passwd"}, front="service")
