@@ -208,6 +208,9 @@ def build(name: str) -> typer.Typer:
     if has_plot(cmd):
         add("plot_out", Path | None, None, typer.Option("--plot", metavar="FILE", help=(
             "Also draw the result's figure (the one the web app shows) as PNG to this file.")))
+    if "overwrite" not in cmd.params.model_fields:  # else the command's own --overwrite says it for these too
+        add("overwrite", bool, False, typer.Option("--overwrite", help=(
+            "Replace an existing --parquet or --plot file (else such a file is refused before any work).")))
 
     lists = {f for f, info in cmd.params.model_fields.items()
              if _plain_list(info.annotation) and not any(hasattr(m, "func") for m in info.metadata)}
@@ -215,7 +218,7 @@ def build(name: str) -> typer.Typer:
     def command_function(**options):
         from geobias.cli._run import OUTPUTS
 
-        token = OUTPUTS.set({k: options.pop(k, None) for k in OUTPUT_OPTIONS})
+        token = OUTPUTS.set({k: options.pop(k, None) for k in OUTPUT_OPTIONS if k not in cmd.params.model_fields})
         for pname, (alias, flag, field) in aliases.items():
             value = options.pop(pname)
             if value is not None:

@@ -21,9 +21,10 @@ from geobias.cli._options import progress, stderr, table_console
 #: The output options of the command being run, by parameter name (every command gets them:
 #: :func:`geobias.cli._generated.build` adds them): ``parquet_out`` (``--parquet FILE``), ``items``
 #: and ``table`` (an item table instead of the summary row), ``plot_out`` (``--plot FILE``, where the
-#: result type has a figure: :func:`has_plot`).
+#: result type has a figure: :func:`has_plot`), ``overwrite`` (``--overwrite``: replace an existing
+#: ``--parquet`` or ``--plot`` file; a command with an ``overwrite`` parameter of its own has that one).
 OUTPUTS: contextvars.ContextVar = contextvars.ContextVar("geobias_outputs", default=None)
-OUTPUT_OPTIONS = ("parquet_out", "items", "table", "plot_out")
+OUTPUT_OPTIONS = ("parquet_out", "items", "table", "plot_out", "overwrite")
 
 #: Parameter names whose option is not ``--name-with-hyphens`` (a field's kind may name another
 #: long option: ``--from`` for ``from_path``).
@@ -133,8 +134,10 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
     table renderer (``top``). The output options (:data:`OUTPUTS`) add a Parquet file, an item
     table instead of the summary row (``--items``, ``--table NAME``: :func:`geobias.results.item_tables`)
     and the result's figure (``--plot FILE``: :func:`geobias.report.draw.make_figure`, the figure the
-    service shows); their paths are checked before any work, and every file written is announced
-    on stderr (``wrote PATH``). Returns ``(result, envelope)``.
+    service shows); every output path of the command line is checked before any work
+    (:func:`geobias.cli._outputs.check_outputs`: never an input, a store's file, another output, or
+    an existing ``--parquet``/``--plot`` file without ``--overwrite``), and every file written is
+    announced on stderr (``wrote PATH``). Returns ``(result, envelope)``.
     """
     from geobias.commands import execute, get, validate
 
@@ -157,12 +160,12 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
     cmd = get(name)
     with _without_pydantic_plugins():
         validated = validate(cmd, params, front="cli")
-    if plot is not None or parquet is not None:  # before any work: an unwritable path is one line, not a lost run
-        from geobias.io.atomic import check_output_path
+    # before any work: an output on an input, on another output or on an existing file is one line, not a lost run
+    overwrite = bool(getattr(validated, "overwrite", False) or outputs.get("overwrite"))
+    from geobias.cli._outputs import check_outputs
 
-        for path, what in ((plot, "plot"), (parquet, "--parquet")):
-            if path is not None:
-                check_output_path(path, what=what)
+    check_outputs(cmd, params, validated, {"--parquet": parquet, "--plot": plot}, overwrite=overwrite,
+                  flag=flag)
     reporter, noted = _recording(progress(quiet, as_json))
     from geobias.cli._gc import resume
 
@@ -178,7 +181,7 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
     if parquet is not None:  # the result as data, besides whatever is printed
         from geobias.report.tidy import write_parquet
 
-        write_parquet(parquet, env, items=items, table=table)
+        write_parquet(parquet, env, overwrite=overwrite, items=items, table=table)
         wrote(parquet)
     if plot is not None:  # matplotlib is imported here only, when a plot is asked for
         from geobias.report.draw import make_figure
@@ -188,7 +191,7 @@ def invoke(name: str, options: dict[str, Any], *, presentation: dict[str, Any] |
         if figure is None:
             stderr.print("geobias: nothing to plot for this result (no items)", markup=False, highlight=False)
         else:
-            save_figure(figure, plot)
+            save_figure(figure, plot, overwrite=overwrite)
             wrote(plot)
     if as_json:
         pass

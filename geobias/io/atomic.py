@@ -39,7 +39,8 @@ from typing import IO
 
 from geobias.errors import InputError
 
-__all__ = ["atomic_directory", "atomic_write", "check_output_path", "clean_stale_temporaries", "read_text"]
+__all__ = ["atomic_directory", "atomic_write", "check_output_path", "clean_stale_temporaries", "read_text", "same_path",
+           "within"]
 
 #: Age after which a temporary of our naming without a readable pid counts as stale (24 h).
 STALE_SECONDS = 24 * 3600
@@ -110,6 +111,41 @@ def shown(path: str | Path) -> str:
     """
     text = str(path)
     return text if text.isprintable() else repr(text)
+
+
+def same_path(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one file or directory: the same entry when both exist (through a
+    symbolic or hard link too), else the same resolved path.
+
+    >>> same_path("words.txt", "./words.txt")
+    True
+    """
+    pa, pb = Path(a).expanduser(), Path(b).expanduser()
+    try:
+        if pa.exists() and pb.exists():
+            return os.path.samefile(pa, pb)
+        return pa.resolve() == pb.resolve()
+    except OSError:
+        return False
+
+
+def within(path: str | os.PathLike, directory: str | os.PathLike) -> bool:
+    """Whether ``path`` lies inside the existing folder ``directory`` (at any depth, also through
+    symbolic links; ``directory`` is not inside itself).
+
+    >>> within("/", "/")
+    False
+    """
+    folder = Path(directory).expanduser()
+    try:
+        if not folder.is_dir():
+            return False
+        for parent in Path(path).expanduser().resolve().parents:
+            if parent.exists() and os.path.samefile(parent, folder):
+                return True
+    except OSError:
+        return False
+    return False
 
 
 def check_output_path(

@@ -189,15 +189,17 @@ def _default_vectors_dir() -> Path:
     return Path.home() / ".cache" / "geobias" / "vectors"
 
 
-def store_path(out: str | os.PathLike) -> Path:
+def store_path(out: str | os.PathLike, *, create: bool = True) -> Path:
     """Where ``--out NAME|PATH`` saves a store: a bare name goes under :func:`vectors_dir`
-    (created if needed), so ``--vectors NAME`` finds it later; anything with a slash, or starting
-    with ``.`` or ``~``, is a path whose directory must exist."""
+    (created if needed, unless ``create`` is False: only to know the path), so ``--vectors NAME``
+    finds it later; anything with a slash, or starting with ``.`` or ``~``, is a path whose
+    directory must exist."""
     text = str(out)
     if os.sep in text or "/" in text or text.startswith((".", "~")):
         return Path(text).expanduser()
     base = vectors_dir()
-    base.mkdir(parents=True, exist_ok=True)
+    if create:
+        base.mkdir(parents=True, exist_ok=True)
     return base / text
 
 

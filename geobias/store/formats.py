@@ -44,7 +44,7 @@ import numpy as np
 
 from geobias.choices import ReadFormat, WriteFormat
 from geobias.errors import InputError, VectorFormatError
-from geobias.io.atomic import atomic_write
+from geobias.io.atomic import atomic_write, same_path, within
 from geobias.io.sizes import (
     MAX_DIMS,
     MAX_LINE_BYTES,
@@ -678,7 +678,7 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
     store : VectorStore
     path : path-like
         Destination file; its directory must exist. Refused when it is the store's own
-        source file.
+        source file, or a file inside the store directory it was read from.
     format : {"w2v-text", "vec", "w2v-bin", "kv", "npz"}, default "w2v-text"
         ``w2v-text``: header + ``word v1 ... v_dim`` with 9 significant digits (float32
         round-trips exactly); ``vec``: the same with fastText's trailing space; ``w2v-bin``:
@@ -692,15 +692,18 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
     Raises
     ------
     InputError
-        ``path`` is the store's source file; a word contains whitespace (text/binary formats);
+        ``path`` is the store's source file or lies inside its source directory; a word contains whitespace (text/binary formats);
         ``path`` is a directory, or its directory is missing or not writable.
     """
     check_choice("format", format, WriteFormat)
     dest = Path(path)
     for key in ("path", "cache"):
         src = store.provenance.get(key)
-        if src and _same_path(Path(src), dest):
+        if src and same_path(src, dest):
             raise InputError(f"refusing to overwrite {dest}: it is the source of these vectors; choose another path")
+        if src and within(dest, src):  # a file of the store being read (its words.txt, vectors.npy)
+            raise InputError(f"refusing to write {dest}: it is inside the store {src} these vectors are read from; "
+                             "choose a path outside it")
     if format in ("w2v-text", "vec", "w2v-bin"):
         # text formats split on any whitespace; word2vec binary ends a word at an ASCII space/newline
         ws = str.isspace if format != "w2v-bin" else " \t\n\r\x0b\x0c".__contains__
@@ -717,15 +720,6 @@ def write_vectors(store: VectorStore, path: str | os.PathLike, format: WriteForm
         else:
             np.savez(fh, words=np.array(store.words, dtype=str), vectors=store.vectors)
     return dest
-
-
-def _same_path(a: Path, b: Path) -> bool:
-    try:
-        if a.exists() and b.exists():
-            return os.path.samefile(a, b)
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
 
 
 def _write_text(store: VectorStore, fh, trailing: str) -> None:

@@ -229,6 +229,25 @@ def test_write_refuses_to_overwrite_its_source(tmp_path, store):
         write_vectors(store, tmp_path / "y", format="csv")
 
 
+def test_write_refuses_a_file_inside_the_store_it_reads(tmp_path, store):
+    """Writing a store's vectors over one of its own files (``words.txt``) would destroy the store
+    being read: refused, whatever the format, the store's files unchanged."""
+    from geobias.store.cache import changed_files
+
+    save_store(store, tmp_path / "cache")
+    loaded = read_vectors(tmp_path / "cache")
+    files = {p.name: p.read_bytes() for p in (tmp_path / "cache").iterdir()}
+    for name in ("words.txt", "vectors.npy", "meta.json", "new.txt"):
+        with pytest.raises(InputError, match="inside the store .* these vectors are read from"):
+            write_vectors(loaded, tmp_path / "cache" / name)
+    (tmp_path / "link").symlink_to(tmp_path / "cache")  # through a link to the folder, too
+    with pytest.raises(InputError, match="inside the store"):
+        write_vectors(loaded, tmp_path / "link" / "words.txt")
+    assert {p.name: p.read_bytes() for p in (tmp_path / "cache").iterdir()} == files
+    assert changed_files(tmp_path / "cache") == []
+    write_vectors(loaded, tmp_path / "beside.txt")  # beside the store is fine
+
+
 # ----------------------------------------------------------------------------- spaCy hash
 def test_murmurhash_matches_spacy():
     pytest.importorskip("spacy")
