@@ -193,7 +193,7 @@ def test_bad_input_one_line_nothing_written(bad, tmp_path, capsys, monkeypatch, 
     code, _, err = cli(capsys, *argv)
     lines = [line for line in err.splitlines() if line.strip()]
     # out of range, or a value the parameter model refuses by its option's name: usage errors
-    usage = expected.startswith(("Invalid value", "Missing option", "--")) or "must be" in expected
+    usage = expected.startswith(("Invalid value", "Missing option", "--methods:")) or "must be" in expected
     assert code == (2 if usage else 1), err  # usage errors exit 2, as click does
     assert len(lines) == 1, err
     assert lines[0].startswith("geobias: error: ") and "internal error" not in lines[0], lines[0]
