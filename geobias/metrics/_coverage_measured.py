@@ -2,11 +2,11 @@
 from ``reproductions/calibration.json`` (do not edit; :mod:`geobias.metrics.coverage` reads it).
 
 2,000 simulated data sets per scenario, 999 permutations, 1,000 resamples per interval,
-scenarios neither, agreement, agreement-asymmetric, bias, both; run at commit b80b027555dc.
+scenarios neither, agreement, agreement-asymmetric, bias, both; run at commit aa2a10c8587a.
 """
 
 #: The run the figures come from.
-RUN = {"datasets": 2000, "resamples": 1000, "commit": "b80b027555dc4936b23de1f5b0d0cb0ca71c51d8"}
+RUN = {"datasets": 2000, "resamples": 1000, "commit": "aa2a10c8587a9b91fc73a8472b56eb780317adf1"}
 
 #: (metric, quantity) → (lowest, highest) share of data sets whose interval held the truth.
 COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
@@ -22,7 +22,7 @@ COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
 }
 
 #: The run with smaller sets (``reproductions/calibration-8-words.json``): pairs and attribute words per set.
-SMALL_RUN = {"datasets": 1000, "resamples": 1000, "pairs": 8, "attributes": 8, "commit": "986cb48a0ccc0a7a45468159aba7abdf6ca867e5"}
+SMALL_RUN = {"datasets": 1000, "resamples": 1000, "pairs": 8, "attributes": 8, "commit": "aa2a10c8587a9b91fc73a8472b56eb780317adf1"}
 
 #: (metric, quantity) → (lowest, highest) coverage in that run.
 SMALL_COVERAGE: dict[tuple[str, str], tuple[float, float]] = {
