@@ -199,8 +199,10 @@ def test_cli_cda(tmp_path):
     res = result_of(r.stdout)
     assert res["mode"] == "cds" and res["n_documents"] == 2 and res["n_output"] == 2
     assert res["n_substitutions"] == 3 * res["n_counterfactual"]
-    r = run("cda", "--input", str(src), "--out", str(src))
-    assert r.returncode == 1 and "input file" in r.stderr and "Traceback" not in r.stderr
+    before = src.read_bytes()
+    r = run("cda", "--input", str(src), "--out", str(src))  # refused before any work, the input untouched
+    assert r.returncode == 1 and "is an input of this command (--input)" in r.stderr and "Traceback" not in r.stderr
+    assert src.read_bytes() == before
     r = run("cda", "--input", str(src), "--out", str(tmp_path / "p.txt"), "--mode", "flip")
     assert r.returncode == 2 and "'--mode': 'flip' is not one of 'cda', 'cds'" in r.stderr  # a usage error
     r = run("cda", "--input", str(src), "--out", str(tmp_path / "q.txt"), "--no-names")
