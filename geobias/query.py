@@ -283,7 +283,7 @@ class WordQuery:
         for group in groups:
             words = {w: role for role in group for w in (getattr(self, role) or ())}
             for w, role in words.items():
-                if w in seen and names[seen[w]] != names[role]:
+                if w in seen:  # an earlier group: another set
                     raise InputError(f"word {w!r} is in {names[seen[w]]} and in {names[role]}: a word may be "
                                      "in one set only")
             for w, role in words.items():

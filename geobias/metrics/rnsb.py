@@ -308,7 +308,6 @@ def rnsb(
         # them, directions uniform on the sphere (one matrix product for every draw)
         rng = np.random.default_rng(seed)
         query_words = {*rows.a_words, *rows.b_words, *(rows.x_words or ()), *(rows.y_words or ())}
-        query_words.update(labels_out)
         turns = vocabulary_contrasts(store, query_words, len(rows.a), len(rows.b), null_directions, rng)
         null_kind = "vocabulary" if turns is not None else "isotropic"
         if turns is None:

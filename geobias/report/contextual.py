@@ -191,12 +191,12 @@ def render_stereoset(console, res) -> None:
     from geobias.contextual.stereoset import PERMUTATIONS
 
     def with_ci(value: float, v) -> str:  # "84.12 [82.50, 85.70]"; a stored run from before the intervals: the value
-        if v and v[0] is None:
-            missing.append(True)
-            return f"{value:.2f} [—]"
-        return f"{value:.2f}" if not v else f"{value:.2f} [{v[0]:.2f}, {v[1]:.2f}]"
+        if not v:
+            return f"{value:.2f}"
+        return f"{value:.2f} [—]" if v[0] is None else f"{value:.2f} [{v[0]:.2f}, {v[1]:.2f}]"
 
-    missing: list[bool] = []
+    rows = [*res.by_bias_type.values(), {k: getattr(res, k) for k in ("lms_ci", "ss_ci", "icat_ci")}]
+    missing = any((r.get(k) or [0])[0] is None for r in rows for k in ("lms_ci", "ss_ci", "icat_ci"))
 
     t = Table(title=f"StereoSet intrasentence (Nadeem et al. 2021) — {res.model}", title_justify="left")
     for c in ("bias type", "examples", "LMS [95 %]", "SS [95 %]", "ICAT [≥ 95 %]", "SS, no preference", "p", "q (BH)"):
